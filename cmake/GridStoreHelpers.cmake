@@ -1,0 +1,35 @@
+# gridstore_add_library(NAME ALIAS SRCS ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
+# One static library per module, warnings on, includes rooted at the repository root, and an
+# alias GridStore::<ALIAS> so in-tree and installed users spell targets the same way.
+function(gridstore_add_library name)
+  cmake_parse_arguments(ARG "" "ALIAS" "SRCS;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(${name} ${ARG_SRCS})
+  add_library(GridStore::${ARG_ALIAS} ALIAS ${name})
+  set_target_properties(${name} PROPERTIES EXPORT_NAME ${ARG_ALIAS} POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gridstore>)
+  target_link_libraries(${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  gridstore_set_warnings(${name})
+  install(TARGETS ${name} EXPORT GridStoreTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endfunction()
+
+function(gridstore_set_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow
+    -Wnon-virtual-dtor -Wno-missing-field-initializers
+    $<$<BOOL:${GRIDSTORE_WERROR}>:-Werror>)
+endfunction()
+
+# gridstore_add_test(NAME SRCS ... [DEPS ...]): one GoogleTest executable per test folder; every
+# TEST becomes its own ctest case (gtest_discover_tests), so `ctest -R` selects single cases.
+function(gridstore_add_test name)
+  cmake_parse_arguments(ARG "" "" "SRCS;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SRCS})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
+  gridstore_set_warnings(${name})
+  gtest_discover_tests(${name}
+    DISCOVERY_TIMEOUT 60
+    PROPERTIES LABELS "${ARG_LABELS}" ENVIRONMENT "GRIDSTORE_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endfunction()

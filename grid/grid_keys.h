@@ -1,0 +1,74 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Every key GridStore writes is built here, and only here. The grammar (also in docs/format.md):
+//
+//   string    := bytes (no NUL) 0x00          ids and names end with a NUL, which they may not hold
+//   u32       := 4 bytes, big-endian           byte order equals numeric order
+//   meta key  := id                            (meta table; keys starting with 0x00 are reserved)
+//   store key := 0x00 "gridstore"              (meta table; marks an initialised store)
+//   data key  := string(id) string(variable) layout:u8 t:u32 z:u32 block_row:u32 block_col:u32
+//   index key := 0x01 ...                      (index table; meta-query postings, see meta queries)
+//              | 0x02 string(id) ...           (index table; per-dataset entries, deleted by range)
+//
+// Because the terminator sorts below every legal byte, the keys of dataset "a" ("a\0...") and of
+// "a/b" ("a/b\0...") never interleave, the keys of one dataset / variable / (t, z) plane are each
+// one contiguous range, and planes sort by t, then z, then block.
+#ifndef GRIDSTORE_GRID_GRID_KEYS_H_
+#define GRIDSTORE_GRID_GRID_KEYS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "storage/kv_store.h"
+#include "util/result.h"
+
+namespace gridstore::grid {
+
+inline constexpr size_t kMaxDataSetIdBytes = 256;
+inline constexpr size_t kMaxVariableNameBytes = 256;
+// Layout tag in data keys: 0 is the (t, z) plane cut into 2-D blocks.
+inline constexpr uint8_t kPlaneLayout = 0;
+
+// InvalidArgument naming the id (escaped for printing) unless it is 1..256 bytes without NUL.
+Status ValidateDataSetId(std::string_view id);
+// InvalidArgument unless the name is 1..256 bytes without NUL.
+Status ValidateVariableName(std::string_view name);
+
+// The store marker key in the meta table.
+std::string StoreMarkerKey();
+// The meta-table key of a dataset. REQUIRES: ValidateDataSetId(id).ok().
+std::string MetaKey(std::string_view id);
+// All dataset metas: every meta-table key that is not reserved.
+storage::KeyRange AllMetaKeys();
+
+struct BlockAddress {
+  std::string_view dataset;
+  std::string_view variable;
+  uint8_t layout = kPlaneLayout;
+  uint32_t t = 0;
+  uint32_t z = 0;
+  uint32_t block_row = 0;  // block index along x
+  uint32_t block_col = 0;  // block index along y
+};
+
+// Appends the data key of `address` to *dst (hot path: no allocation when *dst has capacity).
+void AppendDataKey(const BlockAddress& address, std::string* dst);
+std::string DataKey(const BlockAddress& address);
+// Parses a data key; the views point into `key`. DataLoss if it is not one.
+Result<BlockAddress> DecodeDataKey(std::string_view key);
+
+// Contiguous ranges of the data table.
+storage::KeyRange DataSetDataRange(std::string_view id);
+storage::KeyRange VariableDataRange(std::string_view id, std::string_view variable);
+storage::KeyRange PlaneDataRange(std::string_view id, std::string_view variable, uint8_t layout,
+                                 uint32_t t, uint32_t z);
+// The index-table range holding every entry that belongs to dataset `id`.
+storage::KeyRange DataSetIndexRange(std::string_view id);
+
+// `bytes` made printable for messages: printable ASCII and UTF-8 kept, others as \xNN.
+std::string EscapeForMessage(std::string_view bytes);
+
+}  // namespace gridstore::grid
+
+#endif  // GRIDSTORE_GRID_GRID_KEYS_H_

@@ -1,0 +1,44 @@
+// Copyright 2026 The GridStore Authors.
+#include "storage/kv_store.h"
+
+namespace gridstore::storage {
+
+std::string_view TableName(Table table) {
+  switch (table) {
+    case Table::kMeta: return "meta";
+    case Table::kData: return "data";
+    case Table::kIndex: return "index";
+  }
+  return "unknown";
+}
+
+KeyRange KeyRange::Prefix(std::string_view prefix) {
+  KeyRange range{std::string(prefix), std::string(prefix)};
+  // The smallest key greater than every key with this prefix: strip trailing 0xff bytes, then
+  // increment the last byte. All-0xff (or empty) prefixes have no such key: unbounded.
+  while (!range.end.empty() && static_cast<uint8_t>(range.end.back()) == 0xff) range.end.pop_back();
+  if (!range.end.empty()) range.end.back() = static_cast<char>(range.end.back() + 1);
+  return range;
+}
+
+void WriteBatch::Put(Table table, std::string_view key, std::string_view value) {
+  bytes_ += key.size() + value.size();
+  ops_.push_back(Op{OpType::kPut, table, std::string(key), std::string(value)});
+}
+
+void WriteBatch::Delete(Table table, std::string_view key) {
+  bytes_ += key.size();
+  ops_.push_back(Op{OpType::kDelete, table, std::string(key), {}});
+}
+
+void WriteBatch::DeleteRange(Table table, std::string_view begin, std::string_view end) {
+  bytes_ += begin.size() + end.size();
+  ops_.push_back(Op{OpType::kDeleteRange, table, std::string(begin), std::string(end)});
+}
+
+void WriteBatch::Clear() {
+  ops_.clear();
+  bytes_ = 0;
+}
+
+}  // namespace gridstore::storage

@@ -1,0 +1,133 @@
+// Copyright 2026 The GridStore Authors.
+//
+// KvStore: the narrow key-value interface every storage backend implements. It knows bytes only,
+// not grids. A store holds a small fixed set of tables (RocksDB: one column family each); keys in a
+// table are ordered bytewise. Reads are batched (MultiGet) because a distributed backend pays
+// latency per request, not per byte. Implementations are safe for concurrent use from many threads
+// without external locking.
+#ifndef GRIDSTORE_STORAGE_KV_STORE_H_
+#define GRIDSTORE_STORAGE_KV_STORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/result.h"
+#include "util/status.h"
+
+namespace gridstore::storage {
+
+enum class Table : uint8_t {
+  kMeta = 0,   // dataset id -> dataset meta
+  kData = 1,   // block key -> compressed block
+  kIndex = 2,  // meta-query index entries
+};
+inline constexpr int kNumTables = 3;
+
+// Returns "meta", "data" or "index".
+std::string_view TableName(Table table);
+
+struct ReadOptions {
+  // If false, a backend with a cache of its own should not fill it with what this read brings
+  // (e.g. full-store verification scans).
+  bool fill_cache = true;
+};
+
+struct WriteOptions {
+  // If true, the write reaches stable storage (fsync) before the call returns. If false, it is
+  // still in the backend's write-ahead log when the call returns, so it survives a process crash
+  // but maybe not a machine crash.
+  bool sync = false;
+};
+
+// A half-open key range [begin, end). An empty `end` means "no upper bound".
+struct KeyRange {
+  std::string begin;
+  std::string end;
+
+  // Every key that starts with `prefix`. A prefix of only 0xff bytes (or empty) has no finite
+  // upper bound, so its range is unbounded above.
+  static KeyRange Prefix(std::string_view prefix);
+  bool Contains(std::string_view key) const {
+    return key >= begin && (end.empty() || key < end);
+  }
+};
+
+// An ordered list of operations applied atomically by KvStore::Write, across tables (all or
+// nothing, and readers never observe part of a batch). Not thread-safe; build it on one thread.
+class WriteBatch {
+ public:
+  enum class OpType : uint8_t { kPut, kDelete, kDeleteRange };
+  struct Op {
+    OpType type;
+    Table table;
+    std::string key;    // kDeleteRange: begin
+    std::string value;  // kPut: the value; kDeleteRange: end (exclusive)
+  };
+
+  void Put(Table table, std::string_view key, std::string_view value);
+  void Delete(Table table, std::string_view key);
+  // Deletes every key in [begin, end) of `table`. REQUIRES: begin <= end, end not empty.
+  void DeleteRange(Table table, std::string_view begin, std::string_view end);
+  void Clear();
+
+  const std::vector<Op>& ops() const { return ops_; }
+  size_t count() const { return ops_.size(); }
+  bool empty() const { return ops_.empty(); }
+  // Approximate bytes of keys and values held, to size batches.
+  size_t ApproximateSize() const { return bytes_; }
+
+ private:
+  std::vector<Op> ops_;
+  size_t bytes_ = 0;
+};
+
+class KvStore {
+ public:
+  virtual ~KvStore() = default;
+
+  // Stores the value of `key` in *value and returns OK; returns NotFound and leaves *value alone if
+  // `key` is absent. Other codes: Unavailable (I/O or cluster), DataLoss (corruption).
+  virtual Status Get(const ReadOptions& options, Table table, std::string_view key,
+                     std::string* value) = 0;
+
+  // Batched lookup. On return values->size() == statuses->size() == keys.size(), and
+  // (*values)[i], (*statuses)[i] describe keys[i]: OK with the value, NotFound for a missing key
+  // (that entry only), or another error. Keys may repeat and come in any order; a backend may sort,
+  // reorder or parallelise internally.
+  virtual void MultiGet(const ReadOptions& options, Table table,
+                        const std::vector<std::string_view>& keys, std::vector<std::string>* values,
+                        std::vector<Status>* statuses) = 0;
+
+  virtual Status Put(const WriteOptions& options, Table table, std::string_view key,
+                     std::string_view value) = 0;
+
+  // Removes `key`; OK if it was absent.
+  virtual Status Delete(const WriteOptions& options, Table table, std::string_view key) = 0;
+
+  // Removes every key in [range.begin, range.end). An empty range.end is not allowed here
+  // (InvalidArgument): deleting "to infinity" is too easy a mistake.
+  virtual Status DeleteRange(const WriteOptions& options, Table table, const KeyRange& range) = 0;
+
+  // Applies every operation of `batch` atomically, in order.
+  virtual Status Write(const WriteOptions& options, const WriteBatch& batch) = 0;
+
+  // Calls fn(key, value) for each key in `range`, in ascending bytewise order, over a consistent
+  // snapshot taken when the scan starts. Stops early, returning OK, when fn returns false. The
+  // views are valid only during the call of fn.
+  virtual Status Scan(const ReadOptions& options, Table table, const KeyRange& range,
+                      const std::function<bool(std::string_view key, std::string_view value)>& fn) = 0;
+
+  // Makes every write so far durable (flush the write-ahead log to stable storage).
+  virtual Status Sync() = 0;
+
+  // Approximate bytes stored for keys in `range` of `table` (on disk, compressed, possibly stale).
+  virtual Result<uint64_t> ApproximateSize(Table table, const KeyRange& range) = 0;
+};
+
+}  // namespace gridstore::storage
+
+#endif  // GRIDSTORE_STORAGE_KV_STORE_H_

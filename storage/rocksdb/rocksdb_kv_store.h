@@ -1,0 +1,39 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The embedded default backend: RocksDB, one column family per Table. This header exposes only a
+// factory; RocksDB types never leave storage/rocksdb/*.cc.
+#ifndef GRIDSTORE_STORAGE_ROCKSDB_ROCKSDB_KV_STORE_H_
+#define GRIDSTORE_STORAGE_ROCKSDB_ROCKSDB_KV_STORE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "storage/kv_store.h"
+#include "util/result.h"
+
+namespace gridstore::storage {
+
+struct RocksDbOptions {
+  // Create the database (and its column families) if `path` holds none. If false, opening a path
+  // that is not a RocksDB database gives NotFound naming the path.
+  bool create_if_missing = true;
+  // Open without taking the write lock; every write then fails with FailedPrecondition. Lets
+  // readers use a store on a read-only file system or one another process is writing.
+  bool read_only = false;
+  // RocksDB's own cache of SST blocks, in bytes (it holds compressed grid blocks; the grid layer
+  // caches decompressed ones separately).
+  uint64_t block_cache_bytes = 64ull << 20;
+  // Background flush and compaction threads.
+  int background_threads = 2;
+};
+
+// Opens (or creates) the RocksDB store at `path`. Errors: NotFound (no store and
+// !create_if_missing), FailedPrecondition (locked by another process, or read-only file system),
+// Unavailable (other I/O errors), DataLoss (corruption). Each message names the path.
+Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& options,
+                                                    const std::string& path);
+
+}  // namespace gridstore::storage
+
+#endif  // GRIDSTORE_STORAGE_ROCKSDB_ROCKSDB_KV_STORE_H_

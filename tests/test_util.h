@@ -1,0 +1,65 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Test helpers shared by every suite: Status assertions and a scoped temporary directory.
+#ifndef GRIDSTORE_TESTS_TEST_UTIL_H_
+#define GRIDSTORE_TESTS_TEST_UTIL_H_
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "util/result.h"
+#include "util/status.h"
+
+namespace gridstore::testing {
+
+inline const Status& GetStatus(const Status& s) { return s; }
+template <typename T>
+const Status& GetStatus(const Result<T>& r) { return r.status(); }
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it on destruction.
+class ScopedTempDir {
+ public:
+  ScopedTempDir();
+  ~ScopedTempDir();
+  ScopedTempDir(const ScopedTempDir&) = delete;
+  ScopedTempDir& operator=(const ScopedTempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  // path() / name, as a string.
+  std::string Sub(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace gridstore::testing
+
+#define GRIDSTORE_TEST_CONCAT_INNER_(a, b) a##b
+#define GRIDSTORE_TEST_CONCAT_(a, b) GRIDSTORE_TEST_CONCAT_INNER_(a, b)
+
+#define ASSERT_OK(expr) \
+  ASSERT_TRUE(::gridstore::testing::GetStatus(expr).ok()) << ::gridstore::testing::GetStatus(expr)
+#define EXPECT_OK(expr) \
+  EXPECT_TRUE(::gridstore::testing::GetStatus(expr).ok()) << ::gridstore::testing::GetStatus(expr)
+
+// ASSERT_OK_AND_ASSIGN(auto meta, store->GetDataSetMeta("x"));
+#define ASSERT_OK_AND_ASSIGN(lhs, rexpr) \
+  ASSERT_OK_AND_ASSIGN_IMPL_(GRIDSTORE_TEST_CONCAT_(gridstore_test_result_, __LINE__), lhs, rexpr)
+#define ASSERT_OK_AND_ASSIGN_IMPL_(tmp, lhs, rexpr)   \
+  auto tmp = (rexpr);                                 \
+  ASSERT_TRUE(tmp.ok()) << tmp.status();              \
+  lhs = std::move(tmp).value()
+
+// Asserts that `expr` fails with `code` and that its message contains each of the substrings.
+#define EXPECT_STATUS(expr, code_, ...)                                                  \
+  do {                                                                                   \
+    ::gridstore::Status s_ = ::gridstore::testing::GetStatus(expr);                      \
+    EXPECT_EQ(s_.code(), ::gridstore::StatusCode::code_) << s_;                          \
+    for (const char* part_ : {__VA_ARGS__}) EXPECT_THAT(std::string(s_.message()),       \
+                                                        ::testing::HasSubstr(part_));    \
+  } while (0)
+
+#endif  // GRIDSTORE_TESTS_TEST_UTIL_H_

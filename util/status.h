@@ -1,0 +1,102 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Status is the outcome of an operation: OK, or an error code with a message. Every public
+// function that can fail returns a Status or a Result<T>; library code never throws. An OK
+// status holds no allocation, so returning one costs a pointer. A Status is a value: copy it,
+// store it per block on a worker thread, merge it later. Not synchronised; do not share one
+// mutable Status between threads.
+#ifndef GRIDSTORE_UTIL_STATUS_H_
+#define GRIDSTORE_UTIL_STATUS_H_
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace gridstore {
+
+// The codes are a subset of absl::StatusCode, with the same names and meanings.
+enum class StatusCode : int {
+  kOk = 0,
+  kInvalidArgument = 3,
+  kNotFound = 5,
+  kAlreadyExists = 6,
+  kFailedPrecondition = 9,
+  kOutOfRange = 11,
+  kUnimplemented = 12,
+  kInternal = 13,
+  kUnavailable = 14,
+  kDataLoss = 15,
+};
+
+// Returns "OK", "InvalidArgument", ... for `code`.
+std::string_view StatusCodeName(StatusCode code);
+
+class [[nodiscard]] Status {
+ public:
+  Status() noexcept = default;  // OK
+  Status(StatusCode code, std::string_view message);
+  Status(const Status& other);
+  Status& operator=(const Status& other);
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
+
+  static Status OK() { return Status(); }
+  static Status InvalidArgument(std::string_view msg) { return {StatusCode::kInvalidArgument, msg}; }
+  static Status NotFound(std::string_view msg) { return {StatusCode::kNotFound, msg}; }
+  static Status AlreadyExists(std::string_view msg) { return {StatusCode::kAlreadyExists, msg}; }
+  static Status FailedPrecondition(std::string_view msg) {
+    return {StatusCode::kFailedPrecondition, msg};
+  }
+  static Status OutOfRange(std::string_view msg) { return {StatusCode::kOutOfRange, msg}; }
+  static Status Unimplemented(std::string_view msg) { return {StatusCode::kUnimplemented, msg}; }
+  static Status Internal(std::string_view msg) { return {StatusCode::kInternal, msg}; }
+  static Status Unavailable(std::string_view msg) { return {StatusCode::kUnavailable, msg}; }
+  static Status DataLoss(std::string_view msg) { return {StatusCode::kDataLoss, msg}; }
+
+  bool ok() const { return rep_ == nullptr; }
+  StatusCode code() const { return rep_ ? rep_->code : StatusCode::kOk; }
+  // The message without the code name; empty for OK.
+  std::string_view message() const { return rep_ ? std::string_view(rep_->message) : ""; }
+
+  bool IsInvalidArgument() const { return code() == StatusCode::kInvalidArgument; }
+  bool IsNotFound() const { return code() == StatusCode::kNotFound; }
+  bool IsAlreadyExists() const { return code() == StatusCode::kAlreadyExists; }
+  bool IsFailedPrecondition() const { return code() == StatusCode::kFailedPrecondition; }
+  bool IsOutOfRange() const { return code() == StatusCode::kOutOfRange; }
+  bool IsDataLoss() const { return code() == StatusCode::kDataLoss; }
+  bool IsUnavailable() const { return code() == StatusCode::kUnavailable; }
+
+  // Returns a status with the same code and "`prefix`: message". OK stays OK.
+  Status WithContext(std::string_view prefix) const;
+
+  // "OK", or "<CodeName>: <message>".
+  std::string ToString() const;
+
+  // Marks a deliberately dropped status; searchable, like RocksDB's PermitUncheckedError().
+  void IgnoreError() const {}
+
+  friend bool operator==(const Status& a, const Status& b) {
+    return a.code() == b.code() && a.message() == b.message();
+  }
+
+ private:
+  struct Rep {
+    StatusCode code;
+    std::string message;
+  };
+  std::unique_ptr<Rep> rep_;
+};
+
+std::ostream& operator<<(std::ostream& os, const Status& s);
+
+}  // namespace gridstore
+
+// Returns from the enclosing function if `expr` (a Status) is not OK.
+#define GRIDSTORE_RETURN_IF_ERROR(expr)                  \
+  do {                                                   \
+    ::gridstore::Status gridstore_status_ = (expr);      \
+    if (!gridstore_status_.ok()) return gridstore_status_; \
+  } while (0)
+
+#endif  // GRIDSTORE_UTIL_STATUS_H_
