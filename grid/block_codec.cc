@@ -1,1 +1,521 @@
-// Placeholder: not yet written.
+// Copyright 2026 The GridStore Authors.
+//
+// A stored block (docs/format.md, "Blocks"), all integers little-endian:
+//
+//   block   := header payload
+//   header  := magic:"GB" version:u8 codec:u8 type:u8 element_size:u8 reserved:u16(=0)
+//              rows:u32 cols:u32 raw_size:u64 checksum:u64 payload_size:u32       (36 bytes)
+//   payload := raw                      codec 0 (none)
+//            | zstd_frame(raw)          codec 1 (zstd)
+//            | zstd_frame(shuffle(raw)) codec 2 (shuffle-zstd)
+//
+//   raw_size     = rows * cols * element_size,  element_size = DataTypeSize(type)
+//   checksum     = XXH3_64bits(raw)
+//   payload_size = size(block) - 36
+//   shuffle(raw) = byte 0 of every element, then byte 1 of every element, ... (identity when
+//                  element_size is 1)
+//
+// Every header field is checked against the others and against what the caller expects, so any
+// damage to the header is DataLoss; damage to the payload is caught by zstd or by the checksum.
+#include "grid/block_codec.h"
+
+#include <xxhash.h>
+#include <zstd.h>
+
+#include <charconv>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "util/coding.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace gridstore::grid {
+namespace {
+
+constexpr size_t kHeaderSize = 36;
+constexpr char kMagic[2] = {'G', 'B'};
+constexpr int kMinLevel = -7;
+constexpr int kMaxLevel = 22;
+// Thread-local scratch buffers above this size are released after use, so that one huge block
+// does not pin its memory in every worker thread for the life of the process.
+constexpr size_t kMaxRetainedScratch = size_t{16} << 20;
+
+// Header field offsets.
+constexpr size_t kOffVersion = 2;
+constexpr size_t kOffCodec = 3;
+constexpr size_t kOffType = 4;
+constexpr size_t kOffElementSize = 5;
+constexpr size_t kOffReserved = 6;
+constexpr size_t kOffRows = 8;
+constexpr size_t kOffCols = 12;
+constexpr size_t kOffRawSize = 16;
+constexpr size_t kOffChecksum = 24;
+constexpr size_t kOffPayloadSize = 32;
+
+bool IsValidCodec(uint8_t raw) { return raw <= static_cast<uint8_t>(Codec::kShuffleZstd); }
+
+// rows * cols * element_size, or false on overflow.
+bool RawSize(uint64_t rows, uint64_t cols, uint64_t element_size, uint64_t* size) {
+  return !__builtin_mul_overflow(rows, cols, size) &&
+         !__builtin_mul_overflow(*size, element_size, size);
+}
+
+std::string Hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "0x%016" PRIx64, v);
+  return buf;
+}
+
+std::string Shape(uint64_t rows, uint64_t cols) {
+  return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+struct CCtxDeleter {
+  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+};
+struct DCtxDeleter {
+  void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
+};
+
+ZSTD_CCtx* ThreadCCtx() {
+  thread_local std::unique_ptr<ZSTD_CCtx, CCtxDeleter> cctx(ZSTD_createCCtx());
+  return cctx.get();
+}
+
+ZSTD_DCtx* ThreadDCtx() {
+  thread_local std::unique_ptr<ZSTD_DCtx, DCtxDeleter> dctx(ZSTD_createDCtx());
+  return dctx.get();
+}
+
+// A per-thread, uninitialised byte buffer for shuffled data (encode and decode each own one, so
+// that a caller decoding inside an encode callback cannot clobber the other).
+class Scratch {
+ public:
+  char* Get(size_t n) {
+    if (n > capacity_) {
+      buf_.reset(new (std::nothrow) char[n]);
+      capacity_ = buf_ ? n : 0;
+    }
+    return buf_.get();
+  }
+  void Trim() {
+    if (capacity_ > kMaxRetainedScratch) {
+      buf_.reset();
+      capacity_ = 0;
+    }
+  }
+
+ private:
+  std::unique_ptr<char[]> buf_;
+  size_t capacity_ = 0;
+};
+
+Scratch& EncodeScratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
+Scratch& DecodeScratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
+
+// ---- Byte shuffle ----
+//
+// shuffle:   dst[b * n + i] = src[i * K + b]   for element i < n, byte b < K
+// unshuffle: the inverse.
+// With SSE2, 16 elements are transposed per step by log2(K) passes of byte (de)interleaving;
+// otherwise, and for the tail, plain loops.
+
+template <size_t K>
+void ShuffleScalar(const uint8_t* src, uint8_t* dst, size_t begin, size_t n) {
+  for (size_t b = 0; b < K; ++b) {
+    uint8_t* plane = dst + b * n;
+    for (size_t i = begin; i < n; ++i) plane[i] = src[i * K + b];
+  }
+}
+
+template <size_t K>
+void UnshuffleScalar(const uint8_t* src, uint8_t* dst, size_t begin, size_t n) {
+  for (size_t i = begin; i < n; ++i) {
+    for (size_t b = 0; b < K; ++b) dst[i * K + b] = src[b * n + i];
+  }
+}
+
+#if defined(__SSE2__)
+// v[0..K) hold 16 interleaved K-byte elements. Each pass splits every pair of vectors into their
+// even bytes (first half of the output) and odd bytes (second half); after log2(K) passes, v[b]
+// holds byte b of the 16 elements.
+template <size_t K>
+inline void TransposeToPlanes(__m128i* v) {
+  const __m128i low = _mm_set1_epi16(0x00ff);
+  for (size_t pass = 1; pass < K; pass *= 2) {
+    __m128i t[K];
+    for (size_t p = 0; p < K / 2; ++p) {
+      t[p] = _mm_packus_epi16(_mm_and_si128(v[2 * p], low), _mm_and_si128(v[2 * p + 1], low));
+      t[K / 2 + p] = _mm_packus_epi16(_mm_srli_epi16(v[2 * p], 8), _mm_srli_epi16(v[2 * p + 1], 8));
+    }
+    for (size_t p = 0; p < K; ++p) v[p] = t[p];
+  }
+}
+
+// The exact inverse of TransposeToPlanes: interleaving the even and odd halves undoes a pass.
+template <size_t K>
+inline void TransposeFromPlanes(__m128i* v) {
+  for (size_t pass = 1; pass < K; pass *= 2) {
+    __m128i t[K];
+    for (size_t p = 0; p < K / 2; ++p) {
+      t[2 * p] = _mm_unpacklo_epi8(v[p], v[K / 2 + p]);
+      t[2 * p + 1] = _mm_unpackhi_epi8(v[p], v[K / 2 + p]);
+    }
+    for (size_t p = 0; p < K; ++p) v[p] = t[p];
+  }
+}
+
+template <size_t K>
+void Shuffle(const uint8_t* src, uint8_t* dst, size_t n) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m128i v[K];
+    for (size_t p = 0; p < K; ++p) {
+      v[p] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i * K + 16 * p));
+    }
+    TransposeToPlanes<K>(v);
+    for (size_t b = 0; b < K; ++b) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + b * n + i), v[b]);
+    }
+  }
+  ShuffleScalar<K>(src, dst, i, n);
+}
+
+template <size_t K>
+void Unshuffle(const uint8_t* src, uint8_t* dst, size_t n) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m128i v[K];
+    for (size_t b = 0; b < K; ++b) {
+      v[b] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b * n + i));
+    }
+    TransposeFromPlanes<K>(v);
+    for (size_t p = 0; p < K; ++p) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * K + 16 * p), v[p]);
+    }
+  }
+  UnshuffleScalar<K>(src, dst, i, n);
+}
+#else
+template <size_t K>
+void Shuffle(const uint8_t* src, uint8_t* dst, size_t n) {
+  ShuffleScalar<K>(src, dst, 0, n);
+}
+template <size_t K>
+void Unshuffle(const uint8_t* src, uint8_t* dst, size_t n) {
+  UnshuffleScalar<K>(src, dst, 0, n);
+}
+#endif
+
+// REQUIRES: element_size is 2, 4 or 8; `size` is a multiple of it; the buffers do not overlap.
+void ShuffleBytes(const char* src, char* dst, size_t size, size_t element_size) {
+  auto* s = reinterpret_cast<const uint8_t*>(src);
+  auto* d = reinterpret_cast<uint8_t*>(dst);
+  switch (element_size) {
+    case 2:
+      return Shuffle<2>(s, d, size / 2);
+    case 4:
+      return Shuffle<4>(s, d, size / 4);
+    default:
+      return Shuffle<8>(s, d, size / 8);
+  }
+}
+
+void UnshuffleBytes(const char* src, char* dst, size_t size, size_t element_size) {
+  auto* s = reinterpret_cast<const uint8_t*>(src);
+  auto* d = reinterpret_cast<uint8_t*>(dst);
+  switch (element_size) {
+    case 2:
+      return Unshuffle<2>(s, d, size / 2);
+    case 4:
+      return Unshuffle<4>(s, d, size / 4);
+    default:
+      return Unshuffle<8>(s, d, size / 8);
+  }
+}
+
+Status ZstdError(size_t code) {
+  return Status::DataLoss(std::string("zstd: ") + ZSTD_getErrorName(code));
+}
+
+}  // namespace
+
+std::string_view CodecName(Codec codec) {
+  switch (codec) {
+    case Codec::kNone:
+      return "none";
+    case Codec::kZstd:
+      return "zstd";
+    case Codec::kShuffleZstd:
+      return "shuffle-zstd";
+  }
+  return "invalid";
+}
+
+Result<CodecOptions> ParseCodecOptions(std::string_view text) {
+  std::string_view name = text;
+  std::string_view level_text;
+  bool has_level = false;
+  if (size_t colon = text.find(':'); colon != std::string_view::npos) {
+    name = text.substr(0, colon);
+    level_text = text.substr(colon + 1);
+    has_level = true;
+  }
+  CodecOptions options;
+  if (name == "none") {
+    options.codec = Codec::kNone;
+  } else if (name == "zstd") {
+    options.codec = Codec::kZstd;
+  } else if (name == "shuffle-zstd") {
+    options.codec = Codec::kShuffleZstd;
+  } else {
+    return Status::InvalidArgument("unknown codec '" + std::string(name) +
+                                   "' (expected none, zstd or shuffle-zstd)");
+  }
+  if (!has_level) return options;
+  if (options.codec == Codec::kNone) {
+    return Status::InvalidArgument("codec 'none' takes no level (got '" + std::string(text) + "')");
+  }
+  int level = 0;
+  const char* begin = level_text.data();
+  const char* end = begin + level_text.size();
+  // from_chars rejects a leading '+', which is fine; accept nothing but a whole integer.
+  auto [ptr, ec] = std::from_chars(begin, end, level);
+  if (level_text.empty() || ptr != end || ec == std::errc::invalid_argument) {
+    return Status::InvalidArgument("codec level '" + std::string(level_text) +
+                                   "' is not an integer");
+  }
+  if (ec == std::errc::result_out_of_range || level < kMinLevel || level > kMaxLevel) {
+    return Status::InvalidArgument("codec level " + std::string(level_text) +
+                                   " is out of range [-7, 22]");
+  }
+  options.level = level;
+  return options;
+}
+
+std::string CodecOptionsToString(const CodecOptions& options) {
+  std::string s(CodecName(options.codec));
+  if (options.codec != Codec::kNone) s += ":" + std::to_string(options.level);
+  return s;
+}
+
+Status ValidateCodecOptions(const CodecOptions& options) {
+  if (!IsValidCodec(static_cast<uint8_t>(options.codec))) {
+    return Status::InvalidArgument("unknown codec " +
+                                   std::to_string(static_cast<int>(options.codec)) +
+                                   " (expected none, zstd or shuffle-zstd)");
+  }
+  if (options.codec != Codec::kNone && (options.level < kMinLevel || options.level > kMaxLevel)) {
+    return Status::InvalidArgument("codec level " + std::to_string(options.level) +
+                                   " is out of range [-7, 22]");
+  }
+  return Status::OK();
+}
+
+uint64_t BlockChecksum(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
+
+Status EncodeBlock(const CodecOptions& options, DataType type, uint32_t rows, uint32_t cols,
+                   std::string_view raw, std::string* out) {
+  GRIDSTORE_RETURN_IF_ERROR(ValidateCodecOptions(options));
+  const size_t element_size = DataTypeSize(type);
+  if (element_size == 0) {
+    return Status::InvalidArgument("invalid data type " + std::to_string(static_cast<int>(type)));
+  }
+  if (rows == 0 || cols == 0) {
+    return Status::InvalidArgument("block shape " + Shape(rows, cols) +
+                                   " is invalid: each side must be at least 1");
+  }
+  uint64_t raw_size = 0;
+  const bool fits = RawSize(rows, cols, element_size, &raw_size);
+  if (!fits || raw.size() != raw_size) {
+    return Status::InvalidArgument("raw block is " + std::to_string(raw.size()) + " bytes, but " +
+                                   Shape(rows, cols) + " " + std::string(DataTypeName(type)) +
+                                   " needs " +
+                                   (fits ? std::to_string(raw_size) : "more than 2^64"));
+  }
+
+  size_t bound = raw.size();
+  if (options.codec != Codec::kNone) {
+    bound = ZSTD_compressBound(raw.size());
+    if (ZSTD_isError(bound)) return Status::InvalidArgument("block is too large to compress");
+  }
+  out->resize(kHeaderSize + bound);
+  char* payload = out->data() + kHeaderSize;
+  size_t payload_size = raw.size();
+  if (options.codec == Codec::kNone) {
+    std::memcpy(payload, raw.data(), raw.size());
+  } else {
+    std::string_view input = raw;
+    Scratch& scratch = EncodeScratch();
+    if (options.codec == Codec::kShuffleZstd && element_size > 1) {
+      char* shuffled = scratch.Get(raw.size());
+      if (shuffled == nullptr) return Status::Internal("out of memory shuffling a block");
+      ShuffleBytes(raw.data(), shuffled, raw.size(), element_size);
+      input = std::string_view(shuffled, raw.size());
+    }
+    ZSTD_CCtx* cctx = ThreadCCtx();
+    if (cctx == nullptr) return Status::Internal("zstd: cannot create a compression context");
+    size_t rc = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, options.level);
+    if (!ZSTD_isError(rc)) {
+      rc = ZSTD_compress2(cctx, payload, bound, input.data(), input.size());
+    }
+    scratch.Trim();
+    if (ZSTD_isError(rc)) {
+      out->clear();
+      return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(rc));
+    }
+    payload_size = rc;
+  }
+  if (payload_size > UINT32_MAX) {
+    out->clear();
+    return Status::InvalidArgument("block payload of " + std::to_string(payload_size) +
+                                   " bytes exceeds the 4 GiB limit of the block format");
+  }
+  out->resize(kHeaderSize + payload_size);
+
+  std::string header;
+  header.reserve(kHeaderSize);
+  header.append(kMagic, 2);
+  header.push_back(static_cast<char>(kBlockFormatVersion));
+  header.push_back(static_cast<char>(options.codec));
+  header.push_back(static_cast<char>(type));
+  header.push_back(static_cast<char>(element_size));
+  PutFixed16(&header, 0);
+  PutFixed32(&header, rows);
+  PutFixed32(&header, cols);
+  PutFixed64(&header, raw_size);
+  PutFixed64(&header, BlockChecksum(raw));
+  PutFixed32(&header, static_cast<uint32_t>(payload_size));
+  std::memcpy(out->data(), header.data(), kHeaderSize);
+  return Status::OK();
+}
+
+Result<BlockHeader> ReadBlockHeader(std::string_view block) {
+  if (block.size() < kHeaderSize) {
+    return Status::DataLoss("block is truncated: " + std::to_string(block.size()) +
+                            " bytes, header needs " + std::to_string(kHeaderSize));
+  }
+  const char* p = block.data();
+  if (p[0] != kMagic[0] || p[1] != kMagic[1]) {
+    char magic[8];
+    std::snprintf(magic, sizeof(magic), "%02x%02x", static_cast<uint8_t>(p[0]),
+                  static_cast<uint8_t>(p[1]));
+    return Status::DataLoss(std::string("not a block: bad magic 0x") + magic +
+                            " (expected 0x4742, \"GB\")");
+  }
+  BlockHeader h;
+  h.version = static_cast<uint8_t>(p[kOffVersion]);
+  if (h.version != kBlockFormatVersion) {
+    if (h.version > kBlockFormatVersion) {
+      return Status::DataLoss("block format version " + std::to_string(h.version) +
+                              " is newer than this build reads (" +
+                              std::to_string(kBlockFormatVersion) + ")");
+    }
+    return Status::DataLoss("invalid block format version " + std::to_string(h.version));
+  }
+  const auto codec = static_cast<uint8_t>(p[kOffCodec]);
+  if (!IsValidCodec(codec)) {
+    return Status::DataLoss("block has unknown codec " + std::to_string(codec));
+  }
+  h.codec = static_cast<Codec>(codec);
+  const auto type = static_cast<uint8_t>(p[kOffType]);
+  if (!IsValidDataType(type)) {
+    return Status::DataLoss("block has unknown data type " + std::to_string(type));
+  }
+  h.type = static_cast<DataType>(type);
+  const auto element_size = static_cast<uint8_t>(p[kOffElementSize]);
+  if (element_size != DataTypeSize(h.type)) {
+    return Status::DataLoss("block element size " + std::to_string(element_size) +
+                            " does not match its type " + std::string(DataTypeName(h.type)));
+  }
+  if (DecodeFixed16(p + kOffReserved) != 0) {
+    return Status::DataLoss("block header reserved field is not zero");
+  }
+  h.rows = DecodeFixed32(p + kOffRows);
+  h.cols = DecodeFixed32(p + kOffCols);
+  if (h.rows == 0 || h.cols == 0) {
+    return Status::DataLoss("block shape " + Shape(h.rows, h.cols) + " is empty");
+  }
+  h.raw_size = DecodeFixed64(p + kOffRawSize);
+  uint64_t expected_raw = 0;
+  if (!RawSize(h.rows, h.cols, element_size, &expected_raw) || h.raw_size != expected_raw) {
+    return Status::DataLoss("block raw size " + std::to_string(h.raw_size) + " does not match " +
+                            Shape(h.rows, h.cols) + " " + std::string(DataTypeName(h.type)));
+  }
+  h.checksum = DecodeFixed64(p + kOffChecksum);
+  const uint32_t payload_size = DecodeFixed32(p + kOffPayloadSize);
+  if (payload_size != block.size() - kHeaderSize) {
+    return Status::DataLoss("payload size mismatch: header says " + std::to_string(payload_size) +
+                            " bytes, block holds " + std::to_string(block.size() - kHeaderSize));
+  }
+  if (h.codec == Codec::kNone && payload_size != h.raw_size) {
+    return Status::DataLoss("payload size mismatch: uncompressed payload is " +
+                            std::to_string(payload_size) + " bytes, raw size is " +
+                            std::to_string(h.raw_size));
+  }
+  return h;
+}
+
+Status DecodeBlock(std::string_view block, DataType type, uint32_t rows, uint32_t cols, char* dst) {
+  GRIDSTORE_ASSIGN_OR_RETURN(BlockHeader h, ReadBlockHeader(block));
+  if (h.type != type) {
+    return Status::DataLoss("block has type " + std::string(DataTypeName(h.type)) +
+                            " but the variable is " + std::string(DataTypeName(type)));
+  }
+  if (h.rows != rows || h.cols != cols) {
+    return Status::DataLoss("block shape " + Shape(h.rows, h.cols) + ", expected " +
+                            Shape(rows, cols));
+  }
+  std::string_view payload = block.substr(kHeaderSize);
+  const size_t raw_size = h.raw_size;
+  const size_t element_size = DataTypeSize(type);
+
+  if (h.codec == Codec::kNone) {
+    std::memcpy(dst, payload.data(), raw_size);
+  } else {
+    ZSTD_DCtx* dctx = ThreadDCtx();
+    if (dctx == nullptr) return Status::Internal("zstd: cannot create a decompression context");
+    const bool shuffled = h.codec == Codec::kShuffleZstd && element_size > 1;
+    Scratch& scratch = DecodeScratch();
+    char* target = dst;
+    if (shuffled) {
+      target = scratch.Get(raw_size);
+      if (target == nullptr) return Status::Internal("out of memory unshuffling a block");
+    }
+    // Decompressing into exactly raw_size bytes bounds the work and the memory whatever the frame
+    // claims; a frame that decodes to more is an error, to less is caught below.
+    const size_t n = ZSTD_decompressDCtx(dctx, target, raw_size, payload.data(), payload.size());
+    if (ZSTD_isError(n)) {
+      scratch.Trim();
+      return ZstdError(n);
+    }
+    if (n != raw_size) {
+      scratch.Trim();
+      return Status::DataLoss("zstd: decompressed " + std::to_string(n) + " bytes, header says " +
+                              std::to_string(raw_size));
+    }
+    if (shuffled) {
+      UnshuffleBytes(target, dst, raw_size, element_size);
+      scratch.Trim();
+    }
+  }
+  const uint64_t computed = BlockChecksum(std::string_view(dst, raw_size));
+  if (computed != h.checksum) {
+    return Status::DataLoss("checksum mismatch: stored " + Hex(h.checksum) + ", computed " +
+                            Hex(computed));
+  }
+  return Status::OK();
+}
+
+}  // namespace gridstore::grid

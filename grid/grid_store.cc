@@ -1,1 +1,282 @@
-// Placeholder: not yet written.
+// Copyright 2026 The GridStore Authors.
+#include "grid/grid_store.h"
+
+#include <chrono>
+#include <random>
+
+#include "grid/grid_keys.h"
+#include "grid/internal/block_cache.h"
+#include "grid/internal/store_context.h"
+#include "storage/kv_store_factory.h"
+#include "util/coding.h"
+#include "util/thread_pool.h"
+
+namespace gridstore::grid {
+
+namespace {
+
+// The store marker's value: a magic word and the store format version.
+constexpr std::string_view kStoreMagic = "GridStore";
+constexpr uint32_t kStoreFormatVersion = 1;
+
+std::string Quoted(std::string_view id) { return "'" + EscapeForMessage(id) + "'"; }
+
+uint64_t NewIncarnation() {
+  static std::mutex mu;
+  static std::mt19937_64 rng(std::random_device{}() ^
+                             static_cast<uint64_t>(
+                                 std::chrono::steady_clock::now().time_since_epoch().count()));
+  std::lock_guard<std::mutex> lock(mu);
+  uint64_t v = 0;
+  while (v == 0) v = rng();
+  return v;
+}
+
+std::string ShapeString(const Shape4& s) {
+  return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) +
+         ", " + std::to_string(s[3]) + "]";
+}
+
+// Why `next` may not replace `prev` once the dataset has data, or "" if it may.
+std::string LayoutChange(const DataSetMeta& prev, const DataSetMeta& next) {
+  if (!(prev.layout == next.layout)) {
+    return "its block layout cannot change (" + std::to_string(prev.layout.block_x) + "x" +
+           std::to_string(prev.layout.block_y) + " " + CodecOptionsToString(prev.layout.codec) +
+           " -> " + std::to_string(next.layout.block_x) + "x" +
+           std::to_string(next.layout.block_y) + " " + CodecOptionsToString(next.layout.codec) +
+           ")";
+  }
+  return "";
+}
+
+std::string VariableChange(const VariableMeta& prev, const VariableMeta* next) {
+  if (next == nullptr) return "variable '" + EscapeForMessage(prev.name) + "' cannot be removed";
+  if (next->type != prev.type) {
+    return "variable '" + EscapeForMessage(prev.name) + "' cannot change type (" +
+           std::string(DataTypeName(prev.type)) + " -> " + std::string(DataTypeName(next->type)) +
+           ")";
+  }
+  if (next->shape != prev.shape) {
+    return "variable '" + EscapeForMessage(prev.name) + "' cannot change shape (" +
+           ShapeString(prev.shape) + " -> " + ShapeString(next->shape) + ")";
+  }
+  return "";
+}
+
+}  // namespace
+
+GridStore::GridStore(std::unique_ptr<storage::KvStore> kv, const GridStoreOptions& options)
+    : options_(options),
+      kv_(std::move(kv)),
+      pool_(std::make_unique<ThreadPool>(options.threads)),
+      cache_(std::make_unique<internal_grid::BlockCache>(options.block_cache_bytes)),
+      context_(std::make_unique<internal_grid::StoreContext>(internal_grid::StoreContext{
+          kv_.get(), pool_.get(), cache_.get(), options.read_only})) {}
+
+GridStore::~GridStore() = default;
+
+Result<std::unique_ptr<GridStore>> GridStore::Open(const std::string& uri,
+                                                   const GridStoreOptions& options) {
+  storage::OpenOptions open_options;
+  open_options.create_if_missing = options.create_if_missing && !options.read_only;
+  open_options.read_only = options.read_only;
+  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<storage::KvStore> kv,
+                             storage::OpenKvStore(uri, open_options));
+  auto opened = Open(std::move(kv), options);
+  if (!opened.ok()) return opened.status().WithContext("store '" + uri + "'");
+  return opened;
+}
+
+Result<std::unique_ptr<GridStore>> GridStore::Open(std::unique_ptr<storage::KvStore> kv,
+                                                   const GridStoreOptions& options) {
+  std::unique_ptr<GridStore> store(new GridStore(std::move(kv), options));
+  std::string marker;
+  Status s = store->kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(),
+                             &marker);
+  if (s.IsNotFound()) {
+    if (!options.create_if_missing || options.read_only) {
+      return Status::FailedPrecondition(
+          "not a GridStore store (the key-value store has no GridStore marker)");
+    }
+    GRIDSTORE_RETURN_IF_ERROR(store->CreateStore());
+    return store;
+  }
+  GRIDSTORE_RETURN_IF_ERROR(s);
+  GRIDSTORE_RETURN_IF_ERROR(store->CreateStore());  // checks the marker's version
+  return store;
+}
+
+Status GridStore::CreateStore() {
+  std::string marker;
+  Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(), &marker);
+  if (s.ok()) {
+    ByteReader reader(marker);
+    std::string_view magic;
+    uint32_t version = 0;
+    if (!reader.ReadBytes(kStoreMagic.size(), &magic) || magic != kStoreMagic ||
+        !reader.ReadFixed32(&version)) {
+      return Status::DataLoss("the GridStore store marker is corrupt");
+    }
+    if (version > kStoreFormatVersion) {
+      return Status::FailedPrecondition("the store has format version " + std::to_string(version) +
+                                        "; this build reads up to " +
+                                        std::to_string(kStoreFormatVersion));
+    }
+    return Status::OK();
+  }
+  if (!s.IsNotFound()) return s;
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  std::string value(kStoreMagic);
+  PutFixed32(&value, kStoreFormatVersion);
+  return kv_->Put(storage::WriteOptions{.sync = true}, storage::Table::kMeta, StoreMarkerKey(),
+                  value);
+}
+
+Status GridStore::CheckWritable() const {
+  if (options_.read_only) return Status::FailedPrecondition("the store is open read-only");
+  return Status::OK();
+}
+
+Result<bool> GridStore::HasData(const storage::KeyRange& range) {
+  bool found = false;
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(storage::ReadOptions{.fill_cache = false},
+                                      storage::Table::kData, range,
+                                      [&](std::string_view, std::string_view) {
+                                        found = true;
+                                        return false;
+                                      }));
+  return found;
+}
+
+Result<std::shared_ptr<const DataSetMeta>> GridStore::LoadMeta(std::string_view id) {
+  GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
+  {
+    std::lock_guard<std::mutex> lock(meta_cache_mu_);
+    if (auto it = meta_cache_.find(id); it != meta_cache_.end()) return it->second;
+  }
+  std::string bytes;
+  Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(id), &bytes);
+  if (s.IsNotFound()) return Status::NotFound("dataset " + Quoted(id) + " does not exist");
+  GRIDSTORE_RETURN_IF_ERROR(s.WithContext("reading the meta of dataset " + Quoted(id)));
+  auto decoded = DataSetMeta::Decode(bytes);
+  if (!decoded.ok()) return decoded.status().WithContext("meta of dataset " + Quoted(id));
+  auto meta = std::make_shared<const DataSetMeta>(std::move(decoded).value());
+  std::lock_guard<std::mutex> lock(meta_cache_mu_);
+  meta_cache_.emplace(std::string(id), meta);
+  return meta;
+}
+
+Status GridStore::StoreMeta(const DataSetMeta& meta, bool must_exist) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  EraseCachedMeta(meta.id);  // check against the stored meta itself, not a cached copy
+  auto existing = LoadMeta(meta.id);
+  if (!existing.ok() && !existing.status().IsNotFound()) return existing.status();
+  if (!existing.ok() && must_exist) return existing.status();
+
+  DataSetMeta stored = meta;
+  if (existing.ok()) {
+    const DataSetMeta& prev = **existing;
+    stored.incarnation = prev.incarnation;
+    // A layout change matters if any block exists; a variable change only if that variable's do.
+    std::string why = LayoutChange(prev, meta);
+    storage::KeyRange range = DataSetDataRange(meta.id);
+    for (size_t i = 0; i < prev.variables.size() && why.empty(); ++i) {
+      const VariableMeta& var = prev.variables[i];
+      why = VariableChange(var, meta.FindVariable(var.name));
+      range = VariableDataRange(meta.id, var.name);
+    }
+    if (!why.empty()) {
+      GRIDSTORE_ASSIGN_OR_RETURN(bool has_data, HasData(range));
+      if (has_data) {
+        return Status::FailedPrecondition("dataset " + Quoted(meta.id) + " has data, so " + why +
+                                          "; delete the dataset and write it again instead");
+      }
+    }
+  } else {
+    stored.incarnation = NewIncarnation();
+  }
+  storage::WriteBatch batch;
+  batch.Put(storage::Table::kMeta, MetaKey(stored.id), stored.Encode());
+  Status s = kv_->Write(storage::WriteOptions{}, batch);
+  EraseCachedMeta(meta.id);
+  return s.WithContext("writing the meta of dataset " + Quoted(meta.id));
+}
+
+void GridStore::EraseCachedMeta(std::string_view id) {
+  std::lock_guard<std::mutex> lock(meta_cache_mu_);
+  if (auto it = meta_cache_.find(id); it != meta_cache_.end()) meta_cache_.erase(it);
+}
+
+Status GridStore::PutDataSetMeta(const DataSetMeta& meta) { return StoreMeta(meta, false); }
+
+Status GridStore::UpdateDataSetMeta(const DataSetMeta& meta) { return StoreMeta(meta, true); }
+
+Result<DataSetMeta> GridStore::GetDataSetMeta(std::string_view id) {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
+  return *meta;
+}
+
+Result<std::vector<DataSetMeta>> GridStore::ListDataSets() {
+  std::vector<DataSetMeta> metas;
+  Status error;
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(
+      storage::ReadOptions{}, storage::Table::kMeta, AllMetaKeys(),
+      [&](std::string_view key, std::string_view value) {
+        auto meta = DataSetMeta::Decode(value);
+        if (!meta.ok()) {
+          error = meta.status().WithContext("meta of dataset " + Quoted(key));
+          return false;
+        }
+        metas.push_back(std::move(meta).value());
+        return true;
+      }));
+  GRIDSTORE_RETURN_IF_ERROR(error);
+  return metas;
+}
+
+Status GridStore::DeleteDataSet(std::string_view id) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  std::string bytes;
+  Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(id), &bytes);
+  if (s.IsNotFound()) {
+    // No meta: delete anyway if blocks were left behind, else there is nothing to delete.
+    GRIDSTORE_ASSIGN_OR_RETURN(bool has_data, HasData(DataSetDataRange(id)));
+    if (!has_data) return Status::NotFound("dataset " + Quoted(id) + " does not exist");
+  } else {
+    GRIDSTORE_RETURN_IF_ERROR(s);
+  }
+  storage::WriteBatch batch;
+  batch.Delete(storage::Table::kMeta, MetaKey(id));
+  const storage::KeyRange data = DataSetDataRange(id), index = DataSetIndexRange(id);
+  batch.DeleteRange(storage::Table::kData, data.begin, data.end);
+  batch.DeleteRange(storage::Table::kIndex, index.begin, index.end);
+  s = kv_->Write(storage::WriteOptions{.sync = true}, batch);
+  // Cached blocks are keyed by incarnation, so a re-created dataset never sees them; they age out.
+  EraseCachedMeta(id);
+  return s.WithContext("deleting dataset " + Quoted(id));
+}
+
+Result<std::unique_ptr<GridDataWriter>> GridStore::GetDataWriter(std::string_view id,
+                                                                 const WriteGridOptions& options) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
+  return std::unique_ptr<GridDataWriter>(new GridDataWriter(context_.get(), meta, options));
+}
+
+Result<std::unique_ptr<GridDataFetcher>> GridStore::GetDataFetcher(std::string_view id) {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
+  return std::unique_ptr<GridDataFetcher>(new GridDataFetcher(context_.get(), meta));
+}
+
+Result<uint64_t> GridStore::ApproximateDataSetSize(std::string_view id) {
+  GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
+  return kv_->ApproximateSize(storage::Table::kData, DataSetDataRange(id));
+}
+
+storage::KvStore* GridStore::kv_store() { return kv_.get(); }
+
+}  // namespace gridstore::grid

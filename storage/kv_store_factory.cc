@@ -1,1 +1,86 @@
-// Placeholder: not yet written.
+// Copyright 2026 The GridStore Authors.
+
+#include "storage/kv_store_factory.h"
+
+#include <filesystem>
+#include <string_view>
+#include <system_error>
+
+#include "storage/memory/memory_kv_store.h"
+#include "storage/rocksdb/rocksdb_kv_store.h"
+
+namespace gridstore::storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kSchemeSeparator = "://";
+
+// RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ). Anything else before "://" (such as
+// "./a://b") makes the whole string a path.
+bool IsScheme(std::string_view s) {
+  if (s.empty() || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'))) return false;
+  for (char c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '+' || c == '-' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// Refuses to hand RocksDB a path that holds something else: with create_if_missing it would
+// scatter its files into any directory it is given.
+Status CheckStorePath(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (st.type() == fs::file_type::not_found || st.type() == fs::file_type::none ||
+      st.type() == fs::file_type::unknown) {
+    return Status::OK();  // missing (the backend decides), or unreadable (the backend reports it)
+  }
+  const std::string not_a_store = "'" + path + "' is not a GridStore store";
+  if (st.type() != fs::file_type::directory) {
+    return Status::FailedPrecondition(not_a_store + " (it is not a directory)");
+  }
+  if (fs::exists(fs::path(path) / "CURRENT", ec)) return Status::OK();
+  fs::directory_iterator it(path, ec);
+  if (!ec && it != fs::directory_iterator()) {
+    return Status::FailedPrecondition(not_a_store +
+                                      " (a non-empty directory without a RocksDB database)");
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<KvStore>> OpenPath(const std::string& uri, const std::string& path,
+                                          const OpenOptions& options) {
+  if (path.empty()) return Status::InvalidArgument("no path in store URI '" + uri + "'");
+  GRIDSTORE_RETURN_IF_ERROR(CheckStorePath(path));
+  RocksDbOptions rocks;
+  rocks.create_if_missing = options.create_if_missing;
+  rocks.read_only = options.read_only;
+  return OpenRocksDbKvStore(rocks, path);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<KvStore>> OpenKvStore(const std::string& uri, const OpenOptions& options) {
+  if (uri.empty()) {
+    return Status::InvalidArgument("empty store URI (use a directory path, file://PATH or memory://)");
+  }
+  const size_t sep = uri.find(kSchemeSeparator);
+  if (sep != std::string::npos && IsScheme(std::string_view(uri).substr(0, sep))) {
+    const std::string scheme = uri.substr(0, sep);
+    const std::string rest = uri.substr(sep + kSchemeSeparator.size());
+    if (scheme == "memory") {
+      if (!rest.empty()) {
+        return Status::InvalidArgument("memory:// takes no path, got '" + uri + "'");
+      }
+      return NewMemoryKvStore();
+    }
+    if (scheme == "file") return OpenPath(uri, rest, options);
+    return Status::InvalidArgument("unknown store scheme '" + scheme + "' in '" + uri +
+                                   "' (use a directory path, file://PATH or memory://)");
+  }
+  return OpenPath(uri, uri, options);
+}
+
+}  // namespace gridstore::storage

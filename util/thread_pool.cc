@@ -49,7 +49,7 @@ namespace {
 // Shared by the caller and the helpers of one ParallelFor; helpers that start after the work is
 // done still touch it, so it lives in a shared_ptr rather than on the caller's stack.
 struct ParallelForState {
-  ParallelForState(size_t n, const std::function<void(size_t)>* fn) : n(n), fn(fn) {}
+  ParallelForState(size_t count, const std::function<void(size_t)>* body) : n(count), fn(body) {}
   const size_t n;
   // Dereferenced only after claiming an index below n; the caller waits for all n calls, so it is
   // never used after the caller's object is gone.

@@ -1,1 +1,455 @@
-// Placeholder: not yet written.
+// Copyright 2026 The GridStore Authors.
+//
+// RocksDbKvStore: KvStore on RocksDB, one column family per Table. This is the only file that
+// includes RocksDB headers; rocksdb::Status is converted to gridstore::Status here (ToStatus) and
+// nothing RocksDB-typed leaves it. rocksdb::DB is thread-safe and the column family handles are
+// fixed after open, so the store needs no locking of its own.
+
+#include "storage/rocksdb/rocksdb_kv_store.h"
+
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/slice.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdarg>
+#include <filesystem>
+#include <numeric>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gridstore::storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Column family names are part of the on-disk format: index with static_cast<int>(Table).
+constexpr std::array<const char*, kNumTables> kColumnFamilyNames = {"meta", "data", "index"};
+
+rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+std::string_view ToView(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
+
+std::string Quoted(std::string_view path) {
+  std::string out = "'";
+  out += path;
+  out += "'";
+  return out;
+}
+
+bool Contains(std::string_view haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string_view::npos;
+}
+
+// The single place where rocksdb::Status becomes a gridstore::Status. `what` says what was being
+// done ("cannot open store at '/x'"); the RocksDB text follows it.
+Status ToStatus(const rocksdb::Status& s, std::string_view what, const std::string& path) {
+  if (s.ok()) return Status::OK();
+  std::string msg(what);
+  msg += ": ";
+  msg += s.ToString();
+  switch (s.code()) {
+    case rocksdb::Status::kNotFound:
+      return Status::NotFound(msg);
+    case rocksdb::Status::kCorruption:
+      return Status::DataLoss(msg);
+    case rocksdb::Status::kNotSupported:
+      return Status::Unimplemented(msg);
+    case rocksdb::Status::kInvalidArgument:
+      return Status::InvalidArgument(msg);
+    case rocksdb::Status::kBusy:
+    case rocksdb::Status::kTimedOut:
+    case rocksdb::Status::kTryAgain:
+      return Status::Unavailable(msg);
+    case rocksdb::Status::kIOError: {
+      // RocksDB reports these as plain IOErrors; only the errno text tells them apart. They are
+      // FailedPrecondition because retrying cannot help: the caller must change something.
+      const std::string text = s.ToString();
+      if (Contains(text, "lock file") || Contains(text, "lock hold") ||
+          Contains(text, "/LOCK")) {
+        return Status::FailedPrecondition("store at " + Quoted(path) +
+                                          " is in use by another process (or is already open in "
+                                          "this one): " + text);
+      }
+      if (Contains(text, "Read-only file system")) {
+        return Status::FailedPrecondition("store at " + Quoted(path) +
+                                          " is on a read-only file system (open it read-only): " +
+                                          msg);
+      }
+      if (Contains(text, "Permission denied")) {
+        return Status::FailedPrecondition("permission denied on store at " + Quoted(path) + ": " +
+                                          msg);
+      }
+      return Status::Unavailable(msg);
+    }
+    default:
+      return Status::Internal(msg);
+  }
+}
+
+// Read-only opens must not touch the store's directory, but RocksDB creates (and rotates) a LOG
+// file there unless it is given a logger of its own.
+class DiscardLogger : public rocksdb::Logger {
+ public:
+  void Logv(const char* /*format*/, va_list /*ap*/) override {}
+  void Logv(const rocksdb::InfoLogLevel /*level*/, const char* /*format*/, va_list /*ap*/) override {
+  }
+};
+
+rocksdb::CompressionType LightCompression() {
+  const std::vector<rocksdb::CompressionType> supported = rocksdb::GetSupportedCompressions();
+  for (rocksdb::CompressionType c : {rocksdb::kLZ4Compression, rocksdb::kSnappyCompression}) {
+    if (std::find(supported.begin(), supported.end(), c) != supported.end()) return c;
+  }
+  return rocksdb::kNoCompression;
+}
+
+rocksdb::ColumnFamilyOptions TableOptions(Table table, const std::shared_ptr<rocksdb::Cache>& cache) {
+  rocksdb::ColumnFamilyOptions cf;
+  rocksdb::BlockBasedTableOptions bbt;
+  bbt.block_cache = cache;
+  if (table == Table::kData) {
+    // Values are zstd-compressed grid blocks already; compressing again only burns CPU. Reads
+    // are point lookups of block keys, which a bloom filter answers without touching data blocks
+    // when the key (a never-written block) is absent.
+    cf.compression = rocksdb::kNoCompression;
+    bbt.block_size = 64 << 10;
+    bbt.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+    bbt.whole_key_filtering = true;
+  } else {
+    cf.compression = LightCompression();
+  }
+  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(bbt));
+  return cf;
+}
+
+class RocksDbKvStore final : public KvStore {
+ public:
+  RocksDbKvStore(std::string path, bool read_only, std::unique_ptr<rocksdb::DB> db,
+                 std::vector<rocksdb::ColumnFamilyHandle*> handles,
+                 std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables,
+                 std::shared_ptr<rocksdb::Logger> logger)
+      : path_(std::move(path)),
+        read_only_(read_only),
+        db_(std::move(db)),
+        handles_(std::move(handles)),
+        tables_(tables),
+        logger_(std::move(logger)) {}
+
+  ~RocksDbKvStore() override {
+    for (rocksdb::ColumnFamilyHandle* h : handles_) {
+      db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+    }
+    // Close() waits for background flushes and compactions and reports what deleting the DB
+    // would swallow; there is no one left to report it to, though.
+    db_->Close().PermitUncheckedError();
+    db_.reset();
+  }
+
+  Status Get(const ReadOptions& options, Table table, std::string_view key,
+             std::string* value) override {
+    rocksdb::PinnableSlice pinned;
+    rocksdb::Status s = db_->Get(ToRocks(options), Handle(table), ToSlice(key), &pinned);
+    if (s.IsNotFound()) return Status::NotFound("key not found");
+    if (!s.ok()) return ToStatus(s, OpContext("Get", table), path_);
+    value->assign(pinned.data(), pinned.size());
+    return Status::OK();
+  }
+
+  void MultiGet(const ReadOptions& options, Table table, const std::vector<std::string_view>& keys,
+                std::vector<std::string>* values, std::vector<Status>* statuses) override {
+    const size_t n = keys.size();
+    values->resize(n);
+    statuses->assign(n, Status::OK());
+    if (n == 0) return;
+
+    // RocksDB's batched MultiGet is fastest on sorted input; sort positions rather than keys so
+    // results can be mapped back to the caller's order, and look each distinct key up once.
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::sort(order.begin(), order.end(), [&keys](size_t a, size_t b) { return keys[a] < keys[b]; });
+    std::vector<rocksdb::Slice> unique_keys;
+    unique_keys.reserve(n);
+    std::vector<size_t> slot(n);
+    for (size_t i : order) {
+      if (unique_keys.empty() || ToView(unique_keys.back()) != keys[i]) {
+        unique_keys.push_back(ToSlice(keys[i]));
+      }
+      slot[i] = unique_keys.size() - 1;
+    }
+
+    std::vector<rocksdb::PinnableSlice> found(unique_keys.size());
+    std::vector<rocksdb::Status> found_status(unique_keys.size());
+    db_->MultiGet(ToRocks(options), Handle(table), unique_keys.size(), unique_keys.data(),
+                  found.data(), found_status.data(), /*sorted_input=*/true);
+
+    for (size_t i = 0; i < n; ++i) {
+      const size_t u = slot[i];
+      std::string& value = (*values)[i];
+      if (found_status[u].ok()) {
+        value.assign(found[u].data(), found[u].size());
+      } else {
+        value.clear();
+        (*statuses)[i] = found_status[u].IsNotFound()
+                             ? Status::NotFound("key not found")
+                             : ToStatus(found_status[u], OpContext("MultiGet", table), path_);
+      }
+    }
+  }
+
+  Status Put(const WriteOptions& options, Table table, std::string_view key,
+             std::string_view value) override {
+    GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+    return ToStatus(db_->Put(ToRocks(options), Handle(table), ToSlice(key), ToSlice(value)),
+                    OpContext("Put", table), path_);
+  }
+
+  Status Delete(const WriteOptions& options, Table table, std::string_view key) override {
+    GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+    return ToStatus(db_->Delete(ToRocks(options), Handle(table), ToSlice(key)),
+                    OpContext("Delete", table), path_);
+  }
+
+  Status DeleteRange(const WriteOptions& options, Table table, const KeyRange& range) override {
+    GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+    GRIDSTORE_RETURN_IF_ERROR(CheckDeleteRange(table, range.begin, range.end));
+    if (range.begin == range.end) return Status::OK();
+    return ToStatus(db_->DeleteRange(ToRocks(options), Handle(table), ToSlice(range.begin),
+                                     ToSlice(range.end)),
+                    OpContext("DeleteRange", table), path_);
+  }
+
+  Status Write(const WriteOptions& options, const WriteBatch& batch) override {
+    GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+    if (batch.empty()) return Status::OK();
+    rocksdb::WriteBatch wb(/*reserved_bytes=*/batch.ApproximateSize() + 16 * batch.count());
+    for (const WriteBatch::Op& op : batch.ops()) {
+      rocksdb::ColumnFamilyHandle* h = Handle(op.table);
+      rocksdb::Status s;
+      switch (op.type) {
+        case WriteBatch::OpType::kPut:
+          s = wb.Put(h, ToSlice(op.key), ToSlice(op.value));
+          break;
+        case WriteBatch::OpType::kDelete:
+          s = wb.Delete(h, ToSlice(op.key));
+          break;
+        case WriteBatch::OpType::kDeleteRange:
+          // Validated here so that a bad op rejects the whole batch before anything is applied.
+          GRIDSTORE_RETURN_IF_ERROR(CheckDeleteRange(op.table, op.key, op.value));
+          if (op.key != op.value) s = wb.DeleteRange(h, ToSlice(op.key), ToSlice(op.value));
+          break;
+      }
+      if (!s.ok()) return ToStatus(s, OpContext("Write", op.table), path_);
+    }
+    return ToStatus(db_->Write(ToRocks(options), &wb), "Write to store at " + Quoted(path_), path_);
+  }
+
+  Status Scan(const ReadOptions& options, Table table, const KeyRange& range,
+              const std::function<bool(std::string_view, std::string_view)>& fn) override {
+    if (!range.end.empty() && range.end <= range.begin) return Status::OK();
+    // An explicit snapshot, so that what fn writes while the scan runs stays out of it.
+    const rocksdb::Snapshot* snapshot = db_->GetSnapshot();
+    rocksdb::ReadOptions ro = ToRocks(options);
+    ro.snapshot = snapshot;
+    rocksdb::Slice upper = ToSlice(range.end);
+    if (!range.end.empty()) ro.iterate_upper_bound = &upper;
+    rocksdb::Status s;
+    {
+      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, Handle(table)));
+      for (it->Seek(ToSlice(range.begin)); it->Valid(); it->Next()) {
+        if (!fn(ToView(it->key()), ToView(it->value()))) break;
+      }
+      s = it->status();
+    }
+    if (snapshot != nullptr) db_->ReleaseSnapshot(snapshot);
+    return ToStatus(s, OpContext("Scan", table), path_);
+  }
+
+  Status Sync() override {
+    if (read_only_) return Status::OK();  // nothing was written through this handle
+    return ToStatus(db_->FlushWAL(/*sync=*/true), "Sync of store at " + Quoted(path_), path_);
+  }
+
+  Result<uint64_t> ApproximateSize(Table table, const KeyRange& range) override {
+    rocksdb::ColumnFamilyHandle* h = Handle(table);
+    std::string limit = range.end;
+    if (limit.empty()) {
+      // RocksDB needs a finite limit; one past the largest key covers the whole table.
+      rocksdb::ReadOptions ro;
+      ro.fill_cache = false;
+      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, h));
+      it->SeekToLast();
+      if (!it->Valid()) {
+        GRIDSTORE_RETURN_IF_ERROR(ToStatus(it->status(), OpContext("ApproximateSize", table), path_));
+        return uint64_t{0};
+      }
+      limit.assign(it->key().data(), it->key().size());
+      limit.push_back('\0');
+    }
+    if (limit <= range.begin) return uint64_t{0};
+    rocksdb::SizeApproximationOptions sao;
+    sao.include_memtables = true;
+    sao.include_files = true;
+    rocksdb::Range r(ToSlice(range.begin), ToSlice(limit));
+    uint64_t size = 0;
+    GRIDSTORE_RETURN_IF_ERROR(ToStatus(db_->GetApproximateSizes(sao, h, &r, 1, &size),
+                                       OpContext("ApproximateSize", table), path_));
+    return size;
+  }
+
+ private:
+  rocksdb::ColumnFamilyHandle* Handle(Table table) const {
+    return tables_[static_cast<size_t>(table)];
+  }
+
+  std::string OpContext(std::string_view op, Table table) const {
+    std::string s(op);
+    s += " in table '";
+    s += TableName(table);
+    s += "' of store at ";
+    s += Quoted(path_);
+    return s;
+  }
+
+  Status CheckWritable() const {
+    if (read_only_) return Status::FailedPrecondition("store at " + Quoted(path_) + " is open read-only");
+    return Status::OK();
+  }
+
+  static Status CheckDeleteRange(Table table, std::string_view begin, std::string_view end) {
+    if (end.empty()) {
+      return Status::InvalidArgument(std::string("DeleteRange in table '") +
+                                     std::string(TableName(table)) +
+                                     "' needs a non-empty end (an unbounded delete is not allowed)");
+    }
+    if (begin > end) {
+      return Status::InvalidArgument(std::string("DeleteRange in table '") +
+                                     std::string(TableName(table)) + "' has begin > end");
+    }
+    return Status::OK();
+  }
+
+  static rocksdb::ReadOptions ToRocks(const ReadOptions& options) {
+    rocksdb::ReadOptions ro;
+    ro.fill_cache = options.fill_cache;
+    return ro;
+  }
+
+  static rocksdb::WriteOptions ToRocks(const WriteOptions& options) {
+    rocksdb::WriteOptions wo;
+    wo.sync = options.sync;
+    return wo;
+  }
+
+  const std::string path_;
+  const bool read_only_;
+  std::unique_ptr<rocksdb::DB> db_;
+  // Every handle returned by open (including the unused default column family); all are
+  // destroyed before the DB is closed.
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  const std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables_;
+  // Must outlive db_ (read-only opens only; RocksDB holds it by shared_ptr as well).
+  std::shared_ptr<rocksdb::Logger> logger_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& options,
+                                                    const std::string& path) {
+  if (path.empty()) return Status::InvalidArgument("empty store path");
+  const std::string open_context = "cannot open store at " + Quoted(path);
+
+  // Decide what is there before RocksDB runs: with create_if_missing=false (or read-only) nothing
+  // may be created, and RocksDB would create the directory and its LOG file before noticing.
+  std::error_code ec;
+  const fs::file_type type = fs::status(path, ec).type();
+  if (type != fs::file_type::not_found && type != fs::file_type::directory &&
+      type != fs::file_type::none && type != fs::file_type::unknown) {
+    return Status::FailedPrecondition(Quoted(path) + " is not a GridStore store (not a directory)");
+  }
+  bool has_db = false;
+  if (type == fs::file_type::directory) {
+    const fs::file_type current = fs::status(fs::path(path) / "CURRENT", ec).type();
+    has_db = current != fs::file_type::not_found;
+  }
+  if (!has_db && type != fs::file_type::none && type != fs::file_type::unknown &&
+      (!options.create_if_missing || options.read_only)) {
+    return Status::NotFound("no GridStore store at " + Quoted(path));
+  }
+
+  if (type == fs::file_type::not_found) {
+    // RocksDB creates only the last path component; a new store may be nested deeper.
+    fs::create_directories(path, ec);
+    if (ec) {
+      const std::string msg = open_context + ": cannot create the directory: " + ec.message();
+      if (ec == std::errc::permission_denied || ec == std::errc::read_only_file_system) {
+        return Status::FailedPrecondition(msg);
+      }
+      return Status::Unavailable(msg);
+    }
+  }
+
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = options.create_if_missing && !options.read_only;
+  db_options.create_missing_column_families = !options.read_only;
+  db_options.max_background_jobs = std::max(2, options.background_threads);
+  db_options.keep_log_file_num = 10;
+  std::shared_ptr<rocksdb::Logger> logger;
+  if (options.read_only) {
+    logger = std::make_shared<DiscardLogger>();
+    db_options.info_log = logger;
+  }
+
+  // RocksDB refuses to open a database without naming all of its column families, so open any
+  // foreign ones too (with default options) and just never use them.
+  std::vector<std::string> existing;
+  if (has_db) {
+    rocksdb::Status s = rocksdb::DB::ListColumnFamilies(db_options, path, &existing);
+    if (!s.ok()) return ToStatus(s, open_context, path);
+  }
+  if (options.read_only) {
+    for (const char* name : kColumnFamilyNames) {
+      if (std::find(existing.begin(), existing.end(), name) == existing.end()) {
+        return Status::FailedPrecondition(Quoted(path) +
+                                          " is not a GridStore store (no column family '" +
+                                          name + "')");
+      }
+    }
+  }
+
+  const std::shared_ptr<rocksdb::Cache> cache =
+      rocksdb::NewLRUCache(static_cast<size_t>(options.block_cache_bytes));
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
+  for (int t = 0; t < kNumTables; ++t) {
+    descriptors.emplace_back(kColumnFamilyNames[t], TableOptions(static_cast<Table>(t), cache));
+  }
+  for (const std::string& name : existing) {
+    bool known = name == rocksdb::kDefaultColumnFamilyName;
+    for (const char* ours : kColumnFamilyNames) known = known || name == ours;
+    if (!known) descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions());
+  }
+
+  rocksdb::DB* raw_db = nullptr;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::Status s =
+      options.read_only
+          ? rocksdb::DB::OpenForReadOnly(db_options, path, descriptors, &handles, &raw_db)
+          : rocksdb::DB::Open(db_options, path, descriptors, &handles, &raw_db);
+  if (!s.ok()) return ToStatus(s, open_context, path);
+  std::unique_ptr<rocksdb::DB> db(raw_db);
+
+  std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables{};
+  for (int t = 0; t < kNumTables; ++t) tables[t] = handles[t + 1];  // handles follow descriptors
+  return std::unique_ptr<KvStore>(std::make_unique<RocksDbKvStore>(
+      path, options.read_only, std::move(db), std::move(handles), tables, std::move(logger)));
+}
+
+}  // namespace gridstore::storage

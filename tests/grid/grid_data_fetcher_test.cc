@@ -1,1 +1,221 @@
-// Placeholder: not yet written.
+// Copyright 2026 The GridStore Authors.
+#include "grid/grid_data_fetcher.h"
+
+#include <cmath>
+
+#include "grid/grid_keys.h"
+#include "grid/grid_store.h"
+#include "storage/rocksdb/rocksdb_kv_store.h"
+#include "tests/grid/grid_testutil.h"
+#include "tests/storage/fault_injection_kv_store.h"
+
+namespace gridstore::grid {
+namespace {
+
+using testing::MakeMeta;
+using testing::MakeVariable;
+using testing::PatternPlane;
+using testing::PatternValue;
+using testing::ScopedTempDir;
+
+class GridDataFetcherTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(dir_.Sub("store"), {.create_if_missing = true}));
+    VariableMeta temp = MakeVariable("T", DataType::kFloat32, {4, 3, 40, 50});
+    temp.dimension_names = {"time", "level", "lat", "lon"};
+    temp.set_fill_value<float>(-999.0f);
+    VariableMeta sfc = MakeVariable("ps", DataType::kFloat64, {4, 1, 40, 50});
+    meta_ = MakeMeta("run", {temp, sfc}, 16, 16);
+    ASSERT_OK(store_->PutDataSetMeta(meta_));
+    ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter("run"));
+    for (int t = 0; t < 4; ++t) {
+      for (int z = 0; z < 3; ++z) {
+        if (t == 3 && z == 2) continue;  // left unwritten on purpose
+        ASSERT_OK(writer->WriteGrid2D("T", t, z, PatternPlane(meta_.variables[0], 1, t, z)));
+      }
+      ASSERT_OK(writer->WriteGrid2D("ps", t, 0, PatternPlane(meta_.variables[1], 2, t, 0)));
+    }
+    ASSERT_OK_AND_ASSIGN(fetcher_, store_->GetDataFetcher("run"));
+  }
+
+  ScopedTempDir dir_;
+  std::unique_ptr<GridStore> store_;
+  DataSetMeta meta_;
+  std::unique_ptr<GridDataFetcher> fetcher_;
+};
+
+TEST_F(GridDataFetcherTest, BoxAcrossBlocksMatchesSource) {
+  fetcher_->SetVariablesToGet({"T"});
+  fetcher_->SetOriginShape({1, 1, 10, 12}, {2, 2, 20, 30});
+  ASSERT_OK_AND_ASSIGN(GridDataSet result, fetcher_->Fetch());
+  const Grid4D& g = *result.GetVariable("T");
+  EXPECT_EQ(g.origin(), (Shape4{1, 1, 10, 12}));
+  auto tensor = g.tensor<float>();
+  for (int t = 0; t < 2; ++t)
+    for (int z = 0; z < 2; ++z)
+      for (int x = 0; x < 20; ++x)
+        for (int y = 0; y < 30; ++y)
+          ASSERT_EQ(tensor(t, z, x, y),
+                    static_cast<float>(PatternValue(1, 1 + t, 1 + z, 10 + x, 12 + y)));
+  // Rows 10..29 touch blocks 0..1, columns 12..41 touch blocks 0..2: 6 blocks per plane.
+  EXPECT_EQ(result.stats.blocks, 2 * 2 * 6);
+  EXPECT_EQ(result.stats.blocks_read, 24);
+  EXPECT_GT(result.stats.bytes_read, 0);
+  EXPECT_EQ(result.stats.bytes_decompressed, 4 * 6 * 16 * 16 * 4);  // 6 whole 16x16 float blocks a plane
+}
+
+TEST_F(GridDataFetcherTest, WholePlaneProfileAndPointSeries) {
+  fetcher_->SetVariablesToGet({"T"});
+  fetcher_->SetOriginShape({0, 0, 0, 0}, {1, 1, 40, 50});
+  ASSERT_OK_AND_ASSIGN(GridDataSet plane, fetcher_->Fetch());
+  EXPECT_EQ(plane.GetVariable("T")->size(), 40u * 50u);
+  EXPECT_EQ(plane.GetVariable("T")->at<float>(0, 0, 39, 49),
+            static_cast<float>(PatternValue(1, 0, 0, 39, 49)));
+
+  fetcher_->SetOriginShape({2, 0, 5, 7}, {1, 3, 1, 1});
+  ASSERT_OK_AND_ASSIGN(GridDataSet profile, fetcher_->Fetch());
+  for (int z = 0; z < 3; ++z) {
+    EXPECT_EQ(profile.GetVariable("T")->data<float>()[z],
+              static_cast<float>(PatternValue(1, 2, z, 5, 7)));
+  }
+  EXPECT_EQ(profile.stats.blocks, 3);
+
+  fetcher_->SetOriginShape({0, 2, 33, 49}, {4, 1, 1, 1});
+  ASSERT_OK_AND_ASSIGN(GridDataSet series, fetcher_->Fetch());
+  auto values = series.GetVariable("T")->data<float>();
+  for (int t = 0; t < 3; ++t) EXPECT_EQ(values[t], static_cast<float>(PatternValue(1, t, 2, 33, 49)));
+  EXPECT_EQ(values[3], -999.0f);  // (t=3, z=2) was never written: the fill value
+  EXPECT_EQ(series.stats.blocks_missing, 1);
+}
+
+TEST_F(GridDataFetcherTest, AllVariablesWholeByDefault) {
+  ASSERT_OK_AND_ASSIGN(GridDataSet result, fetcher_->Fetch());
+  ASSERT_EQ(result.variables.size(), 2u);
+  EXPECT_EQ(result.GetVariable("ps")->shape(), (Shape4{4, 1, 40, 50}));
+  EXPECT_EQ(result.GetVariable("ps")->type(), DataType::kFloat64);
+  EXPECT_EQ(result.GetVariable("ps")->at<double>(3, 0, 1, 2), PatternValue(2, 3, 0, 1, 2));
+}
+
+TEST_F(GridDataFetcherTest, SecondFetchIsServedFromTheCache) {
+  fetcher_->SetVariablesToGet({"ps"});
+  ASSERT_OK_AND_ASSIGN(GridDataSet first, fetcher_->Fetch());
+  EXPECT_EQ(first.stats.cache_hits, 0);
+  ASSERT_OK_AND_ASSIGN(GridDataSet second, fetcher_->Fetch());
+  EXPECT_EQ(second.stats.cache_hits, second.stats.blocks);
+  EXPECT_EQ(second.stats.bytes_read, 0);
+  EXPECT_EQ(std::memcmp(first.GetVariable("ps")->bytes(), second.GetVariable("ps")->bytes(),
+                        first.GetVariable("ps")->size_bytes()),
+            0);
+  fetcher_->set_options({.use_cache = false});
+  ASSERT_OK_AND_ASSIGN(GridDataSet third, fetcher_->Fetch());
+  EXPECT_EQ(third.stats.cache_hits, 0);
+}
+
+TEST_F(GridDataFetcherTest, InvalidBoxesNameVariableAxisAndBound) {
+  fetcher_->SetVariablesToGet({"T"});
+  fetcher_->SetOriginShape({0, 0, -1, 0}, {1, 1, 1, 1});
+  EXPECT_STATUS(fetcher_->Fetch(), kInvalidArgument, "variable 'T'", "axis x (lat)",
+                "origin -1 is negative");
+  fetcher_->SetOriginShape({0, 0, 0, 0}, {1, 0, 1, 1});
+  EXPECT_STATUS(fetcher_->Fetch(), kInvalidArgument, "axis z (level)", "shape 0");
+  fetcher_->SetOriginShape({0, 0, 0, 40}, {1, 1, 1, 11});
+  EXPECT_STATUS(fetcher_->Fetch(), kOutOfRange, "variable 'T'", "axis y (lon)",
+                "origin 40 + shape 11 exceeds the extent 50");
+  fetcher_->SetOriginShape({4, 0, 0, 0}, {1, 1, 1, 1});
+  EXPECT_STATUS(fetcher_->Fetch(), kOutOfRange, "axis t (time)", "origin 4");
+  fetcher_->SetOriginShape({0, 0, 0, 0}, {1, 1, 1, std::numeric_limits<int64_t>::max()});
+  EXPECT_STATUS(fetcher_->Fetch(), kOutOfRange, "axis y");
+  // A box valid for T but not for the surface field ps (one level).
+  fetcher_->SetVariablesToGet({"T", "ps"});
+  fetcher_->SetOriginShape({0, 1, 0, 0}, {1, 1, 1, 1});
+  EXPECT_STATUS(fetcher_->Fetch(), kOutOfRange, "variable 'ps'", "axis z");
+}
+
+TEST_F(GridDataFetcherTest, UnknownAndRepeatedVariablesAreInvalid) {
+  fetcher_->SetVariablesToGet({"T", "nope"});
+  EXPECT_STATUS(fetcher_->Fetch(), kInvalidArgument, "no variable 'nope'", "T, ps");
+  fetcher_->SetVariablesToGet({"T", "T"});
+  EXPECT_STATUS(fetcher_->Fetch(), kInvalidArgument, "'T' is requested twice");
+}
+
+TEST_F(GridDataFetcherTest, CorruptBlockIsDataLossNamingIt) {
+  std::string key = DataKey(BlockAddress{"run", "T", kPlaneLayout, 1, 2, 1, 2});
+  std::string value;
+  ASSERT_OK(store_->kv_store()->Get({}, storage::Table::kData, key, &value));
+  value[value.size() / 2] ^= 0x5a;
+  ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kData, key, value));
+  fetcher_->SetVariablesToGet({"T"});
+  fetcher_->SetOriginShape({1, 2, 20, 40}, {1, 1, 5, 5});
+  EXPECT_STATUS(fetcher_->Fetch(), kDataLoss, "dataset 'run'", "variable 'T'", "t=1", "z=2",
+                "block (1, 2)");
+  // Truncated to a few bytes.
+  ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kData, key, value.substr(0, 5)));
+  EXPECT_STATUS(fetcher_->Fetch(), kDataLoss, "variable 'T'", "block (1, 2)");
+  // Blocks elsewhere still read fine.
+  fetcher_->SetOriginShape({1, 2, 0, 0}, {1, 1, 16, 16});
+  EXPECT_OK(fetcher_->Fetch().status());
+}
+
+TEST_F(GridDataFetcherTest, StoreErrorsPassThroughWithContext) {
+  ScopedTempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto base, storage::OpenRocksDbKvStore({}, dir.Sub("db")));
+  auto faulty = std::make_unique<storage::FaultInjectionKvStore>(base.get());
+  storage::FaultInjectionKvStore* fault = faulty.get();
+  ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open(std::move(faulty), {.create_if_missing = true}));
+  ASSERT_OK(store->PutDataSetMeta(meta_));
+  ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("run"));
+  ASSERT_OK(writer->WriteGrid2D("ps", 0, 0, PatternPlane(meta_.variables[1], 2, 0, 0)));
+  ASSERT_OK_AND_ASSIGN(auto fetcher, store->GetDataFetcher("run"));
+  fetcher->SetVariablesToGet({"ps"});
+  fault->FailReadsAfter(0, Status::Unavailable("cluster unreachable"));
+  EXPECT_STATUS(fetcher->Fetch(), kUnavailable, "cluster unreachable", "variable 'ps'");
+  fault->Reset();
+  fault->CorruptValues(true);
+  EXPECT_STATUS(fetcher->Fetch(), kDataLoss, "variable 'ps'");
+  fault->Reset();
+  EXPECT_OK(fetcher->Fetch().status());
+}
+
+TEST(GridDataFetcherUnpackTest, PackedShortsUnpackWithFillAndMissingAsNaN) {
+  ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open("memory://", {.create_if_missing = true}));
+  VariableMeta var = MakeVariable("t2m", DataType::kInt16, {1, 1, 2, 3});
+  var.set_fill_value<int16_t>(-32767);
+  var.missing_values = {-32766};
+  var.packing = Packing{0.5, 250.0, DataType::kFloat32};
+  VariableMeta plain = MakeVariable("count", DataType::kInt32, {1, 1, 2, 3});
+  VariableMeta real = MakeVariable("q", DataType::kFloat32, {1, 1, 2, 3});
+  real.set_fill_value<float>(1e20f);
+  DataSetMeta meta = MakeMeta("era5", {var, plain, real}, 2, 2);
+  ASSERT_OK(store->PutDataSetMeta(meta));
+  ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("era5"));
+  ASSERT_OK(writer->WriteGrid2D(
+      "t2m", 0, 0, Grid2D::FromValues<int16_t>(2, 3, {0, 2, -32767, -32766, -4, 100})));
+  ASSERT_OK(writer->WriteGrid2D("count", 0, 0, Grid2D::FromValues<int32_t>(2, 3, {1, 2, 3, 4, 5, 6})));
+  ASSERT_OK(writer->WriteGrid2D("q", 0, 0, Grid2D::FromValues<float>(2, 3, {1, 1e20f, 3, 4, 5, 6})));
+  ASSERT_OK_AND_ASSIGN(auto fetcher, store->GetDataFetcher("era5"));
+
+  ASSERT_OK_AND_ASSIGN(GridDataSet raw, fetcher->Fetch());
+  EXPECT_EQ(raw.GetVariable("t2m")->type(), DataType::kInt16);
+  EXPECT_EQ(raw.GetVariable("t2m")->data<int16_t>()[2], -32767);
+
+  fetcher->set_options({.unpack = true});
+  ASSERT_OK_AND_ASSIGN(GridDataSet unpacked, fetcher->Fetch());
+  const Grid4D& t2m = *unpacked.GetVariable("t2m");
+  ASSERT_EQ(t2m.type(), DataType::kFloat32);  // the packing attributes' type
+  auto v = t2m.data<float>();
+  EXPECT_EQ(v[0], 250.0f);
+  EXPECT_EQ(v[1], 251.0f);
+  EXPECT_TRUE(std::isnan(v[2]));  // fill
+  EXPECT_TRUE(std::isnan(v[3]));  // missing_value
+  EXPECT_EQ(v[4], 248.0f);
+  EXPECT_EQ(v[5], 300.0f);
+  ASSERT_EQ(unpacked.GetVariable("count")->type(), DataType::kFloat64);
+  EXPECT_EQ(unpacked.GetVariable("count")->data<double>()[5], 6.0);
+  ASSERT_EQ(unpacked.GetVariable("q")->type(), DataType::kFloat32);
+  EXPECT_TRUE(std::isnan(unpacked.GetVariable("q")->data<float>()[1]));
+  EXPECT_EQ(unpacked.GetVariable("q")->data<float>()[2], 3.0f);
+}
+
+}  // namespace
+}  // namespace gridstore::grid

@@ -1,1 +1,234 @@
-// Placeholder: not yet written.
+// Copyright 2026 The GridStore Authors.
+//
+// The RocksDB backend: the conformance suite, plus what only a store on disk has (persistence,
+// locking, read-only opens, error conversion on open).
+
+#include "storage/rocksdb/rocksdb_kv_store.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "tests/storage/kv_store_conformance.h"
+#include "tests/test_util.h"
+
+namespace gridstore::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using storage::KeyRange;
+using storage::KvStore;
+using storage::OpenRocksDbKvStore;
+using storage::ReadOptions;
+using storage::RocksDbOptions;
+using storage::Table;
+using storage::WriteBatch;
+using storage::WriteOptions;
+
+// Small caches and few threads: tests open many stores on a shared 2-core machine.
+RocksDbOptions TestOptions() {
+  RocksDbOptions options;
+  options.block_cache_bytes = 8 << 20;
+  return options;
+}
+
+INSTANTIATE_TEST_SUITE_P(RocksDb, KvStoreConformanceTest,
+                         ::testing::Values(KvStoreFactory{
+                             "RocksDb",
+                             [](const std::string& dir) {
+                               return OpenRocksDbKvStore(TestOptions(), dir);
+                             }}),
+                         KvStoreFactoryName);
+
+// Every file below `dir` with its size, to see whether an operation touched a directory.
+std::map<std::string, uintmax_t> Snapshot(const fs::path& dir) {
+  std::map<std::string, uintmax_t> files;
+  if (!fs::exists(dir)) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    files[entry.path().string()] = entry.is_regular_file() ? entry.file_size() : 0;
+  }
+  return files;
+}
+
+class RocksDbKvStoreTest : public ::testing::Test {
+ protected:
+  std::string path() const { return dir_.Sub("db"); }
+
+  Result<std::unique_ptr<KvStore>> Open(bool create_if_missing = true, bool read_only = false) {
+    RocksDbOptions options = TestOptions();
+    options.create_if_missing = create_if_missing;
+    options.read_only = read_only;
+    return OpenRocksDbKvStore(options, path());
+  }
+
+  ScopedTempDir dir_;
+};
+
+TEST_F(RocksDbKvStoreTest, DataSurvivesCloseAndReopen) {
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Open());
+    WriteBatch batch;
+    batch.Put(Table::kMeta, "ds", "meta");
+    batch.Put(Table::kData, "ds/0", "block");
+    batch.Put(Table::kIndex, "status=DONE/ds", "");
+    ASSERT_OK(store->Write(WriteOptions{}, batch));
+    ASSERT_OK(store->Put(WriteOptions{}, Table::kData, "ds/1", "block 1"));
+    ASSERT_OK(store->Delete(WriteOptions{}, Table::kData, "ds/1"));
+  }
+  ASSERT_OK_AND_ASSIGN(auto store, Open(/*create_if_missing=*/false));
+  std::string value;
+  ASSERT_OK(store->Get(ReadOptions{}, Table::kMeta, "ds", &value));
+  EXPECT_EQ(value, "meta");
+  ASSERT_OK(store->Get(ReadOptions{}, Table::kData, "ds/0", &value));
+  EXPECT_EQ(value, "block");
+  ASSERT_OK(store->Get(ReadOptions{}, Table::kIndex, "status=DONE/ds", &value));
+  EXPECT_EQ(value, "");
+  EXPECT_STATUS(store->Get(ReadOptions{}, Table::kData, "ds/1", &value), kNotFound, "");
+}
+
+TEST_F(RocksDbKvStoreTest, SyncedWritesSurviveReopen) {
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Open());
+    ASSERT_OK(store->Put(WriteOptions{}, Table::kData, "k", "v"));
+    EXPECT_OK(store->Sync());
+  }
+  ASSERT_OK_AND_ASSIGN(auto store, Open(false));
+  std::string value;
+  ASSERT_OK(store->Get(ReadOptions{}, Table::kData, "k", &value));
+  EXPECT_EQ(value, "v");
+}
+
+TEST_F(RocksDbKvStoreTest, CreateIfMissingFalseOnEmptyDirectoryIsNotFoundAndCreatesNothing) {
+  fs::create_directory(path());
+  EXPECT_STATUS(Open(/*create_if_missing=*/false), kNotFound, "no GridStore store", path().c_str());
+  EXPECT_TRUE(fs::is_empty(path()));
+}
+
+TEST_F(RocksDbKvStoreTest, CreateIfMissingFalseOnMissingPathIsNotFoundAndCreatesNothing) {
+  EXPECT_STATUS(Open(/*create_if_missing=*/false), kNotFound, path().c_str());
+  EXPECT_FALSE(fs::exists(path()));
+}
+
+TEST_F(RocksDbKvStoreTest, CreateIfMissingCreatesNestedDirectories) {
+  RocksDbOptions options = TestOptions();
+  const std::string nested = dir_.Sub("a/b/c");
+  ASSERT_OK_AND_ASSIGN(auto store, OpenRocksDbKvStore(options, nested));
+  EXPECT_TRUE(fs::exists(fs::path(nested) / "CURRENT"));
+}
+
+TEST_F(RocksDbKvStoreTest, OpeningTheSamePathTwiceIsFailedPreconditionInUse) {
+  ASSERT_OK_AND_ASSIGN(auto first, Open());
+  EXPECT_STATUS(Open(), kFailedPrecondition, "in use", path().c_str());
+  // The first handle is unharmed.
+  ASSERT_OK(first->Put(WriteOptions{}, Table::kMeta, "k", "v"));
+}
+
+TEST_F(RocksDbKvStoreTest, ReadOnlyOpenReadsButRefusesEveryWrite) {
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Open());
+    ASSERT_OK(store->Put(WriteOptions{}, Table::kMeta, "a", "1"));
+    ASSERT_OK(store->Put(WriteOptions{}, Table::kMeta, "b", "2"));
+  }
+  ASSERT_OK_AND_ASSIGN(auto store, Open(/*create_if_missing=*/false, /*read_only=*/true));
+  std::string value;
+  ASSERT_OK(store->Get(ReadOptions{}, Table::kMeta, "a", &value));
+  EXPECT_EQ(value, "1");
+  int scanned = 0;
+  ASSERT_OK(store->Scan(ReadOptions{}, Table::kMeta, KeyRange{},
+                        [&](std::string_view, std::string_view) { return ++scanned > 0; }));
+  EXPECT_EQ(scanned, 2);
+
+  EXPECT_STATUS(store->Put(WriteOptions{}, Table::kMeta, "c", "3"), kFailedPrecondition,
+                "read-only", path().c_str());
+  EXPECT_STATUS(store->Delete(WriteOptions{}, Table::kMeta, "a"), kFailedPrecondition,
+                "read-only");
+  EXPECT_STATUS(store->DeleteRange(WriteOptions{}, Table::kMeta, KeyRange{"a", "z"}),
+                kFailedPrecondition, "read-only");
+  WriteBatch batch;
+  batch.Put(Table::kMeta, "c", "3");
+  EXPECT_STATUS(store->Write(WriteOptions{}, batch), kFailedPrecondition, "read-only");
+  EXPECT_OK(store->Sync());
+  ASSERT_OK(store->Get(ReadOptions{}, Table::kMeta, "a", &value));
+}
+
+TEST_F(RocksDbKvStoreTest, ReadOnlyOpenLeavesTheDirectoryUntouched) {
+  { ASSERT_OK_AND_ASSIGN(auto store, Open()); }
+  const auto before = Snapshot(path());
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Open(false, /*read_only=*/true));
+    std::string value;
+    EXPECT_STATUS(store->Get(ReadOptions{}, Table::kData, "k", &value), kNotFound, "");
+  }
+  EXPECT_EQ(Snapshot(path()), before);
+}
+
+TEST_F(RocksDbKvStoreTest, ReadOnlyOpenOfMissingStoreIsNotFound) {
+  EXPECT_STATUS(Open(/*create_if_missing=*/true, /*read_only=*/true), kNotFound, path().c_str());
+  EXPECT_FALSE(fs::exists(path()));
+}
+
+TEST_F(RocksDbKvStoreTest, ReadOnlyOpenWorksWhileAWriterHoldsTheLock) {
+  ASSERT_OK_AND_ASSIGN(auto writer, Open());
+  ASSERT_OK(writer->Put(WriteOptions{}, Table::kMeta, "k", "v"));
+  ASSERT_OK_AND_ASSIGN(auto reader, Open(false, /*read_only=*/true));
+  std::string value;
+  ASSERT_OK(reader->Get(ReadOptions{}, Table::kMeta, "k", &value));
+  EXPECT_EQ(value, "v");
+}
+
+TEST_F(RocksDbKvStoreTest, RegularFileAsPathIsFailedPrecondition) {
+  std::ofstream(path()) << "not a database";
+  EXPECT_STATUS(Open(), kFailedPrecondition, "not a GridStore store", path().c_str());
+  EXPECT_TRUE(fs::is_regular_file(path()));
+}
+
+TEST_F(RocksDbKvStoreTest, CorruptCurrentFileIsDataLoss) {
+  { ASSERT_OK_AND_ASSIGN(auto store, Open()); }
+  std::ofstream(fs::path(path()) / "CURRENT", std::ios::trunc) << "garbage";
+  EXPECT_STATUS(Open(false), kDataLoss, path().c_str());
+}
+
+TEST_F(RocksDbKvStoreTest, UnwritableDirectoryIsFailedPrecondition) {
+  if (geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions";
+  fs::create_directory(path());
+  fs::permissions(path(), fs::perms::owner_read | fs::perms::owner_exec);
+  EXPECT_STATUS(Open(), kFailedPrecondition, path().c_str());
+  fs::permissions(path(), fs::perms::owner_all);
+}
+
+TEST_F(RocksDbKvStoreTest, ApproximateSizeCountsDataOnDisk) {
+  // Incompressible data in the data table, which RocksDB stores uncompressed.
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Open());
+    std::mt19937_64 rng(5);
+    for (int i = 0; i < 64; ++i) {
+      std::string v(64 << 10, '\0');
+      for (char& c : v) c = static_cast<char>(rng());
+      ASSERT_OK(store->Put(WriteOptions{}, Table::kData, "blk/" + std::to_string(1000 + i), v));
+    }
+  }
+  // Reopening flushes the recovered write-ahead log into table files.
+  ASSERT_OK_AND_ASSIGN(auto store, Open(false));
+  ASSERT_OK_AND_ASSIGN(uint64_t all, store->ApproximateSize(Table::kData, KeyRange{}));
+  EXPECT_GE(all, 3u << 20);
+  EXPECT_LE(all, 6u << 20);
+  ASSERT_OK_AND_ASSIGN(uint64_t half,
+                       store->ApproximateSize(Table::kData, KeyRange{"blk/1000", "blk/1032"}));
+  EXPECT_GT(half, 1u << 20);
+  EXPECT_LT(half, all);
+  ASSERT_OK_AND_ASSIGN(uint64_t none, store->ApproximateSize(Table::kData, KeyRange{"c", "d"}));
+  EXPECT_EQ(none, 0u);
+}
+
+TEST_F(RocksDbKvStoreTest, EmptyPathIsInvalidArgument) {
+  EXPECT_STATUS(OpenRocksDbKvStore(TestOptions(), ""), kInvalidArgument, "path");
+}
+
+}  // namespace
+}  // namespace gridstore::testing

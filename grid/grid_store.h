@@ -1,0 +1,128 @@
+// Copyright 2026 The GridStore Authors.
+//
+// GridStore: the entry point. It owns a key-value store (meta, data and index tables), a thread
+// pool for block compression and decompression, and a cache of decompressed blocks shared by all
+// fetchers. It creates datasets, updates and deletes them, and hands out writers and fetchers.
+//
+//   GRIDSTORE_ASSIGN_OR_RETURN(auto store, GridStore::Open("/data/gridstore", {.create_if_missing = true}));
+//   GRIDSTORE_RETURN_IF_ERROR(store->PutDataSetMeta(meta));
+//   GRIDSTORE_ASSIGN_OR_RETURN(auto writer, store->GetDataWriter(meta.id));
+//   GRIDSTORE_RETURN_IF_ERROR(writer->WriteGrid2D("temperature", t, z, plane));
+//   GRIDSTORE_ASSIGN_OR_RETURN(auto fetcher, store->GetDataFetcher(meta.id));
+//   fetcher->SetOriginShape({0, 0, 0, 0}, {1, 1, 570, 2880});
+//   GRIDSTORE_ASSIGN_OR_RETURN(GridDataSet result, fetcher->Fetch());
+//
+// Thread safety: every method may be called concurrently from many threads, and any number of
+// writers and fetchers may work at once. Writers and fetchers must be destroyed before the store.
+#ifndef GRIDSTORE_GRID_GRID_STORE_H_
+#define GRIDSTORE_GRID_GRID_STORE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grid/grid_data_fetcher.h"
+#include "grid/grid_data_writer.h"
+#include "grid/grid_meta.h"
+#include "storage/kv_store.h"
+#include "util/result.h"
+
+namespace gridstore {
+class ThreadPool;
+}  // namespace gridstore
+
+namespace gridstore::internal_grid {
+class BlockCache;
+struct StoreContext;
+}  // namespace gridstore::internal_grid
+
+namespace gridstore::grid {
+
+struct GridStoreOptions {
+  // Create the store (and initialise it, as CreateStore does) if the URI names none. If false,
+  // opening a missing store is NotFound and a key-value store that GridStore never initialised is
+  // FailedPrecondition.
+  bool create_if_missing = false;
+  // Open for reading only: fetching works; every write is refused with FailedPrecondition.
+  bool read_only = false;
+  // Worker threads for compression and decompression; 0 means one per core.
+  int threads = 0;
+  // Byte budget of the shared cache of decompressed blocks; 0 disables it.
+  size_t block_cache_bytes = 256ull << 20;
+};
+
+class GridStore {
+ public:
+  // Opens the store named by `uri`: a directory path (RocksDB), file://PATH or memory://.
+  // Errors name the URI: NotFound (no store, !create_if_missing), FailedPrecondition (not a
+  // GridStore store, in use by another process, read-only file system), InvalidArgument (bad URI).
+  static Result<std::unique_ptr<GridStore>> Open(const std::string& uri,
+                                                 const GridStoreOptions& options = {});
+  // Wraps an opened key-value store (tests, custom backends); takes ownership.
+  static Result<std::unique_ptr<GridStore>> Open(std::unique_ptr<storage::KvStore> kv,
+                                                 const GridStoreOptions& options = {});
+  ~GridStore();
+
+  GridStore(const GridStore&) = delete;
+  GridStore& operator=(const GridStore&) = delete;
+
+  // Initialises the tables of an empty key-value store for GridStore; OK (and a no-op) if it is
+  // already initialised. FailedPrecondition if it was written by a newer, incompatible format.
+  Status CreateStore();
+
+  // Creates the dataset `meta.id`, or replaces its meta if it exists. The meta is validated
+  // (InvalidArgument naming what is wrong). Once data is written, changing a variable's type or
+  // shape, removing a variable, or changing the block layout is refused with FailedPrecondition;
+  // attributes, coordinates and new variables may change freely.
+  Status PutDataSetMeta(const DataSetMeta& meta);
+  // As PutDataSetMeta, but the dataset must exist (NotFound otherwise).
+  Status UpdateDataSetMeta(const DataSetMeta& meta);
+  // The dataset's meta. NotFound (a normal result) if there is no such dataset.
+  Result<DataSetMeta> GetDataSetMeta(std::string_view id);
+  // Every dataset's meta, ordered by id.
+  Result<std::vector<DataSetMeta>> ListDataSets();
+  // Removes the dataset's meta, every data block and every index entry, atomically (by key
+  // ranges). NotFound if nothing of the dataset exists.
+  Status DeleteDataSet(std::string_view id);
+
+  // A writer for dataset `id` (which must exist: NotFound otherwise).
+  Result<std::unique_ptr<GridDataWriter>> GetDataWriter(std::string_view id,
+                                                        const WriteGridOptions& options = {});
+  // A fetcher for dataset `id` (NotFound if none). It reads against the meta as it is now.
+  Result<std::unique_ptr<GridDataFetcher>> GetDataFetcher(std::string_view id);
+
+  // Approximate stored bytes of the dataset's blocks.
+  Result<uint64_t> ApproximateDataSetSize(std::string_view id);
+
+  // The underlying key-value store, for tools that inspect it (verify). Owned by this store.
+  storage::KvStore* kv_store();
+  const GridStoreOptions& options() const { return options_; }
+
+ private:
+  GridStore(std::unique_ptr<storage::KvStore> kv, const GridStoreOptions& options);
+  Result<std::shared_ptr<const DataSetMeta>> LoadMeta(std::string_view id);
+  Status StoreMeta(const DataSetMeta& meta, bool must_exist);
+  Status CheckWritable() const;
+  void EraseCachedMeta(std::string_view id);
+  Result<bool> HasData(const storage::KeyRange& range);
+
+  const GridStoreOptions options_;
+  std::unique_ptr<storage::KvStore> kv_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<internal_grid::BlockCache> cache_;
+  std::unique_ptr<internal_grid::StoreContext> context_;
+
+  // Serialises meta writes so that read-check-write sequences on one dataset do not race.
+  std::mutex meta_write_mu_;
+  std::mutex meta_cache_mu_;
+  // Decoded metas by id; entries are dropped whenever this store writes or deletes that id.
+  std::map<std::string, std::shared_ptr<const DataSetMeta>, std::less<>> meta_cache_;  // guarded by meta_cache_mu_
+};
+
+}  // namespace gridstore::grid
+
+#endif  // GRIDSTORE_GRID_GRID_STORE_H_

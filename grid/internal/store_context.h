@@ -1,0 +1,30 @@
+// Copyright 2026 The GridStore Authors.
+//
+// What writers and fetchers share with the GridStore that made them. Owned by the GridStore;
+// every pointer outlives the writers and fetchers.
+#ifndef GRIDSTORE_GRID_INTERNAL_STORE_CONTEXT_H_
+#define GRIDSTORE_GRID_INTERNAL_STORE_CONTEXT_H_
+
+#include "grid/internal/block_cache.h"
+#include "storage/kv_store.h"
+#include "util/thread_pool.h"
+
+namespace gridstore::internal_grid {
+
+struct StoreContext {
+  storage::KvStore* kv = nullptr;
+  ThreadPool* pool = nullptr;
+  BlockCache* cache = nullptr;
+  bool read_only = false;
+};
+
+// The cache key of a block: the dataset's incarnation, then its data key (so a dataset deleted and
+// re-created under the same id never sees the old one's blocks).
+inline void AppendCacheKey(uint64_t incarnation, std::string_view data_key, std::string* dst) {
+  dst->append(reinterpret_cast<const char*>(&incarnation), sizeof(incarnation));
+  dst->append(data_key);
+}
+
+}  // namespace gridstore::internal_grid
+
+#endif  // GRIDSTORE_GRID_INTERNAL_STORE_CONTEXT_H_

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The project's test command (README, and .ci/run calls exactly this): installs the dependencies,
+# then builds and runs the whole test suite three times:
+#   1. the normal build (RelWithDebInfo): every test, the samples, the installed-package check;
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer: every test;
+#   3. ThreadSanitizer: the concurrency tests (threads, the thread pool, the cache, the stores).
+# Exits non-zero as soon as anything fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+bash scripts/install-deps.sh
+export GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA:-$root/../shared/data}
+jobs=$(nproc)
+
+echo "== 1/3 normal build"
+bash scripts/build.sh build
+ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
+
+echo "== 2/3 AddressSanitizer + UndefinedBehaviorSanitizer"
+bash scripts/build.sh build-asan -DGRIDSTORE_SANITIZE=address -DCMAKE_BUILD_TYPE=RelWithDebInfo
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
+
+echo "== 3/3 ThreadSanitizer"
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRIDSTORE_SANITIZE=thread \
+  -DGRIDSTORE_WERROR=ON -DGRIDSTORE_BUILD_SAMPLES=OFF
+cmake --build build-tsan -j "$jobs" --target util_test storage_test grid_test
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900 \
+  -R 'Concurrent|Concurrency|ThreadPool|ParallelFor|BlockCache'
+echo "== all test builds passed"
