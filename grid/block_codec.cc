@@ -27,7 +27,9 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <new>
 
+#include "grid/grid_keys.h"
 #include "util/coding.h"
 
 #if defined(__SSE2__)
@@ -153,12 +155,16 @@ void UnshuffleScalar(const uint8_t* src, uint8_t* dst, size_t begin, size_t n) {
 template <size_t K>
 inline void TransposeToPlanes(__m128i* v) {
   const __m128i low = _mm_set1_epi16(0x00ff);
+  // Fully unrolled (also at -O2) so that v and t stay in registers.
+#pragma GCC unroll 8
   for (size_t pass = 1; pass < K; pass *= 2) {
     __m128i t[K];
+#pragma GCC unroll 8
     for (size_t p = 0; p < K / 2; ++p) {
       t[p] = _mm_packus_epi16(_mm_and_si128(v[2 * p], low), _mm_and_si128(v[2 * p + 1], low));
       t[K / 2 + p] = _mm_packus_epi16(_mm_srli_epi16(v[2 * p], 8), _mm_srli_epi16(v[2 * p + 1], 8));
     }
+#pragma GCC unroll 8
     for (size_t p = 0; p < K; ++p) v[p] = t[p];
   }
 }
@@ -166,12 +172,15 @@ inline void TransposeToPlanes(__m128i* v) {
 // The exact inverse of TransposeToPlanes: interleaving the even and odd halves undoes a pass.
 template <size_t K>
 inline void TransposeFromPlanes(__m128i* v) {
+#pragma GCC unroll 8
   for (size_t pass = 1; pass < K; pass *= 2) {
     __m128i t[K];
+#pragma GCC unroll 8
     for (size_t p = 0; p < K / 2; ++p) {
       t[2 * p] = _mm_unpacklo_epi8(v[p], v[K / 2 + p]);
       t[2 * p + 1] = _mm_unpackhi_epi8(v[p], v[K / 2 + p]);
     }
+#pragma GCC unroll 8
     for (size_t p = 0; p < K; ++p) v[p] = t[p];
   }
 }
@@ -181,10 +190,12 @@ void Shuffle(const uint8_t* src, uint8_t* dst, size_t n) {
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m128i v[K];
+#pragma GCC unroll 8
     for (size_t p = 0; p < K; ++p) {
       v[p] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i * K + 16 * p));
     }
     TransposeToPlanes<K>(v);
+#pragma GCC unroll 8
     for (size_t b = 0; b < K; ++b) {
       _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + b * n + i), v[b]);
     }
@@ -197,10 +208,12 @@ void Unshuffle(const uint8_t* src, uint8_t* dst, size_t n) {
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m128i v[K];
+#pragma GCC unroll 8
     for (size_t b = 0; b < K; ++b) {
       v[b] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b * n + i));
     }
     TransposeFromPlanes<K>(v);
+#pragma GCC unroll 8
     for (size_t p = 0; p < K; ++p) {
       _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * K + 16 * p), v[p]);
     }
@@ -280,12 +293,13 @@ Result<CodecOptions> ParseCodecOptions(std::string_view text) {
   } else if (name == "shuffle-zstd") {
     options.codec = Codec::kShuffleZstd;
   } else {
-    return Status::InvalidArgument("unknown codec '" + std::string(name) +
+    return Status::InvalidArgument("unknown codec '" + EscapeForMessage(name) +
                                    "' (expected none, zstd or shuffle-zstd)");
   }
   if (!has_level) return options;
   if (options.codec == Codec::kNone) {
-    return Status::InvalidArgument("codec 'none' takes no level (got '" + std::string(text) + "')");
+    return Status::InvalidArgument("codec 'none' takes no level (got '" + EscapeForMessage(text) +
+                                   "')");
   }
   int level = 0;
   const char* begin = level_text.data();
@@ -293,11 +307,11 @@ Result<CodecOptions> ParseCodecOptions(std::string_view text) {
   // from_chars rejects a leading '+', which is fine; accept nothing but a whole integer.
   auto [ptr, ec] = std::from_chars(begin, end, level);
   if (level_text.empty() || ptr != end || ec == std::errc::invalid_argument) {
-    return Status::InvalidArgument("codec level '" + std::string(level_text) +
+    return Status::InvalidArgument("codec level '" + EscapeForMessage(level_text) +
                                    "' is not an integer");
   }
   if (ec == std::errc::result_out_of_range || level < kMinLevel || level > kMaxLevel) {
-    return Status::InvalidArgument("codec level " + std::string(level_text) +
+    return Status::InvalidArgument("codec level " + EscapeForMessage(level_text) +
                                    " is out of range [-7, 22]");
   }
   options.level = level;

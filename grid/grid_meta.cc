@@ -20,8 +20,8 @@
 //                                                              (uint64 as its bit pattern), f64
 //                                                              for floating-point types
 //
-// The encoding is canonical: one meta has exactly one encoding, and Decode accepts nothing else
-// (no trailing bytes, no out-of-order names, booleans only 0 or 1).
+// The encoding is deterministic (maps are ordered), and Decode is strict: no trailing bytes, no
+// out-of-order attribute names, flags only 0 or 1, no unknown enum values.
 #include "grid/grid_meta.h"
 
 #include <cassert>

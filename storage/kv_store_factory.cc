@@ -64,7 +64,8 @@ Result<std::unique_ptr<KvStore>> OpenPath(const std::string& uri, const std::str
 
 Result<std::unique_ptr<KvStore>> OpenKvStore(const std::string& uri, const OpenOptions& options) {
   if (uri.empty()) {
-    return Status::InvalidArgument("empty store URI (use a directory path, file://PATH or memory://)");
+    return Status::InvalidArgument(
+        "empty store URI (use a directory path, file://PATH or memory://)");
   }
   const size_t sep = uri.find(kSchemeSeparator);
   if (sep != std::string::npos && IsScheme(std::string_view(uri).substr(0, sep))) {

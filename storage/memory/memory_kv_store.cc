@@ -130,9 +130,9 @@ class MemoryKvStore final : public KvStore {
 
   static Status CheckDeleteRange(Table table, std::string_view begin, std::string_view end) {
     if (end.empty()) {
-      return Status::InvalidArgument(std::string("DeleteRange in table '") +
-                                     std::string(TableName(table)) +
-                                     "' needs a non-empty end (an unbounded delete is not allowed)");
+      return Status::InvalidArgument(
+          std::string("DeleteRange in table '") + std::string(TableName(table)) +
+          "' needs a non-empty end (an unbounded delete is not allowed)");
     }
     if (begin > end) {
       return Status::InvalidArgument(std::string("DeleteRange in table '") +

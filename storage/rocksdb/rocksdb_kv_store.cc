@@ -67,21 +67,22 @@ Status ToStatus(const rocksdb::Status& s, std::string_view what, const std::stri
     case rocksdb::Status::kBusy:
     case rocksdb::Status::kTimedOut:
     case rocksdb::Status::kTryAgain:
+    case rocksdb::Status::kShutdownInProgress:
       return Status::Unavailable(msg);
     case rocksdb::Status::kIOError: {
       // RocksDB reports these as plain IOErrors; only the errno text tells them apart. They are
       // FailedPrecondition because retrying cannot help: the caller must change something.
       const std::string text = s.ToString();
-      if (Contains(text, "lock file") || Contains(text, "lock hold") ||
-          Contains(text, "/LOCK")) {
+      if (Contains(text, "lock file") || Contains(text, "lock hold") || Contains(text, "/LOCK")) {
         return Status::FailedPrecondition("store at " + Quoted(path) +
                                           " is in use by another process (or is already open in "
-                                          "this one): " + text);
+                                          "this one): " +
+                                          text);
       }
       if (Contains(text, "Read-only file system")) {
-        return Status::FailedPrecondition("store at " + Quoted(path) +
-                                          " is on a read-only file system (open it read-only): " +
-                                          msg);
+        return Status::FailedPrecondition(
+            "store at " + Quoted(path) +
+            " is on a read-only file system (open it read-only): " + msg);
       }
       if (Contains(text, "Permission denied")) {
         return Status::FailedPrecondition("permission denied on store at " + Quoted(path) + ": " +
@@ -99,8 +100,8 @@ Status ToStatus(const rocksdb::Status& s, std::string_view what, const std::stri
 class DiscardLogger : public rocksdb::Logger {
  public:
   void Logv(const char* /*format*/, va_list /*ap*/) override {}
-  void Logv(const rocksdb::InfoLogLevel /*level*/, const char* /*format*/, va_list /*ap*/) override {
-  }
+  void Logv(const rocksdb::InfoLogLevel /*level*/, const char* /*format*/,
+            va_list /*ap*/) override {}
 };
 
 rocksdb::CompressionType LightCompression() {
@@ -111,7 +112,8 @@ rocksdb::CompressionType LightCompression() {
   return rocksdb::kNoCompression;
 }
 
-rocksdb::ColumnFamilyOptions TableOptions(Table table, const std::shared_ptr<rocksdb::Cache>& cache) {
+rocksdb::ColumnFamilyOptions TableOptions(Table table,
+                                          const std::shared_ptr<rocksdb::Cache>& cache) {
   rocksdb::ColumnFamilyOptions cf;
   rocksdb::BlockBasedTableOptions bbt;
   bbt.block_cache = cache;
@@ -174,7 +176,8 @@ class RocksDbKvStore final : public KvStore {
     // results can be mapped back to the caller's order, and look each distinct key up once.
     std::vector<size_t> order(n);
     std::iota(order.begin(), order.end(), size_t{0});
-    std::sort(order.begin(), order.end(), [&keys](size_t a, size_t b) { return keys[a] < keys[b]; });
+    std::sort(order.begin(), order.end(),
+              [&keys](size_t a, size_t b) { return keys[a] < keys[b]; });
     std::vector<rocksdb::Slice> unique_keys;
     unique_keys.reserve(n);
     std::vector<size_t> slot(n);
@@ -221,9 +224,9 @@ class RocksDbKvStore final : public KvStore {
     GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
     GRIDSTORE_RETURN_IF_ERROR(CheckDeleteRange(table, range.begin, range.end));
     if (range.begin == range.end) return Status::OK();
-    return ToStatus(db_->DeleteRange(ToRocks(options), Handle(table), ToSlice(range.begin),
-                                     ToSlice(range.end)),
-                    OpContext("DeleteRange", table), path_);
+    return ToStatus(
+        db_->DeleteRange(ToRocks(options), Handle(table), ToSlice(range.begin), ToSlice(range.end)),
+        OpContext("DeleteRange", table), path_);
   }
 
   Status Write(const WriteOptions& options, const WriteBatch& batch) override {
@@ -287,7 +290,8 @@ class RocksDbKvStore final : public KvStore {
       std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, h));
       it->SeekToLast();
       if (!it->Valid()) {
-        GRIDSTORE_RETURN_IF_ERROR(ToStatus(it->status(), OpContext("ApproximateSize", table), path_));
+        GRIDSTORE_RETURN_IF_ERROR(
+            ToStatus(it->status(), OpContext("ApproximateSize", table), path_));
         return uint64_t{0};
       }
       limit.assign(it->key().data(), it->key().size());
@@ -319,15 +323,17 @@ class RocksDbKvStore final : public KvStore {
   }
 
   Status CheckWritable() const {
-    if (read_only_) return Status::FailedPrecondition("store at " + Quoted(path_) + " is open read-only");
+    if (read_only_) {
+      return Status::FailedPrecondition("store at " + Quoted(path_) + " is open read-only");
+    }
     return Status::OK();
   }
 
   static Status CheckDeleteRange(Table table, std::string_view begin, std::string_view end) {
     if (end.empty()) {
-      return Status::InvalidArgument(std::string("DeleteRange in table '") +
-                                     std::string(TableName(table)) +
-                                     "' needs a non-empty end (an unbounded delete is not allowed)");
+      return Status::InvalidArgument(
+          std::string("DeleteRange in table '") + std::string(TableName(table)) +
+          "' needs a non-empty end (an unbounded delete is not allowed)");
     }
     if (begin > end) {
       return Status::InvalidArgument(std::string("DeleteRange in table '") +
@@ -417,9 +423,8 @@ Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& option
   if (options.read_only) {
     for (const char* name : kColumnFamilyNames) {
       if (std::find(existing.begin(), existing.end(), name) == existing.end()) {
-        return Status::FailedPrecondition(Quoted(path) +
-                                          " is not a GridStore store (no column family '" +
-                                          name + "')");
+        return Status::FailedPrecondition(
+            Quoted(path) + " is not a GridStore store (no column family '" + name + "')");
       }
     }
   }

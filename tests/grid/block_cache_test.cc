@@ -1,6 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 #include "grid/internal/block_cache.h"
 
+#include <cstring>
 #include <thread>
 
 #include "tests/test_util.h"

@@ -160,8 +160,8 @@ TEST_F(GridDataFetcherTest, CorruptBlockIsDataLossNamingIt) {
 TEST_F(GridDataFetcherTest, StoreErrorsPassThroughWithContext) {
   ScopedTempDir dir;
   ASSERT_OK_AND_ASSIGN(auto base, storage::OpenRocksDbKvStore({}, dir.Sub("db")));
-  auto faulty = std::make_unique<storage::FaultInjectionKvStore>(base.get());
-  storage::FaultInjectionKvStore* fault = faulty.get();
+  auto faulty = std::make_unique<testing::FaultInjectionKvStore>(base.get());
+  testing::FaultInjectionKvStore* fault = faulty.get();
   ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open(std::move(faulty), {.create_if_missing = true}));
   ASSERT_OK(store->PutDataSetMeta(meta_));
   ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("run"));

@@ -111,8 +111,8 @@ TEST_F(GridDataWriterTest, RewritingAPlaneReplacesCachedBlocks) {
 TEST(GridDataWriterFaultTest, FailedWritesSurfaceFromWriteAndFlush) {
   ScopedTempDir dir;
   ASSERT_OK_AND_ASSIGN(auto base, storage::OpenRocksDbKvStore({}, dir.Sub("db")));
-  auto faulty = std::make_unique<storage::FaultInjectionKvStore>(base.get());
-  storage::FaultInjectionKvStore* fault = faulty.get();
+  auto faulty = std::make_unique<testing::FaultInjectionKvStore>(base.get());
+  testing::FaultInjectionKvStore* fault = faulty.get();
   ASSERT_OK_AND_ASSIGN(auto store,
                        GridStore::Open(std::move(faulty), {.create_if_missing = true}));
   DataSetMeta meta = MakeMeta("d", {MakeVariable("T", DataType::kFloat32, {4, 1, 64, 64})}, 16, 16);

@@ -109,8 +109,8 @@ TEST_P(KvStoreConformanceTest, EmptyValueIsStoredAndDistinctFromMissing) {
 }
 
 TEST_P(KvStoreConformanceTest, BinaryKeysWithZeroAndFfBytesAreDistinct) {
-  const std::vector<std::string> keys = {"\x00"s,     "\x00\x00"s, "a\x00"s,     "a\x00z"s,
-                                         "a"s,        "\xff"s,     "\xff\xff"s,  "a\xff"s,
+  const std::vector<std::string> keys = {"\x00"s,     "\x00\x00"s, "a\x00"s,       "a\x00z"s,
+                                         "a"s,        "\xff"s,     "\xff\xff"s,    "a\xff"s,
                                          "\x00\xff"s, "\xff\x00"s, "\x01\x00\x02"s};
   for (size_t i = 0; i < keys.size(); ++i) {
     ASSERT_OK(store().Put(WriteOptions{}, Table::kData, keys[i], "value\x00"s + std::to_string(i)));
@@ -165,7 +165,8 @@ TEST_P(KvStoreConformanceTest, MultiGetHandlesPresentMissingAndDuplicateKeysInAn
   // Every present key, several twice, plus missing keys (also twice), shuffled.
   std::vector<std::string> wanted = present;
   for (int i = 0; i < 40; i += 3) wanted.push_back(present[i]);
-  for (const char* missing : {"key/", "key/zzz", "a", "missing", "missing"}) wanted.push_back(missing);
+  for (const char* missing : {"key/", "key/zzz", "a", "missing", "missing"})
+    wanted.push_back(missing);
   std::shuffle(wanted.begin(), wanted.end(), std::mt19937(7));
   const std::vector<std::string_view> keys(wanted.begin(), wanted.end());
 
@@ -247,7 +248,8 @@ TEST_P(KvStoreConformanceTest, WriteBatchAppliesPutsDeletesAndRangesAcrossTables
   WriteBatch batch;
   batch.Put(Table::kMeta, "ds", "meta");
   batch.Put(Table::kData, "ds/block", "data");
-  batch.Put(Table::kIndex, "r4", "index");  // written, then deleted by the range below: order counts
+  // Written, then deleted by the range below: operations apply in order.
+  batch.Put(Table::kIndex, "r4", "index");
   batch.Delete(Table::kMeta, "old");
   batch.DeleteRange(Table::kIndex, "r", "s");
   batch.Put(Table::kIndex, "r9", "after the range");
@@ -328,11 +330,25 @@ TEST_P(KvStoreConformanceTest, WriteBatchIsAtomicForConcurrentReaders) {
 
 TEST_P(KvStoreConformanceTest, ScanReturnsKeysInBytewiseOrder) {
   // Unsigned byte order: 0x7f < 0x80 < UTF-8 lead bytes < 0xff; a prefix sorts first.
-  const std::vector<std::string> sorted = {
-      "\x00"s, "\x00\x00"s, "\x00\x01"s,     "0",          "9",
-      "Z",     "a",         "a\x00"s,        "ab",         "a\xff"s,
-      "z",     "\x7f"s,     "\x80"s,         "\xc3\xa9"s,  "\xe6\x97\xa5"s,
-      "\xf0\x9f\x8c\xa7"s,  "\xff"s,         "\xff\x00"s,  "\xff\xff"s};
+  const std::vector<std::string> sorted = {"\x00"s,
+                                           "\x00\x00"s,
+                                           "\x00\x01"s,
+                                           "0",
+                                           "9",
+                                           "Z",
+                                           "a",
+                                           "a\x00"s,
+                                           "ab",
+                                           "a\xff"s,
+                                           "z",
+                                           "\x7f"s,
+                                           "\x80"s,
+                                           "\xc3\xa9"s,
+                                           "\xe6\x97\xa5"s,
+                                           "\xf0\x9f\x8c\xa7"s,
+                                           "\xff"s,
+                                           "\xff\x00"s,
+                                           "\xff\xff"s};
   std::vector<std::string> shuffled = sorted;
   std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(1234));
   for (const std::string& k : shuffled) ASSERT_OK(store().Put(WriteOptions{}, Table::kIndex, k, k));
@@ -363,9 +379,10 @@ TEST_P(KvStoreConformanceTest, ScanWithEmptyEndIsUnbounded) {
 }
 
 TEST_P(KvStoreConformanceTest, ScanOfEmptyRangeCallsNothing) {
-  for (const char* k : {"a", "b", "c"}) ASSERT_OK(store().Put(WriteOptions{}, Table::kData, k, "v"));
-  for (const KeyRange& range : {KeyRange{"b", "b"}, KeyRange{"c", "a"}, KeyRange{"d", ""},
-                                KeyRange{"a0", "a1"}}) {
+  for (const char* k : {"a", "b", "c"})
+    ASSERT_OK(store().Put(WriteOptions{}, Table::kData, k, "v"));
+  for (const KeyRange& range :
+       {KeyRange{"b", "b"}, KeyRange{"c", "a"}, KeyRange{"d", ""}, KeyRange{"a0", "a1"}}) {
     ASSERT_OK_AND_ASSIGN(Entries got, ScanAll(store(), Table::kData, range));
     EXPECT_TRUE(got.empty()) << "[" << range.begin << ", " << range.end << ")";
   }
@@ -374,7 +391,8 @@ TEST_P(KvStoreConformanceTest, ScanOfEmptyRangeCallsNothing) {
 }
 
 TEST_P(KvStoreConformanceTest, ScanStopsWhenFnReturnsFalse) {
-  for (int i = 0; i < 10; ++i) ASSERT_OK(store().Put(WriteOptions{}, Table::kData, Counter(i), "v"));
+  for (int i = 0; i < 10; ++i)
+    ASSERT_OK(store().Put(WriteOptions{}, Table::kData, Counter(i), "v"));
   std::vector<std::string> seen;
   ASSERT_OK(store().Scan(ReadOptions{}, Table::kData, KeyRange{},
                          [&](std::string_view k, std::string_view) {
@@ -390,24 +408,26 @@ TEST_P(KvStoreConformanceTest, ScanSeesASnapshotTakenWhenItStarts) {
   }
   Entries seen;
   bool wrote = false;
-  ASSERT_OK(store().Scan(
-      ReadOptions{}, Table::kData, KeyRange::Prefix("s/"),
-      [&](std::string_view k, std::string_view v) {
-        seen.emplace_back(std::string(k), std::string(v));
-        if (!wrote) {
-          // Writes into the part of the range not yet visited; fn may call back into the store.
-          wrote = true;
-          EXPECT_OK(store().Put(WriteOptions{}, Table::kData, "s/3", "new"));
-          EXPECT_OK(store().Put(WriteOptions{}, Table::kData, "s/4a", "new"));
-          EXPECT_OK(store().Delete(WriteOptions{}, Table::kData, "s/5"));
-        }
-        return true;
-      }));
-  EXPECT_EQ(seen, (Entries{{"s/1", "old"}, {"s/2", "old"}, {"s/3", "old"}, {"s/4", "old"},
-                           {"s/5", "old"}}));
+  ASSERT_OK(store().Scan(ReadOptions{}, Table::kData, KeyRange::Prefix("s/"),
+                         [&](std::string_view k, std::string_view v) {
+                           seen.emplace_back(std::string(k), std::string(v));
+                           if (!wrote) {
+                             // Writes into the part of the range not yet visited; fn may call back
+                             // into the store.
+                             wrote = true;
+                             EXPECT_OK(store().Put(WriteOptions{}, Table::kData, "s/3", "new"));
+                             EXPECT_OK(store().Put(WriteOptions{}, Table::kData, "s/4a", "new"));
+                             EXPECT_OK(store().Delete(WriteOptions{}, Table::kData, "s/5"));
+                           }
+                           return true;
+                         }));
+  EXPECT_EQ(
+      seen,
+      (Entries{{"s/1", "old"}, {"s/2", "old"}, {"s/3", "old"}, {"s/4", "old"}, {"s/5", "old"}}));
   ASSERT_OK_AND_ASSIGN(Entries after, ScanAll(store(), Table::kData, KeyRange::Prefix("s/")));
-  EXPECT_EQ(after, (Entries{{"s/1", "old"}, {"s/2", "old"}, {"s/3", "new"}, {"s/4", "old"},
-                            {"s/4a", "new"}}));
+  EXPECT_EQ(
+      after,
+      (Entries{{"s/1", "old"}, {"s/2", "old"}, {"s/3", "new"}, {"s/4", "old"}, {"s/4a", "new"}}));
 }
 
 TEST_P(KvStoreConformanceTest, ScanOfPrefixRangeFindsExactlyThePrefixedKeys) {
@@ -424,22 +444,22 @@ TEST_P(KvStoreConformanceTest, ScanOfPrefixEndingInFfBytes) {
     ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, k, "v"));
   }
   ASSERT_OK_AND_ASSIGN(Entries got, ScanAll(store(), Table::kMeta, KeyRange::Prefix("ab\xff"s)));
-  EXPECT_EQ(Keys(got), (std::vector<std::string>{"ab\xff"s, "ab\xff\x00"s, "ab\xff\xff"s,
-                                                 "ab\xff\xff\x01"s}));
+  EXPECT_EQ(Keys(got),
+            (std::vector<std::string>{"ab\xff"s, "ab\xff\x00"s, "ab\xff\xff"s, "ab\xff\xff\x01"s}));
   ASSERT_OK_AND_ASSIGN(got, ScanAll(store(), Table::kMeta, KeyRange::Prefix("ab\xff\xff"s)));
   EXPECT_EQ(Keys(got), (std::vector<std::string>{"ab\xff\xff"s, "ab\xff\xff\x01"s}));
 }
 
 TEST_P(KvStoreConformanceTest, ScanOfAllFfPrefixIsUnboundedAbove) {
-  for (const std::string& k : {"\xfe"s, "\xff"s, "\xff\xfe"s, "\xff\xff"s, "\xff\xff\x00"s,
-                               "\xff\xff\xff\xff"s}) {
+  for (const std::string& k :
+       {"\xfe"s, "\xff"s, "\xff\xfe"s, "\xff\xff"s, "\xff\xff\x00"s, "\xff\xff\xff\xff"s}) {
     ASSERT_OK(store().Put(WriteOptions{}, Table::kIndex, k, "v"));
   }
   const KeyRange range = KeyRange::Prefix("\xff\xff"s);
   EXPECT_TRUE(range.end.empty());
   ASSERT_OK_AND_ASSIGN(Entries got, ScanAll(store(), Table::kIndex, range));
-  EXPECT_EQ(Keys(got), (std::vector<std::string>{"\xff\xff"s, "\xff\xff\x00"s,
-                                                 "\xff\xff\xff\xff"s}));
+  EXPECT_EQ(Keys(got),
+            (std::vector<std::string>{"\xff\xff"s, "\xff\xff\x00"s, "\xff\xff\xff\xff"s}));
 }
 
 TEST_P(KvStoreConformanceTest, ConcurrentReadersSeeCorrectDataWhileAWriterWrites) {
@@ -485,14 +505,14 @@ TEST_P(KvStoreConformanceTest, ConcurrentReadersSeeCorrectDataWhileAWriterWrites
 
         if (iter % 10 == 0) {
           int n = 0;
-          Status scan = store().Scan(
-              ReadOptions{}, Table::kData, KeyRange{"r/", "r/\xff"},
-              [&](std::string_view k, std::string_view v) {
-                if (k.ends_with("/w")) return true;  // the writer's keys
-                if (k != key(n) || v != value(n)) failures.Add("Scan at " + std::string(k));
-                ++n;
-                return true;
-              });
+          Status scan = store().Scan(ReadOptions{}, Table::kData, KeyRange{"r/", "r/\xff"},
+                                     [&](std::string_view k, std::string_view v) {
+                                       if (k.ends_with("/w")) return true;  // the writer's keys
+                                       if (k != key(n) || v != value(n))
+                                         failures.Add("Scan at " + std::string(k));
+                                       ++n;
+                                       return true;
+                                     });
           if (!scan.ok() || n != kKeys) failures.Add("Scan saw " + std::to_string(n) + " keys");
         }
         ++reads;
@@ -513,7 +533,10 @@ TEST_P(KvStoreConformanceTest, ApproximateSizeIsZeroWhenEmptyAndPositiveAfterWri
   std::mt19937_64 rng(3);
   for (int i = 0; i < 64; ++i) {
     std::string v(64 << 10, '\0');
-    for (char& c : v) c = static_cast<char>(rng());
+    for (size_t j = 0; j < v.size(); j += 8) {
+      const uint64_t r = rng();
+      std::memcpy(&v[j], &r, 8);
+    }
     ASSERT_OK(store().Put(WriteOptions{}, Table::kData, "blk/" + Counter(i), v));
   }
   ASSERT_OK_AND_ASSIGN(uint64_t all, store().ApproximateSize(Table::kData, KeyRange{}));

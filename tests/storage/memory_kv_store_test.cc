@@ -46,15 +46,15 @@ class OwningFaultInjectionKvStore : private WrappedStoreHolder, public FaultInje
       : WrappedStoreHolder{std::move(base)}, FaultInjectionKvStore(wrapped.get()) {}
 };
 
-INSTANTIATE_TEST_SUITE_P(
-    FaultInjectionOverMemory, KvStoreConformanceTest,
-    ::testing::Values(KvStoreFactory{
-        "FaultInjectionOverMemory",
-        [](const std::string& /*dir*/) -> Result<std::unique_ptr<KvStore>> {
-          return std::unique_ptr<KvStore>(
-              std::make_unique<OwningFaultInjectionKvStore>(storage::NewMemoryKvStore()));
-        }}),
-    KvStoreFactoryName);
+INSTANTIATE_TEST_SUITE_P(FaultInjectionOverMemory, KvStoreConformanceTest,
+                         ::testing::Values(KvStoreFactory{
+                             "FaultInjectionOverMemory",
+                             [](const std::string& /*dir*/) -> Result<std::unique_ptr<KvStore>> {
+                               return std::unique_ptr<KvStore>(
+                                   std::make_unique<OwningFaultInjectionKvStore>(
+                                       storage::NewMemoryKvStore()));
+                             }}),
+                         KvStoreFactoryName);
 
 class FaultInjectionKvStoreTest : public ::testing::Test {
  protected:

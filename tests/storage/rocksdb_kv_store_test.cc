@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -38,13 +39,11 @@ RocksDbOptions TestOptions() {
   return options;
 }
 
-INSTANTIATE_TEST_SUITE_P(RocksDb, KvStoreConformanceTest,
-                         ::testing::Values(KvStoreFactory{
-                             "RocksDb",
-                             [](const std::string& dir) {
-                               return OpenRocksDbKvStore(TestOptions(), dir);
-                             }}),
-                         KvStoreFactoryName);
+INSTANTIATE_TEST_SUITE_P(
+    RocksDb, KvStoreConformanceTest,
+    ::testing::Values(KvStoreFactory{
+        "RocksDb", [](const std::string& dir) { return OpenRocksDbKvStore(TestOptions(), dir); }}),
+    KvStoreFactoryName);
 
 // Every file below `dir` with its size, to see whether an operation touched a directory.
 std::map<std::string, uintmax_t> Snapshot(const fs::path& dir) {
@@ -58,16 +57,17 @@ std::map<std::string, uintmax_t> Snapshot(const fs::path& dir) {
 
 class RocksDbKvStoreTest : public ::testing::Test {
  protected:
-  std::string path() const { return dir_.Sub("db"); }
-
   Result<std::unique_ptr<KvStore>> Open(bool create_if_missing = true, bool read_only = false) {
     RocksDbOptions options = TestOptions();
     options.create_if_missing = create_if_missing;
     options.read_only = read_only;
-    return OpenRocksDbKvStore(options, path());
+    return OpenRocksDbKvStore(options, path_);
   }
 
   ScopedTempDir dir_;
+  // A member, not a function returning a temporary: EXPECT_STATUS keeps its substrings as
+  // const char* past the end of the expression that made them.
+  const std::string path_ = dir_.Sub("db");
 };
 
 TEST_F(RocksDbKvStoreTest, DataSurvivesCloseAndReopen) {
@@ -105,14 +105,14 @@ TEST_F(RocksDbKvStoreTest, SyncedWritesSurviveReopen) {
 }
 
 TEST_F(RocksDbKvStoreTest, CreateIfMissingFalseOnEmptyDirectoryIsNotFoundAndCreatesNothing) {
-  fs::create_directory(path());
-  EXPECT_STATUS(Open(/*create_if_missing=*/false), kNotFound, "no GridStore store", path().c_str());
-  EXPECT_TRUE(fs::is_empty(path()));
+  fs::create_directory(path_);
+  EXPECT_STATUS(Open(/*create_if_missing=*/false), kNotFound, "no GridStore store", path_.c_str());
+  EXPECT_TRUE(fs::is_empty(path_));
 }
 
 TEST_F(RocksDbKvStoreTest, CreateIfMissingFalseOnMissingPathIsNotFoundAndCreatesNothing) {
-  EXPECT_STATUS(Open(/*create_if_missing=*/false), kNotFound, path().c_str());
-  EXPECT_FALSE(fs::exists(path()));
+  EXPECT_STATUS(Open(/*create_if_missing=*/false), kNotFound, path_.c_str());
+  EXPECT_FALSE(fs::exists(path_));
 }
 
 TEST_F(RocksDbKvStoreTest, CreateIfMissingCreatesNestedDirectories) {
@@ -124,7 +124,7 @@ TEST_F(RocksDbKvStoreTest, CreateIfMissingCreatesNestedDirectories) {
 
 TEST_F(RocksDbKvStoreTest, OpeningTheSamePathTwiceIsFailedPreconditionInUse) {
   ASSERT_OK_AND_ASSIGN(auto first, Open());
-  EXPECT_STATUS(Open(), kFailedPrecondition, "in use", path().c_str());
+  EXPECT_STATUS(Open(), kFailedPrecondition, "in use", path_.c_str());
   // The first handle is unharmed.
   ASSERT_OK(first->Put(WriteOptions{}, Table::kMeta, "k", "v"));
 }
@@ -145,9 +145,8 @@ TEST_F(RocksDbKvStoreTest, ReadOnlyOpenReadsButRefusesEveryWrite) {
   EXPECT_EQ(scanned, 2);
 
   EXPECT_STATUS(store->Put(WriteOptions{}, Table::kMeta, "c", "3"), kFailedPrecondition,
-                "read-only", path().c_str());
-  EXPECT_STATUS(store->Delete(WriteOptions{}, Table::kMeta, "a"), kFailedPrecondition,
-                "read-only");
+                "read-only", path_.c_str());
+  EXPECT_STATUS(store->Delete(WriteOptions{}, Table::kMeta, "a"), kFailedPrecondition, "read-only");
   EXPECT_STATUS(store->DeleteRange(WriteOptions{}, Table::kMeta, KeyRange{"a", "z"}),
                 kFailedPrecondition, "read-only");
   WriteBatch batch;
@@ -159,18 +158,18 @@ TEST_F(RocksDbKvStoreTest, ReadOnlyOpenReadsButRefusesEveryWrite) {
 
 TEST_F(RocksDbKvStoreTest, ReadOnlyOpenLeavesTheDirectoryUntouched) {
   { ASSERT_OK_AND_ASSIGN(auto store, Open()); }
-  const auto before = Snapshot(path());
+  const auto before = Snapshot(path_);
   {
     ASSERT_OK_AND_ASSIGN(auto store, Open(false, /*read_only=*/true));
     std::string value;
     EXPECT_STATUS(store->Get(ReadOptions{}, Table::kData, "k", &value), kNotFound, "");
   }
-  EXPECT_EQ(Snapshot(path()), before);
+  EXPECT_EQ(Snapshot(path_), before);
 }
 
 TEST_F(RocksDbKvStoreTest, ReadOnlyOpenOfMissingStoreIsNotFound) {
-  EXPECT_STATUS(Open(/*create_if_missing=*/true, /*read_only=*/true), kNotFound, path().c_str());
-  EXPECT_FALSE(fs::exists(path()));
+  EXPECT_STATUS(Open(/*create_if_missing=*/true, /*read_only=*/true), kNotFound, path_.c_str());
+  EXPECT_FALSE(fs::exists(path_));
 }
 
 TEST_F(RocksDbKvStoreTest, ReadOnlyOpenWorksWhileAWriterHoldsTheLock) {
@@ -183,23 +182,23 @@ TEST_F(RocksDbKvStoreTest, ReadOnlyOpenWorksWhileAWriterHoldsTheLock) {
 }
 
 TEST_F(RocksDbKvStoreTest, RegularFileAsPathIsFailedPrecondition) {
-  std::ofstream(path()) << "not a database";
-  EXPECT_STATUS(Open(), kFailedPrecondition, "not a GridStore store", path().c_str());
-  EXPECT_TRUE(fs::is_regular_file(path()));
+  std::ofstream(path_) << "not a database";
+  EXPECT_STATUS(Open(), kFailedPrecondition, "not a GridStore store", path_.c_str());
+  EXPECT_TRUE(fs::is_regular_file(path_));
 }
 
 TEST_F(RocksDbKvStoreTest, CorruptCurrentFileIsDataLoss) {
   { ASSERT_OK_AND_ASSIGN(auto store, Open()); }
-  std::ofstream(fs::path(path()) / "CURRENT", std::ios::trunc) << "garbage";
-  EXPECT_STATUS(Open(false), kDataLoss, path().c_str());
+  std::ofstream(fs::path(path_) / "CURRENT", std::ios::trunc) << "garbage";
+  EXPECT_STATUS(Open(false), kDataLoss, path_.c_str());
 }
 
 TEST_F(RocksDbKvStoreTest, UnwritableDirectoryIsFailedPrecondition) {
   if (geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions";
-  fs::create_directory(path());
-  fs::permissions(path(), fs::perms::owner_read | fs::perms::owner_exec);
-  EXPECT_STATUS(Open(), kFailedPrecondition, path().c_str());
-  fs::permissions(path(), fs::perms::owner_all);
+  fs::create_directory(path_);
+  fs::permissions(path_, fs::perms::owner_read | fs::perms::owner_exec);
+  EXPECT_STATUS(Open(), kFailedPrecondition, path_.c_str());
+  fs::permissions(path_, fs::perms::owner_all);
 }
 
 TEST_F(RocksDbKvStoreTest, ApproximateSizeCountsDataOnDisk) {
@@ -209,7 +208,10 @@ TEST_F(RocksDbKvStoreTest, ApproximateSizeCountsDataOnDisk) {
     std::mt19937_64 rng(5);
     for (int i = 0; i < 64; ++i) {
       std::string v(64 << 10, '\0');
-      for (char& c : v) c = static_cast<char>(rng());
+      for (size_t j = 0; j < v.size(); j += 8) {
+        const uint64_t r = rng();
+        std::memcpy(&v[j], &r, 8);
+      }
       ASSERT_OK(store->Put(WriteOptions{}, Table::kData, "blk/" + std::to_string(1000 + i), v));
     }
   }

@@ -20,6 +20,7 @@ namespace gridstore {
 namespace {
 
 using namespace std::string_literals;
+using namespace std::string_view_literals;  // a ByteReader must not view a temporary
 
 constexpr uint64_t kMax64 = std::numeric_limits<uint64_t>::max();
 
@@ -28,9 +29,10 @@ TEST(CodingTest, FixedWidthIsLittleEndian) {
   PutFixed16(&s, 0x0102);
   PutFixed32(&s, 0x01020304);
   PutFixed64(&s, 0x0102030405060708);
-  EXPECT_EQ(s, "\x02\x01"
-               "\x04\x03\x02\x01"
-               "\x08\x07\x06\x05\x04\x03\x02\x01"s);
+  EXPECT_EQ(s,
+            "\x02\x01"
+            "\x04\x03\x02\x01"
+            "\x08\x07\x06\x05\x04\x03\x02\x01"s);
   EXPECT_EQ(DecodeFixed16(s.data()), 0x0102);
   EXPECT_EQ(DecodeFixed32(s.data() + 2), 0x01020304u);
   EXPECT_EQ(DecodeFixed64(s.data() + 6), 0x0102030405060708u);
@@ -40,8 +42,9 @@ TEST(CodingTest, BigEndianPutsTheMostSignificantByteFirst) {
   std::string s;
   PutFixed32BigEndian(&s, 0x01020304);
   PutFixed64BigEndian(&s, 0x0102030405060708);
-  EXPECT_EQ(s, "\x01\x02\x03\x04"
-               "\x01\x02\x03\x04\x05\x06\x07\x08"s);
+  EXPECT_EQ(s,
+            "\x01\x02\x03\x04"
+            "\x01\x02\x03\x04\x05\x06\x07\x08"s);
   EXPECT_EQ(DecodeFixed32BigEndian(s.data()), 0x01020304u);
   EXPECT_EQ(DecodeFixed64BigEndian(s.data() + 4), 0x0102030405060708u);
 }
@@ -79,9 +82,10 @@ TEST(CodingTest, VarintEdgeValuesHaveTheExpectedLengthsAndRoundTrip) {
     uint64_t value;
     size_t length;
   };
-  for (const Case& c : {Case{0, 1}, Case{1, 1}, Case{127, 1}, Case{128, 2}, Case{16383, 2},
-                        Case{16384, 3}, Case{uint64_t{1} << 32, 5}, Case{(uint64_t{1} << 63) - 1, 9},
-                        Case{uint64_t{1} << 63, 10}, Case{kMax64, 10}}) {
+  for (const Case& c :
+       {Case{0, 1}, Case{1, 1}, Case{127, 1}, Case{128, 2}, Case{16383, 2}, Case{16384, 3},
+        Case{uint64_t{1} << 32, 5}, Case{(uint64_t{1} << 63) - 1, 9}, Case{uint64_t{1} << 63, 10},
+        Case{kMax64, 10}}) {
     std::string s;
     PutVarint64(&s, c.value);
     EXPECT_EQ(s.size(), c.length) << c.value;
@@ -100,13 +104,13 @@ TEST(CodingTest, VarintEdgeValuesHaveTheExpectedLengthsAndRoundTrip) {
 
 TEST(CodingTest, VarintRejectsOverlongAndOverflowingInput) {
   // Ten bytes whose last carries more than the one bit left of 64.
-  ByteReader overflow("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02"s);
+  ByteReader overflow("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02"sv);
   uint64_t v;
   EXPECT_FALSE(overflow.ReadVarint64(&v));
   // Eleven bytes: a continuation bit on the tenth.
-  ByteReader overlong("\x80\x80\x80\x80\x80\x80\x80\x80\x80\x81\x00"s);
+  ByteReader overlong("\x80\x80\x80\x80\x80\x80\x80\x80\x80\x81\x00"sv);
   EXPECT_FALSE(overlong.ReadVarint64(&v));
-  ByteReader max("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"s);
+  ByteReader max("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"sv);
   ASSERT_TRUE(max.ReadVarint64(&v));
   EXPECT_EQ(v, kMax64);
 }
@@ -137,9 +141,9 @@ TEST(CodingTest, ZigZagKeepsSmallNegativesShort) {
 }
 
 TEST(CodingTest, DoubleRoundTripsBitForBit) {
-  for (double d : {0.0, -0.0, 1.5, -273.15, 1e-310 /* subnormal */,
-                   std::numeric_limits<double>::infinity(), std::numeric_limits<double>::max(),
-                   std::numeric_limits<double>::quiet_NaN()}) {
+  for (double d :
+       {0.0, -0.0, 1.5, -273.15, 1e-310 /* subnormal */, std::numeric_limits<double>::infinity(),
+        std::numeric_limits<double>::max(), std::numeric_limits<double>::quiet_NaN()}) {
     std::string s;
     PutDouble(&s, d);
     ASSERT_EQ(s.size(), 8u);
@@ -171,8 +175,8 @@ TEST(CodingTest, LengthPrefixedRoundTrips) {
 
 TEST(CodingTest, BigEndianByteOrderEqualsNumericOrder) {
   std::mt19937_64 rng(20260101);
-  std::vector<uint64_t> values = {0, 1, 255, 256, 65535, 65536, uint64_t{1} << 32, kMax64 - 1,
-                                  kMax64};
+  std::vector<uint64_t> values = {0,          1,     255, 256, 65535, 65536, uint64_t{1} << 32,
+                                  kMax64 - 1, kMax64};
   for (int i = 0; i < 2000; ++i) {
     // Mix magnitudes so that pairs differ in high bytes as well as low ones.
     values.push_back(rng() >> (rng() % 64));
@@ -204,22 +208,66 @@ TEST(CodingTest, EveryReaderRejectsTruncatedInput) {
   PutVarsint64(&varsint, std::numeric_limits<int64_t>::min());
   PutLengthPrefixed(&prefixed, std::string(200, 'p'));  // 2-byte length, then 200 bytes
   const std::vector<Case> cases = {
-      {"Fixed16", "12", [](ByteReader& r) { uint16_t v; return r.ReadFixed16(&v); }},
-      {"Fixed32", "1234", [](ByteReader& r) { uint32_t v; return r.ReadFixed32(&v); }},
-      {"Fixed64", "12345678", [](ByteReader& r) { uint64_t v; return r.ReadFixed64(&v); }},
+      {"Fixed16", "12",
+       [](ByteReader& r) {
+         uint16_t v;
+         return r.ReadFixed16(&v);
+       }},
+      {"Fixed32", "1234",
+       [](ByteReader& r) {
+         uint32_t v;
+         return r.ReadFixed32(&v);
+       }},
+      {"Fixed64", "12345678",
+       [](ByteReader& r) {
+         uint64_t v;
+         return r.ReadFixed64(&v);
+       }},
       {"Fixed32BigEndian", "1234",
-       [](ByteReader& r) { uint32_t v; return r.ReadFixed32BigEndian(&v); }},
+       [](ByteReader& r) {
+         uint32_t v;
+         return r.ReadFixed32BigEndian(&v);
+       }},
       {"Fixed64BigEndian", "12345678",
-       [](ByteReader& r) { uint64_t v; return r.ReadFixed64BigEndian(&v); }},
-      {"Varint64", varint, [](ByteReader& r) { uint64_t v; return r.ReadVarint64(&v); }},
-      {"Varsint64", varsint, [](ByteReader& r) { int64_t v; return r.ReadVarsint64(&v); }},
-      {"Double", "12345678", [](ByteReader& r) { double v; return r.ReadDouble(&v); }},
-      {"Byte", "x", [](ByteReader& r) { uint8_t v; return r.ReadByte(&v); }},
+       [](ByteReader& r) {
+         uint64_t v;
+         return r.ReadFixed64BigEndian(&v);
+       }},
+      {"Varint64", varint,
+       [](ByteReader& r) {
+         uint64_t v;
+         return r.ReadVarint64(&v);
+       }},
+      {"Varsint64", varsint,
+       [](ByteReader& r) {
+         int64_t v;
+         return r.ReadVarsint64(&v);
+       }},
+      {"Double", "12345678",
+       [](ByteReader& r) {
+         double v;
+         return r.ReadDouble(&v);
+       }},
+      {"Byte", "x",
+       [](ByteReader& r) {
+         uint8_t v;
+         return r.ReadByte(&v);
+       }},
       {"LengthPrefixed", prefixed,
-       [](ByteReader& r) { std::string_view v; return r.ReadLengthPrefixed(&v); }},
-      {"Bytes", "abcde", [](ByteReader& r) { std::string_view v; return r.ReadBytes(5, &v); }},
+       [](ByteReader& r) {
+         std::string_view v;
+         return r.ReadLengthPrefixed(&v);
+       }},
+      {"Bytes", "abcde",
+       [](ByteReader& r) {
+         std::string_view v;
+         return r.ReadBytes(5, &v);
+       }},
       {"NulTerminated", "abc\0"s,
-       [](ByteReader& r) { std::string_view v; return r.ReadNulTerminated(&v); }},
+       [](ByteReader& r) {
+         std::string_view v;
+         return r.ReadNulTerminated(&v);
+       }},
   };
   for (const Case& c : cases) {
     {

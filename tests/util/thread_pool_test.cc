@@ -97,8 +97,8 @@ void ExpectEachIndexOnce(ThreadPool* pool, size_t n, int parallelism) {
     hits[i].fetch_add(1);
   });
   for (size_t i = 0; i < n; ++i) {
-    ASSERT_EQ(hits[i].load(), 1) << "index " << i << " of " << n << ", parallelism "
-                                 << parallelism << (pool ? "" : ", no pool");
+    ASSERT_EQ(hits[i].load(), 1) << "index " << i << " of " << n << ", parallelism " << parallelism
+                                 << (pool ? "" : ", no pool");
   }
 }
 
@@ -155,9 +155,8 @@ TEST(ParallelForTest, NestedParallelForInsidePoolTasksDoesNotDeadlock) {
   std::atomic<int> inner_calls{0};
   // Every worker ends up inside an outer index that waits for an inner loop; the inner loops
   // must still finish because their callers work on them.
-  ParallelFor(&pool, 8, 0, [&](size_t) {
-    ParallelFor(&pool, 50, 0, [&](size_t) { ++inner_calls; });
-  });
+  ParallelFor(&pool, 8, 0,
+              [&](size_t) { ParallelFor(&pool, 50, 0, [&](size_t) { ++inner_calls; }); });
   EXPECT_EQ(inner_calls.load(), 8 * 50);
 
   // A ParallelFor issued from a pool task while every worker is busy with such tasks.
