@@ -31,5 +31,6 @@ function(gridstore_add_test name)
   gridstore_set_warnings(${name})
   gtest_discover_tests(${name}
     DISCOVERY_TIMEOUT 60
-    PROPERTIES LABELS "${ARG_LABELS}" ENVIRONMENT "GRIDSTORE_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+    PROPERTIES LABELS "${ARG_LABELS}"
+      ENVIRONMENT "GRIDSTORE_SOURCE_DIR=${PROJECT_SOURCE_DIR};GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA}")
 endfunction()

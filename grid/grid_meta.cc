@@ -347,9 +347,10 @@ Status ValidateVariable(const VariableMeta& v) {
 Status ValidateCoordinate(const Coordinate& c) {
   if (c.name.empty()) return Status::InvalidArgument("a coordinate has an empty name");
   const std::string where = "coordinate " + Quote(c.name) + ": ";
-  if (c.dimensions.empty() || c.dimensions.size() > 2) {
+  // 0 dimensions: a scalar coordinate (e.g. the one forecast time of a 2-D file), one value.
+  if (c.dimensions.size() > 2) {
     return Status::InvalidArgument(where + "has " + std::to_string(c.dimensions.size()) +
-                                   " dimensions; it must have 1 or 2");
+                                   " dimensions; it must have at most 2");
   }
   if (c.shape.size() != c.dimensions.size()) {
     return Status::InvalidArgument(where + std::to_string(c.shape.size()) + " extents for " +

@@ -120,11 +120,11 @@ struct VariableMeta {
   bool operator==(const VariableMeta&) const = default;
 };
 
-// Values that label a dimension (1-D: lat, lon, time, level) or a pair of them (2-D: the lat and
-// lon of a curvilinear grid). Time units and calendar are attributes ("units", "calendar").
+// Values that label a dimension (1-D: lat, lon, time, level), a pair of them (2-D: the lat and
+// lon of a curvilinear grid), or nothing (a scalar: the one time of a single-time file). Time units and calendar are attributes ("units", "calendar").
 struct Coordinate {
   std::string name;
-  std::vector<std::string> dimensions;  // 1 or 2 source dimension names
+  std::vector<std::string> dimensions;  // 0 (a scalar), 1 or 2 source dimension names
   std::vector<int64_t> shape;           // one extent per dimension
   DataType type = DataType::kFloat64;   // the source's type, for faithful output
   std::vector<double> values;           // row-major, product(shape) values

@@ -14,11 +14,12 @@ export GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA:-$root/../shared/data}
 jobs=$(nproc)
 
 echo "== 1/3 normal build"
-bash scripts/build.sh build
+bash scripts/build.sh build -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
 
 echo "== 2/3 AddressSanitizer + UndefinedBehaviorSanitizer"
-bash scripts/build.sh build-asan -DGRIDSTORE_SANITIZE=address -DCMAKE_BUILD_TYPE=RelWithDebInfo
+bash scripts/build.sh build-asan -DGRIDSTORE_SANITIZE=address \
+  -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
 

@@ -58,8 +58,8 @@ class ScopedTempDir {
   do {                                                                                   \
     ::gridstore::Status s_ = ::gridstore::testing::GetStatus(expr);                      \
     EXPECT_EQ(s_.code(), ::gridstore::StatusCode::code_) << s_;                          \
-    for (const char* part_ : {__VA_ARGS__}) EXPECT_THAT(std::string(s_.message()),       \
-                                                        ::testing::HasSubstr(part_));    \
+    for (const char* part_ : std::initializer_list<const char*>{"" __VA_OPT__(, ) __VA_ARGS__}) \
+      EXPECT_THAT(std::string(s_.message()), ::testing::HasSubstr(part_));               \
   } while (0)
 
 #endif  // GRIDSTORE_TESTS_TEST_UTIL_H_

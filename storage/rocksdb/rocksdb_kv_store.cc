@@ -136,14 +136,12 @@ class RocksDbKvStore final : public KvStore {
  public:
   RocksDbKvStore(std::string path, bool read_only, std::unique_ptr<rocksdb::DB> db,
                  std::vector<rocksdb::ColumnFamilyHandle*> handles,
-                 std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables,
-                 std::shared_ptr<rocksdb::Logger> logger)
+                 std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables)
       : path_(std::move(path)),
         read_only_(read_only),
         db_(std::move(db)),
         handles_(std::move(handles)),
-        tables_(tables),
-        logger_(std::move(logger)) {}
+        tables_(tables) {}
 
   ~RocksDbKvStore() override {
     for (rocksdb::ColumnFamilyHandle* h : handles_) {
@@ -361,8 +359,6 @@ class RocksDbKvStore final : public KvStore {
   // destroyed before the DB is closed.
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   const std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables_;
-  // Must outlive db_ (read-only opens only; RocksDB holds it by shared_ptr as well).
-  std::shared_ptr<rocksdb::Logger> logger_;
 };
 
 }  // namespace
@@ -407,11 +403,7 @@ Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& option
   db_options.create_missing_column_families = !options.read_only;
   db_options.max_background_jobs = std::max(2, options.background_threads);
   db_options.keep_log_file_num = 10;
-  std::shared_ptr<rocksdb::Logger> logger;
-  if (options.read_only) {
-    logger = std::make_shared<DiscardLogger>();
-    db_options.info_log = logger;
-  }
+  if (options.read_only) db_options.info_log = std::make_shared<DiscardLogger>();
 
   // RocksDB refuses to open a database without naming all of its column families, so open any
   // foreign ones too (with default options) and just never use them.
@@ -454,7 +446,7 @@ Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& option
   std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables{};
   for (int t = 0; t < kNumTables; ++t) tables[t] = handles[t + 1];  // handles follow descriptors
   return std::unique_ptr<KvStore>(std::make_unique<RocksDbKvStore>(
-      path, options.read_only, std::move(db), std::move(handles), tables, std::move(logger)));
+      path, options.read_only, std::move(db), std::move(handles), tables));
 }
 
 }  // namespace gridstore::storage

@@ -108,6 +108,13 @@ DataSetMeta RichMeta() {
   lon2d.shape = {3, 4};
   lon2d.values = {-180, -179.5, -179, -178.5, 0, 0.5, 1, 1.5, 179, 179.25, 179.5, 179.75};
   meta.coordinates.push_back(lon2d);
+
+  Coordinate reftime;  // a scalar coordinate: no dimensions, one value
+  reftime.name = "reftime";
+  reftime.type = DataType::kInt32;
+  reftime.values = {832908};
+  reftime.attributes.emplace("units", AttributeValue::String("hours since 1900-01-01"));
+  meta.coordinates.push_back(reftime);
   return meta;
 }
 
