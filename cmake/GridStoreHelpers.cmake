@@ -29,8 +29,10 @@ function(gridstore_add_test name)
   add_executable(${name} ${ARG_SRCS})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   gridstore_set_warnings(${name})
-  gtest_discover_tests(${name}
-    DISCOVERY_TIMEOUT 60
-    PROPERTIES LABELS "${ARG_LABELS}"
-      ENVIRONMENT "GRIDSTORE_SOURCE_DIR=${PROJECT_SOURCE_DIR};GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA}")
+  set(properties ENVIRONMENT
+      "GRIDSTORE_SOURCE_DIR=${PROJECT_SOURCE_DIR};GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA}")
+  if(ARG_LABELS)
+    list(APPEND properties LABELS "${ARG_LABELS}")
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES ${properties})
 endfunction()

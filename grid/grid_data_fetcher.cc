@@ -180,6 +180,42 @@ Status GridDataFetcher::CheckBox(const VariableMeta& var, const Shape4& origin,
   return Status::OK();
 }
 
+Result<FetchPlan> GridDataFetcher::Explain() const {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
+  FetchPlan plan;
+  plan.layout = "plane blocks " + std::to_string(meta_->layout.block_x) + "x" +
+                std::to_string(meta_->layout.block_y) + ", " +
+                CodecOptionsToString(meta_->layout.codec);
+  for (const VariableMeta* var : vars) {
+    FetchPlan::Variable v;
+    v.name = var->name;
+    v.type = var->type;
+    v.shape = var->shape;
+    if (box_) std::tie(v.origin, v.shape) = *box_;
+    GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, v.origin, v.shape));
+    const BlockGeometry g(*var, meta_->layout);
+    const int64_t es = static_cast<int64_t>(DataTypeSize(var->type));
+    int64_t plane_blocks = 0, plane_bytes = 0;
+    for (int64_t r = v.origin[kX] / g.block_x; r <= (v.origin[kX] + v.shape[kX] - 1) / g.block_x;
+         ++r) {
+      for (int64_t c = v.origin[kY] / g.block_y;
+           c <= (v.origin[kY] + v.shape[kY] - 1) / g.block_y; ++c) {
+        ++plane_blocks;
+        plane_bytes += g.rows_of(r) * g.cols_of(c) * es;
+      }
+    }
+    const int64_t planes = v.shape[kT] * v.shape[kZ];
+    v.blocks = planes * plane_blocks;
+    v.bytes_to_decode = planes * plane_bytes;
+    v.bytes_returned = v.shape[kT] * v.shape[kZ] * v.shape[kX] * v.shape[kY] * es;
+    plan.blocks += v.blocks;
+    plan.bytes_to_decode += v.bytes_to_decode;
+    plan.bytes_returned += v.bytes_returned;
+    plan.variables.push_back(std::move(v));
+  }
+  return plan;
+}
+
 Result<GridDataSet> GridDataFetcher::Fetch() const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
   GridDataSet result;

@@ -37,6 +37,24 @@ struct FetchOptions {
   bool use_cache = true;
 };
 
+// What a fetch will do, computed without reading any block.
+struct FetchPlan {
+  struct Variable {
+    std::string name;
+    DataType type = DataType::kFloat32;
+    Shape4 origin = {0, 0, 0, 0};
+    Shape4 shape = {0, 0, 0, 0};
+    int64_t blocks = 0;            // blocks the box touches
+    int64_t bytes_to_decode = 0;   // raw bytes of those blocks
+    int64_t bytes_returned = 0;    // bytes of the result (stored type)
+  };
+  std::string layout;  // "plane blocks 256x256, shuffle-zstd:3"
+  std::vector<Variable> variables;
+  int64_t blocks = 0;
+  int64_t bytes_to_decode = 0;
+  int64_t bytes_returned = 0;
+};
+
 class GridDataFetcher {
  public:
   // Variables to read, by name; empty (the default) means every variable of the dataset.
@@ -54,6 +72,9 @@ class GridDataFetcher {
   // extent); DataLoss for a corrupt block (naming dataset, variable, t, z and block); the store's
   // own errors otherwise.
   Result<GridDataSet> Fetch() const;
+
+  // Validates the request as Fetch does and returns the plan, reading nothing.
+  Result<FetchPlan> Explain() const;
 
   // The dataset's meta this fetcher reads against.
   const DataSetMeta& meta() const { return *meta_; }

@@ -97,7 +97,8 @@ class KvStore {
   // Batched lookup. On return values->size() == statuses->size() == keys.size(), and
   // (*values)[i], (*statuses)[i] describe keys[i]: OK with the value, NotFound for a missing key
   // (that entry only), or another error. Keys may repeat and come in any order; a backend may sort,
-  // reorder or parallelise internally.
+  // reorder or parallelise internally. The values need not come from one consistent snapshot: a
+  // write that lands during the call may be seen for some keys and not others.
   virtual void MultiGet(const ReadOptions& options, Table table,
                         const std::vector<std::string_view>& keys, std::vector<std::string>* values,
                         std::vector<Status>* statuses) = 0;

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "util/result.h"
 #include "util/status.h"
@@ -40,10 +41,19 @@ class ScopedTempDir {
 #define GRIDSTORE_TEST_CONCAT_INNER_(a, b) a##b
 #define GRIDSTORE_TEST_CONCAT_(a, b) GRIDSTORE_TEST_CONCAT_INNER_(a, b)
 
-#define ASSERT_OK(expr) \
-  ASSERT_TRUE(::gridstore::testing::GetStatus(expr).ok()) << ::gridstore::testing::GetStatus(expr)
-#define EXPECT_OK(expr) \
-  EXPECT_TRUE(::gridstore::testing::GetStatus(expr).ok()) << ::gridstore::testing::GetStatus(expr)
+// Each evaluates `expr` once (a failing write must not be repeated to print its message).
+#define ASSERT_OK(expr) ASSERT_OK_IMPL_(GRIDSTORE_TEST_CONCAT_(ok_status_, __LINE__), expr)
+#define ASSERT_OK_IMPL_(var, expr)                                        \
+  do {                                                                    \
+    const ::gridstore::Status var = ::gridstore::testing::GetStatus(expr); \
+    ASSERT_TRUE(var.ok()) << var;                                         \
+  } while (0)
+#define EXPECT_OK(expr) EXPECT_OK_IMPL_(GRIDSTORE_TEST_CONCAT_(ok_status_, __LINE__), expr)
+#define EXPECT_OK_IMPL_(var, expr)                                        \
+  do {                                                                    \
+    const ::gridstore::Status var = ::gridstore::testing::GetStatus(expr); \
+    EXPECT_TRUE(var.ok()) << var;                                         \
+  } while (0)
 
 // ASSERT_OK_AND_ASSIGN(auto meta, store->GetDataSetMeta("x"));
 #define ASSERT_OK_AND_ASSIGN(lhs, rexpr) \
@@ -58,7 +68,9 @@ class ScopedTempDir {
   do {                                                                                   \
     ::gridstore::Status s_ = ::gridstore::testing::GetStatus(expr);                      \
     EXPECT_EQ(s_.code(), ::gridstore::StatusCode::code_) << s_;                          \
-    for (const char* part_ : std::initializer_list<const char*>{"" __VA_OPT__(, ) __VA_ARGS__}) \
+    /* owned copies: a part may be a temporary such as path.c_str() */                  \
+    const std::vector<std::string> parts_{"" __VA_OPT__(, ) __VA_ARGS__};                 \
+    for (const std::string& part_ : parts_)                                             \
       EXPECT_THAT(std::string(s_.message()), ::testing::HasSubstr(part_));               \
   } while (0)
 

@@ -53,6 +53,8 @@ inline uint64_t DecodeFixed64BigEndian(const char* p) {
 class ByteReader {
  public:
   explicit ByteReader(std::string_view input) : in_(input) {}
+  // A reader of a temporary string would outlive its bytes.
+  explicit ByteReader(std::string&&) = delete;
 
   bool ReadFixed16(uint16_t* v);
   bool ReadFixed32(uint32_t* v);

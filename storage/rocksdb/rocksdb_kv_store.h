@@ -15,8 +15,9 @@
 namespace gridstore::storage {
 
 struct RocksDbOptions {
-  // Create the database (and its column families) if `path` holds none. If false, opening a path
-  // that is not a RocksDB database gives NotFound naming the path.
+  // Create the database (and its column families) if `path` holds none. If false, opening a
+  // missing path or an empty directory gives NotFound naming the path; a regular file or a
+  // non-empty directory that is not a store gives FailedPrecondition.
   bool create_if_missing = true;
   // Open without taking the write lock; every write then fails with FailedPrecondition. Lets
   // readers use a store on a read-only file system or one another process is writing.

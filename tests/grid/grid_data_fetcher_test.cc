@@ -65,6 +65,23 @@ TEST_F(GridDataFetcherTest, BoxAcrossBlocksMatchesSource) {
   EXPECT_EQ(result.stats.bytes_decompressed, 4 * 6 * 16 * 16 * 4);  // 6 whole 16x16 float blocks a plane
 }
 
+TEST_F(GridDataFetcherTest, ExplainPredictsWhatFetchDoes) {
+  fetcher_->SetVariablesToGet({"T", "ps"});
+  fetcher_->SetOriginShape({1, 0, 10, 12}, {2, 1, 20, 30});
+  ASSERT_OK_AND_ASSIGN(FetchPlan plan, fetcher_->Explain());
+  fetcher_->set_options({.use_cache = false});
+  ASSERT_OK_AND_ASSIGN(GridDataSet result, fetcher_->Fetch());
+  EXPECT_EQ(plan.blocks, result.stats.blocks);
+  EXPECT_EQ(plan.bytes_to_decode, result.stats.bytes_decompressed);
+  EXPECT_EQ(plan.bytes_returned, result.stats.bytes_returned);
+  ASSERT_EQ(plan.variables.size(), 2u);
+  EXPECT_EQ(plan.variables[1].name, "ps");
+  EXPECT_EQ(plan.variables[1].bytes_returned, 2 * 20 * 30 * 8);
+  EXPECT_EQ(plan.layout, "plane blocks 16x16, shuffle-zstd:3");
+  fetcher_->SetOriginShape({1, 0, 10, 12}, {2, 1, 99, 30});
+  EXPECT_STATUS(fetcher_->Explain(), kOutOfRange, "axis x");
+}
+
 TEST_F(GridDataFetcherTest, WholePlaneProfileAndPointSeries) {
   fetcher_->SetVariablesToGet({"T"});
   fetcher_->SetOriginShape({0, 0, 0, 0}, {1, 1, 40, 50});

@@ -5,6 +5,9 @@
 
 #include "storage/rocksdb/rocksdb_kv_store.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -194,10 +197,29 @@ TEST_F(RocksDbKvStoreTest, CorruptCurrentFileIsDataLoss) {
 }
 
 TEST_F(RocksDbKvStoreTest, UnwritableDirectoryIsFailedPrecondition) {
-  if (geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions";
   fs::create_directory(path_);
-  fs::permissions(path_, fs::perms::owner_read | fs::perms::owner_exec);
-  EXPECT_STATUS(Open(), kFailedPrecondition, path_.c_str());
+  fs::permissions(path_, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                             fs::perms::group_exec | fs::perms::others_read |
+                             fs::perms::others_exec);
+  if (geteuid() != 0) {
+    EXPECT_STATUS(Open(), kFailedPrecondition, path_.c_str());
+  } else {
+    // Root ignores directory permissions (CI runs as root), so the open runs in a child process
+    // that drops to the unprivileged user "nobody" first. Exit code 0 means the expected error.
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      if (setgid(65534) != 0 || setuid(65534) != 0) _exit(2);
+      auto opened = OpenRocksDbKvStore(RocksDbOptions{}, path_);
+      const bool expected = !opened.ok() && opened.status().IsFailedPrecondition() &&
+                            opened.status().message().find(path_) != std::string::npos;
+      _exit(expected ? 0 : 1);
+    }
+    int wstatus = 0;
+    ASSERT_EQ(waitpid(pid, &wstatus, 0), pid);
+    ASSERT_TRUE(WIFEXITED(wstatus));
+    EXPECT_EQ(WEXITSTATUS(wstatus), 0) << "1: wrong error, 2: could not drop privileges";
+  }
   fs::permissions(path_, fs::perms::owner_all);
 }
 
