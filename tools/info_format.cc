@@ -1,0 +1,206 @@
+// Copyright 2026 The GridStore Authors.
+#include "tools/info_format.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <limits>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/cli_parse.h"
+
+namespace gridstore::tools {
+
+using grid::AttributeValue;
+using nlohmann::ordered_json;
+
+namespace {
+
+ordered_json AttributeJson(const AttributeValue& v) {
+  if (v.is_string()) return v.string_value();
+  if (v.is_bool()) return v.bool_value();
+  ordered_json numbers = ordered_json::array();
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (grid::IsFloatingPoint(v.number_type())) {
+      double d = v.floats()[i];
+      numbers.push_back(std::isfinite(d) ? ordered_json(d) : ordered_json(nullptr));
+    } else if (v.number_type() == grid::DataType::kUint64) {
+      numbers.push_back(static_cast<uint64_t>(v.integers()[i]));
+    } else {
+      numbers.push_back(v.integers()[i]);
+    }
+  }
+  return v.size() == 1 ? numbers[0] : numbers;
+}
+
+ordered_json AttributesJson(const grid::Attributes& attrs) {
+  ordered_json out = ordered_json::object();
+  for (const auto& [k, v] : attrs) out[k] = AttributeJson(v);
+  return out;
+}
+
+std::string AttributeText(const AttributeValue& v) {
+  if (v.is_string()) return "\"" + v.string_value() + "\"";
+  return v.ToString();
+}
+
+std::pair<double, double> Range(const std::vector<double>& values) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (double v : values) {
+    if (std::isnan(v)) continue;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  return {lo, hi};
+}
+
+std::string Num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+std::string StatusLine(const grid::DataSetMeta& meta) {
+  std::string s = meta.status().empty() ? "(none)" : meta.status();
+  auto it = meta.attributes.find(grid::kCreateTimeAttribute);
+  if (it != meta.attributes.end() && it->second.is_number() && it->second.size() == 1) {
+    s += " (created " + FormatTimestampMs(static_cast<int64_t>(it->second.AsDouble())) + ")";
+  }
+  return s;
+}
+
+std::string Attr(const grid::Attributes& attrs, std::string_view name) {
+  auto it = attrs.find(name);
+  return it == attrs.end() ? "" : it->second.ToString();
+}
+
+}  // namespace
+
+std::string FormatTimestampMs(int64_t ms) {
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[80];
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(ms % 1000));
+  return buf;
+}
+
+std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t> stored_bytes) {
+  std::ostringstream out;
+  out << "dataset      " << meta.id << "\n";
+  out << "status       " << StatusLine(meta) << "\n";
+  if (stored_bytes) out << "stored       " << HumanBytes(static_cast<double>(*stored_bytes)) << " (approximate)\n";
+  out << "blocks       " << meta.layout.block_x << "x" << meta.layout.block_y << " (x by y)\n";
+  out << "codec        " << grid::CodecOptionsToString(meta.layout.codec) << "\n";
+  out << "variables    " << meta.variables.size() << "\n";
+  for (const auto& v : meta.variables) {
+    out << "  " << v.name << "  " << grid::DataTypeName(v.type) << "  [";
+    for (int a = 0; a < grid::kRank; ++a) {
+      if (a) out << ", ";
+      out << grid::AxisName(a) << "=" << v.shape[a];
+      if (!v.dimension_names[a].empty()) out << " (" << v.dimension_names[a] << ")";
+    }
+    out << "]";
+    if (v.packing) {
+      out << "  packed: x " << Num(v.packing->scale_factor) << " + " << Num(v.packing->add_offset)
+          << " -> " << grid::DataTypeName(v.packing->unpacked_type);
+    }
+    if (v.has_fill_value()) out << "  fill " << Num(v.FillValueAsDouble());
+    if (std::string units = Attr(v.attributes, "units"); !units.empty()) out << "  units " << units;
+    if (std::string name = Attr(v.attributes, "long_name"); !name.empty()) out << "  \"" << name << "\"";
+    out << "\n";
+  }
+  if (!meta.coordinates.empty()) out << "coordinates  " << meta.coordinates.size() << "\n";
+  for (const auto& c : meta.coordinates) {
+    out << "  " << c.name << " (";
+    for (size_t i = 0; i < c.dimensions.size(); ++i) {
+      out << (i ? ", " : "") << c.dimensions[i] << ": " << c.shape[i];
+    }
+    auto [lo, hi] = Range(c.values);
+    out << ") " << grid::DataTypeName(c.type);
+    if (lo <= hi) out << "  " << Num(lo) << " .. " << Num(hi);
+    if (std::string units = Attr(c.attributes, "units"); !units.empty()) out << "  " << units;
+    if (std::string cal = Attr(c.attributes, "calendar"); !cal.empty()) out << "  calendar " << cal;
+    out << "\n";
+  }
+  out << "attributes   " << meta.attributes.size() << "\n";
+  for (const auto& [k, v] : meta.attributes) out << "  " << k << " = " << AttributeText(v) << "\n";
+  return out.str();
+}
+
+std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t> stored_bytes) {
+  ordered_json doc;
+  doc["id"] = meta.id;
+  doc["status"] = meta.status();
+  if (stored_bytes) doc["stored_bytes"] = *stored_bytes;
+  doc["layout"] = {{"block_x", meta.layout.block_x},
+                   {"block_y", meta.layout.block_y},
+                   {"codec", grid::CodecOptionsToString(meta.layout.codec)}};
+  ordered_json vars = ordered_json::array();
+  for (const auto& v : meta.variables) {
+    ordered_json j;
+    j["name"] = v.name;
+    j["type"] = std::string(grid::DataTypeName(v.type));
+    j["shape"] = v.shape;
+    j["dimensions"] = v.dimension_names;
+    if (v.has_fill_value()) j["fill_value"] = v.FillValueAsDouble();
+    if (v.packing) {
+      j["packing"] = {{"scale_factor", v.packing->scale_factor},
+                      {"add_offset", v.packing->add_offset},
+                      {"unpacked_type", std::string(grid::DataTypeName(v.packing->unpacked_type))}};
+    }
+    if (!v.missing_values.empty()) j["missing_values"] = v.missing_values;
+    j["attributes"] = AttributesJson(v.attributes);
+    vars.push_back(std::move(j));
+  }
+  doc["variables"] = std::move(vars);
+  ordered_json coords = ordered_json::array();
+  for (const auto& c : meta.coordinates) {
+    auto [lo, hi] = Range(c.values);
+    ordered_json j;
+    j["name"] = c.name;
+    j["dimensions"] = c.dimensions;
+    j["shape"] = c.shape;
+    j["type"] = std::string(grid::DataTypeName(c.type));
+    if (lo <= hi) {
+      j["min"] = lo;
+      j["max"] = hi;
+    }
+    j["attributes"] = AttributesJson(c.attributes);
+    coords.push_back(std::move(j));
+  }
+  doc["coordinates"] = std::move(coords);
+  doc["attributes"] = AttributesJson(meta.attributes);
+  return doc.dump(2) + "\n";
+}
+
+std::string FormatDataSetListText(const std::vector<grid::DataSetMeta>& metas, size_t total) {
+  std::ostringstream out;
+  for (const auto& m : metas) {
+    out << m.id << "  " << StatusLine(m);
+    for (const auto& [k, v] : m.attributes) {
+      if (k == grid::kStatusAttribute || k == grid::kCreateTimeAttribute) continue;
+      out << "  " << k << "=" << v.ToString();
+    }
+    out << "\n";
+  }
+  out << metas.size() << " of " << total << " dataset(s)\n";
+  return out.str();
+}
+
+std::string FormatDataSetListJson(const std::vector<grid::DataSetMeta>& metas, size_t total) {
+  ordered_json doc;
+  doc["total"] = total;
+  ordered_json list = ordered_json::array();
+  for (const auto& m : metas) {
+    list.push_back({{"id", m.id}, {"status", m.status()}, {"attributes", AttributesJson(m.attributes)}});
+  }
+  doc["datasets"] = std::move(list);
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace gridstore::tools

@@ -1,0 +1,427 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The `gridstore` command: argument parsing (CLI11) and thin commands over library functions. The
+// names and options are a contract (DESIGN.md, "The gridstore command"). Exit status: 0 success,
+// 1 error (one sentence on stderr), 2 usage error, 3 `verify` found problems.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "grid/grid_store.h"
+#include "grid/grid_verify.h"
+#include "importers/netcdf_exporter.h"
+#include "importers/netcdf_importer.h"
+#include "tools/cli_parse.h"
+#include "tools/info_format.h"
+#include "tools/output_formats.h"
+#include "tools/progress.h"
+
+namespace gridstore::tools {
+namespace {
+
+using grid::GridStore;
+using grid::GridStoreOptions;
+
+constexpr int kExitError = 1;
+constexpr int kExitProblemsFound = 3;
+
+// Options shared by every command.
+struct Global {
+  std::string store;
+};
+
+int Fail(const Status& status) {
+  std::fprintf(stderr, "gridstore: %s\n", std::string(status.message()).c_str());
+  return kExitError;
+}
+
+Result<std::unique_ptr<GridStore>> OpenStore(const Global& global, GridStoreOptions options) {
+  return GridStore::Open(global.store, options);
+}
+
+// ---- import -------------------------------------------------------------------------------------
+
+struct ImportArgs {
+  std::string file;
+  std::string dataset;
+  std::string variables;
+  std::vector<std::string> attrs;
+  std::string block = "256x256";
+  std::string codec = "shuffle-zstd:3";
+  int threads = 0;
+  bool overwrite = false;
+};
+
+int RunImport(const Global& global, const ImportArgs& args) {
+  importers::NetCdfImportOptions options;
+  options.dataset_id = args.dataset;
+  options.variables = SplitList(args.variables);
+  options.overwrite = args.overwrite;
+  for (const auto& a : args.attrs) {
+    auto kv = ParseAttribute(a);
+    if (!kv.ok()) return Fail(kv.status());
+    options.attributes[kv->first] = kv->second;
+  }
+  auto block = ParseBlockShape(args.block);
+  if (!block.ok()) return Fail(block.status());
+  options.layout.block_x = block->first;
+  options.layout.block_y = block->second;
+  auto codec = grid::ParseCodecOptions(args.codec);
+  if (!codec.ok()) return Fail(codec.status().WithContext("--codec"));
+  options.layout.codec = *codec;
+
+  // Check the file before creating a store for it, so a typo leaves no empty store behind.
+  auto meta = importers::ReadNetCdfMeta(args.file, options);
+  if (!meta.ok()) return Fail(meta.status());
+  auto store = OpenStore(global, {.create_if_missing = true, .threads = args.threads});
+  if (!store.ok()) return Fail(store.status());
+
+  ProgressReporter progress(stderr, isatty(STDERR_FILENO));
+  options.on_progress = [&](const importers::ImportProgress& p) {
+    progress.Update(p.bytes_done, p.bytes_total, p.variable);
+  };
+  auto summary = importers::ImportNetCdf(store->get(), args.file, options);
+  progress.Finish();
+  if (!summary.ok()) return Fail(summary.status());
+  for (const auto& note : summary->notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+  const double mb = static_cast<double>(summary->raw_bytes) / 1e6;
+  std::printf(
+      "imported '%s' from %s: %d variable(s), %ld plane(s), %s raw, %s stored, compression "
+      "ratio %.2f, %.2f s, %.1f MB/s\n",
+      summary->dataset_id.c_str(), args.file.c_str(), summary->variables,
+      static_cast<long>(summary->planes), HumanBytes(static_cast<double>(summary->raw_bytes)).c_str(),
+      HumanBytes(static_cast<double>(summary->stored_bytes)).c_str(),
+      summary->stored_bytes > 0 ? static_cast<double>(summary->raw_bytes) /
+                                      static_cast<double>(summary->stored_bytes)
+                                : 0.0,
+      summary->seconds, summary->seconds > 0 ? mb / summary->seconds : 0.0);
+  return 0;
+}
+
+// ---- info / query / delete / verify ------------------------------------------------------------
+
+int RunInfo(const Global& global, const std::string& id, bool json) {
+  auto store = OpenStore(global, {.read_only = true});
+  if (!store.ok()) return Fail(store.status());
+  auto meta = (*store)->GetDataSetMeta(id);
+  if (!meta.ok()) return Fail(meta.status());
+  auto size = (*store)->ApproximateDataSetSize(id);
+  std::optional<uint64_t> stored;
+  if (size.ok()) stored = *size;
+  std::fputs((json ? FormatInfoJson(*meta, stored) : FormatInfoText(*meta, stored)).c_str(), stdout);
+  return 0;
+}
+
+struct QueryArgs {
+  std::string where;
+  std::string sort;
+  int64_t offset = 0;
+  int64_t limit = -1;
+  bool json = false;
+};
+
+// Orders datasets by one attribute: numbers numerically, strings bytewise; a dataset without the
+// attribute sorts after every dataset that has it; ties break on id.
+int CompareByAttribute(const grid::DataSetMeta& a, const grid::DataSetMeta& b,
+                       const std::string& field) {
+  if (field == "id") return a.id.compare(b.id);
+  auto ia = a.attributes.find(field), ib = b.attributes.find(field);
+  const bool ha = ia != a.attributes.end(), hb = ib != b.attributes.end();
+  if (!ha || !hb) return ha == hb ? 0 : (ha ? -1 : 1);
+  const auto& va = ia->second;
+  const auto& vb = ib->second;
+  if (va.is_number() && vb.is_number()) {
+    double x = va.AsDouble(), y = vb.AsDouble();
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  return va.ToString().compare(vb.ToString());
+}
+
+int RunQuery(const Global& global, const QueryArgs& args) {
+  if (!args.where.empty()) {
+    return Fail(Status::Unimplemented(
+        "--where needs the meta-query index, which this version of gridstore does not have yet; "
+        "use --sort, --offset and --limit on the full list"));
+  }
+  if (args.offset < 0) return Fail(Status::InvalidArgument("--offset must not be negative"));
+  auto store = OpenStore(global, {.read_only = true});
+  if (!store.ok()) return Fail(store.status());
+  auto metas = (*store)->ListDataSets();
+  if (!metas.ok()) return Fail(metas.status());
+  std::vector<std::pair<std::string, bool>> keys;  // field, descending
+  for (const std::string& item : SplitList(args.sort)) {
+    size_t colon = item.rfind(':');
+    std::string field = item, order = "asc";
+    if (colon != std::string::npos) {
+      field = item.substr(0, colon);
+      order = item.substr(colon + 1);
+    }
+    if (order != "asc" && order != "desc") {
+      return Fail(Status::InvalidArgument("--sort '" + item + "': the order must be asc or desc"));
+    }
+    keys.emplace_back(field, order == "desc");
+  }
+  std::stable_sort(metas->begin(), metas->end(), [&](const auto& a, const auto& b) {
+    for (const auto& [field, desc] : keys) {
+      int c = CompareByAttribute(a, b, field);
+      if (c != 0) return desc ? c > 0 : c < 0;
+    }
+    return a.id < b.id;
+  });
+  const size_t total = metas->size();
+  const size_t begin = std::min<size_t>(total, static_cast<size_t>(args.offset));
+  const size_t end = args.limit < 0 ? total : std::min(total, begin + static_cast<size_t>(args.limit));
+  std::vector<grid::DataSetMeta> page(metas->begin() + begin, metas->begin() + end);
+  std::fputs((args.json ? FormatDataSetListJson(page, total) : FormatDataSetListText(page, total)).c_str(),
+             stdout);
+  return 0;
+}
+
+int RunDelete(const Global& global, const std::string& id) {
+  auto store = OpenStore(global, {});
+  if (!store.ok()) return Fail(store.status());
+  Status s = (*store)->DeleteDataSet(id);
+  if (!s.ok()) return Fail(s);
+  std::printf("deleted '%s'\n", id.c_str());
+  return 0;
+}
+
+int RunVerify(const Global& global, const std::string& id) {
+  auto store = OpenStore(global, {.read_only = true});
+  if (!store.ok()) return Fail(store.status());
+  auto report = grid::Verify(store->get(), id);
+  if (!report.ok()) return Fail(report.status());
+  for (const auto& p : report->problems) {
+    std::printf("CORRUPT dataset '%s': %s\n", p.dataset.c_str(), p.message.c_str());
+  }
+  std::printf("verified %ld dataset(s), %ld block(s), %s: %zu problem(s)%s\n",
+              static_cast<long>(report->datasets), static_cast<long>(report->blocks),
+              HumanBytes(static_cast<double>(report->bytes_read)).c_str(), report->problems.size(),
+              report->datasets_not_done > 0
+                  ? (", " + std::to_string(report->datasets_not_done) + " dataset(s) not DONE").c_str()
+                  : "");
+  return report->ok() ? 0 : kExitProblemsFound;
+}
+
+// ---- fetch --------------------------------------------------------------------------------------
+
+struct FetchArgs {
+  std::string id;
+  std::string variables;
+  std::string origin;
+  std::string shape;
+  bool unpack = false;
+  std::string format;
+  std::string output;
+  bool explain = false;
+};
+
+// The format from --format, else from the output file's extension, else csv.
+Result<std::string> ChooseFormat(const FetchArgs& args) {
+  std::string format = args.format;
+  if (format.empty() && !args.output.empty() && args.output != "-") {
+    format = std::filesystem::path(args.output).extension().string();
+    if (!format.empty()) format.erase(0, 1);
+  }
+  if (format.empty()) format = "csv";
+  if (format != "nc" && format != "npy" && format != "csv" && format != "json") {
+    return Status::InvalidArgument("unknown output format '" + format +
+                                   "' (expected nc, npy, csv or json)");
+  }
+  return format;
+}
+
+std::string PlanText(const grid::FetchPlan& plan) {
+  std::string out = "layout: " + plan.layout + "\n";
+  for (const auto& v : plan.variables) {
+    char line[512];
+    std::snprintf(line, sizeof(line),
+                  "  %s: origin %ld,%ld,%ld,%ld shape %ld,%ld,%ld,%ld: %ld block(s), %s to decode, "
+                  "%s returned\n",
+                  v.name.c_str(), long(v.origin[0]), long(v.origin[1]), long(v.origin[2]),
+                  long(v.origin[3]), long(v.shape[0]), long(v.shape[1]), long(v.shape[2]),
+                  long(v.shape[3]), long(v.blocks), HumanBytes(double(v.bytes_to_decode)).c_str(),
+                  HumanBytes(double(v.bytes_returned)).c_str());
+    out += line;
+  }
+  out += "total: " + std::to_string(plan.blocks) + " block(s), " +
+         HumanBytes(double(plan.bytes_to_decode)) + " to decode, " +
+         HumanBytes(double(plan.bytes_returned)) + " returned\n";
+  return out;
+}
+
+int RunFetch(const Global& global, const FetchArgs& args) {
+  auto format = ChooseFormat(args);
+  if (!format.ok()) return Fail(format.status());
+  std::optional<grid::Shape4> origin, shape;
+  if (!args.origin.empty()) {
+    auto o = ParseShape4(args.origin, "--origin");
+    if (!o.ok()) return Fail(o.status());
+    origin = *o;
+  }
+  if (!args.shape.empty()) {
+    auto s = ParseShape4(args.shape, "--shape");
+    if (!s.ok()) return Fail(s.status());
+    shape = *s;
+  }
+  auto store = OpenStore(global, {.read_only = true});
+  if (!store.ok()) return Fail(store.status());
+  auto fetcher_or = (*store)->GetDataFetcher(args.id);
+  if (!fetcher_or.ok()) return Fail(fetcher_or.status());
+  grid::GridDataFetcher& fetcher = **fetcher_or;
+  std::vector<std::string> variables = SplitList(args.variables);
+  fetcher.SetVariablesToGet(variables);
+  if (origin || shape) {
+    // A missing --shape runs to the end of the first variable; a missing --origin starts at 0.
+    grid::Shape4 o = origin.value_or(grid::Shape4{0, 0, 0, 0});
+    grid::Shape4 s;
+    if (shape) {
+      s = *shape;
+    } else {
+      const grid::VariableMeta* first = variables.empty() ? &fetcher.meta().variables[0]
+                                                          : fetcher.meta().FindVariable(variables[0]);
+      if (first == nullptr) first = &fetcher.meta().variables[0];  // Fetch reports the bad name
+      for (int a = 0; a < grid::kRank; ++a) s[a] = first->shape[a] - o[a];
+    }
+    fetcher.SetOriginShape(o, s);
+  }
+  fetcher.set_options({.unpack = args.unpack});
+  if (args.explain) {
+    auto plan = fetcher.Explain();
+    if (!plan.ok()) return Fail(plan.status());
+    std::fputs(PlanText(*plan).c_str(), stdout);
+    return 0;
+  }
+  if (*format == "npy" && fetcher.meta().variables.size() != 1 && variables.size() != 1) {
+    return Fail(Status::InvalidArgument("npy output holds one variable; name it with --variables"));
+  }
+  auto result = fetcher.Fetch();
+  if (!result.ok()) return Fail(result.status());
+
+  const bool to_stdout = args.output.empty() || args.output == "-";
+  if (*format == "nc") {
+    // netCDF writes files, not streams: write a temporary file for stdout.
+    std::string path = args.output;
+    if (to_stdout) path = (std::filesystem::temp_directory_path() /
+                           ("gridstore-" + std::to_string(getpid()) + ".nc")).string();
+    Status s = importers::WriteNetCdf(path, fetcher.meta(), *result, {.unpacked = args.unpack});
+    if (s.ok() && to_stdout) {
+      std::ifstream in(path, std::ios::binary);
+      std::cout << in.rdbuf();
+      std::cout.flush();
+      if (!std::cout) s = Status::Unavailable("writing the nc output to stdout failed");
+    }
+    if (to_stdout) std::filesystem::remove(path);
+    return s.ok() ? 0 : Fail(s);
+  }
+  std::ofstream file;
+  if (!to_stdout) {
+    file.open(args.output, std::ios::binary | std::ios::trunc);
+    if (!file) {
+      return Fail(Status::FailedPrecondition("cannot create the output file '" + args.output + "'"));
+    }
+  }
+  std::ostream& out = to_stdout ? std::cout : file;
+  Status s;
+  if (*format == "npy") {
+    s = WriteNpy(result->variables.begin()->second, out);
+  } else if (*format == "csv") {
+    s = WriteCsv(fetcher.meta(), *result, out);
+  } else {
+    s = WriteJson(fetcher.meta(), *result, out);
+  }
+  out.flush();
+  if (s.ok() && !out) s = Status::Unavailable("writing the output failed");
+  if (!s.ok() && !to_stdout) {
+    file.close();
+    std::filesystem::remove(args.output);  // no half-written output
+  }
+  return s.ok() ? 0 : Fail(s);
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{"GridStore: store gridded meteorological data and fetch any slice of it fast."};
+  app.name("gridstore");
+  app.require_subcommand(1);
+  Global global;
+  const char* env_store = std::getenv("GRIDSTORE_STORE");
+  global.store = env_store && *env_store ? env_store : "./gridstore-data";
+  app.add_option("--store", global.store,
+                 "Store URI: a directory (RocksDB) or memory://; default $GRIDSTORE_STORE, else "
+                 "./gridstore-data");
+
+  ImportArgs import_args;
+  auto* import = app.add_subcommand("import", "Import a NetCDF file as a dataset");
+  import->add_option("FILE", import_args.file, "NetCDF file (classic, 64-bit offset, netCDF-4)")
+      ->required();
+  import->add_option("--dataset", import_args.dataset, "Dataset id")->required();
+  import->add_option("--variables", import_args.variables, "Variables to import: A,B (default all)");
+  import->add_option("--attr", import_args.attrs, "Dataset attribute KEY=VALUE (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  import->add_option("--block", import_args.block, "Block shape XxY (default 256x256)");
+  import->add_option("--codec", import_args.codec,
+                     "none, zstd or shuffle-zstd, optionally :LEVEL (default shuffle-zstd:3)");
+  import->add_option("--threads", import_args.threads, "Compression threads (default: one per core)");
+  import->add_flag("--overwrite", import_args.overwrite, "Replace an existing dataset completely");
+
+  std::string info_id;
+  bool info_json = false;
+  auto* info = app.add_subcommand("info", "Describe a dataset");
+  info->add_option("ID", info_id, "Dataset id")->required();
+  info->add_flag("--json", info_json, "Print JSON");
+
+  QueryArgs query_args;
+  auto* query = app.add_subcommand("query", "List datasets with their status and attributes");
+  query->add_option("--where", query_args.where, "Condition on attributes");
+  query->add_option("--sort", query_args.sort, "FIELD[:asc|:desc],... (ties break on id)");
+  query->add_option("--offset", query_args.offset, "Datasets to skip");
+  query->add_option("--limit", query_args.limit, "Most datasets to print");
+  query->add_flag("--json", query_args.json, "Print JSON");
+
+  FetchArgs fetch_args;
+  auto* fetch = app.add_subcommand("fetch", "Fetch a slice of a dataset");
+  fetch->add_option("ID", fetch_args.id, "Dataset id")->required();
+  fetch->add_option("--variables", fetch_args.variables, "Variables: A,B (default all)");
+  fetch->add_option("--origin", fetch_args.origin, "Origin T,Z,X,Y (default 0,0,0,0)");
+  fetch->add_option("--shape", fetch_args.shape, "Shape T,Z,X,Y (default: to the end)");
+  fetch->add_flag("--unpack", fetch_args.unpack, "Apply scale/offset; fill values become NaN");
+  fetch->add_option("--format", fetch_args.format, "nc, npy, csv or json (default: from -o, else csv)");
+  fetch->add_option("-o,--output", fetch_args.output, "Output file (default: stdout)");
+  fetch->add_flag("--explain", fetch_args.explain, "Print the plan (blocks, bytes) without fetching");
+
+  std::string delete_id;
+  auto* del = app.add_subcommand("delete", "Delete a dataset: meta, data and index entries");
+  del->add_option("ID", delete_id, "Dataset id")->required();
+
+  std::string verify_id;
+  auto* verify = app.add_subcommand("verify", "Check every block's checksum (one dataset or all)");
+  verify->add_option("ID", verify_id, "Dataset id (default: the whole store)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (*import) return RunImport(global, import_args);
+  if (*info) return RunInfo(global, info_id, info_json);
+  if (*query) return RunQuery(global, query_args);
+  if (*fetch) return RunFetch(global, fetch_args);
+  if (*del) return RunDelete(global, delete_id);
+  if (*verify) return RunVerify(global, verify_id);
+  return kExitError;
+}
+
+}  // namespace
+}  // namespace gridstore::tools
+
+int main(int argc, char** argv) { return gridstore::tools::Main(argc, argv); }

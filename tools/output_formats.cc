@@ -1,0 +1,232 @@
+// Copyright 2026 The GridStore Authors.
+#include "tools/output_formats.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gridstore::tools {
+
+using grid::DataType;
+using grid::Grid4D;
+
+namespace {
+
+const char* NpyDescr(DataType type) {
+  switch (type) {
+    case DataType::kInt8: return "|i1";
+    case DataType::kUint8: return "|u1";
+    case DataType::kInt16: return "<i2";
+    case DataType::kUint16: return "<u2";
+    case DataType::kInt32: return "<i4";
+    case DataType::kUint32: return "<u4";
+    case DataType::kInt64: return "<i8";
+    case DataType::kUint64: return "<u8";
+    case DataType::kFloat32: return "<f4";
+    case DataType::kFloat64: return "<f8";
+  }
+  return "?";
+}
+
+// A 1-D coordinate labelling one axis of the fetched variables.
+struct AxisLabel {
+  int axis;
+  const grid::Coordinate* coordinate;
+};
+
+// The rows shared by csv and json: one per grid point of the (common) box.
+struct RowSource {
+  std::vector<std::string> names;  // fetched variables, in order
+  std::vector<const Grid4D*> grids;
+  std::vector<AxisLabel> labels;
+  grid::Shape4 origin{};
+  grid::Shape4 shape{};
+};
+
+std::string ShapeString(const grid::Shape4& s) {
+  return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) +
+         ", " + std::to_string(s[3]) + "]";
+}
+
+Result<RowSource> MakeRowSource(const grid::DataSetMeta& meta, const grid::GridDataSet& data,
+                                std::string_view format) {
+  RowSource src;
+  const grid::VariableMeta* first = nullptr;
+  for (const auto& [name, grid] : data.variables) {
+    const grid::VariableMeta* var = meta.FindVariable(name);
+    if (var == nullptr) return Status::Internal("fetched variable '" + name + "' has no meta");
+    if (first == nullptr) {
+      first = var;
+      src.origin = grid.origin();
+      src.shape = grid.shape();
+    } else if (grid.origin() != src.origin || grid.shape() != src.shape ||
+               var->dimension_names != first->dimension_names) {
+      return Status::InvalidArgument(std::string(format) + " output needs variables of one box and "
+                                     "dimensions, but '" + first->name + "' is " +
+                                     ShapeString(src.shape) + " over (" +
+                                     first->dimension_names[0] + ", " + first->dimension_names[1] +
+                                     ", " + first->dimension_names[2] + ", " +
+                                     first->dimension_names[3] + ") and '" + name + "' is " +
+                                     ShapeString(grid.shape()) + "; fetch them separately");
+    }
+    src.names.push_back(name);
+    src.grids.push_back(&grid);
+  }
+  if (first == nullptr) return Status::InvalidArgument("no variable was fetched");
+  const int64_t points = src.shape[0] * src.shape[1] * src.shape[2] * src.shape[3];
+  if (points * static_cast<int64_t>(src.grids.size()) > kMaxTextValues) {
+    return Status::InvalidArgument(std::string(format) + " output is for small slices: this one has " +
+                                   std::to_string(points * src.grids.size()) +
+                                   " values (the limit is " + std::to_string(kMaxTextValues) +
+                                   "); use --format nc or npy");
+  }
+  for (int axis = 0; axis < grid::kRank; ++axis) {
+    const std::string& dim = first->dimension_names[axis];
+    if (dim.empty()) continue;
+    for (const auto& c : meta.coordinates) {
+      if (c.dimensions.size() == 1 && c.dimensions[0] == dim &&
+          static_cast<int64_t>(c.values.size()) >= src.origin[axis] + src.shape[axis]) {
+        src.labels.push_back(AxisLabel{axis, &c});
+        break;
+      }
+    }
+  }
+  return src;
+}
+
+// Calls fn(index (t, z, x, y) relative to the box, offset into every grid) for each point.
+template <typename Fn>
+void ForEachPoint(const RowSource& src, Fn&& fn) {
+  size_t offset = 0;
+  for (int64_t t = 0; t < src.shape[0]; ++t)
+    for (int64_t z = 0; z < src.shape[1]; ++z)
+      for (int64_t x = 0; x < src.shape[2]; ++x)
+        for (int64_t y = 0; y < src.shape[3]; ++y) fn(grid::Shape4{t, z, x, y}, offset++);
+}
+
+std::string FormatNumber(double v, bool is_float32) {
+  if (std::isnan(v)) return "NaN";
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), is_float32 ? "%.9g" : "%.17g", v);
+  return buf;
+}
+
+// The value of `grid` at `offset` as text, exact for every type.
+std::string FormatValue(const Grid4D& grid, size_t offset) {
+  return grid::VisitDataType(grid.type(), [&](auto tag) -> std::string {
+    using T = decltype(tag);
+    T v = grid.data<T>()[offset];
+    if constexpr (std::is_floating_point_v<T>) {
+      return FormatNumber(v, std::is_same_v<T, float>);
+    } else {
+      return std::to_string(v);
+    }
+  });
+}
+
+nlohmann::ordered_json JsonValue(const Grid4D& grid, size_t offset) {
+  return grid::VisitDataType(grid.type(), [&](auto tag) -> nlohmann::ordered_json {
+    using T = decltype(tag);
+    T v = grid.data<T>()[offset];
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!std::isfinite(v)) return nullptr;  // JSON has no NaN or infinity
+    }
+    return v;
+  });
+}
+
+}  // namespace
+
+Status WriteNpy(const Grid4D& grid, std::ostream& out) {
+  const auto& s = grid.shape();
+  std::string header = "{'descr': '" + std::string(NpyDescr(grid.type())) +
+                       "', 'fortran_order': False, 'shape': (" + std::to_string(s[0]) + ", " +
+                       std::to_string(s[1]) + ", " + std::to_string(s[2]) + ", " +
+                       std::to_string(s[3]) + "), }";
+  // Magic (6) + version (2) + length (2) + header + '\n', padded to a multiple of 64.
+  const size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header.push_back('\n');
+  const uint16_t len = static_cast<uint16_t>(header.size());
+  out.write("\x93NUMPY\x01\x00", 8);
+  out.put(static_cast<char>(len & 0xff));
+  out.put(static_cast<char>(len >> 8));
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out.write(grid.bytes(), static_cast<std::streamsize>(grid.size_bytes()));
+  if (!out) return Status::Unavailable("writing the npy output failed");
+  return Status::OK();
+}
+
+Status WriteCsv(const grid::DataSetMeta& meta, const grid::GridDataSet& data, std::ostream& out) {
+  GRIDSTORE_ASSIGN_OR_RETURN(RowSource src, MakeRowSource(meta, data, "csv"));
+  out << "t,z,x,y";
+  for (const auto& label : src.labels) out << ',' << label.coordinate->name;
+  for (const auto& name : src.names) out << ',' << name;
+  out << '\n';
+  std::string line;
+  ForEachPoint(src, [&](const grid::Shape4& i, size_t offset) {
+    line.clear();
+    for (int a = 0; a < grid::kRank; ++a) {
+      if (a) line += ',';
+      line += std::to_string(src.origin[a] + i[a]);
+    }
+    for (const auto& label : src.labels) {
+      line += ',';
+      line += FormatNumber(label.coordinate->values[src.origin[label.axis] + i[label.axis]],
+                           false);
+    }
+    for (const Grid4D* g : src.grids) {
+      line += ',';
+      line += FormatValue(*g, offset);
+    }
+    line += '\n';
+    out << line;
+  });
+  if (!out) return Status::Unavailable("writing the csv output failed");
+  return Status::OK();
+}
+
+Status WriteJson(const grid::DataSetMeta& meta, const grid::GridDataSet& data, std::ostream& out) {
+  GRIDSTORE_ASSIGN_OR_RETURN(RowSource src, MakeRowSource(meta, data, "json"));
+  nlohmann::ordered_json doc;
+  doc["dataset"] = meta.id;
+  nlohmann::ordered_json vars = nlohmann::ordered_json::object();
+  for (size_t v = 0; v < src.names.size(); ++v) {
+    const grid::VariableMeta* var = meta.FindVariable(src.names[v]);
+    nlohmann::ordered_json info;
+    info["type"] = std::string(grid::DataTypeName(src.grids[v]->type()));
+    info["origin"] = src.grids[v]->origin();
+    info["shape"] = src.grids[v]->shape();
+    info["dimensions"] = var->dimension_names;
+    if (auto it = var->attributes.find("units"); it != var->attributes.end()) {
+      info["units"] = it->second.ToString();
+    }
+    vars[src.names[v]] = std::move(info);
+  }
+  doc["variables"] = std::move(vars);
+  // One row per line: readable by people, and by `jq -c '.rows[]'`.
+  out << "{\n \"dataset\": " << nlohmann::ordered_json(meta.id).dump()
+      << ",\n \"variables\": " << doc["variables"].dump() << ",\n \"rows\": [";
+  static constexpr const char* kAxes[] = {"t", "z", "x", "y"};
+  bool first = true;
+  ForEachPoint(src, [&](const grid::Shape4& i, size_t offset) {
+    nlohmann::ordered_json row;
+    for (int a = 0; a < grid::kRank; ++a) row[kAxes[a]] = src.origin[a] + i[a];
+    for (const auto& label : src.labels) {
+      double c = label.coordinate->values[src.origin[label.axis] + i[label.axis]];
+      row[label.coordinate->name] = std::isfinite(c) ? nlohmann::ordered_json(c) : nullptr;
+    }
+    for (size_t v = 0; v < src.grids.size(); ++v) row[src.names[v]] = JsonValue(*src.grids[v], offset);
+    out << (first ? "\n  " : ",\n  ") << row.dump();
+    first = false;
+  });
+  out << "\n ]\n}\n";
+  if (!out) return Status::Unavailable("writing the json output failed");
+  return Status::OK();
+}
+
+}  // namespace gridstore::tools
