@@ -161,6 +161,8 @@ class ClassicHeaderReader {
     }
     return true;
   }
+  // True once a read or skip ran past the end of the file.
+  bool past_end() const { return past_end_; }
   bool streaming(uint64_t numrecs) const {
     return numrecs == (version_ == 5 ? ~uint64_t{0} : uint64_t{0xFFFFFFFF});
   }
@@ -178,46 +180,59 @@ class ClassicHeaderReader {
  private:
   bool Unsigned(int bytes, uint64_t* v) {
     unsigned char b[8];
-    if (!in_->read(reinterpret_cast<char*>(b), bytes)) return false;
+    if (!in_->read(reinterpret_cast<char*>(b), bytes)) {
+      past_end_ = in_->eof();
+      return false;
+    }
     *v = 0;
     for (int i = 0; i < bytes; ++i) *v = (*v << 8) | b[i];
     return true;
   }
   bool Skip(uint64_t n) {
     const auto pos = static_cast<uint64_t>(in_->tellg());
-    if (n > file_size_ || pos + n > file_size_) return false;
+    if (n > file_size_ || pos + n > file_size_) {
+      past_end_ = true;
+      return false;
+    }
     return static_cast<bool>(in_->seekg(static_cast<std::streamoff>(n), std::ios::cur));
   }
 
   std::ifstream* in_;
   uint64_t file_size_;
   char version_ = 0;
+  bool past_end_ = false;
 };
 
 // netCDF-C 4.9.0 opens a truncated classic file and reads the missing data as zeros without an
-// error, so the classic header's own layout is checked against the file's size. DataLoss naming
-// the first variable whose data lie past the end. If this parser cannot follow a header that
-// netCDF-C accepted, the check is skipped: the disagreement would be ours, not the file's.
+// error (and a CDF-5 header cut short as a file with fewer variables), so the classic header's
+// own layout is checked against the file's size. DataLoss naming the first variable whose data
+// lie past the end, or saying the header does. If this parser cannot follow a header that
+// netCDF-C accepted for another reason, the check is skipped: the disagreement would be ours.
 Status CheckClassicFileSize(const std::string& path) {
   std::error_code ec;
   const uint64_t file_size = std::filesystem::file_size(path, ec);
   if (ec) return Status::OK();
   std::ifstream in(path, std::ios::binary);
   ClassicHeaderReader r(&in, file_size);
+  auto unparsed = [&] {
+    if (!r.past_end()) return Status::OK();
+    return Status::DataLoss(Quote(path) + " is truncated: its header runs past the end of its " +
+                            std::to_string(file_size) + " bytes");
+  };
   uint64_t numrecs, tag, n;
-  if (!r.ReadMagic() || !r.Count(&numrecs) || !r.U32(&tag) || !r.Count(&n)) return Status::OK();
+  if (!r.ReadMagic() || !r.Count(&numrecs) || !r.U32(&tag) || !r.Count(&n)) return unparsed();
   std::vector<uint64_t> dim_lengths;
   if (tag == 0x0A) {
     for (uint64_t i = 0; i < n; ++i) {
       uint64_t length;
-      if (!r.SkipName() || !r.Count(&length)) return Status::OK();
+      if (!r.SkipName() || !r.Count(&length)) return unparsed();
       dim_lengths.push_back(length);
     }
   } else if (tag != 0 || n != 0) {
-    return Status::OK();
+    return unparsed();
   }
-  if (!r.SkipAttributes() || !r.U32(&tag) || !r.Count(&n)) return Status::OK();
-  if (tag != 0x0B && (tag != 0 || n != 0)) return Status::OK();
+  if (!r.SkipAttributes() || !r.U32(&tag) || !r.Count(&n)) return unparsed();
+  if (tag != 0x0B && (tag != 0 || n != 0)) return unparsed();
   struct Var {
     int index;
     bool record;
@@ -229,22 +244,22 @@ Status CheckClassicFileSize(const std::string& path) {
   int record_vars = 0;
   for (uint64_t i = 0; i < n && tag == 0x0B; ++i) {
     uint64_t ndims, type, vsize, begin;
-    if (!r.SkipName() || !r.Count(&ndims) || ndims > dim_lengths.size() + 1024) return Status::OK();
+    if (!r.SkipName() || !r.Count(&ndims) || ndims > dim_lengths.size() + 1024) return unparsed();
     Var v{static_cast<int>(i), false, 1, 0};
     for (uint64_t d = 0; d < ndims; ++d) {
       uint64_t dimid;
-      if (!r.Count(&dimid) || dimid >= dim_lengths.size()) return Status::OK();
+      if (!r.Count(&dimid) || dimid >= dim_lengths.size()) return unparsed();
       if (dim_lengths[dimid] == 0) {
         v.record = (d == 0);
       } else if (__builtin_mul_overflow(v.bytes, dim_lengths[dimid], &v.bytes)) {
-        return Status::OK();
+        return unparsed();
       }
     }
     if (!r.SkipAttributes() || !r.U32(&type) || !r.Count(&vsize) || !r.Offset(&begin)) {
-      return Status::OK();
+      return unparsed();
     }
     const uint64_t type_size = ClassicHeaderReader::TypeSize(type);
-    if (type_size == 0 || __builtin_mul_overflow(v.bytes, type_size, &v.bytes)) return Status::OK();
+    if (type_size == 0 || __builtin_mul_overflow(v.bytes, type_size, &v.bytes)) return unparsed();
     v.begin = begin;
     if (v.record) {
       record_size += ClassicHeaderReader::Pad4(v.bytes);
@@ -834,10 +849,11 @@ int64_t NowMillis() {
 }
 
 // How one variable is read: slabs of `slab_t` whole times (all z), or, when one time does not
-// fit, `slab_z` levels of one time.
+// fit, `slab_z` levels of one time. `chunk_t` is the chunk extent along t (1 if not chunked).
 struct SlabShape {
   int64_t slab_t = 1;
   int64_t slab_z = 1;
+  int64_t chunk_t = 1;
 };
 
 // Chunk extents of `var` along t and z (1 for a contiguous or classic variable).
@@ -858,46 +874,85 @@ std::pair<int64_t, int64_t> ChunkExtentsTZ(int ncid, const PlannedVariable& pv,
   return {std::max<int64_t>(ct, 1), std::max<int64_t>(cz, 1)};
 }
 
+// Slabs line up with chunks: a multiple of the chunk extent, or a divisor of it, so that no slab
+// straddles a chunk boundary and each chunk's slabs are read one after another (ForEachSlab).
 SlabShape ChooseSlab(const grid::VariableMeta& var, size_t plane_bytes, size_t slab_budget,
                      int64_t ct, int64_t cz) {
   const int64_t planes = std::max<int64_t>(1, static_cast<int64_t>(slab_budget / plane_bytes));
   const int64_t nz = var.shape[kZ], nt = var.shape[kT];
+  auto align = [](int64_t n, int64_t chunk) {
+    if (n >= chunk) return n - n % chunk;
+    while (chunk % n != 0) --n;
+    return n;
+  };
   SlabShape s;
+  s.chunk_t = ct;
   if (nz <= planes) {
     s.slab_z = nz;
-    s.slab_t = planes / nz;
-    // Whole chunks per slab, so that no chunk is decompressed twice.
-    if (ct > 1 && s.slab_t >= ct) s.slab_t -= s.slab_t % ct;
-    s.slab_t = std::min(s.slab_t, nt);
+    s.slab_t = std::min(align(planes / nz, ct), nt);
   } else {
     s.slab_t = 1;
-    s.slab_z = planes;
-    if (cz > 1 && s.slab_z >= cz) s.slab_z -= s.slab_z % cz;
-    s.slab_z = std::min(s.slab_z, nz);
+    s.slab_z = align(planes, cz);
   }
   return s;
 }
 
-// Gives a chunked variable a chunk cache that holds every chunk one slab touches, plus the next
-// row of chunks along t and z, so that slabs cutting through chunks do not decompress them again.
-// Capped at `cap` bytes; the cache is netCDF's, outside the plane budget.
-void SetChunkCache(int ncid, const PlannedVariable& pv, const std::vector<size_t>& chunks,
-                   const SlabShape& slab, size_t element_size, size_t cap) {
+// Calls fn(t0, nt, z0, nz) for each slab of a variable of `nt` times and `nz` levels. Slabs of
+// one time go chunk by chunk: every time of a chunk row along t for one range of levels, then
+// the next range, so that a chunk is finished before the next is started.
+Status ForEachSlab(int64_t nt, int64_t nz, const SlabShape& slab,
+                   const std::function<Status(int64_t, int64_t, int64_t, int64_t)>& fn) {
+  if (slab.slab_z >= nz) {
+    for (int64_t t0 = 0; t0 < nt; t0 += slab.slab_t) {
+      GRIDSTORE_RETURN_IF_ERROR(fn(t0, std::min(slab.slab_t, nt - t0), 0, nz));
+    }
+    return Status::OK();
+  }
+  for (int64_t tb = 0; tb < nt; tb += slab.chunk_t) {
+    for (int64_t z0 = 0; z0 < nz; z0 += slab.slab_z) {
+      for (int64_t t = tb; t < std::min(tb + slab.chunk_t, nt); ++t) {
+        GRIDSTORE_RETURN_IF_ERROR(fn(t, 1, z0, std::min(slab.slab_z, nz - z0)));
+      }
+    }
+  }
+  return Status::OK();
+}
+
+// Gives a chunked variable a chunk cache that holds every chunk one slab touches: slabs follow
+// chunk boundaries and order (ChooseSlab, ForEachSlab), so no chunk is decompressed twice.
+// At most `cap` bytes. Returns the cache settings to restore once the variable is read, since
+// HDF5 keeps a dataset's cached chunks until its cache is changed or the file closed.
+struct ChunkCache {
+  size_t size = 0, slots = 0;
+  float preemption = 0.75f;
+};
+std::optional<ChunkCache> SetChunkCache(int ncid, const PlannedVariable& pv,
+                                        const std::vector<size_t>& chunks, const SlabShape& slab,
+                                        size_t element_size, size_t cap) {
+  ChunkCache old;
+  if (nc_get_var_chunk_cache(ncid, pv.source->id, &old.size, &old.slots, &old.preemption) !=
+      NC_NOERR) {
+    return std::nullopt;
+  }
   double chunk_count = 1, chunk_bytes = static_cast<double>(element_size);
   for (size_t i = 0; i < pv.axes.size(); ++i) {
     const double extent = static_cast<double>(std::max<size_t>(chunks[i], 1));
-    const double length = static_cast<double>(pv.source->dim_lengths[i]);
-    double span = length;
+    double span = static_cast<double>(pv.source->dim_lengths[i]);  // x and y: the whole plane
     if (pv.axes[i] == kT) span = static_cast<double>(slab.slab_t);
     if (pv.axes[i] == kZ) span = static_cast<double>(slab.slab_z);
-    double n = std::ceil(span / extent) + (span < length ? 1 : 0);
-    chunk_count *= std::min(n, std::ceil(length / extent));
+    chunk_count *= std::ceil(span / extent);
     chunk_bytes *= extent;
   }
+  // HDF5 allocates cache space only for chunks it holds, so a generous size costs nothing more.
   const double wanted = std::min(chunk_count * chunk_bytes, static_cast<double>(cap));
   const size_t size = static_cast<size_t>(std::max(wanted, chunk_bytes));
   const size_t slots = std::max<size_t>(1009, static_cast<size_t>(chunk_count) * 4 + 1);
-  nc_set_var_chunk_cache(ncid, pv.source->id, size, slots, 0.75f);  // a hint: failure is harmless
+  if (size <= old.size) return std::nullopt;  // the default is large enough
+  // A hint: if netCDF refuses it, reading is only slower.
+  if (nc_set_var_chunk_cache(ncid, pv.source->id, size, slots, 0.75f) != NC_NOERR) {
+    return std::nullopt;
+  }
+  return old;
 }
 
 struct StreamState {
@@ -935,8 +990,13 @@ Status ReadSlab(int ncid, const std::string& path, const PlannedVariable& pv, in
   std::vector<size_t> start(rank, 0), count(rank);
   for (size_t i = 0; i < rank; ++i) {
     count[i] = pv.source->dim_lengths[i];
-    if (pv.axes[i] == kT) start[i] = static_cast<size_t>(t0), count[i] = static_cast<size_t>(nt);
-    if (pv.axes[i] == kZ) start[i] = static_cast<size_t>(z0), count[i] = static_cast<size_t>(nz);
+    if (pv.axes[i] == kT) {
+      start[i] = static_cast<size_t>(t0);
+      count[i] = static_cast<size_t>(nt);
+    } else if (pv.axes[i] == kZ) {
+      start[i] = static_cast<size_t>(z0);
+      count[i] = static_cast<size_t>(nz);
+    }
   }
   const int rc = nc_get_vara(ncid, pv.source->id, start.data(), count.data(), dst);
   if (rc == NC_NOERR) return Status::OK();
@@ -1012,17 +1072,17 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
 
   // Slab shapes first: the buffer is sized once for the largest.
   std::vector<SlabShape> slabs;
+  std::vector<std::vector<size_t>> chunk_shapes(meta.variables.size());
+  std::vector<bool> chunked_variables(meta.variables.size());
   for (size_t i = 0; i < meta.variables.size(); ++i) {
     const grid::VariableMeta& var = meta.variables[i];
     const size_t es = grid::DataTypeSize(var.type);
     const size_t plane_bytes = static_cast<size_t>(var.shape[kX] * var.shape[kY]) * es;
-    std::vector<size_t> chunks;
     bool chunked = false;
-    auto [ct, cz] = ChunkExtentsTZ(ncid, plan.variables[i], &chunks, &chunked);
-    SlabShape slab = pipelined ? ChooseSlab(var, plane_bytes, slab_budget, ct, cz) : SlabShape{};
-    if (chunked) {
-      SetChunkCache(ncid, plan.variables[i], chunks, slab, es, std::max<size_t>(budget / 2, 1));
-    }
+    auto [ct, cz] = ChunkExtentsTZ(ncid, plan.variables[i], &chunk_shapes[i], &chunked);
+    chunked_variables[i] = chunked;
+    SlabShape slab = pipelined ? ChooseSlab(var, plane_bytes, slab_budget, ct, cz)
+                               : SlabShape{1, 1, ct};
     if (pipelined) {
       st.slab_bytes = std::max(st.slab_bytes, plane_bytes * static_cast<size_t>(slab.slab_t *
                                                                                 slab.slab_z));
@@ -1039,32 +1099,35 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
     const int64_t nt = var.shape[kT], nz = var.shape[kZ], nx = var.shape[kX], ny = var.shape[kY];
     const size_t plane_bytes = static_cast<size_t>(nx * ny) * grid::DataTypeSize(var.type);
     st.progress.variable = var.name;
-    for (int64_t t0 = 0; t0 < nt; t0 += slab.slab_t) {
-      const int64_t ts = std::min(slab.slab_t, nt - t0);
-      for (int64_t z0 = 0; z0 < nz; z0 += slab.slab_z) {
-        const int64_t zs = std::min(slab.slab_z, nz - z0);
-        if (!pipelined) {
-          // One plane at a time, read straight into the plane handed over.
+    std::optional<ChunkCache> restore;
+    if (chunked_variables[i]) {
+      restore = SetChunkCache(ncid, pv, chunk_shapes[i], slab, grid::DataTypeSize(var.type),
+                              std::max<size_t>(budget, 1));
+    }
+    Status read = ForEachSlab(nt, nz, slab, [&](int64_t t0, int64_t ts, int64_t z0, int64_t zs) {
+      if (!pipelined) {
+        // One plane at a time, read straight into the plane handed over.
+        grid::Grid2D plane(var.type, nx, ny);
+        GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, 1, z0, 1, plane.bytes()));
+        GRIDSTORE_RETURN_IF_ERROR(SubmitPlane(&st, var, t0, z0, std::move(plane), path));
+        return writer->Flush().WithContext(Quote(path) + ": variable " + Quote(var.name));
+      }
+      GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, ts, z0, zs, slab_buffer.get()));
+      st.Sample(0);
+      for (int64_t t = 0; t < ts; ++t) {
+        for (int64_t z = 0; z < zs; ++z) {
           grid::Grid2D plane(var.type, nx, ny);
-          GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, 1, z0, 1, plane.bytes()));
-          GRIDSTORE_RETURN_IF_ERROR(SubmitPlane(&st, var, t0, z0, std::move(plane), path));
-          Status s = writer->Flush();
-          if (!s.ok()) return s.WithContext(Quote(path) + ": variable " + Quote(var.name));
-          continue;
-        }
-        GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, ts, z0, zs, slab_buffer.get()));
-        st.Sample(0);
-        for (int64_t t = 0; t < ts; ++t) {
-          for (int64_t z = 0; z < zs; ++z) {
-            grid::Grid2D plane(var.type, nx, ny);
-            std::memcpy(plane.bytes(), slab_buffer.get() + (t * zs + z) * plane_bytes,
-                        plane_bytes);
-            GRIDSTORE_RETURN_IF_ERROR(
-                SubmitPlane(&st, var, t0 + t, z0 + z, std::move(plane), path));
-          }
+          std::memcpy(plane.bytes(), slab_buffer.get() + (t * zs + z) * plane_bytes, plane_bytes);
+          GRIDSTORE_RETURN_IF_ERROR(SubmitPlane(&st, var, t0 + t, z0 + z, std::move(plane), path));
         }
       }
+      return Status::OK();
+    });
+    if (restore) {
+      nc_set_var_chunk_cache(ncid, pv.source->id, restore->size, restore->slots,
+                             restore->preemption);  // frees the chunks held
     }
+    GRIDSTORE_RETURN_IF_ERROR(read);
   }
   Status flushed = writer->Flush();
   if (!flushed.ok()) return flushed.WithContext("importing " + Quote(path));

@@ -32,6 +32,7 @@ using grid::GridStore;
 using grid::GridStoreOptions;
 
 constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
 constexpr int kExitProblemsFound = 3;
 
 // Options shared by every command.
@@ -410,7 +411,8 @@ int Main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 prints the problem (or the help); every usage error exits 2, as documented.
+    return app.exit(e) == 0 ? 0 : kExitUsage;
   }
   if (*import) return RunImport(global, import_args);
   if (*info) return RunInfo(global, info_id, info_json);
