@@ -204,8 +204,10 @@ void GridDataWriter::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t 
       pending_bytes_ -= job->geometry.x * job->geometry.y * DataTypeSize(job->variable->type);
     }
     --pending_tasks_;
+    // Notify under the lock: once it is released, Flush (perhaps in the destructor) may return and
+    // destroy cv_, so this task must not touch the writer afterwards.
+    cv_.notify_all();
   }
-  cv_.notify_all();
 }
 
 Status GridDataWriter::Flush() {

@@ -13,17 +13,23 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <set>
 #include <utility>
 #include <vector>
 
 #include "grid/grid_keys.h"
 
+namespace gridstore::internal_importers {
+// Serialises every call into netCDF-C (not thread-safe); defined in netcdf_importer.cc.
+std::recursive_mutex& NetCdfMutex();
+}  // namespace gridstore::internal_importers
+
 namespace gridstore::importers {
 namespace {
 
-using grid::AttributeValue;
 using grid::Attributes;
+using grid::AttributeValue;
 using grid::Coordinate;
 using grid::DataType;
 using grid::Grid4D;
@@ -36,16 +42,26 @@ constexpr double kNanDouble = std::numeric_limits<double>::quiet_NaN();
 
 nc_type ToNcType(DataType type) {
   switch (type) {
-    case DataType::kInt8: return NC_BYTE;
-    case DataType::kUint8: return NC_UBYTE;
-    case DataType::kInt16: return NC_SHORT;
-    case DataType::kUint16: return NC_USHORT;
-    case DataType::kInt32: return NC_INT;
-    case DataType::kUint32: return NC_UINT;
-    case DataType::kInt64: return NC_INT64;
-    case DataType::kUint64: return NC_UINT64;
-    case DataType::kFloat32: return NC_FLOAT;
-    case DataType::kFloat64: break;
+    case DataType::kInt8:
+      return NC_BYTE;
+    case DataType::kUint8:
+      return NC_UBYTE;
+    case DataType::kInt16:
+      return NC_SHORT;
+    case DataType::kUint16:
+      return NC_USHORT;
+    case DataType::kInt32:
+      return NC_INT;
+    case DataType::kUint32:
+      return NC_UINT;
+    case DataType::kInt64:
+      return NC_INT64;
+    case DataType::kUint64:
+      return NC_UINT64;
+    case DataType::kFloat32:
+      return NC_FLOAT;
+    case DataType::kFloat64:
+      break;
   }
   return NC_DOUBLE;
 }
@@ -61,6 +77,11 @@ std::vector<std::string> SplitWhitespace(std::string_view s) {
     i = j;
   }
   return out;
+}
+
+std::string CoordinatesAttribute(const VariableMeta& var) {
+  auto it = var.attributes.find("coordinates");
+  return it != var.attributes.end() && it->second.is_string() ? it->second.string_value() : "";
 }
 
 // Writes one attribute with its own type. Text (and bools, which netCDF lacks) become NC_CHAR.
@@ -91,7 +112,7 @@ struct OutDim {
   std::string source;  // the source dimension name (or "t", "z"... where the source has none)
   int64_t origin = 0;
   int64_t extent = 0;
-  std::string name;    // in the output: `source`, or `source`_2... for a second window
+  std::string name;  // in the output: `source`, or `source`_2... for a second window
   int id = -1;
 
   // What a coordinate named after another window's dimension gets appended: "" or "_2"...
@@ -140,7 +161,9 @@ class Writer {
   size_t DimensionFor(const std::string& source, int64_t origin, int64_t extent);
   void PlanCoordinates();
   Status Fail(int rc, const std::string& what) const {
-    return Status::Unavailable(Quote(path_) + ": writing " + what + ": " + nc_strerror(rc));
+    const std::string message = Quote(path_) + ": writing " + what + ": " + nc_strerror(rc);
+    if (rc == NC_EBADNAME || rc == NC_EMAXNAME) return Status::InvalidArgument(message);
+    return Status::Unavailable(message);
   }
   Status DefineVariable(int ncid, OutVariable* v);
   Status DefineCoordinate(int ncid, OutCoordinate* c);
@@ -154,7 +177,8 @@ class Writer {
   std::vector<OutDim> dims_;
   std::vector<OutVariable> variables_;
   std::vector<OutCoordinate> coordinates_;
-  std::set<std::string, std::less<>> names_;  // every variable and dimension name taken
+  std::set<std::string, std::less<>> dimension_names_;
+  std::set<std::string, std::less<>> variable_names_;  // of the data variables
 };
 
 size_t Writer::DimensionFor(const std::string& source, int64_t origin, int64_t extent) {
@@ -165,10 +189,10 @@ size_t Writer::DimensionFor(const std::string& source, int64_t origin, int64_t e
     ++uses;
   }
   OutDim d{source, origin, extent, source, -1};
-  for (int n = uses + 1; n == uses + 1 || names_.count(d.name); ++n) {
+  for (int n = uses + 1; n == uses + 1 || dimension_names_.count(d.name); ++n) {
     d.name = n == 1 ? source : source + "_" + std::to_string(n);
   }
-  names_.insert(d.name);
+  dimension_names_.insert(d.name);
   dims_.push_back(std::move(d));
   return dims_.size() - 1;
 }
@@ -210,7 +234,7 @@ Status Writer::Plan(const grid::GridDataSet& data) {
       v.dims.push_back(DimensionFor(source, grid->origin()[axis], extent));
       v.axes.push_back(axis);
     }
-    names_.insert(var.name);
+    variable_names_.insert(var.name);
     variables_.push_back(std::move(v));
   }
   PlanCoordinates();
@@ -219,11 +243,7 @@ Status Writer::Plan(const grid::GridDataSet& data) {
 
 void Writer::PlanCoordinates() {
   auto add = [&](const Coordinate& c, std::string name, std::vector<size_t> dims) -> bool {
-    if (names_.count(name) && dims_.end() == std::find_if(dims_.begin(), dims_.end(), [&](auto& d) {
-          return d.name == name;
-        })) {
-      return false;  // taken by a data variable
-    }
+    if (variable_names_.count(name)) return false;  // taken by a data variable
     for (const auto& oc : coordinates_) {
       if (oc.name == name) return oc.dims == dims;  // written already
     }
@@ -250,11 +270,7 @@ void Writer::PlanCoordinates() {
   auto fits = [](const OutDim& d, int64_t length) { return d.origin + d.extent <= length; };
 
   for (OutVariable& v : variables_) {
-    const auto wanted = SplitWhitespace(
-        v.meta->attributes.count("coordinates") &&
-                v.meta->attributes.at("coordinates").is_string()
-            ? v.meta->attributes.at("coordinates").string_value()
-            : "");
+    const auto wanted = SplitWhitespace(CoordinatesAttribute(*v.meta));
     for (const Coordinate& c : meta_.coordinates) {
       const bool named = std::find(wanted.begin(), wanted.end(), c.name) != wanted.end();
       if (IsScalarCoordinate(c, meta_)) {
@@ -318,8 +334,8 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
   std::vector<int> dimids;
   for (size_t d : v->dims) dimids.push_back(dims_[d].id);
   const nc_type type = ToNcType(grid.type());
-  int rc = nc_def_var(ncid, var.name.c_str(), type, static_cast<int>(dimids.size()),
-                      dimids.data(), &v->id);
+  int rc = nc_def_var(ncid, var.name.c_str(), type, static_cast<int>(dimids.size()), dimids.data(),
+                      &v->id);
   if (rc != NC_NOERR) return Fail(rc, owner);
   if (!dimids.empty()) {
     // Chunks of at most one plane and about 4 MiB: whole rows of y, as many x as fit.
@@ -336,8 +352,8 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
     }
   }
 
-  std::set<std::string, std::less<>> skip = {"_FillValue", "coordinates", "bounds",
-                                             "climatology", "grid_mapping"};
+  std::set<std::string, std::less<>> skip = {"_FillValue", "coordinates", "bounds", "climatology",
+                                             "grid_mapping"};
   if (options_.unpacked) {
     // Values are floats with NaN for fill and missing values: packing metadata no longer applies.
     skip.insert({"scale_factor", "add_offset", "missing_value", "_Unsigned"});
@@ -356,13 +372,9 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
 
   // `coordinates`, naming what was written for this variable.
   std::string names;
-  if (auto it = var.attributes.find("coordinates");
-      it != var.attributes.end() && it->second.is_string()) {
-    for (const auto& n : SplitWhitespace(it->second.string_value())) {
-      auto written = v->coordinate_names.find(n);
-      if (written == v->coordinate_names.end()) continue;
-      names += (names.empty() ? "" : " ") + written->second;
-    }
+  for (const auto& n : SplitWhitespace(CoordinatesAttribute(var))) {
+    auto written = v->coordinate_names.find(n);
+    if (written != v->coordinate_names.end()) names += (names.empty() ? "" : " ") + written->second;
   }
   if (!names.empty() &&
       (rc = nc_put_att_text(ncid, v->id, "coordinates", names.size(), names.data())) != NC_NOERR) {
@@ -374,8 +386,7 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
 Status Writer::Write(int ncid) {
   int rc;
   for (OutDim& d : dims_) {
-    if ((rc = nc_def_dim(ncid, d.name.c_str(), static_cast<size_t>(d.extent), &d.id)) !=
-        NC_NOERR) {
+    if ((rc = nc_def_dim(ncid, d.name.c_str(), static_cast<size_t>(d.extent), &d.id)) != NC_NOERR) {
       return Fail(rc, "dimension " + Quote(d.name));
     }
   }
@@ -407,11 +418,11 @@ Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
   Writer writer(path, meta, options);
   GRIDSTORE_RETURN_IF_ERROR(writer.Plan(data));
   const std::string partial = path + ".partial";
+  std::lock_guard<std::recursive_mutex> lock(internal_importers::NetCdfMutex());
   int ncid = -1;
   int rc = nc_create(partial.c_str(), NC_NETCDF4 | NC_CLOBBER, &ncid);
   if (rc != NC_NOERR) {
-    return Status::FailedPrecondition(Quote(path) + ": cannot create the file: " +
-                                      nc_strerror(rc));
+    return Status::FailedPrecondition(Quote(path) + ": cannot create the file: " + nc_strerror(rc));
   }
   Status s = writer.Write(ncid);
   rc = nc_close(ncid);

@@ -16,21 +16,41 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "grid/grid.h"
 #include "grid/grid_data_writer.h"
 #include "grid/grid_keys.h"
 
+namespace gridstore::internal_importers {
+
+// netCDF-C and the HDF5 it links are not thread-safe, so every call into them, from the importer
+// and the exporter, holds this lock; imports on several threads then only overlap in compression
+// and writing. Recursive, so that a scope holding it may close a file. netcdf_exporter.cc
+// declares it too.
+std::recursive_mutex& NetCdfMutex() {
+  static std::recursive_mutex mu;
+  return mu;
+}
+
+}  // namespace gridstore::internal_importers
+
 namespace gridstore::importers {
 namespace {
 
-using grid::AttributeValue;
+using internal_importers::NetCdfMutex;
+using NetCdfLock = std::lock_guard<std::recursive_mutex>;
 using grid::Attributes;
+using grid::AttributeValue;
 using grid::DataSetMeta;
 using grid::DataType;
 using grid::kT;
@@ -104,7 +124,10 @@ Status NcError(int code, const std::string& path, const std::string& what) {
 class NcFile {
  public:
   explicit NcFile(int ncid) : ncid_(ncid) {}
-  ~NcFile() { nc_close(ncid_); }
+  ~NcFile() {
+    NetCdfLock lock(NetCdfMutex());
+    nc_close(ncid_);
+  }
   NcFile(const NcFile&) = delete;
   NcFile& operator=(const NcFile&) = delete;
   int id() const { return ncid_; }
@@ -168,11 +191,23 @@ class ClassicHeaderReader {
   }
   static uint64_t TypeSize(uint64_t type) {
     switch (type) {
-      case NC_BYTE: case NC_CHAR: case NC_UBYTE: return 1;
-      case NC_SHORT: case NC_USHORT: return 2;
-      case NC_INT: case NC_FLOAT: case NC_UINT: return 4;
-      case NC_DOUBLE: case NC_INT64: case NC_UINT64: return 8;
-      default: return 0;
+      case NC_BYTE:
+      case NC_CHAR:
+      case NC_UBYTE:
+        return 1;
+      case NC_SHORT:
+      case NC_USHORT:
+        return 2;
+      case NC_INT:
+      case NC_FLOAT:
+      case NC_UINT:
+        return 4;
+      case NC_DOUBLE:
+      case NC_INT64:
+      case NC_UINT64:
+        return 8;
+      default:
+        return 0;
     }
   }
   static uint64_t Pad4(uint64_t n) { return (n + 3) & ~uint64_t{3}; }
@@ -310,8 +345,7 @@ Result<std::unique_ptr<NcFile>> OpenNetCdf(const std::string& path) {
     if (HasNetCdfSignature(path)) {
       return Status::DataLoss(Quote(path) + " is truncated or corrupt: " + nc_strerror(rc));
     }
-    return Status::InvalidArgument(Quote(path) + " is not a NetCDF file (" + nc_strerror(rc) +
-                                   ")");
+    return Status::InvalidArgument(Quote(path) + " is not a NetCDF file (" + nc_strerror(rc) + ")");
   }
   if (rc == ENOENT) return Status::NotFound(Quote(path) + ": no such file");
   if (rc > 0 || rc == NC_ENOMEM) {
@@ -332,17 +366,28 @@ Result<std::unique_ptr<NcFile>> OpenNetCdf(const std::string& path) {
 
 std::optional<DataType> ToDataType(nc_type type) {
   switch (type) {
-    case NC_BYTE: return DataType::kInt8;
-    case NC_UBYTE: return DataType::kUint8;
-    case NC_SHORT: return DataType::kInt16;
-    case NC_USHORT: return DataType::kUint16;
-    case NC_INT: return DataType::kInt32;
-    case NC_UINT: return DataType::kUint32;
-    case NC_INT64: return DataType::kInt64;
-    case NC_UINT64: return DataType::kUint64;
-    case NC_FLOAT: return DataType::kFloat32;
-    case NC_DOUBLE: return DataType::kFloat64;
-    default: return std::nullopt;
+    case NC_BYTE:
+      return DataType::kInt8;
+    case NC_UBYTE:
+      return DataType::kUint8;
+    case NC_SHORT:
+      return DataType::kInt16;
+    case NC_USHORT:
+      return DataType::kUint16;
+    case NC_INT:
+      return DataType::kInt32;
+    case NC_UINT:
+      return DataType::kUint32;
+    case NC_INT64:
+      return DataType::kInt64;
+    case NC_UINT64:
+      return DataType::kUint64;
+    case NC_FLOAT:
+      return DataType::kFloat32;
+    case NC_DOUBLE:
+      return DataType::kFloat64;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -483,25 +528,36 @@ std::optional<T> ExactValue(const AttributeValue& a) {
 std::string DefaultFill(nc_type type) {
   auto bytes = [](auto v) { return std::string(reinterpret_cast<const char*>(&v), sizeof(v)); };
   switch (type) {
-    case NC_BYTE: return bytes(static_cast<int8_t>(NC_FILL_BYTE));
-    case NC_UBYTE: return bytes(static_cast<uint8_t>(NC_FILL_UBYTE));
-    case NC_SHORT: return bytes(static_cast<int16_t>(NC_FILL_SHORT));
-    case NC_USHORT: return bytes(static_cast<uint16_t>(NC_FILL_USHORT));
-    case NC_INT: return bytes(static_cast<int32_t>(NC_FILL_INT));
-    case NC_UINT: return bytes(static_cast<uint32_t>(NC_FILL_UINT));
-    case NC_INT64: return bytes(static_cast<int64_t>(NC_FILL_INT64));
-    case NC_UINT64: return bytes(static_cast<uint64_t>(NC_FILL_UINT64));
-    case NC_FLOAT: return bytes(static_cast<float>(NC_FILL_FLOAT));
-    case NC_DOUBLE: return bytes(static_cast<double>(NC_FILL_DOUBLE));
-    default: return "";
+    case NC_BYTE:
+      return bytes(static_cast<int8_t>(NC_FILL_BYTE));
+    case NC_UBYTE:
+      return bytes(static_cast<uint8_t>(NC_FILL_UBYTE));
+    case NC_SHORT:
+      return bytes(static_cast<int16_t>(NC_FILL_SHORT));
+    case NC_USHORT:
+      return bytes(static_cast<uint16_t>(NC_FILL_USHORT));
+    case NC_INT:
+      return bytes(static_cast<int32_t>(NC_FILL_INT));
+    case NC_UINT:
+      return bytes(static_cast<uint32_t>(NC_FILL_UINT));
+    case NC_INT64:
+      return bytes(static_cast<int64_t>(NC_FILL_INT64));
+    case NC_UINT64:
+      return bytes(static_cast<uint64_t>(NC_FILL_UINT64));
+    case NC_FLOAT:
+      return bytes(static_cast<float>(NC_FILL_FLOAT));
+    case NC_DOUBLE:
+      return bytes(static_cast<double>(NC_FILL_DOUBLE));
+    default:
+      return "";
   }
 }
 
 bool IsPressureUnit(std::string_view units) {
   static const std::set<std::string, std::less<>> kPressure = {
-      "pa",   "pascal",  "pascals", "hpa",     "hectopascal", "hectopascals", "kpa",
-      "mbar", "millibar", "millibars", "mb",   "bar",         "bars",         "dbar",
-      "decibar", "decibars", "cbar", "atm",   "torr",        "mmhg",         "psi"};
+      "pa",      "pascal",   "pascals",   "hpa", "hectopascal", "hectopascals", "kpa",
+      "mbar",    "millibar", "millibars", "mb",  "bar",         "bars",         "dbar",
+      "decibar", "decibars", "cbar",      "atm", "torr",        "mmhg",         "psi"};
   return kPressure.count(Lower(Trim(units))) > 0;
 }
 
@@ -700,7 +756,8 @@ grid::VariableMeta MakeVariableMeta(const NcVariable& v, const std::vector<int>&
   }
   if (const AttributeValue* missing = FindAttribute(v.attributes, "missing_value");
       missing && missing->is_number()) {
-    for (size_t i = 0; i < missing->size(); ++i) meta.missing_values.push_back(missing->AsDouble(i));
+    for (size_t i = 0; i < missing->size(); ++i)
+      meta.missing_values.push_back(missing->AsDouble(i));
   }
   const AttributeValue* scale = FindAttribute(v.attributes, "scale_factor");
   const AttributeValue* offset = FindAttribute(v.attributes, "add_offset");
@@ -748,8 +805,8 @@ struct ImportPlan {
   std::vector<std::string> notes;
 };
 
-Result<ImportPlan> PlanImport(int ncid, const std::string& path,
-                              const NetCdfImportOptions& options, const FileStructure* f) {
+Result<ImportPlan> PlanImport(int ncid, const std::string& path, const NetCdfImportOptions& options,
+                              const FileStructure* f) {
   ImportPlan plan;
   plan.notes = f->notes;
   const References refs = CollectReferences(*f);
@@ -824,8 +881,8 @@ Result<ImportPlan> PlanImport(int ncid, const std::string& path,
   for (size_t i = 0; i < f->variables.size(); ++i) {
     const NcVariable& v = f->variables[i];
     if (roles[i].role != Role::kCoordinate) continue;
-    const bool wanted = (IsCoordinateVariable(v) && used_dims.count(v.name)) ||
-                        aux_names.count(v.name);
+    const bool wanted =
+        (IsCoordinateVariable(v) && used_dims.count(v.name)) || aux_names.count(v.name);
     if (!wanted) continue;
     if (std::count(v.dim_lengths.begin(), v.dim_lengths.end(), size_t{0}) > 0) {
       plan.notes.push_back("skipped coordinate " + Quote(v.name) + ": it has no values");
@@ -929,6 +986,7 @@ struct ChunkCache {
 std::optional<ChunkCache> SetChunkCache(int ncid, const PlannedVariable& pv,
                                         const std::vector<size_t>& chunks, const SlabShape& slab,
                                         size_t element_size, size_t cap) {
+  NetCdfLock lock(NetCdfMutex());
   ChunkCache old;
   if (nc_get_var_chunk_cache(ncid, pv.source->id, &old.size, &old.slots, &old.preemption) !=
       NC_NOERR) {
@@ -998,7 +1056,11 @@ Status ReadSlab(int ncid, const std::string& path, const PlannedVariable& pv, in
       count[i] = static_cast<size_t>(nz);
     }
   }
-  const int rc = nc_get_vara(ncid, pv.source->id, start.data(), count.data(), dst);
+  int rc;
+  {
+    NetCdfLock lock(NetCdfMutex());
+    rc = nc_get_vara(ncid, pv.source->id, start.data(), count.data(), dst);
+  }
   if (rc == NC_NOERR) return Status::OK();
   return NcError(rc, path,
                  "variable " + Quote(pv.source->name) + " at t " + std::to_string(t0) +
@@ -1011,6 +1073,7 @@ Status ReadSlab(int ncid, const std::string& path, const PlannedVariable& pv, in
 Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
                                          const NetCdfImportOptions& options,
                                          std::vector<std::string>* notes) {
+  NetCdfLock lock(NetCdfMutex());
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<NcFile> file, OpenNetCdf(path));
   GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(file->id(), path));
   GRIDSTORE_ASSIGN_OR_RETURN(ImportPlan plan, PlanImport(file->id(), path, options, &structure));
@@ -1024,7 +1087,9 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   if (options.dataset_id.empty()) {
     return Status::InvalidArgument("no dataset id given for importing " + Quote(path));
   }
-  // Everything that can be checked is checked before the first write.
+  // Everything that can be checked is checked before the first write. The file's structure is
+  // read under the netCDF lock; then only slab reads take it.
+  std::unique_lock<std::recursive_mutex> nc_lock(NetCdfMutex());
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<NcFile> file, OpenNetCdf(path));
   const int ncid = file->id();
   GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(ncid, path));
@@ -1048,8 +1113,8 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   const size_t budget = options.memory_budget_bytes;
   size_t max_plane = 0;
   for (const auto& v : meta.variables) {
-    max_plane = std::max(max_plane, static_cast<size_t>(v.shape[kX] * v.shape[kY]) *
-                                        grid::DataTypeSize(v.type));
+    max_plane = std::max(
+        max_plane, static_cast<size_t>(v.shape[kX] * v.shape[kY]) * grid::DataTypeSize(v.type));
   }
   const bool pipelined = budget / 3 >= max_plane;
   const size_t slab_budget = pipelined ? std::min(budget / 2, budget - 2 * max_plane) : 0;
@@ -1081,14 +1146,15 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
     bool chunked = false;
     auto [ct, cz] = ChunkExtentsTZ(ncid, plan.variables[i], &chunk_shapes[i], &chunked);
     chunked_variables[i] = chunked;
-    SlabShape slab = pipelined ? ChooseSlab(var, plane_bytes, slab_budget, ct, cz)
-                               : SlabShape{1, 1, ct};
+    SlabShape slab =
+        pipelined ? ChooseSlab(var, plane_bytes, slab_budget, ct, cz) : SlabShape{1, 1, ct};
     if (pipelined) {
-      st.slab_bytes = std::max(st.slab_bytes, plane_bytes * static_cast<size_t>(slab.slab_t *
-                                                                                slab.slab_z));
+      st.slab_bytes =
+          std::max(st.slab_bytes, plane_bytes * static_cast<size_t>(slab.slab_t * slab.slab_z));
     }
     slabs.push_back(slab);
   }
+  nc_lock.unlock();
   std::unique_ptr<char[]> slab_buffer;
   if (st.slab_bytes > 0) slab_buffer = std::make_unique_for_overwrite<char[]>(st.slab_bytes);
 
@@ -1124,6 +1190,7 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
       return Status::OK();
     });
     if (restore) {
+      NetCdfLock lock(NetCdfMutex());
       nc_set_var_chunk_cache(ncid, pv.source->id, restore->size, restore->slots,
                              restore->preemption);  // frees the chunks held
     }

@@ -21,6 +21,18 @@ KeyRange KeyRange::Prefix(std::string_view prefix) {
   return range;
 }
 
+Status ValidateDeleteRange(Table table, std::string_view begin, std::string_view end) {
+  if (end.empty()) {
+    return Status::InvalidArgument("DeleteRange in table '" + std::string(TableName(table)) +
+                                   "' needs a non-empty end (an unbounded delete is not allowed)");
+  }
+  if (begin > end) {
+    return Status::InvalidArgument("DeleteRange in table '" + std::string(TableName(table)) +
+                                   "' has begin > end");
+  }
+  return Status::OK();
+}
+
 void WriteBatch::Put(Table table, std::string_view key, std::string_view value) {
   bytes_ += key.size() + value.size();
   ops_.push_back(Op{OpType::kPut, table, std::string(key), std::string(value)});

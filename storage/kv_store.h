@@ -85,6 +85,10 @@ class WriteBatch {
   size_t bytes_ = 0;
 };
 
+// InvalidArgument unless [begin, end) is a valid range for DeleteRange in `table`: end not empty
+// (an unbounded delete is too easy a mistake) and begin <= end. Shared by every backend.
+Status ValidateDeleteRange(Table table, std::string_view begin, std::string_view end);
+
 class KvStore {
  public:
   virtual ~KvStore() = default;

@@ -62,7 +62,7 @@ class MemoryKvStore final : public KvStore {
   }
 
   Status DeleteRange(const WriteOptions& /*options*/, Table table, const KeyRange& range) override {
-    GRIDSTORE_RETURN_IF_ERROR(CheckDeleteRange(table, range.begin, range.end));
+    GRIDSTORE_RETURN_IF_ERROR(ValidateDeleteRange(table, range.begin, range.end));
     std::unique_lock lock(mu_);
     DeleteRangeLocked(table, range.begin, range.end);
     return Status::OK();
@@ -72,7 +72,7 @@ class MemoryKvStore final : public KvStore {
     // Validate everything first: a batch applies entirely or not at all.
     for (const WriteBatch::Op& op : batch.ops()) {
       if (op.type == WriteBatch::OpType::kDeleteRange) {
-        GRIDSTORE_RETURN_IF_ERROR(CheckDeleteRange(op.table, op.key, op.value));
+        GRIDSTORE_RETURN_IF_ERROR(ValidateDeleteRange(op.table, op.key, op.value));
       }
     }
     std::unique_lock lock(mu_);
@@ -127,19 +127,6 @@ class MemoryKvStore final : public KvStore {
   using Map = std::map<std::string, std::string, std::less<>>;
 
   Map& Tab(Table table) { return tables_[static_cast<size_t>(table)]; }
-
-  static Status CheckDeleteRange(Table table, std::string_view begin, std::string_view end) {
-    if (end.empty()) {
-      return Status::InvalidArgument(
-          std::string("DeleteRange in table '") + std::string(TableName(table)) +
-          "' needs a non-empty end (an unbounded delete is not allowed)");
-    }
-    if (begin > end) {
-      return Status::InvalidArgument(std::string("DeleteRange in table '") +
-                                     std::string(TableName(table)) + "' has begin > end");
-    }
-    return Status::OK();
-  }
 
   void PutLocked(Table table, std::string_view key, std::string_view value) {
     Map& map = Tab(table);

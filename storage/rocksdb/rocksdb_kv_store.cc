@@ -220,7 +220,7 @@ class RocksDbKvStore final : public KvStore {
 
   Status DeleteRange(const WriteOptions& options, Table table, const KeyRange& range) override {
     GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-    GRIDSTORE_RETURN_IF_ERROR(CheckDeleteRange(table, range.begin, range.end));
+    GRIDSTORE_RETURN_IF_ERROR(ValidateDeleteRange(table, range.begin, range.end));
     if (range.begin == range.end) return Status::OK();
     return ToStatus(
         db_->DeleteRange(ToRocks(options), Handle(table), ToSlice(range.begin), ToSlice(range.end)),
@@ -243,7 +243,7 @@ class RocksDbKvStore final : public KvStore {
           break;
         case WriteBatch::OpType::kDeleteRange:
           // Validated here so that a bad op rejects the whole batch before anything is applied.
-          GRIDSTORE_RETURN_IF_ERROR(CheckDeleteRange(op.table, op.key, op.value));
+          GRIDSTORE_RETURN_IF_ERROR(ValidateDeleteRange(op.table, op.key, op.value));
           if (op.key != op.value) s = wb.DeleteRange(h, ToSlice(op.key), ToSlice(op.value));
           break;
       }
@@ -323,19 +323,6 @@ class RocksDbKvStore final : public KvStore {
   Status CheckWritable() const {
     if (read_only_) {
       return Status::FailedPrecondition("store at " + Quoted(path_) + " is open read-only");
-    }
-    return Status::OK();
-  }
-
-  static Status CheckDeleteRange(Table table, std::string_view begin, std::string_view end) {
-    if (end.empty()) {
-      return Status::InvalidArgument(
-          std::string("DeleteRange in table '") + std::string(TableName(table)) +
-          "' needs a non-empty end (an unbounded delete is not allowed)");
-    }
-    if (begin > end) {
-      return Status::InvalidArgument(std::string("DeleteRange in table '") +
-                                     std::string(TableName(table)) + "' has begin > end");
     }
     return Status::OK();
   }

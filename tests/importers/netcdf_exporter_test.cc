@@ -30,10 +30,10 @@ using grid::Shape4;
 using grid::VariableMeta;
 using testing::ScopedTempDir;
 
-#define ASSERT_NC(expr)                                                   \
-  do {                                                                    \
-    const int rc_ = (expr);                                               \
-    ASSERT_EQ(rc_, NC_NOERR) << #expr << ": " << nc_strerror(rc_);        \
+#define ASSERT_NC(expr)                                            \
+  do {                                                             \
+    const int rc_ = (expr);                                        \
+    ASSERT_EQ(rc_, NC_NOERR) << #expr << ": " << nc_strerror(rc_); \
   } while (0)
 
 // What netCDF-C reads back from an exported file.
@@ -265,8 +265,7 @@ TEST_F(NetCdfExporterTest, PackedSliceReadsBackWithItsDimensionsCoordinatesAndAt
   const std::string out = dir_.Sub("packed.nc");
   ASSERT_OK(WriteNetCdf(out, meta_, data));
   NcReader nc(out);
-  EXPECT_EQ(nc.Dims("temp"),
-            (std::vector<std::string>{"time=2", "level=2", "lat=5", "lon=6"}));
+  EXPECT_EQ(nc.Dims("temp"), (std::vector<std::string>{"time=2", "level=2", "lat=5", "lon=6"}));
   EXPECT_EQ(nc.Dims("ps"), (std::vector<std::string>{"time=2", "lat=5", "lon=6"}));
   EXPECT_EQ(nc.Dims("orog"), (std::vector<std::string>{"lat=5", "lon=6"}));
   EXPECT_EQ(nc.NumDims(), 4);  // no synthetic t or z

@@ -16,6 +16,7 @@
 #include <iostream>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "grid/grid_store.h"
@@ -33,10 +34,10 @@ using grid::Shape4;
 using grid::VariableMeta;
 using testing::ScopedTempDir;
 
-#define ASSERT_NC(expr)                                                   \
-  do {                                                                    \
-    const int rc_ = (expr);                                               \
-    ASSERT_EQ(rc_, NC_NOERR) << #expr << ": " << nc_strerror(rc_);        \
+#define ASSERT_NC(expr)                                            \
+  do {                                                             \
+    const int rc_ = (expr);                                        \
+    ASSERT_EQ(rc_, NC_NOERR) << #expr << ": " << nc_strerror(rc_); \
   } while (0)
 
 // Writes a NetCDF file: define(ncid) in define mode, then write(ncid) in data mode.
@@ -58,8 +59,7 @@ int Dim(int ncid, const char* name, size_t length) {
 
 int Var(int ncid, const char* name, nc_type type, std::vector<int> dims) {
   int id = -1;
-  EXPECT_EQ(nc_def_var(ncid, name, type, static_cast<int>(dims.size()), dims.data(), &id),
-            NC_NOERR)
+  EXPECT_EQ(nc_def_var(ncid, name, type, static_cast<int>(dims.size()), dims.data(), &id), NC_NOERR)
       << name;
   return id;
 }
@@ -113,16 +113,37 @@ std::vector<char> FillVariable(int ncid, const char* name) {
   for (size_t i = 0; i < count; ++i) {
     const auto v = static_cast<int64_t>((i * 7919) % 251) - 100;
     switch (type) {
-      case NC_BYTE: reinterpret_cast<int8_t*>(bytes.data())[i] = static_cast<int8_t>(v); break;
-      case NC_UBYTE: reinterpret_cast<uint8_t*>(bytes.data())[i] = static_cast<uint8_t>(v + 100); break;
-      case NC_SHORT: reinterpret_cast<int16_t*>(bytes.data())[i] = static_cast<int16_t>(v * 99); break;
-      case NC_USHORT: reinterpret_cast<uint16_t*>(bytes.data())[i] = static_cast<uint16_t>(v * 99 + 9900); break;
-      case NC_INT: reinterpret_cast<int32_t*>(bytes.data())[i] = static_cast<int32_t>(v * 1000003); break;
-      case NC_UINT: reinterpret_cast<uint32_t*>(bytes.data())[i] = static_cast<uint32_t>((v + 100) * 17000000); break;
-      case NC_INT64: reinterpret_cast<int64_t*>(bytes.data())[i] = v * 36028797018963967LL; break;
-      case NC_UINT64: reinterpret_cast<uint64_t*>(bytes.data())[i] = static_cast<uint64_t>(v + 100) * 73014444032000000ULL; break;
-      case NC_FLOAT: reinterpret_cast<float*>(bytes.data())[i] = static_cast<float>(v) * 1.25e-3f; break;
-      case NC_DOUBLE: reinterpret_cast<double*>(bytes.data())[i] = static_cast<double>(v) / 3.0; break;
+      case NC_BYTE:
+        reinterpret_cast<int8_t*>(bytes.data())[i] = static_cast<int8_t>(v);
+        break;
+      case NC_UBYTE:
+        reinterpret_cast<uint8_t*>(bytes.data())[i] = static_cast<uint8_t>(v + 100);
+        break;
+      case NC_SHORT:
+        reinterpret_cast<int16_t*>(bytes.data())[i] = static_cast<int16_t>(v * 99);
+        break;
+      case NC_USHORT:
+        reinterpret_cast<uint16_t*>(bytes.data())[i] = static_cast<uint16_t>(v * 99 + 9900);
+        break;
+      case NC_INT:
+        reinterpret_cast<int32_t*>(bytes.data())[i] = static_cast<int32_t>(v * 1000003);
+        break;
+      case NC_UINT:
+        reinterpret_cast<uint32_t*>(bytes.data())[i] = static_cast<uint32_t>((v + 100) * 17000000);
+        break;
+      case NC_INT64:
+        reinterpret_cast<int64_t*>(bytes.data())[i] = v * 36028797018963967LL;
+        break;
+      case NC_UINT64:
+        reinterpret_cast<uint64_t*>(bytes.data())[i] =
+            static_cast<uint64_t>(v + 100) * 73014444032000000ULL;
+        break;
+      case NC_FLOAT:
+        reinterpret_cast<float*>(bytes.data())[i] = static_cast<float>(v) * 1.25e-3f;
+        break;
+      case NC_DOUBLE:
+        reinterpret_cast<double*>(bytes.data())[i] = static_cast<double>(v) / 3.0;
+        break;
     }
   }
   EXPECT_EQ(nc_put_var(ncid, id, bytes.data()), NC_NOERR) << name;
@@ -187,9 +208,9 @@ class NumericTypesTest : public NetCdfImporterTest, public ::testing::WithParamI
 TEST_P(NumericTypesTest, AllTenTypesImportExactly) {
   const std::string path = dir_.Sub("types.nc");
   const std::vector<std::pair<const char*, nc_type>> types = {
-      {"i8", NC_BYTE},    {"u8", NC_UBYTE},   {"i16", NC_SHORT}, {"u16", NC_USHORT},
-      {"i32", NC_INT},    {"u32", NC_UINT},   {"i64", NC_INT64}, {"u64", NC_UINT64},
-      {"f32", NC_FLOAT},  {"f64", NC_DOUBLE}};
+      {"i8", NC_BYTE},   {"u8", NC_UBYTE},  {"i16", NC_SHORT}, {"u16", NC_USHORT},
+      {"i32", NC_INT},   {"u32", NC_UINT},  {"i64", NC_INT64}, {"u64", NC_UINT64},
+      {"f32", NC_FLOAT}, {"f64", NC_DOUBLE}};
   std::map<std::string, std::vector<char>> written;
   MakeFile(
       path, GetParam(),
@@ -209,9 +230,9 @@ TEST_P(NumericTypesTest, AllTenTypesImportExactly) {
   EXPECT_EQ(summary.planes, 60);
   ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("run"));
   const std::map<std::string, DataType> expected = {
-      {"i8", DataType::kInt8},   {"u8", DataType::kUint8},    {"i16", DataType::kInt16},
+      {"i8", DataType::kInt8},    {"u8", DataType::kUint8},   {"i16", DataType::kInt16},
       {"u16", DataType::kUint16}, {"i32", DataType::kInt32},  {"u32", DataType::kUint32},
-      {"i64", DataType::kInt64}, {"u64", DataType::kUint64},  {"f32", DataType::kFloat32},
+      {"i64", DataType::kInt64},  {"u64", DataType::kUint64}, {"f32", DataType::kFloat32},
       {"f64", DataType::kFloat64}};
   for (const auto& [name, type] : types) {
     SCOPED_TRACE(name);
@@ -359,9 +380,9 @@ TEST_F(NetCdfImporterTest, NonGriddedVariablesAreCoordinatesOrNotedAsSkipped) {
         const int time = Dim(ncid, "time", 2), y = Dim(ncid, "y", 4), x = Dim(ncid, "x", 5);
         const int nv = Dim(ncid, "nv", 2), nchar = Dim(ncid, "nchar", 8);
         const int empty = Dim(ncid, "record", NC_UNLIMITED);
-        const int t = CoordinateVar(ncid, "time", time, {{"units", "days since 2000-01-01"},
-                                                          {"calendar", "noleap"},
-                                                          {"bounds", "time_bnds"}});
+        const int t = CoordinateVar(
+            ncid, "time", time,
+            {{"units", "days since 2000-01-01"}, {"calendar", "noleap"}, {"bounds", "time_bnds"}});
         (void)t;
         Var(ncid, "time_bnds", NC_DOUBLE, {time, nv});
         Var(ncid, "lat2d", NC_FLOAT, {y, x});
@@ -434,7 +455,8 @@ TEST_F(NetCdfImporterTest, StringAttributesAreKept) {
   const VariableMeta& v = meta.variables[0];
   EXPECT_EQ(v.attributes.at("units"), AttributeValue::String("K"));
   EXPECT_EQ(v.attributes.at("flag_meanings"), AttributeValue::String("low\nhigh"));
-  EXPECT_EQ(v.attributes.at("flag_masks"), AttributeValue::Integers(DataType::kUint16, {1, 2, 65535}));
+  EXPECT_EQ(v.attributes.at("flag_masks"),
+            AttributeValue::Integers(DataType::kUint16, {1, 2, 65535}));
   EXPECT_EQ(meta.attributes.at("title"), AttributeValue::String("a string title"));
   EXPECT_EQ(meta.attributes.at("big"), AttributeValue::Int64(-5000000000LL));
 }
@@ -508,7 +530,8 @@ TEST_F(NetCdfImporterTest, MissingValuesAndPackingOfAnySign) {
   EXPECT_EQ(*s.packing, (grid::Packing{-0.5, -10.0, DataType::kFloat32}));
   EXPECT_EQ(s.FillValueAsDouble(), NC_FILL_SHORT);
   EXPECT_EQ(*meta.FindVariable("i")->packing, (grid::Packing{1.0, 5.0, DataType::kFloat64}));
-  EXPECT_EQ(meta.FindVariable("f")->missing_values, std::vector<double>{static_cast<double>(1e20f)});
+  EXPECT_EQ(meta.FindVariable("f")->missing_values,
+            std::vector<double>{static_cast<double>(1e20f)});
   EXPECT_FALSE(meta.FindVariable("f")->packing.has_value());
   ExpectSameAsFile("run", path);
 }
@@ -578,8 +601,8 @@ TEST_P(BudgetTest, ImportStaysWithinTheMemoryBudget) {
   EXPECT_GE(summary.peak_buffered_bytes, plane_bytes);
   const int64_t planes = c.nt * c.nz + c.nt;
   EXPECT_EQ(summary.planes, planes);
-  EXPECT_EQ(summary.raw_bytes, c.nt * c.nz * static_cast<int64_t>(plane_bytes) +
-                                   c.nt * c.nx * c.ny * 2);
+  EXPECT_EQ(summary.raw_bytes,
+            c.nt * c.nz * static_cast<int64_t>(plane_bytes) + c.nt * c.nx * c.ny * 2);
   EXPECT_GT(summary.stored_bytes, 0);
   ASSERT_EQ(static_cast<int64_t>(progress.size()), planes);
   EXPECT_EQ(progress.front().variable, "big");
@@ -591,8 +614,8 @@ TEST_P(BudgetTest, ImportStaysWithinTheMemoryBudget) {
   ExpectSameAsFile("run", path);
   if (c.report_speed) {
     const double mb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
-    std::cout << "[ speed    ] " << mb << " MB file, budget " << c.budget / 1e6 << " MB: "
-              << summary.seconds << " s, " << mb / summary.seconds << " MB/s, peak "
+    std::cout << "[ speed    ] " << mb << " MB file, budget " << c.budget / 1e6
+              << " MB: " << summary.seconds << " s, " << mb / summary.seconds << " MB/s, peak "
               << summary.peak_buffered_bytes / 1e6 << " MB, stored " << summary.stored_bytes / 1e6
               << " MB\n";
   }
@@ -609,8 +632,7 @@ INSTANTIATE_TEST_SUITE_P(
         // Under three planes: one plane at a time.
         BudgetCase{"OnePlaneAtATime", NC_NETCDF4, 600 << 10, 3, 2, 256, 256, 0, 0, false},
         // A plane larger than the budget is still imported.
-        BudgetCase{"PlaneLargerThanBudget", 0, 100 << 10, 2, 2, 256, 256, 0, 0,
-                   false}),
+        BudgetCase{"PlaneLargerThanBudget", 0, 100 << 10, 2, 2, 256, 256, 0, 0, false}),
     [](const auto& test) { return std::string(test.param.name); });
 
 // ---- Bad input: a specific error, and nothing written ----
@@ -781,7 +803,8 @@ TEST_F(NetCdfImporterTest, FailureMidwayLeavesTheDatasetInit) {
   MakeFile(
       path, NC_NETCDF4,
       [&](int ncid) {
-        const int time = Dim(ncid, "time", 6), lat = Dim(ncid, "lat", 64), lon = Dim(ncid, "lon", 64);
+        const int time = Dim(ncid, "time", 6), lat = Dim(ncid, "lat", 64),
+                  lon = Dim(ncid, "lon", 64);
         const int v = Var(ncid, "temp", NC_FLOAT, {time, lat, lon});
         const size_t chunks[3] = {1, 64, 64};
         ASSERT_NC(nc_def_var_chunking(ncid, v, NC_CHUNKED, chunks));
@@ -824,6 +847,47 @@ TEST_F(NetCdfImporterTest, FailureMidwayLeavesTheDatasetInit) {
   ExpectStoreEmpty();
 }
 
+// ---- Threads ----
+
+// netCDF-C is not thread-safe; the importer serialises its calls, so imports (and meta reads)
+// may run on several threads at once.
+TEST_F(NetCdfImporterTest, ImportsOnSeveralThreadsAreIndependent) {
+  std::vector<std::string> paths;
+  for (int i = 0; i < 3; ++i) {
+    paths.push_back(dir_.Sub("file" + std::to_string(i) + ".nc"));
+    MakeFile(
+        paths.back(), i == 1 ? NC_64BIT_OFFSET : NC_NETCDF4,
+        [&](int ncid) {
+          const int time = Dim(ncid, "time", 6), lat = Dim(ncid, "lat", 64 + i);
+          const int lon = Dim(ncid, "lon", 96);
+          Var(ncid, "a", i == 2 ? NC_DOUBLE : NC_FLOAT, {time, lat, lon});
+          Var(ncid, "b", NC_SHORT, {time, lat, lon});
+        },
+        [&](int ncid) {
+          FillVariable(ncid, "a");
+          FillVariable(ncid, "b");
+        });
+  }
+  ASSERT_FALSE(HasFatalFailure());
+  std::vector<Status> results(paths.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    threads.emplace_back([&, i] {
+      NetCdfImportOptions options = Options("run" + std::to_string(i));
+      options.memory_budget_bytes = 256 << 10;  // many small slabs, interleaved
+      results[i] = ImportNetCdf(store_.get(), paths[i], options).status();
+    });
+  }
+  threads.emplace_back([&] {
+    for (int k = 0; k < 20; ++k) EXPECT_OK(ReadNetCdfMeta(paths[k % 3], Options()));
+  });
+  for (auto& t : threads) t.join();
+  for (size_t i = 0; i < paths.size(); ++i) {
+    EXPECT_OK(results[i]);
+    ExpectSameAsFile("run" + std::to_string(i), paths[i]);
+  }
+}
+
 // ---- Lifecycle and attributes ----
 
 TEST_F(NetCdfImporterTest, SuccessSetsDoneCreateTimeAndUserAttributes) {
@@ -832,7 +896,7 @@ TEST_F(NetCdfImporterTest, SuccessSetsDoneCreateTimeAndUserAttributes) {
   ASSERT_FALSE(HasFatalFailure());
   NetCdfImportOptions options = Options("ecmwf/2026-11-21T00Z");
   options.attributes["source"] = AttributeValue::String("ECMWF");
-  options.attributes["version"] = AttributeValue::Int64(7);  // wins over the file's
+  options.attributes["version"] = AttributeValue::Int64(7);        // wins over the file's
   options.attributes["status"] = AttributeValue::String("bogus");  // the import's own wins
   std::vector<std::string> statuses;
   options.on_progress = [&](const ImportProgress& p) {

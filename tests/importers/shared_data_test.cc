@@ -29,10 +29,10 @@ using grid::Shape4;
 using grid::VariableMeta;
 using testing::ScopedTempDir;
 
-#define ASSERT_NC(expr)                                                   \
-  do {                                                                    \
-    const int rc_ = (expr);                                               \
-    ASSERT_EQ(rc_, NC_NOERR) << #expr << ": " << nc_strerror(rc_);        \
+#define ASSERT_NC(expr)                                            \
+  do {                                                             \
+    const int rc_ = (expr);                                        \
+    ASSERT_EQ(rc_, NC_NOERR) << #expr << ": " << nc_strerror(rc_); \
   } while (0)
 
 // The folder of real files. Never skipped: a missing folder fails loudly, naming the path.
@@ -99,12 +99,13 @@ void ExpectBoxMatches(GridStore* store, const std::string& id, int ncid, const V
   ReadBox(ncid, var, origin, shape, &want);
   ASSERT_EQ(g->size_bytes(), want.size());
   EXPECT_EQ(std::memcmp(g->bytes(), want.data(), want.size()), 0)
-      << var.name << " differs in box origin (" << origin[0] << "," << origin[1] << ","
-      << origin[2] << "," << origin[3] << ") shape (" << shape[0] << "," << shape[1] << ","
-      << shape[2] << "," << shape[3] << ")";
+      << var.name << " differs in box origin (" << origin[0] << "," << origin[1] << "," << origin[2]
+      << "," << origin[3] << ") shape (" << shape[0] << "," << shape[1] << "," << shape[2] << ","
+      << shape[3] << ")";
 }
 
-// The first value of a numeric attribute of `var` in the data folder's `file`, as netCDF-C reads it.
+// The first value of a numeric attribute of `var` in the data folder's `file`, as netCDF-C reads
+// it.
 double FileAttribute(const std::string& file, const char* var, const char* att) {
   int ncid, varid;
   double value = std::nan("");
@@ -381,7 +382,8 @@ TEST_F(SharedDataTest, OtherFilesMapAsTheirDimensionsSay) {
   EXPECT_EQ(meta.FindVariable("tos")->shape, (Shape4{24, 1, 170, 180}));
   EXPECT_EQ(meta.FindVariable("tos")->FillValueAsDouble(), static_cast<double>(1e20f));
   EXPECT_EQ(meta.FindCoordinate("time")->attributes.at("calendar").string_value(), "360_day");
-  EXPECT_THAT(::testing::PrintToString(notes), ::testing::HasSubstr("'time_bnds': bounds variable"));
+  EXPECT_THAT(::testing::PrintToString(notes),
+              ::testing::HasSubstr("'time_bnds': bounds variable"));
 
   meta = Import("nc4uvt.nc", &notes);
   EXPECT_EQ(meta.variables.size(), 3u);
@@ -479,13 +481,14 @@ TEST_F(SharedDataTest, ExportedBoxesReadBackExactly) {
           ASSERT_NC(nc_get_att_text(ncid, varid, "units", units.data()));
           EXPECT_EQ(units, var.attributes.at("units").string_value());
         }
-        const bool has_scale = nc_inq_att(ncid, varid, "scale_factor", nullptr, nullptr) == NC_NOERR;
+        const bool has_scale =
+            nc_inq_att(ncid, varid, "scale_factor", nullptr, nullptr) == NC_NOERR;
         EXPECT_EQ(has_scale, var.packing.has_value() && !unpack);
         if (has_scale) {
           nc_type scale_type;
           ASSERT_NC(nc_inq_atttype(ncid, varid, "scale_factor", &scale_type));
-          EXPECT_EQ(scale_type, var.packing->unpacked_type == DataType::kFloat32 ? NC_FLOAT
-                                                                                 : NC_DOUBLE);
+          EXPECT_EQ(scale_type,
+                    var.packing->unpacked_type == DataType::kFloat32 ? NC_FLOAT : NC_DOUBLE);
         }
       }
       nc_close(ncid);

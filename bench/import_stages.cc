@@ -1,0 +1,396 @@
+// Copyright 2026 The GridStore Authors.
+//
+// import_stages: times the three stages of `gridstore import` one at a time on one variable of a
+// NetCDF file, so that the bound of the import is visible (docs/BENCHMARKS.md):
+//   read    netCDF-C reading every (t, z) plane, one plane per call and in the importer's slabs;
+//   encode  cutting planes into blocks and grid::EncodeBlock on one thread, split into its parts
+//           (row gather, XXH3 checksum, byte shuffle, zstd) for the first codec, and the whole
+//           EncodeBlock for each codec; then on N threads;
+//   write   the encoded blocks of the first codec, with GridStore's data keys, in 8 MB
+//           storage::WriteBatch-es into a fresh RocksDB store through storage::OpenKvStore
+//           (WAL on, no sync, as the importer writes), then closing the store.
+// The one-thread encode figures are the thread's CPU seconds (robust to other load on the machine);
+// the rest are wall seconds beside the process's CPU seconds. Then one JSON line.
+//
+// Usage: import_stages FILE.nc --variable NAME [--block 256x256]
+//            [--codecs shuffle-zstd:3,shuffle-zstd:2,shuffle-zstd:1,shuffle-zstd:-1,zstd:1] [--threads N] [--store DIR]
+//            [--slab-planes 32]
+#include <netcdf.h>
+#include <sys/resource.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "grid/block_codec.h"
+#include "grid/grid_keys.h"
+#include "storage/kv_store.h"
+#include "storage/kv_store_factory.h"
+
+namespace {
+
+using gridstore::Status;
+namespace grid = gridstore::grid;
+namespace storage = gridstore::storage;
+
+[[noreturn]] void Die(const std::string& message) {
+  std::fprintf(stderr, "import_stages: %s\n", message.c_str());
+  std::exit(1);
+}
+
+void Check(int rc, const std::string& what) {
+  if (rc != NC_NOERR) Die(what + ": " + nc_strerror(rc));
+}
+
+void Check(const Status& s, const std::string& what) {
+  if (!s.ok()) Die(what + ": " + std::string(s.message()));
+}
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// CPU seconds of the calling thread: the single-thread stages are timed with it, so that other
+// processes competing for the cores do not inflate them.
+double ThreadCpu() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+// User + system CPU seconds of the whole process (every thread, RocksDB's included).
+double ProcessCpu() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+struct Span {
+  double wall0 = Now(), cpu0 = ProcessCpu();
+  double wall() const { return Now() - wall0; }
+  double cpu() const { return ProcessCpu() - cpu0; }
+};
+
+std::vector<std::string> Split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  while (b <= s.size()) {
+    const size_t e = std::min(s.find(sep, b), s.size());
+    if (e > b) out.push_back(s.substr(b, e - b));
+    b = e + 1;
+  }
+  return out;
+}
+
+struct Options {
+  std::string file, variable = "thetao", store = "/tmp/gridstore-bench/stages-store";
+  int64_t block_x = 256, block_y = 256;
+  std::vector<std::string> codecs = {"shuffle-zstd:3", "shuffle-zstd:2", "shuffle-zstd:1",
+                                     "shuffle-zstd:-1", "zstd:1"};
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  size_t slab_planes = 32;
+};
+
+Options ParseArgs(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Die(a + " wants a value");
+      return argv[++i];
+    };
+    if (a == "--variable") {
+      o.variable = value();
+    } else if (a == "--block") {
+      const std::string v = value();
+      if (std::sscanf(v.c_str(), "%ldx%ld", &o.block_x, &o.block_y) != 2 || o.block_x < 1 ||
+          o.block_y < 1) {
+        Die("--block wants XxY, not '" + v + "'");
+      }
+    } else if (a == "--codecs") {
+      o.codecs = Split(value(), ',');
+    } else if (a == "--threads") {
+      o.threads = std::max(1, std::atoi(value().c_str()));
+    } else if (a == "--store") {
+      o.store = value();
+    } else if (a == "--slab-planes") {
+      o.slab_planes = static_cast<size_t>(std::max(1, std::atoi(value().c_str())));
+    } else if (!a.empty() && a[0] == '-') {
+      Die("unknown option " + a);
+    } else {
+      o.file = a;
+    }
+  }
+  if (o.file.empty()) Die("usage: import_stages FILE.nc --variable NAME [options]");
+  if (o.codecs.empty()) Die("--codecs is empty");
+  return o;
+}
+
+// The variable, read as planes of float32 (t, z, x, y; 4 dimensions) .
+class Input {
+ public:
+  Input(const std::string& path, const std::string& name) {
+    Check(nc_open(path.c_str(), NC_NOWRITE, &ncid_), "opening '" + path + "'");
+    Check(nc_inq_varid(ncid_, name.c_str(), &varid_), "variable '" + name + "'");
+    int ndims = 0, dims[NC_MAX_VAR_DIMS];
+    nc_type type;
+    Check(nc_inq_var(ncid_, varid_, nullptr, &type, &ndims, dims, nullptr), "variable");
+    if (ndims != 4 || type != NC_FLOAT) Die("'" + name + "' is not a 4-D float variable");
+    for (int i = 0; i < 4; ++i) Check(nc_inq_dimlen(ncid_, dims[i], &shape_[i]), "dimension");
+  }
+  ~Input() { nc_close(ncid_); }
+  size_t nt() const { return shape_[0]; }
+  size_t nz() const { return shape_[1]; }
+  size_t nx() const { return shape_[2]; }
+  size_t ny() const { return shape_[3]; }
+  size_t planes() const { return nt() * nz(); }
+  size_t plane_bytes() const { return nx() * ny() * sizeof(float); }
+  // Reads planes [p, p + n) in (t, z) order into dst; n planes must not cross a time unless they
+  // cover whole times.
+  void Read(size_t p, size_t n, float* dst) const {
+    size_t start[4] = {p / nz(), p % nz(), 0, 0};
+    size_t count[4] = {1, n, nx(), ny()};
+    if (n > nz()) count[0] = n / nz(), count[1] = nz();
+    Check(nc_get_vara_float(ncid_, varid_, start, count, dst), "reading");
+  }
+
+ private:
+  int ncid_ = -1, varid_ = -1;
+  size_t shape_[4] = {};
+};
+
+// One block of a plane, gathered into `out` (rows of the block made contiguous).
+struct BlockRef {
+  int64_t r, c, rows, cols;
+};
+
+std::vector<BlockRef> Blocks(int64_t nx, int64_t ny, int64_t bx, int64_t by) {
+  std::vector<BlockRef> out;
+  for (int64_t r = 0; r * bx < nx; ++r) {
+    for (int64_t c = 0; c * by < ny; ++c) {
+      out.push_back({r, c, std::min(bx, nx - r * bx), std::min(by, ny - c * by)});
+    }
+  }
+  return out;
+}
+
+void Gather(const float* plane, int64_t ny, int64_t bx, int64_t by, const BlockRef& b,
+            std::string* out) {
+  out->resize(static_cast<size_t>(b.rows * b.cols) * sizeof(float));
+  const float* src = plane + b.r * bx * ny + b.c * by;
+  for (int64_t i = 0; i < b.rows; ++i) {
+    std::memcpy(out->data() + i * b.cols * sizeof(float), src + i * ny, b.cols * sizeof(float));
+  }
+}
+
+// Plain byte shuffle (the codec's own is SSE2; this one only prices the step roughly).
+void Shuffle4(const char* src, char* dst, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t b = 0; b < 4; ++b) dst[b * n + i] = src[i * 4 + b];
+  }
+}
+
+double MB(double bytes) { return bytes / 1e6; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = ParseArgs(argc, argv);
+  const Input in(o.file, o.variable);
+  const size_t planes = in.planes(), plane_bytes = in.plane_bytes();
+  const double raw = static_cast<double>(planes * plane_bytes);
+  const auto blocks = Blocks(static_cast<int64_t>(in.nx()), static_cast<int64_t>(in.ny()),
+                             o.block_x, o.block_y);
+  std::printf("input: %s, variable %s: %zu x %zu planes of %zu x %zu float32 = %.0f bytes; "
+              "%zu blocks of %ldx%ld per plane; %d threads for the parallel encode\n",
+              o.file.c_str(), o.variable.c_str(), in.nt(), in.nz(), in.nx(), in.ny(), raw,
+              blocks.size(), o.block_x, o.block_y, o.threads);
+  std::string json =
+      "{\"bench\":\"import_stages\",\"raw_bytes\":" + std::to_string(planes * plane_bytes);
+  auto add = [&json](const std::string& key, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), ",\"%s\":%.4g", key.c_str(), v);
+    json += buf;
+  };
+
+  // ---- read ----
+  std::vector<float> plane(in.nx() * in.ny());
+  {
+    in.Read(0, 1, plane.data());  // open and metadata out of the way
+    Span s;
+    for (size_t p = 0; p < planes; ++p) in.Read(p, 1, plane.data());
+    std::printf("read     plane by plane           %7.2f s wall %7.2f s cpu %8.1f MB/s\n",
+                s.wall(), s.cpu(), MB(raw) / s.wall());
+    add("read_plane_s", s.wall());
+    add("read_plane_cpu_s", s.cpu());
+  }
+  {
+    size_t slab = std::max<size_t>(1, o.slab_planes / in.nz()) * in.nz();
+    if (o.slab_planes < in.nz()) slab = o.slab_planes;
+    std::vector<float> buffer(slab * in.nx() * in.ny());
+    Span s;
+    for (size_t p = 0; p < planes; p += slab) in.Read(p, std::min(slab, planes - p), buffer.data());
+    std::printf("read     slabs of %3zu planes      %7.2f s wall %7.2f s cpu %8.1f MB/s\n", slab,
+                s.wall(), s.cpu(), MB(raw) / s.wall());
+    add("read_slab_s", s.wall());
+  }
+
+  // ---- encode, one thread ----
+  std::vector<std::pair<std::string, std::string>> stored;  // blocks of the first codec
+  std::string key, block, value, shuffled;
+  for (size_t ci = 0; ci < o.codecs.size(); ++ci) {
+    auto codec = grid::ParseCodecOptions(o.codecs[ci]);
+    Check(codec.status(), "--codecs");
+    const bool first = ci == 0;
+    double t_gather = 0, t_sum = 0, t_shuffle = 0, t_zstd = 0, t_encode = 0, out_bytes = 0;
+    double zstd_bytes = 0;
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, codec->level);
+    std::string zout(ZSTD_compressBound(o.block_x * o.block_y * sizeof(float)), '\0');
+    const double cpu0 = ProcessCpu();
+    for (size_t p = 0; p < planes; ++p) {
+      in.Read(p, 1, plane.data());
+      for (const BlockRef& b : blocks) {
+        double t0 = ThreadCpu();
+        Gather(plane.data(), static_cast<int64_t>(in.ny()), o.block_x, o.block_y, b, &block);
+        double t1 = ThreadCpu();
+        t_gather += t1 - t0;
+        if (first) {
+          // The parts of EncodeBlock, one by one, on the same bytes.
+          volatile uint64_t h = XXH3_64bits(block.data(), block.size());
+          (void)h;
+          double t2 = ThreadCpu();
+          shuffled.resize(block.size());
+          Shuffle4(block.data(), shuffled.data(), block.size() / 4);
+          double t3 = ThreadCpu();
+          const std::string& zin = codec->codec == grid::Codec::kShuffleZstd ? shuffled : block;
+          size_t n = ZSTD_compress2(cctx, zout.data(), zout.size(), zin.data(), zin.size());
+          if (ZSTD_isError(n)) Die("zstd failed");
+          zstd_bytes += static_cast<double>(n);
+          double t4 = ThreadCpu();
+          t_sum += t2 - t1;
+          t_shuffle += t3 - t2;
+          t_zstd += t4 - t3;
+        }
+        double t5 = ThreadCpu();
+        Check(grid::EncodeBlock(*codec, grid::DataType::kFloat32, static_cast<uint32_t>(b.rows),
+                                static_cast<uint32_t>(b.cols), block, &value),
+              "EncodeBlock");
+        t_encode += ThreadCpu() - t5;
+        out_bytes += static_cast<double>(value.size());
+        if (first) {
+          key.clear();
+          grid::AppendDataKey({"bench", o.variable, grid::kPlaneLayout,
+                               static_cast<uint32_t>(p / in.nz()),
+                               static_cast<uint32_t>(p % in.nz()), static_cast<uint32_t>(b.r),
+                               static_cast<uint32_t>(b.c)},
+                              &key);
+          stored.emplace_back(key, value);
+        }
+      }
+    }
+    ZSTD_freeCCtx(cctx);
+    (void)cpu0;
+    const std::string tag = o.codecs[ci];
+    if (first) {
+      std::printf("encode   %-15s parts: gather %.2f s, xxh3 %.2f s, shuffle (scalar) %.2f s, "
+                  "zstd alone %.2f s (%.1f MB/s, ratio %.3f); thread CPU seconds\n",
+                  tag.c_str(), t_gather, t_sum, t_shuffle, t_zstd, MB(raw) / t_zstd,
+                  raw / zstd_bytes);
+      add("gather_s", t_gather);
+      add("xxh3_s", t_sum);
+      add("shuffle_scalar_s", t_shuffle);
+      add("zstd_alone_s", t_zstd);
+    }
+    std::printf("encode   %-15s 1 thread  %7.2f cpu-s (EncodeBlock) %8.1f MB/s, ratio %.3f "
+                "(%.0f stored bytes)\n",
+                tag.c_str(), t_encode, MB(raw) / t_encode, raw / out_bytes, out_bytes);
+    add("encode1_" + tag + "_s", t_encode);
+    add("ratio_" + tag, raw / out_bytes);
+  }
+
+  // ---- encode, N threads (one codec: the first), planes already in memory in turn ----
+  {
+    auto codec = grid::ParseCodecOptions(o.codecs[0]);
+    // Read every plane first (a few at a time would measure reading too).
+    const size_t keep = std::min<size_t>(planes, 16);
+    std::vector<std::vector<float>> held(keep, std::vector<float>(in.nx() * in.ny()));
+    for (size_t p = 0; p < keep; ++p) in.Read(p, 1, held[p].data());
+    std::atomic<size_t> next{0};
+    const size_t jobs = keep * blocks.size();
+    Span s;
+    std::vector<std::thread> workers;
+    for (int w = 0; w < o.threads; ++w) {
+      workers.emplace_back([&] {
+        std::string blk, val;
+        for (size_t j; (j = next.fetch_add(1)) < jobs;) {
+          const BlockRef& b = blocks[j % blocks.size()];
+          Gather(held[j / blocks.size()].data(), static_cast<int64_t>(in.ny()), o.block_x,
+                 o.block_y, b, &blk);
+          Check(grid::EncodeBlock(*codec, grid::DataType::kFloat32, static_cast<uint32_t>(b.rows),
+                                  static_cast<uint32_t>(b.cols), blk, &val),
+                "EncodeBlock");
+        }
+      });
+    }
+    for (auto& w : workers) w.join();
+    const double bytes = static_cast<double>(keep * plane_bytes);
+    std::printf("encode   %-15s %d threads %6.2f s for %zu planes     %8.1f MB/s (cpu %.2f s)\n",
+                o.codecs[0].c_str(), o.threads, s.wall(), keep, MB(bytes) / s.wall(), s.cpu());
+    add("encodeN_MBps", MB(bytes) / s.wall());
+  }
+
+  // ---- write ----
+  {
+    std::error_code ec;
+    std::filesystem::remove_all(o.store, ec);
+    auto kv = storage::OpenKvStore(o.store, {.create_if_missing = true});
+    Check(kv.status(), "opening '" + o.store + "'");
+    double stored_bytes = 0;
+    for (const auto& kvp : stored) stored_bytes += static_cast<double>(kvp.second.size());
+    Span s;
+    storage::WriteBatch batch;
+    double in_write = 0;
+    for (const auto& [k, v] : stored) {
+      batch.Put(storage::Table::kData, k, v);
+      if (batch.ApproximateSize() >= (8u << 20)) {
+        const double t0 = Now();
+        Check((*kv)->Write({}, batch), "Write");
+        in_write += Now() - t0;
+        batch.Clear();
+      }
+    }
+    Check((*kv)->Write({}, batch), "Write");
+    const double writes = s.wall(), writes_cpu = s.cpu();
+    kv->reset();  // close: waits for RocksDB's background flushes and compactions
+    const double total = s.wall();
+    uint64_t du = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(o.store)) {
+      if (e.is_regular_file()) du += e.file_size();
+    }
+    std::printf("write    %-15s %7.2f s in Write (%.2f s incl. batching, cpu %.2f s) %8.1f MB/s "
+                "of stored bytes = %.1f MB/s of raw; close %.2f s; %.0f bytes on disk\n",
+                o.codecs[0].c_str(), in_write, writes, writes_cpu, MB(stored_bytes) / writes,
+                MB(raw) / writes, total - writes, static_cast<double>(du));
+    add("write_s", writes);
+    add("write_cpu_s", writes_cpu);
+    add("close_s", total - writes);
+    add("store_bytes", static_cast<double>(du));
+    std::filesystem::remove_all(o.store, ec);
+  }
+  json += "}";
+  std::printf("%s\n", json.c_str());
+  return 0;
+}
