@@ -303,13 +303,15 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
           ++local.blocks_missing;
           continue;
         }
-        const std::string context = "dataset '" + EscapeForMessage(meta_->id) + "', variable '" +
-                                    EscapeForMessage(out.var->name) + "', t=" +
-                                    std::to_string(task.t) + ", z=" + std::to_string(task.z) +
-                                    ", block (" + std::to_string(task.r) + ", " +
-                                    std::to_string(task.c) + ")";
+        // Built only on error: formatting it for every block would cost more than a small copy.
+        auto context = [&] {
+          return "dataset '" + EscapeForMessage(meta_->id) + "', variable '" +
+                 EscapeForMessage(out.var->name) + "', t=" + std::to_string(task.t) +
+                 ", z=" + std::to_string(task.z) + ", block (" + std::to_string(task.r) + ", " +
+                 std::to_string(task.c) + ")";
+        };
         if (!statuses[j].ok()) {
-          status = statuses[j].WithContext("reading " + context);
+          status = statuses[j].WithContext("reading " + context());
           break;
         }
         const uint32_t rows = static_cast<uint32_t>(out.geometry.rows_of(task.r));
@@ -326,7 +328,7 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
         }
         Status s = DecodeBlock(values[j], out.var->type, rows, cols, dst);
         if (!s.ok()) {
-          status = s.WithContext(context);
+          status = s.WithContext(context());
           break;
         }
         CopyOverlap(out, task, dst);
