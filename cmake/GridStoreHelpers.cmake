@@ -29,8 +29,8 @@ function(gridstore_add_test name)
   add_executable(${name} ${ARG_SRCS})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   gridstore_set_warnings(${name})
-  set(properties ENVIRONMENT
-      "GRIDSTORE_SOURCE_DIR=${PROJECT_SOURCE_DIR};GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA}")
+  # One variable only: gtest_discover_tests splits a list value into separate properties.
+  set(properties ENVIRONMENT "GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA}")
   if(ARG_LABELS)
     list(APPEND properties LABELS "${ARG_LABELS}")
   endif()

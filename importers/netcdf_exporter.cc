@@ -15,15 +15,13 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "grid/grid_keys.h"
-
-namespace gridstore::internal_importers {
-// Serialises every call into netCDF-C (not thread-safe); defined in netcdf_importer.cc.
-std::recursive_mutex& NetCdfMutex();
-}  // namespace gridstore::internal_importers
+#include "importers/internal/netcdf_util.h"
 
 namespace gridstore::importers {
 namespace {
@@ -34,50 +32,14 @@ using grid::Coordinate;
 using grid::DataType;
 using grid::Grid4D;
 using grid::VariableMeta;
-
-std::string Quote(std::string_view s) { return "'" + grid::EscapeForMessage(s) + "'"; }
+using internal_importers::NetCdfLock;
+using internal_importers::NetCdfMutex;
+using internal_importers::Quote;
+using internal_importers::SplitWhitespace;
+using internal_importers::ToNcType;
 
 constexpr float kNanFloat = std::numeric_limits<float>::quiet_NaN();
 constexpr double kNanDouble = std::numeric_limits<double>::quiet_NaN();
-
-nc_type ToNcType(DataType type) {
-  switch (type) {
-    case DataType::kInt8:
-      return NC_BYTE;
-    case DataType::kUint8:
-      return NC_UBYTE;
-    case DataType::kInt16:
-      return NC_SHORT;
-    case DataType::kUint16:
-      return NC_USHORT;
-    case DataType::kInt32:
-      return NC_INT;
-    case DataType::kUint32:
-      return NC_UINT;
-    case DataType::kInt64:
-      return NC_INT64;
-    case DataType::kUint64:
-      return NC_UINT64;
-    case DataType::kFloat32:
-      return NC_FLOAT;
-    case DataType::kFloat64:
-      break;
-  }
-  return NC_DOUBLE;
-}
-
-std::vector<std::string> SplitWhitespace(std::string_view s) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    size_t j = i;
-    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-    if (j > i) out.emplace_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
 
 std::string CoordinatesAttribute(const VariableMeta& var) {
   auto it = var.attributes.find("coordinates");
@@ -135,19 +97,6 @@ struct OutCoordinate {
   std::vector<double> values;
   int id = -1;
 };
-
-// A coordinate with a single value that no variable's dimension carries: a scalar in the source
-// (the importer stores those as 1-D over a dimension of their own name).
-bool IsScalarCoordinate(const Coordinate& c, const grid::DataSetMeta& meta) {
-  if (c.dimensions.empty()) return true;
-  if (c.dimensions.size() != 1 || c.shape != std::vector<int64_t>{1}) return false;
-  for (const auto& v : meta.variables) {
-    for (const auto& d : v.dimension_names) {
-      if (d == c.dimensions[0]) return false;
-    }
-  }
-  return true;
-}
 
 class Writer {
  public:
@@ -273,7 +222,7 @@ void Writer::PlanCoordinates() {
     const auto wanted = SplitWhitespace(CoordinatesAttribute(*v.meta));
     for (const Coordinate& c : meta_.coordinates) {
       const bool named = std::find(wanted.begin(), wanted.end(), c.name) != wanted.end();
-      if (IsScalarCoordinate(c, meta_)) {
+      if (c.dimensions.empty()) {  // a scalar: written if the variable names it
         if (named && add(c, c.name, {})) v.coordinate_names[c.name] = c.name;
         continue;
       }
@@ -418,7 +367,7 @@ Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
   Writer writer(path, meta, options);
   GRIDSTORE_RETURN_IF_ERROR(writer.Plan(data));
   const std::string partial = path + ".partial";
-  std::lock_guard<std::recursive_mutex> lock(internal_importers::NetCdfMutex());
+  NetCdfLock lock(NetCdfMutex());
   int ncid = -1;
   int rc = nc_create(partial.c_str(), NC_NETCDF4 | NC_CLOBBER, &ncid);
   if (rc != NC_NOERR) {

@@ -30,25 +30,16 @@
 #include "grid/grid.h"
 #include "grid/grid_data_writer.h"
 #include "grid/grid_keys.h"
-
-namespace gridstore::internal_importers {
-
-// netCDF-C and the HDF5 it links are not thread-safe, so every call into them, from the importer
-// and the exporter, holds this lock; imports on several threads then only overlap in compression
-// and writing. Recursive, so that a scope holding it may close a file. netcdf_exporter.cc
-// declares it too.
-std::recursive_mutex& NetCdfMutex() {
-  static std::recursive_mutex mu;
-  return mu;
-}
-
-}  // namespace gridstore::internal_importers
+#include "importers/internal/netcdf_util.h"
 
 namespace gridstore::importers {
 namespace {
 
+using internal_importers::NetCdfLock;
 using internal_importers::NetCdfMutex;
-using NetCdfLock = std::lock_guard<std::recursive_mutex>;
+using internal_importers::Quote;
+using internal_importers::SplitWhitespace;
+using internal_importers::ToDataType;
 using grid::Attributes;
 using grid::AttributeValue;
 using grid::DataSetMeta;
@@ -57,8 +48,6 @@ using grid::kT;
 using grid::kX;
 using grid::kY;
 using grid::kZ;
-
-std::string Quote(std::string_view s) { return "'" + grid::EscapeForMessage(s) + "'"; }
 
 std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
@@ -80,19 +69,6 @@ std::string Trim(std::string_view s) {
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
   return std::string(s.substr(b, e - b));
-}
-
-std::vector<std::string> SplitWhitespace(std::string_view s) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    size_t j = i;
-    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-    if (j > i) out.emplace_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
 }
 
 // ---- Errors ----
@@ -363,33 +339,6 @@ Result<std::unique_ptr<NcFile>> OpenNetCdf(const std::string& path) {
 }
 
 // ---- Types and attributes ----
-
-std::optional<DataType> ToDataType(nc_type type) {
-  switch (type) {
-    case NC_BYTE:
-      return DataType::kInt8;
-    case NC_UBYTE:
-      return DataType::kUint8;
-    case NC_SHORT:
-      return DataType::kInt16;
-    case NC_USHORT:
-      return DataType::kUint16;
-    case NC_INT:
-      return DataType::kInt32;
-    case NC_UINT:
-      return DataType::kUint32;
-    case NC_INT64:
-      return DataType::kInt64;
-    case NC_UINT64:
-      return DataType::kUint64;
-    case NC_FLOAT:
-      return DataType::kFloat32;
-    case NC_DOUBLE:
-      return DataType::kFloat64;
-    default:
-      return std::nullopt;
-  }
-}
 
 // One attribute as an AttributeValue, or nullopt (and a note) for a type GridStore cannot hold.
 Result<std::optional<AttributeValue>> ReadAttribute(int ncid, int varid, const char* name,
@@ -789,13 +738,6 @@ Result<grid::Coordinate> MakeCoordinate(int ncid, const std::string& path, const
   c.values.resize(count);
   const int rc = nc_get_var_double(ncid, v.id, c.values.data());
   if (rc != NC_NOERR) return NcError(rc, path, "coordinate " + Quote(v.name));
-  if (v.dim_names.empty()) {
-    // TODO(importers): DataSetMeta::Validate accepts only 1-D and 2-D coordinates. A scalar
-    // coordinate (ERA5's `time`) is kept as a 1-D one over a dimension of its own name, length 1,
-    // which no variable uses; the exporter writes such a coordinate back as a scalar.
-    c.dimensions = {v.name};
-    c.shape = {1};
-  }
   return c;
 }
 

@@ -418,6 +418,8 @@ TEST_F(NetCdfImporterTest, NonGriddedVariablesAreCoordinatesOrNotedAsSkipped) {
   const grid::Coordinate* height = meta.FindCoordinate("height");
   ASSERT_NE(height, nullptr);
   EXPECT_EQ(height->values, std::vector<double>{2.0});
+  EXPECT_TRUE(height->dimensions.empty());  // a scalar, as in the file
+  EXPECT_TRUE(height->shape.empty());
   EXPECT_EQ(meta.FindCoordinate("time")->attributes.at("calendar").string_value(), "noleap");
   EXPECT_EQ(meta.FindCoordinate("crs"), nullptr);
   const std::string all = ::testing::PrintToString(notes);

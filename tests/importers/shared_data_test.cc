@@ -5,6 +5,7 @@
 // coordinates, fill values, packing and attributes; then exports boxes and reads them back.
 #include <netcdf.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -348,6 +349,7 @@ TEST_F(SharedDataTest, Era5KeepsNanFillOnFloatsAndTheScalarTime) {
   const grid::Coordinate* time = meta.FindCoordinate("time");
   ASSERT_NE(time, nullptr);
   EXPECT_EQ(time->values.size(), 1u);
+  EXPECT_TRUE(time->dimensions.empty());
   EXPECT_EQ(time->type, DataType::kInt32);
   EXPECT_EQ(time->attributes.at("calendar").string_value(), "gregorian");
   EXPECT_TRUE(std::isnan(meta.FindCoordinate("longitude")->attributes.at("_FillValue").AsDouble()));
@@ -406,6 +408,7 @@ TEST_F(SharedDataTest, OtherFilesMapAsTheirDimensionsSay) {
 // dimensions sized to the box, sliced coordinates and the variables' attributes.
 TEST_F(SharedDataTest, ExportedBoxesReadBackExactly) {
   std::mt19937 rng(7);
+  int checked_2d = 0;
   for (const char* file : {"SMALL_total_column_co2.nc", "small_theta_colpex.nc", "sub.nc",
                            "era5_1995-07-14T12.nc", "contour.cdf", "reduced.nc"}) {
     SCOPED_TRACE(file);
@@ -490,10 +493,37 @@ TEST_F(SharedDataTest, ExportedBoxesReadBackExactly) {
           EXPECT_EQ(scale_type,
                     var.packing->unpacked_type == DataType::kFloat32 ? NC_FLOAT : NC_DOUBLE);
         }
+        // 2-D auxiliary coordinates (colpex's transposed surface_altitude) cut to the box.
+        for (const grid::Coordinate& c : meta.coordinates) {
+          int cid;
+          if (c.dimensions.size() != 2 || nc_inq_varid(ncid, c.name.c_str(), &cid) != NC_NOERR) {
+            continue;
+          }
+          std::array<int64_t, 2> origin{}, extent{};
+          for (int k = 0; k < 2; ++k) {
+            for (int a = 0; a < grid::kRank; ++a) {
+              if (var.dimension_names[a] == c.dimensions[k]) {
+                origin[k] = g.origin()[a];
+                extent[k] = g.shape()[a];
+              }
+            }
+          }
+          std::vector<double> values(static_cast<size_t>(extent[0] * extent[1]));
+          ASSERT_NC(nc_get_var_double(ncid, cid, values.data()));
+          for (int64_t i = 0; i < extent[0]; ++i) {
+            for (int64_t j = 0; j < extent[1]; ++j) {
+              EXPECT_EQ(values[static_cast<size_t>(i * extent[1] + j)],
+                        c.values[static_cast<size_t>((origin[0] + i) * c.shape[1] + origin[1] + j)])
+                  << c.name << " at " << i << ", " << j;
+            }
+          }
+          ++checked_2d;
+        }
       }
       nc_close(ncid);
     }
   }
+  EXPECT_EQ(checked_2d, 2);  // surface_altitude, raw and unpacked
 }
 
 }  // namespace
