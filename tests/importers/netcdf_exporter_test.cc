@@ -15,6 +15,7 @@
 
 #include "grid/grid_store.h"
 #include "importers/netcdf_importer.h"
+#include "tests/importers/netcdf_testutil.h"
 #include "tests/test_util.h"
 
 namespace gridstore::importers {
@@ -29,12 +30,6 @@ using grid::GridStore;
 using grid::Shape4;
 using grid::VariableMeta;
 using testing::ScopedTempDir;
-
-#define ASSERT_NC(expr)                                            \
-  do {                                                             \
-    const int rc_ = (expr);                                        \
-    ASSERT_EQ(rc_, NC_NOERR) << #expr << ": " << nc_strerror(rc_); \
-  } while (0)
 
 // What netCDF-C reads back from an exported file.
 class NcReader {

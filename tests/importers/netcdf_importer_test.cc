@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "grid/grid_store.h"
+#include "tests/importers/netcdf_testutil.h"
 #include "tests/test_util.h"
 
 namespace gridstore::importers {
@@ -33,12 +34,6 @@ using grid::GridStore;
 using grid::Shape4;
 using grid::VariableMeta;
 using testing::ScopedTempDir;
-
-#define ASSERT_NC(expr)                                            \
-  do {                                                             \
-    const int rc_ = (expr);                                        \
-    ASSERT_EQ(rc_, NC_NOERR) << #expr << ": " << nc_strerror(rc_); \
-  } while (0)
 
 // Writes a NetCDF file: define(ncid) in define mode, then write(ncid) in data mode.
 void MakeFile(const std::string& path, int mode, const std::function<void(int)>& define,
