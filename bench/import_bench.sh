@@ -13,8 +13,9 @@
 #   CACHE=cold                              cold: drop the page cache before every run (needs
 #                                           root); falls back to warm if that is impossible.
 #                                           warm: read the input once before every run.
-#   WAIT_LOAD=                              e.g. 0.5: before each run wait (at most 10 min) until
-#                                           the 1-minute load average is below this
+#   WAIT_IDLE=                              e.g. 90: before each run wait (at most 10 min) until
+#                                           the machine's CPUs were at least 90% idle for 3 s
+#                                           (the machine may be shared)
 #   KEEP=0                                  1 keeps the outputs (the input is always kept)
 # Prints a table (tool, codec, seconds, MB/s, CPU seconds, output bytes, compression ratio,
 # speed relative to nccopy) and one JSON line starting with {"bench":"import".
@@ -26,7 +27,7 @@ RUNS=${RUNS:-3}
 CODECS=${CODECS:-"shuffle-zstd:3 shuffle-zstd:1"}
 NCCOPY_LEVEL=${NCCOPY_LEVEL:-1}
 CACHE=${CACHE:-cold}
-WAIT_LOAD=${WAIT_LOAD:-}
+WAIT_IDLE=${WAIT_IDLE:-}
 KEEP=${KEEP:-0}
 
 GRIDSTORE="$BUILD/tools/gridstore"
@@ -83,12 +84,22 @@ prepare_cache() {
     cat "$IN" > /dev/null
   fi
 }
-wait_load() {
-  [[ -z $WAIT_LOAD ]] && return 0
-  local waited=0
-  while awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v m="$WAIT_LOAD" 'BEGIN { exit !(l >= m) }'; do
-    ((waited >= 600)) && { echo "note: load average still $(cut -d' ' -f1 /proc/loadavg) after 10 min; running anyway"; return 0; }
-    sleep 5
+cpu_idle_percent() {  # over the next 3 seconds, all CPUs
+  local a b
+  a=$(head -n 1 /proc/stat)
+  sleep 3
+  b=$(head -n 1 /proc/stat)
+  awk -v a="$a" -v b="$b" 'BEGIN {
+    n = split(a, x); split(b, y); total = 0
+    for (i = 2; i <= n; i++) total += y[i] - x[i]
+    printf "%d", (total > 0 ? 100 * ((y[5] - x[5]) + (y[6] - x[6])) / total : 100) }'
+}
+wait_idle() {
+  [[ -z $WAIT_IDLE ]] && return 0
+  local waited=0 idle
+  while idle=$(cpu_idle_percent); ((idle < WAIT_IDLE)); do
+    ((waited >= 600)) && { echo "  note: CPUs only $idle% idle after 10 min of waiting; running anyway"; return 0; }
+    sleep 2
     waited=$((waited + 5))
   done
 }
@@ -113,7 +124,7 @@ run_timed() {
   LOADS=""
   for ((i = 1; i <= RUNS; i++)); do
     rm -rf "$out"
-    wait_load
+    wait_idle
     prepare_cache
     LOADS+="$(cut -d' ' -f1 /proc/loadavg) "
     /usr/bin/time -o "$WORK/time.txt" -f "%e %U %S %M" "$@" > "$WORK/stdout.txt" 2> "$WORK/stderr.txt" ||

@@ -544,6 +544,9 @@ struct BudgetCase {
   bool report_speed;
 };
 
+// Keeps ctest's names short (gtest would print the struct's bytes).
+void PrintTo(const BudgetCase& c, std::ostream* os) { *os << c.name; }
+
 class BudgetTest : public NetCdfImporterTest, public ::testing::WithParamInterface<BudgetCase> {};
 
 // A file larger than the budget imports exactly, holding at most the budget (or one plane, if a
