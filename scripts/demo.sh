@@ -25,7 +25,7 @@ gs query
 
 echo "== a whole plane: tos at the first time, as NetCDF (opens in xarray or ncview)"
 gs fetch ipsl/tos-2001 --variables tos --origin 0,0,0,0 --shape 1,1,170,180 -o out/tos-plane.nc
-ncdump -h out/tos-plane.nc | head -20
+ncdump -h out/tos-plane.nc | sed -n 1,20p  # (head would end ncdump with SIGPIPE)
 
 echo "== one point's time series: tos at (lat index 85, lon index 100), all 24 months, unpacked"
 gs fetch ipsl/tos-2001 --variables tos --origin 0,0,85,100 --shape 24,1,1,1 --unpack
