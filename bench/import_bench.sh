@@ -8,7 +8,8 @@
 # Usage: bench/import_bench.sh [BUILD_DIR=build-bench] [WORK_DIR=/tmp/gridstore-bench]
 # Environment:
 #   RUNS=3                                  runs per tool; the median wall time is reported
-#   CODECS="shuffle-zstd:3 shuffle-zstd:1"  GridStore codecs to time (the first is the default)
+#   CODECS="shuffle-zstd:3 shuffle-zstd:2 shuffle-zstd:1 shuffle-zstd:-1"
+#                                           GridStore codecs to time (3 is the command's default)
 #   NCCOPY_LEVEL=1                          nccopy deflate level (-d)
 #   CACHE=cold                              cold: drop the page cache before every run (needs
 #                                           root); falls back to warm if that is impossible.
@@ -24,7 +25,7 @@ set -euo pipefail
 BUILD=$(realpath -m "${1:-build-bench}")
 WORK=$(realpath -m "${2:-/tmp/gridstore-bench}")
 RUNS=${RUNS:-3}
-CODECS=${CODECS:-"shuffle-zstd:3 shuffle-zstd:1"}
+CODECS=${CODECS:-"shuffle-zstd:3 shuffle-zstd:2 shuffle-zstd:1 shuffle-zstd:-1"}
 NCCOPY_LEVEL=${NCCOPY_LEVEL:-1}
 CACHE=${CACHE:-cold}
 WAIT_IDLE=${WAIT_IDLE:-}
@@ -49,7 +50,9 @@ if [[ ! -f $IN ]]; then
   echo "generating $IN ..."
   "$GENERATOR" "$IN" | tee "$INFO"
 elif [[ ! -f $INFO ]]; then
-  echo "using existing $IN (derived by $GENERATOR; delete it to regenerate)" | tee "$INFO"
+  { echo "(existing $IN; delete it to regenerate) history: "
+    ncdump -h "$IN" | sed -n 's/^[[:space:]]*:history = "\(.*\)" ;$/\1/p'; } | tr -d '\n' > "$INFO"
+  echo >> "$INFO"
 fi
 dim() { ncdump -h "$IN" | awk -v d="$1" '$1 == d && $2 == "=" { print $3 + 0; exit }'; }
 NT=$(dim time); NZ=$(dim depth); NX=$(dim lat); NY=$(dim lon)
@@ -108,7 +111,7 @@ echo
 echo "== Import benchmark: GridStore vs nccopy =="
 echo "input:   $IN: float $VAR(time $NT, depth $NZ, lat $NX, lon $NY) = $RAW bytes raw, netCDF-4 contiguous,"
 echo "         uncompressed. DERIVED (not a real file of this size) from the real field 'tos' of"
-echo "         ${SOURCE:-tos_O1_2001-2002.nc} (../shared/data). The generator said:"
+echo "         ${SOURCE:-tos_O1_2001-2002.nc} (../shared/data). Derivation:"
 fold -s -w 94 "$INFO" | sed 's/^/           /'
 echo "machine: $CORES cores ($MODEL), $(free -g | awk '/^Mem:/ { print $2 }') GB RAM, $(uname -r); $NCVERSION; GridStore $REV"
 echo "cache:   $CACHE ($([[ $CACHE == cold ]] && echo 'page cache dropped before every run: each tool reads the input from disk' || echo 'input read once before every run: each tool reads it from the page cache'))"

@@ -12,14 +12,25 @@
 //   data table
 //     data key  := string(id) string(variable) layout:u8 t:u32 z:u32 block_row:u32 block_col:u32
 //   index table
-//     index key := 0x01 ...                    (meta-query postings)
+//     posting   := 0x01 string(index) string(field) value string(id)     -> ""
 //                | 0x02 string(id) ...         (per-dataset entries)
+//     def key   := 0x03 string(index)                                    -> encoded schema
+//     value     := esc(bytes) 0x00 0x01        string; esc maps 0x00 to 0x00 0xff
+//                | be64(v ^ 2^63)              int64
+//                | be64(total_order(v))        double: bits | 2^63 if v >= 0, else ~bits;
+//                                              -0.0 as 0.0, every NaN as 0x7ff8000000000000
+//                | u8 (0 or 1)                 bool
+//
+// The string terminator 0x00 0x01 sorts below every escaped or ordinary continuation, so encoded
+// strings sort as the strings do and a value is never a prefix of another value's encoding.
 //
 // A data key ends in exactly 17 fixed bytes after the second NUL; the first two NULs are always the
 // string terminators because ids and names hold none.
 #include "grid/grid_keys.h"
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "util/coding.h"
 
@@ -166,6 +177,123 @@ storage::KeyRange DataSetIndexRange(std::string_view id) {
   std::string prefix("\x02");
   AppendString(id, &prefix);
   return storage::KeyRange::Prefix(prefix);
+}
+
+Status ValidateIndexName(std::string_view name) {
+  return ValidateName("index name", name, kMaxIndexNameBytes);
+}
+
+Status ValidateIndexFieldName(std::string_view name) {
+  return ValidateName("indexed field name", name, kMaxIndexNameBytes);
+}
+
+std::string IndexDefinitionKey(std::string_view index) {
+  std::string key("\x03");
+  AppendString(index, &key);
+  return key;
+}
+
+storage::KeyRange AllIndexDefinitions() { return storage::KeyRange::Prefix("\x03"); }
+
+bool DecodeIndexDefinitionKey(std::string_view key, std::string_view* index) {
+  if (key.size() < 3 || key[0] != '\x03' || key.back() != '\0') return false;
+  *index = key.substr(1, key.size() - 2);
+  return index->find('\0') == std::string_view::npos;
+}
+
+storage::KeyRange IndexPostingsRange(std::string_view index) {
+  std::string prefix("\x01");
+  AppendString(index, &prefix);
+  return storage::KeyRange::Prefix(prefix);
+}
+
+std::string IndexFieldPrefix(std::string_view index, std::string_view field) {
+  std::string prefix("\x01");
+  AppendString(index, &prefix);
+  AppendString(field, &prefix);
+  return prefix;
+}
+
+void AppendIndexStringPrefix(std::string_view prefix, std::string* dst) {
+  for (char c : prefix) {
+    dst->push_back(c);
+    if (c == '\0') dst->push_back('\xff');
+  }
+}
+
+void AppendIndexString(std::string_view value, std::string* dst) {
+  AppendIndexStringPrefix(value, dst);
+  dst->push_back('\0');
+  dst->push_back('\x01');
+}
+
+void AppendIndexInt64(int64_t value, std::string* dst) {
+  PutFixed64BigEndian(dst, static_cast<uint64_t>(value) ^ (uint64_t{1} << 63));
+}
+
+void AppendIndexDouble(double value, std::string* dst) {
+  if (value == 0) value = 0.0;  // -0.0 equals 0.0: one key for both
+  uint64_t bits;
+  if (std::isnan(value)) {
+    bits = 0x7ff8000000000000ull;  // one NaN, above +inf (sign and payload dropped)
+  } else {
+    std::memcpy(&bits, &value, sizeof(bits));
+  }
+  bits = (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+  PutFixed64BigEndian(dst, bits);
+}
+
+void AppendIndexBool(bool value, std::string* dst) { dst->push_back(value ? '\x01' : '\0'); }
+
+void AppendIndexPostingId(std::string_view id, std::string* dst) { AppendString(id, dst); }
+
+bool SplitIndexPosting(std::string_view suffix, size_t value_width, std::string_view* value,
+                       std::string_view* id) {
+  size_t n = value_width;
+  if (n == 0) {
+    // The value ends at the first 0x00 not followed by 0xff.
+    size_t i = 0;
+    while (true) {
+      i = suffix.find('\0', i);
+      if (i == std::string_view::npos || i + 1 >= suffix.size()) return false;
+      if (suffix[i + 1] == '\x01') break;
+      if (suffix[i + 1] != '\xff') return false;
+      i += 2;
+    }
+    n = i + 2;
+  }
+  if (suffix.size() < n + 2 || suffix.back() != '\0') return false;
+  *value = suffix.substr(0, n);
+  *id = suffix.substr(n, suffix.size() - n - 1);
+  return id->find('\0') == std::string_view::npos;
+}
+
+int64_t DecodeIndexInt64(std::string_view encoded) {
+  return static_cast<int64_t>(DecodeFixed64BigEndian(encoded.data()) ^ (uint64_t{1} << 63));
+}
+
+double DecodeIndexDouble(std::string_view encoded) {
+  uint64_t bits = DecodeFixed64BigEndian(encoded.data());
+  bits = (bits >> 63) != 0 ? bits & ~(uint64_t{1} << 63) : ~bits;
+  double value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+bool DecodeIndexString(std::string_view encoded, std::string* value) {
+  value->clear();
+  for (size_t i = 0; i < encoded.size(); ++i) {
+    if (encoded[i] != '\0') {
+      value->push_back(encoded[i]);
+      continue;
+    }
+    if (i + 1 >= encoded.size()) return false;
+    if (encoded[i + 1] == '\x01') return i + 2 == encoded.size();
+    if (encoded[i + 1] != '\xff') return false;
+    value->push_back('\0');
+    ++i;
+  }
+  return false;
 }
 
 std::string EscapeForMessage(std::string_view bytes) {

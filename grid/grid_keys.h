@@ -7,8 +7,13 @@
 //   meta key  := id                            (meta table; keys starting with 0x00 are reserved)
 //   store key := 0x00 "gridstore"              (meta table; marks an initialised store)
 //   data key  := string(id) string(variable) layout:u8 t:u32 z:u32 block_row:u32 block_col:u32
-//   index key := 0x01 ...                      (index table; meta-query postings, see meta queries)
+//   index key := 0x01 string(index) string(field) value string(id)   (index table; a posting)
 //              | 0x02 string(id) ...           (index table; per-dataset entries, deleted by range)
+//              | 0x03 string(index)            (index table; a meta index definition)
+//   value     := esc(bytes) 0x00 0x01          string: 0x00 escaped as 0x00 0xff
+//              | be64(int ^ 2^63)              int64: sign bit flipped
+//              | be64(total_order(double))     double: -0.0 stored as 0.0, every NaN as one NaN
+//              | 0x00 | 0x01                   bool
 //
 // Because the terminator sorts below every legal byte, the keys of dataset "a" ("a\0...") and of
 // "a/b" ("a/b\0...") never interleave, the keys of one dataset / variable / (t, z) plane are each
@@ -65,6 +70,45 @@ storage::KeyRange PlaneDataRange(std::string_view id, std::string_view variable,
                                  uint32_t t, uint32_t z);
 // The index-table range holding every entry that belongs to dataset `id`.
 storage::KeyRange DataSetIndexRange(std::string_view id);
+
+// ---- Meta-query index (index table) ----
+
+inline constexpr size_t kMaxIndexNameBytes = 256;
+// InvalidArgument unless the index name is 1..256 bytes without NUL.
+Status ValidateIndexName(std::string_view name);
+// InvalidArgument unless the indexed field (attribute) name is 1..256 bytes without NUL.
+Status ValidateIndexFieldName(std::string_view name);
+
+// The key of index `index`'s definition (its value is the encoded schema).
+std::string IndexDefinitionKey(std::string_view index);
+// Every index definition; the name is IndexDefinitionKey minus its first byte and last NUL.
+storage::KeyRange AllIndexDefinitions();
+// Parses a definition key; false if it is not one.
+bool DecodeIndexDefinitionKey(std::string_view key, std::string_view* index);
+// Every posting of index `index`.
+storage::KeyRange IndexPostingsRange(std::string_view index);
+// The common prefix of every posting of `field` in `index`: 0x01 string(index) string(field).
+std::string IndexFieldPrefix(std::string_view index, std::string_view field);
+
+// Order-preserving value encodings appended to a field prefix.
+void AppendIndexString(std::string_view value, std::string* dst);
+// As AppendIndexString without the terminator: every encoded string that starts with `prefix`
+// starts with these bytes.
+void AppendIndexStringPrefix(std::string_view prefix, std::string* dst);
+void AppendIndexInt64(int64_t value, std::string* dst);
+void AppendIndexDouble(double value, std::string* dst);
+void AppendIndexBool(bool value, std::string* dst);
+// Appends string(id), completing a posting key.
+void AppendIndexPostingId(std::string_view id, std::string* dst);
+// Splits what follows the field prefix of a posting key into the encoded value and the id.
+// `value_width` is 8 (int64, double), 1 (bool) or 0 (string). False if malformed.
+bool SplitIndexPosting(std::string_view suffix, size_t value_width, std::string_view* value,
+                       std::string_view* id);
+// Decoders of the fixed-width encodings. REQUIRES: `encoded` has the right width.
+int64_t DecodeIndexInt64(std::string_view encoded);
+double DecodeIndexDouble(std::string_view encoded);
+// Decodes an encoded string value (with its terminator); false if malformed.
+bool DecodeIndexString(std::string_view encoded, std::string* value);
 
 // `bytes` made printable for messages: printable ASCII and UTF-8 kept, others as \xNN.
 std::string EscapeForMessage(std::string_view bytes);

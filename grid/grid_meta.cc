@@ -192,50 +192,59 @@ class MetaDecoder {
 };
 
 Status DecodeAttributes(MetaDecoder& d, std::string_view owner, Attributes* attributes) {
-  const std::string where = std::string(owner) + " attributes";
+  // Meta queries decode attributes of many metas: build message strings only on failure.
+  const std::string_view kNoName(nullptr, 0);
+  auto fail = [&](std::string_view name, std::string_view suffix) {
+    std::string where = std::string(owner) + " attributes";
+    if (name.data() != nullptr) where += ": '" + EscapeForMessage(name) + "'";
+    where += suffix;
+    return d.Error(where);
+  };
   size_t n = 0;
-  GRIDSTORE_RETURN_IF_ERROR(d.Count(where, 3, &n));
+  if (!d.Count("", 3, &n).ok()) return fail(kNoName, "");
   for (size_t i = 0; i < n; ++i) {
     std::string name;
-    GRIDSTORE_RETURN_IF_ERROR(d.Bytes(where + ": name", &name));
+    if (!d.Bytes("", &name).ok()) return fail(kNoName, ": name");
     if (!attributes->empty() && !(attributes->rbegin()->first < name)) {
-      return d.Error(where + ": attribute '" + EscapeForMessage(name) + "' out of order");
+      return d.Error(std::string(owner) + " attributes: attribute '" + EscapeForMessage(name) +
+                     "' out of order");
     }
-    const std::string field = where + ": '" + EscapeForMessage(name) + "'";
     uint8_t kind = 0;
-    GRIDSTORE_RETURN_IF_ERROR(d.Byte(field + " kind", &kind));
+    if (!d.Byte("", &kind).ok()) return fail(name, " kind");
     AttributeValue value;
     switch (kind) {
       case static_cast<uint8_t>(AttributeValue::Kind::kString): {
         std::string s;
-        GRIDSTORE_RETURN_IF_ERROR(d.Bytes(field, &s));
+        if (!d.Bytes("", &s).ok()) return fail(name, "");
         value = AttributeValue::String(std::move(s));
         break;
       }
       case static_cast<uint8_t>(AttributeValue::Kind::kBool): {
         bool b = false;
-        GRIDSTORE_RETURN_IF_ERROR(d.Bool(field, &b));
+        if (!d.Bool("", &b).ok()) return fail(name, "");
         value = AttributeValue::Bool(b);
         break;
       }
       case static_cast<uint8_t>(AttributeValue::Kind::kNumber): {
         DataType type = DataType::kInt64;
-        GRIDSTORE_RETURN_IF_ERROR(d.Type(field + " number type", &type));
+        if (!d.Type("", &type).ok()) return fail(name, " number type");
         if (IsFloatingPoint(type)) {
           std::vector<double> values;
-          GRIDSTORE_RETURN_IF_ERROR(d.Doubles(field, &values));
+          if (!d.Doubles("", &values).ok()) return fail(name, "");
           value = AttributeValue::Floats(type, std::move(values));
         } else {
           size_t count = 0;
-          GRIDSTORE_RETURN_IF_ERROR(d.Count(field, 1, &count));
+          if (!d.Count("", 1, &count).ok()) return fail(name, "");
           std::vector<int64_t> values(count);
-          for (int64_t& v : values) GRIDSTORE_RETURN_IF_ERROR(d.Svarint(field, &v));
+          for (int64_t& v : values) {
+            if (!d.Svarint("", &v).ok()) return fail(name, "");
+          }
           value = AttributeValue::Integers(type, std::move(values));
         }
         break;
       }
       default:
-        return d.Error(field + " kind " + std::to_string(kind));
+        return fail(name, " kind " + std::to_string(kind));
     }
     attributes->emplace_hint(attributes->end(), std::move(name), std::move(value));
   }
@@ -541,7 +550,7 @@ void DataSetMeta::set_status(std::string_view status) {
 Status DataSetMeta::Validate() const {
   GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
   const std::string context = "dataset " + Quote(id);
-  if (variables.empty()) return Status::InvalidArgument(context + ": has no variables");
+  // No variables is fine: a data-less meta (catalogue entries, `gridstore meta put`).
   for (size_t i = 0; i < variables.size(); ++i) {
     GRIDSTORE_RETURN_IF_ERROR(ValidateVariable(variables[i]).WithContext(context));
     for (size_t j = 0; j < i; ++j) {
@@ -591,8 +600,10 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
   for (const Coordinate& c : coordinates) EncodeCoordinate(c, dst);
 }
 
-Result<DataSetMeta> DataSetMeta::Decode(std::string_view bytes) {
-  MetaDecoder d(bytes);
+namespace {
+
+// Reads everything before the variables: header, id, incarnation, layout and attributes.
+Status DecodeHead(MetaDecoder& d, DataSetMeta* meta) {
   if (!d.ReadMagic()) return Status::DataLoss("not a dataset meta: bad magic (expected \"GSMD\")");
   uint32_t version = 0;
   if (!d.ReadFixed32(&version)) return d.Error("format version");
@@ -603,21 +614,36 @@ Result<DataSetMeta> DataSetMeta::Decode(std::string_view bytes) {
   }
   if (version == 0) return Status::DataLoss("dataset meta format version 0 is invalid");
 
-  DataSetMeta meta;
-  GRIDSTORE_RETURN_IF_ERROR(d.Bytes("id", &meta.id));
-  GRIDSTORE_RETURN_IF_ERROR(d.Varint("incarnation", &meta.incarnation));
-  GRIDSTORE_RETURN_IF_ERROR(d.Svarint("block shape", &meta.layout.block_x));
-  GRIDSTORE_RETURN_IF_ERROR(d.Svarint("block shape", &meta.layout.block_y));
+  GRIDSTORE_RETURN_IF_ERROR(d.Bytes("id", &meta->id));
+  GRIDSTORE_RETURN_IF_ERROR(d.Varint("incarnation", &meta->incarnation));
+  GRIDSTORE_RETURN_IF_ERROR(d.Svarint("block shape", &meta->layout.block_x));
+  GRIDSTORE_RETURN_IF_ERROR(d.Svarint("block shape", &meta->layout.block_y));
   uint8_t codec = 0;
   GRIDSTORE_RETURN_IF_ERROR(d.Byte("codec", &codec));
   if (codec > static_cast<uint8_t>(Codec::kShuffleZstd))
     return d.Error("codec " + std::to_string(codec));
-  meta.layout.codec.codec = static_cast<Codec>(codec);
+  meta->layout.codec.codec = static_cast<Codec>(codec);
   int64_t level = 0;
   GRIDSTORE_RETURN_IF_ERROR(d.Svarint("codec level", &level));
   if (level < INT32_MIN || level > INT32_MAX) return d.Error("codec level");
-  meta.layout.codec.level = static_cast<int>(level);
-  GRIDSTORE_RETURN_IF_ERROR(DecodeAttributes(d, "dataset", &meta.attributes));
+  meta->layout.codec.level = static_cast<int>(level);
+  return DecodeAttributes(d, "dataset", &meta->attributes);
+}
+
+}  // namespace
+
+Status DataSetMeta::DecodeAttributes(std::string_view bytes, Attributes* attributes) {
+  MetaDecoder d(bytes);
+  DataSetMeta meta;
+  GRIDSTORE_RETURN_IF_ERROR(DecodeHead(d, &meta));
+  *attributes = std::move(meta.attributes);
+  return Status::OK();
+}
+
+Result<DataSetMeta> DataSetMeta::Decode(std::string_view bytes) {
+  MetaDecoder d(bytes);
+  DataSetMeta meta;
+  GRIDSTORE_RETURN_IF_ERROR(DecodeHead(d, &meta));
 
   size_t n = 0;
   // A variable takes at least 12 bytes, a coordinate at least 6.

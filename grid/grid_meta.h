@@ -169,7 +169,8 @@ struct DataSetMeta {
   std::string status() const;
   void set_status(std::string_view status);
 
-  // Checks everything a store relies on: a valid id, at least one variable, unique valid variable
+  // Checks everything a store relies on: a valid id (a meta may have no variables: a data-less
+  // catalogue entry), unique valid variable
   // names, valid types, every extent in [1, 2^31), fill values of the variable's size, packing
   // types floating-point, coordinates whose values match their shape, a block shape in [1, 2^20]
   // and valid codec options. InvalidArgument naming the offending variable / field otherwise.
@@ -185,6 +186,10 @@ struct DataSetMeta {
   // Parses the stored form. DataLoss if malformed or truncated; Unimplemented if written by a
   // newer format version than this build reads.
   static Result<DataSetMeta> Decode(std::string_view bytes);
+  // Parses only the header and the dataset's `attributes` (they precede variables and
+  // coordinates, so meta queries skip the rest); *attributes is replaced. Errors as Decode, for
+  // the part read; the rest of the bytes is not checked.
+  static Status DecodeAttributes(std::string_view bytes, Attributes* attributes);
 
   bool operator==(const DataSetMeta&) const = default;
 };

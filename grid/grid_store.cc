@@ -1,11 +1,13 @@
 // Copyright 2026 The GridStore Authors.
 #include "grid/grid_store.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
 #include "grid/grid_keys.h"
 #include "grid/internal/block_cache.h"
+#include "grid/internal/meta_index.h"
 #include "grid/internal/store_context.h"
 #include "storage/kv_store_factory.h"
 #include "util/coding.h"
@@ -20,6 +22,9 @@ constexpr std::string_view kStoreMagic = "GridStore";
 constexpr uint32_t kStoreFormatVersion = 1;
 
 std::string Quoted(std::string_view id) { return "'" + EscapeForMessage(id) + "'"; }
+
+// Datasets indexed per write batch when an index is created on a populated store.
+constexpr size_t kBackfillBatch = 1000;
 
 uint64_t NewIncarnation() {
   static std::mutex mu;
@@ -199,6 +204,9 @@ Status GridStore::StoreMeta(const DataSetMeta& meta, bool must_exist) {
   }
   storage::WriteBatch batch;
   batch.Put(storage::Table::kMeta, MetaKey(stored.id), stored.Encode());
+  // Postings go in the same batch as the meta: a crash never leaves them disagreeing.
+  GRIDSTORE_RETURN_IF_ERROR(AddPostingChanges(
+      stored.id, existing.ok() ? &(*existing)->attributes : nullptr, &stored.attributes, &batch));
   Status s = kv_->Write(storage::WriteOptions{}, batch);
   EraseCachedMeta(meta.id);
   return s.WithContext("writing the meta of dataset " + Quoted(meta.id));
@@ -250,6 +258,35 @@ Status GridStore::DeleteDataSet(std::string_view id) {
     GRIDSTORE_RETURN_IF_ERROR(s);
   }
   storage::WriteBatch batch;
+  if (s.ok()) {
+    // Postings are not under the dataset's index range; delete them by what the meta implies.
+    Attributes attributes;
+    Status decoded = DataSetMeta::DecodeAttributes(bytes, &attributes);
+    if (decoded.ok()) {
+      GRIDSTORE_RETURN_IF_ERROR(AddPostingChanges(id, &attributes, nullptr, &batch));
+    } else {
+      // A damaged meta: find its postings by scanning each indexed field.
+      GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
+      for (const MetaIndexInfo& def : *defs) {
+        for (const IndexField& field : def.schema.fields) {
+          const std::string prefix = IndexFieldPrefix(def.name, field.name);
+          const size_t width = field.type == IndexFieldType::kString ? 0
+                               : field.type == IndexFieldType::kBool ? 1
+                                                                     : 8;
+          GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(
+              storage::ReadOptions{.fill_cache = false}, storage::Table::kIndex,
+              storage::KeyRange::Prefix(prefix), [&](std::string_view key, std::string_view) {
+                std::string_view value, posting_id;
+                if (SplitIndexPosting(key.substr(prefix.size()), width, &value, &posting_id) &&
+                    posting_id == id) {
+                  batch.Delete(storage::Table::kIndex, key);
+                }
+                return true;
+              }));
+        }
+      }
+    }
+  }
   batch.Delete(storage::Table::kMeta, MetaKey(id));
   const storage::KeyRange data = DataSetDataRange(id), index = DataSetIndexRange(id);
   batch.DeleteRange(storage::Table::kData, data.begin, data.end);
@@ -258,6 +295,162 @@ Status GridStore::DeleteDataSet(std::string_view id) {
   // Cached blocks are keyed by incarnation, so a re-created dataset never sees them; they age out.
   EraseCachedMeta(id);
   return s.WithContext("deleting dataset " + Quoted(id));
+}
+
+namespace {
+
+Result<std::vector<MetaIndexInfo>> ReadIndexDefinitions(storage::KvStore* kv) {
+  std::vector<MetaIndexInfo> defs;
+  Status error;
+  GRIDSTORE_RETURN_IF_ERROR(
+      kv->Scan(storage::ReadOptions{}, storage::Table::kIndex, AllIndexDefinitions(),
+               [&](std::string_view key, std::string_view value) {
+                 std::string_view name;
+                 if (!DecodeIndexDefinitionKey(key, &name)) {
+                   error = Status::DataLoss("malformed meta index definition key '" +
+                                            EscapeForMessage(key) + "'");
+                   return false;
+                 }
+                 auto schema = internal_grid::DecodeMetaIndexSchema(value);
+                 if (!schema.ok()) {
+                   error = schema.status().WithContext("meta index " + Quoted(name));
+                   return false;
+                 }
+                 defs.push_back(MetaIndexInfo{std::string(name), std::move(schema).value()});
+                 return true;
+               }));
+  GRIDSTORE_RETURN_IF_ERROR(error);
+  return defs;
+}
+
+}  // namespace
+
+Result<const std::vector<MetaIndexInfo>*> GridStore::IndexDefinitions() {
+  if (!index_defs_.has_value()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(index_defs_, ReadIndexDefinitions(kv_.get()));
+  }
+  return &*index_defs_;
+}
+
+Status GridStore::AddPostingChanges(std::string_view id, const Attributes* before,
+                                    const Attributes* after, storage::WriteBatch* batch) {
+  GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
+  if (defs->empty()) return Status::OK();
+  std::vector<std::string> old_keys, new_keys;
+  for (const MetaIndexInfo& def : *defs) {
+    if (before != nullptr) internal_grid::AppendMetaPostings(def, id, *before, &old_keys);
+    if (after != nullptr) internal_grid::AppendMetaPostings(def, id, *after, &new_keys);
+  }
+  std::sort(old_keys.begin(), old_keys.end());
+  std::sort(new_keys.begin(), new_keys.end());
+  // Unchanged postings are left alone, so an update touching one attribute writes little.
+  std::vector<std::string> gone, added;
+  std::set_difference(old_keys.begin(), old_keys.end(), new_keys.begin(), new_keys.end(),
+                      std::back_inserter(gone));
+  std::set_difference(new_keys.begin(), new_keys.end(), old_keys.begin(), old_keys.end(),
+                      std::back_inserter(added));
+  for (const std::string& key : gone) batch->Delete(storage::Table::kIndex, key);
+  for (const std::string& key : added) batch->Put(storage::Table::kIndex, key, "");
+  return Status::OK();
+}
+
+Status GridStore::CreateMetaIndex(std::string_view name, const MetaIndexSchema& schema) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
+  GRIDSTORE_RETURN_IF_ERROR(
+      internal_grid::ValidateMetaIndexSchema(schema).WithContext("meta index " + Quoted(name)));
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
+  for (const MetaIndexInfo& def : *defs) {
+    if (def.name != name) continue;
+    std::string why = internal_grid::MetaIndexSchemaConflict(def.schema, schema);
+    if (why.empty()) return Status::OK();
+    return Status::FailedPrecondition("meta index " + Quoted(name) +
+                                      " already exists with another schema: " + why);
+  }
+  const MetaIndexInfo info{std::string(name), schema};
+  // Postings left by a creation that crashed before writing the definition.
+  const storage::KeyRange postings = IndexPostingsRange(name);
+  storage::WriteBatch batch;
+  batch.DeleteRange(storage::Table::kIndex, postings.begin, postings.end);
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch));
+
+  // Index existing datasets a bounded batch at a time; the definition comes last, so queries
+  // never see a half-built index.
+  std::string begin = AllMetaKeys().begin;
+  std::vector<std::string> keys;
+  while (true) {
+    batch.Clear();
+    size_t datasets = 0;
+    std::string last;
+    Status error;
+    Attributes attributes;
+    GRIDSTORE_RETURN_IF_ERROR(
+        kv_->Scan(storage::ReadOptions{.fill_cache = false}, storage::Table::kMeta,
+                  storage::KeyRange{begin, ""}, [&](std::string_view key, std::string_view value) {
+                    if (datasets == kBackfillBatch) return false;
+                    Status s = DataSetMeta::DecodeAttributes(value, &attributes);
+                    if (!s.ok()) {
+                      error = s.WithContext("indexing the meta of dataset " + Quoted(key));
+                      return false;
+                    }
+                    keys.clear();
+                    internal_grid::AppendMetaPostings(info, key, attributes, &keys);
+                    for (const std::string& k : keys) batch.Put(storage::Table::kIndex, k, "");
+                    last.assign(key);
+                    ++datasets;
+                    return true;
+                  }));
+    GRIDSTORE_RETURN_IF_ERROR(error);
+    if (!batch.empty()) GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch));
+    if (datasets < kBackfillBatch) break;
+    begin = last + '\0';
+  }
+  std::string value;
+  internal_grid::EncodeMetaIndexSchema(schema, &value);
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Put(storage::WriteOptions{.sync = true}, storage::Table::kIndex,
+                                     IndexDefinitionKey(name), value));
+  index_defs_->push_back(info);
+  std::sort(index_defs_->begin(), index_defs_->end(),
+            [](const MetaIndexInfo& a, const MetaIndexInfo& b) { return a.name < b.name; });
+  return Status::OK();
+}
+
+Status GridStore::DropMetaIndex(std::string_view name) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
+  auto it = std::find_if(defs->begin(), defs->end(),
+                         [&](const MetaIndexInfo& def) { return def.name == name; });
+  if (it == defs->end()) return Status::NotFound("meta index " + Quoted(name) + " does not exist");
+  const storage::KeyRange postings = IndexPostingsRange(name);
+  storage::WriteBatch batch;
+  batch.Delete(storage::Table::kIndex, IndexDefinitionKey(name));
+  batch.DeleteRange(storage::Table::kIndex, postings.begin, postings.end);
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{.sync = true}, batch));
+  index_defs_->erase(index_defs_->begin() + (it - defs->begin()));
+  return Status::OK();
+}
+
+Result<std::vector<MetaIndexInfo>> GridStore::ListMetaIndexes() {
+  return ReadIndexDefinitions(kv_.get());  // not the cache: never waits for an index build
+}
+
+Result<QueryResult> GridStore::QueryDataSets(std::string_view index, const Query& query,
+                                             const QueryParams& params) {
+  if (index.empty()) return internal_grid::RunMetaQuery(kv_.get(), nullptr, query, params);
+  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(index));
+  // Read the definition itself (not the writers' cache) so that queries never wait for a writer.
+  std::string value;
+  Status s =
+      kv_->Get(storage::ReadOptions{}, storage::Table::kIndex, IndexDefinitionKey(index), &value);
+  if (s.IsNotFound()) return Status::NotFound("meta index " + Quoted(index) + " does not exist");
+  GRIDSTORE_RETURN_IF_ERROR(s);
+  auto schema = internal_grid::DecodeMetaIndexSchema(value);
+  if (!schema.ok()) return schema.status().WithContext("meta index " + Quoted(index));
+  const MetaIndexInfo info{std::string(index), std::move(schema).value()};
+  return internal_grid::RunMetaQuery(kv_.get(), &info, query, params);
 }
 
 Result<std::unique_ptr<GridDataWriter>> GridStore::GetDataWriter(std::string_view id,

@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "grid/grid_data_fetcher.h"
 #include "grid/grid_data_writer.h"
 #include "grid/grid_meta.h"
+#include "grid/meta_query.h"
 #include "storage/kv_store.h"
 #include "util/result.h"
 
@@ -89,6 +91,28 @@ class GridStore {
   // ranges). NotFound if nothing of the dataset exists.
   Status DeleteDataSet(std::string_view id);
 
+  // ---- Meta queries (grid/meta_query.h; semantics in docs/meta-queries.md) ----
+
+  // Creates meta index `name` over the attributes `schema` declares, indexing every dataset
+  // already stored (in bounded batches; meta writes wait meanwhile, queries do not, and the index
+  // becomes visible to queries only once complete). OK and a no-op if the index exists with the
+  // same schema; FailedPrecondition naming the field if it exists with another. InvalidArgument
+  // for a bad name or schema (no fields, a duplicate or empty field name).
+  Status CreateMetaIndex(std::string_view name, const MetaIndexSchema& schema);
+  // Removes the index and every entry of it, atomically. NotFound if there is no such index.
+  Status DropMetaIndex(std::string_view name);
+  // Every meta index, ordered by name.
+  Result<std::vector<MetaIndexInfo>> ListMetaIndexes();
+  // The datasets matching `query`, ordered and paged by `params`, answered from index `index`
+  // where it can and by checking metas where it cannot (QueryResult::scanned, ::plan). An empty
+  // `index` uses no index: every condition is checked on every meta, and no declared types apply.
+  // Consistent at once: a query sees every meta write that returned before it started.
+  // Errors: NotFound (no index `index`), InvalidArgument (a condition whose value cannot have
+  // the declared type of an indexed field, naming both; bounds of different kinds; a negative
+  // offset; limit < -1; a page token from another query), or the store's read errors.
+  Result<QueryResult> QueryDataSets(std::string_view index, const Query& query,
+                                    const QueryParams& params = {});
+
   // A writer for dataset `id` (which must exist: NotFound otherwise).
   Result<std::unique_ptr<GridDataWriter>> GetDataWriter(std::string_view id,
                                                         const WriteGridOptions& options = {});
@@ -109,6 +133,12 @@ class GridStore {
   Status CheckWritable() const;
   void EraseCachedMeta(std::string_view id);
   Result<bool> HasData(const storage::KeyRange& range);
+  // The meta index definitions, loaded once. REQUIRES: meta_write_mu_ held.
+  Result<const std::vector<MetaIndexInfo>*> IndexDefinitions();
+  // Adds to `batch` the posting changes from `before` to `after` (either may be null) of `id`.
+  // REQUIRES: meta_write_mu_ held.
+  Status AddPostingChanges(std::string_view id, const Attributes* before, const Attributes* after,
+                           storage::WriteBatch* batch);
 
   const GridStoreOptions options_;
   std::unique_ptr<storage::KvStore> kv_;
@@ -118,6 +148,9 @@ class GridStore {
 
   // Serialises meta writes so that read-check-write sequences on one dataset do not race.
   std::mutex meta_write_mu_;
+  // Index definitions as stored; written only with meta_write_mu_ held, so that every meta write
+  // maintains exactly the indexes that exist.
+  std::optional<std::vector<MetaIndexInfo>> index_defs_;  // guarded by meta_write_mu_
   std::mutex meta_cache_mu_;
   // Decoded metas by id; entries are dropped whenever this store writes or deletes that id.
   std::map<std::string, std::shared_ptr<const DataSetMeta>, std::less<>> meta_cache_;  // guarded by meta_cache_mu_

@@ -10,6 +10,7 @@ packages=(
   libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
+  libsqlite3-dev
 )
 
 SUDO=""

@@ -5,12 +5,14 @@
 // 1 error (one sentence on stderr), 2 usage error, 3 `verify` found problems.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,8 +24,10 @@
 #include "importers/netcdf_importer.h"
 #include "tools/cli_parse.h"
 #include "tools/info_format.h"
+#include "tools/meta_commands.h"
 #include "tools/output_formats.h"
 #include "tools/progress.h"
+#include "tools/where_parser.h"
 
 namespace gridstore::tools {
 namespace {
@@ -123,67 +127,144 @@ int RunInfo(const Global& global, const std::string& id, bool json) {
 }
 
 struct QueryArgs {
+  bool has_where = false;
   std::string where;
   std::string sort;
+  std::string index;
   int64_t offset = 0;
   int64_t limit = -1;
   bool json = false;
 };
 
-// Orders datasets by one attribute: numbers numerically, strings bytewise; a dataset without the
-// attribute sorts after every dataset that has it; ties break on id.
-int CompareByAttribute(const grid::DataSetMeta& a, const grid::DataSetMeta& b,
-                       const std::string& field) {
-  if (field == "id") return a.id.compare(b.id);
-  auto ia = a.attributes.find(field), ib = b.attributes.find(field);
-  const bool ha = ia != a.attributes.end(), hb = ib != b.attributes.end();
-  if (!ha || !hb) return ha == hb ? 0 : (ha ? -1 : 1);
-  const auto& va = ia->second;
-  const auto& vb = ib->second;
-  if (va.is_number() && vb.is_number()) {
-    double x = va.AsDouble(), y = vb.AsDouble();
-    return x < y ? -1 : (x > y ? 1 : 0);
-  }
-  return va.ToString().compare(vb.ToString());
+std::string IndexNames(const std::vector<grid::MetaIndexInfo>& indexes) {
+  std::string names;
+  for (const auto& i : indexes) names += (names.empty() ? "'" : ", '") + i.name + "'";
+  return names;
 }
 
 int RunQuery(const Global& global, const QueryArgs& args) {
-  if (!args.where.empty()) {
-    return Fail(Status::Unimplemented(
-        "--where needs the meta-query index, which this version of gridstore does not have yet; "
-        "use --sort, --offset and --limit on the full list"));
-  }
   if (args.offset < 0) return Fail(Status::InvalidArgument("--offset must not be negative"));
+  if (args.limit < -1) return Fail(Status::InvalidArgument("--limit must not be negative"));
+  grid::Query query;  // every dataset
+  if (args.has_where) {
+    auto parsed = ParseWhere(args.where);
+    if (!parsed.ok()) return Fail(parsed.status());
+    query = *parsed;
+  }
+  auto sort = ParseSort(args.sort);
+  if (!sort.ok()) return Fail(sort.status());
   auto store = OpenStore(global, {.read_only = true});
   if (!store.ok()) return Fail(store.status());
-  auto metas = (*store)->ListDataSets();
-  if (!metas.ok()) return Fail(metas.status());
-  std::vector<std::pair<std::string, bool>> keys;  // field, descending
-  for (const std::string& item : SplitList(args.sort)) {
-    size_t colon = item.rfind(':');
-    std::string field = item, order = "asc";
-    if (colon != std::string::npos) {
-      field = item.substr(0, colon);
-      order = item.substr(colon + 1);
+  auto indexes = (*store)->ListMetaIndexes();
+  if (!indexes.ok()) return Fail(indexes.status());
+
+  std::string index = args.index;
+  if (!index.empty()) {
+    const bool known = std::any_of(indexes->begin(), indexes->end(),
+                                   [&](const auto& i) { return i.name == index; });
+    if (!known) {
+      return Fail(Status::NotFound(
+          "no index named '" + index + "' in this store" +
+          (indexes->empty()
+               ? std::string(" (it has none; create one with `gridstore index create`)")
+               : " (it has " + IndexNames(*indexes) + ")")));
     }
-    if (order != "asc" && order != "desc") {
-      return Fail(Status::InvalidArgument("--sort '" + item + "': the order must be asc or desc"));
-    }
-    keys.emplace_back(field, order == "desc");
+  } else {
+    index = ChooseIndex(query, *sort, *indexes);
   }
-  std::stable_sort(metas->begin(), metas->end(), [&](const auto& a, const auto& b) {
-    for (const auto& [field, desc] : keys) {
-      int c = CompareByAttribute(a, b, field);
-      if (c != 0) return desc ? c > 0 : c < 0;
-    }
-    return a.id < b.id;
-  });
-  const size_t total = metas->size();
-  const size_t begin = std::min<size_t>(total, static_cast<size_t>(args.offset));
-  const size_t end = args.limit < 0 ? total : std::min(total, begin + static_cast<size_t>(args.limit));
-  std::vector<grid::DataSetMeta> page(metas->begin() + begin, metas->begin() + end);
-  std::fputs((args.json ? FormatDataSetListJson(page, total) : FormatDataSetListText(page, total)).c_str(),
+  const grid::MetaIndexSchema* schema = nullptr;
+  for (const auto& i : *indexes) {
+    if (i.name == index) schema = &i.schema;
+  }
+
+  grid::QueryParams params;
+  params.offset = args.offset;
+  params.limit = args.limit;
+  params.sort = *sort;
+  params.get_total_count = true;
+  auto result = (*store)->QueryDataSets(index, query, params);
+  if (!result.ok()) return Fail(result.status());
+  if (args.json) {
+    std::fputs(FormatQueryResultJson(*result).c_str(), stdout);
+    return 0;
+  }
+  std::fputs(FormatDataSetListText(result->metas, static_cast<size_t>(std::max<int64_t>(
+                                                         result->total, 0)))
+                 .c_str(),
              stdout);
+  if (result->scanned) {
+    const std::string uncovered = UncoveredFields(query, *sort, schema);
+    std::string note = result->plan;
+    if (index.empty()) {
+      note = uncovered.empty() ? "the store has no index" : "no index covers " + uncovered;
+    } else if (!uncovered.empty()) {
+      note = "index '" + index + "' does not cover " + uncovered;
+    }
+    std::fprintf(stderr, "(scanned: %s)\n", note.c_str());
+  }
+  return 0;
+}
+
+// ---- index / meta -------------------------------------------------------------------------------
+
+int RunIndexCreate(const Global& global, const std::string& name,
+                   const std::vector<std::string>& field_args) {
+  grid::MetaIndexSchema schema;
+  for (const std::string& arg : field_args) {
+    auto field = ParseIndexField(arg);
+    if (!field.ok()) return Fail(field.status());
+    schema.fields.push_back(*field);
+  }
+  auto store = OpenStore(global, {.create_if_missing = true});
+  if (!store.ok()) return Fail(store.status());
+  Status s = (*store)->CreateMetaIndex(name, schema);
+  if (!s.ok()) return Fail(s);
+  std::printf("created index '%s': %s\n", name.c_str(), FormatIndexSchema(schema).c_str());
+  return 0;
+}
+
+int RunIndexList(const Global& global) {
+  auto store = OpenStore(global, {.read_only = true});
+  if (!store.ok()) return Fail(store.status());
+  auto indexes = (*store)->ListMetaIndexes();
+  if (!indexes.ok()) return Fail(indexes.status());
+  for (const auto& i : *indexes) {
+    std::printf("%s  %s\n", i.name.c_str(), FormatIndexSchema(i.schema).c_str());
+  }
+  return 0;
+}
+
+int RunIndexDrop(const Global& global, const std::string& name) {
+  auto store = OpenStore(global, {});
+  if (!store.ok()) return Fail(store.status());
+  Status s = (*store)->DropMetaIndex(name);
+  if (!s.ok()) return Fail(s);
+  std::printf("dropped index '%s'\n", name.c_str());
+  return 0;
+}
+
+int RunMetaPut(const Global& global, const std::string& file) {
+  std::string input;
+  if (file.empty() || file == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    input = ss.str();
+  } else {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return Fail(Status::NotFound("cannot open '" + file + "'"));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    input = ss.str();
+  }
+  // Bad input must not even create the store.
+  Status check = CheckMetaPutInput(input);
+  if (!check.ok()) return Fail(check);
+  auto store = OpenStore(global, {.create_if_missing = true});
+  if (!store.ok()) return Fail(store.status());
+  auto summary = PutMetas(store->get(), input);
+  if (!summary.ok()) return Fail(summary.status());
+  std::printf("%ld dataset meta(s) created, %ld updated\n", static_cast<long>(summary->created),
+              static_cast<long>(summary->updated));
   return 0;
 }
 
@@ -382,9 +463,14 @@ int Main(int argc, char** argv) {
   info->add_flag("--json", info_json, "Print JSON");
 
   QueryArgs query_args;
-  auto* query = app.add_subcommand("query", "List datasets with their status and attributes");
-  query->add_option("--where", query_args.where, "Condition on attributes");
+  auto* query = app.add_subcommand("query", "Find datasets by their attributes");
+  auto* where = query->add_option(
+      "--where", query_args.where,
+      "Condition on attributes: status = 'DONE' and create_time > now - 1 day and "
+      "(source = 'ECMWF' or source in ('NMC'))");
   query->add_option("--sort", query_args.sort, "FIELD[:asc|:desc],... (ties break on id)");
+  query->add_option("--index", query_args.index,
+                    "Meta index to use (default: the only one, else the one covering most fields)");
   query->add_option("--offset", query_args.offset, "Datasets to skip");
   query->add_option("--limit", query_args.limit, "Most datasets to print");
   query->add_flag("--json", query_args.json, "Print JSON");
@@ -399,6 +485,27 @@ int Main(int argc, char** argv) {
   fetch->add_option("--format", fetch_args.format, "nc, npy, csv or json (default: from -o, else csv)");
   fetch->add_option("-o,--output", fetch_args.output, "Output file (default: stdout)");
   fetch->add_flag("--explain", fetch_args.explain, "Print the plan (blocks, bytes) without fetching");
+
+  std::string index_name;
+  std::vector<std::string> index_fields;
+  auto* index = app.add_subcommand("index", "Manage meta indexes (what `query` searches fast)");
+  index->require_subcommand(1);
+  auto* index_create = index->add_subcommand("create", "Create an index (indexes every dataset)");
+  index_create->add_option("NAME", index_name, "Index name")->required();
+  index_create
+      ->add_option("FIELDS", index_fields, "FIELD:TYPE... (TYPE: string, int64, double, bool)")
+      ->required();
+  auto* index_list = index->add_subcommand("list", "List the indexes and their fields");
+  auto* index_drop = index->add_subcommand("drop", "Drop an index");
+  index_drop->add_option("NAME", index_name, "Index name")->required();
+
+  std::string meta_file;
+  auto* meta = app.add_subcommand("meta", "Write dataset metas");
+  meta->require_subcommand(1);
+  auto* meta_put = meta->add_subcommand(
+      "put",
+      "Create or update data-less dataset metas from JSON lines {\"id\": ..., \"attributes\": {...}}");
+  meta_put->add_option("FILE", meta_file, "JSON-lines file, or - for stdin (default)");
 
   std::string delete_id;
   auto* del = app.add_subcommand("delete", "Delete a dataset: meta, data and index entries");
@@ -416,7 +523,14 @@ int Main(int argc, char** argv) {
   }
   if (*import) return RunImport(global, import_args);
   if (*info) return RunInfo(global, info_id, info_json);
-  if (*query) return RunQuery(global, query_args);
+  if (*query) {
+    query_args.has_where = where->count() > 0;
+    return RunQuery(global, query_args);
+  }
+  if (*index_create) return RunIndexCreate(global, index_name, index_fields);
+  if (*index_list) return RunIndexList(global);
+  if (*index_drop) return RunIndexDrop(global, index_name);
+  if (*meta_put) return RunMetaPut(global, meta_file);
   if (*fetch) return RunFetch(global, fetch_args);
   if (*del) return RunDelete(global, delete_id);
   if (*verify) return RunVerify(global, verify_id);

@@ -1,0 +1,386 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Meta queries at scale, side by side with SQLite in one run: N data-less datasets with realistic
+// attributes (source, model, status, create_time, resolution, tags) go into a GridStore (RocksDB,
+// one meta index over those fields) and into an SQLite table with one index per field (the same
+// access paths). Then selective and broad queries, sorted and paged, each run many times with
+// varied parameters; both engines must return the same ids. Prints p50/p99 per engine and their
+// ratio as a table, and the same as JSON (--json FILE).
+//
+//   meta_query_bench [--n 1000000] [--store DIR] [--sqlite FILE|:memory:] [--runs 300]
+//                    [--json FILE]
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "grid/grid_store.h"
+#include "grid/meta_query.h"
+
+namespace {
+
+using namespace gridstore::grid;
+using Clock = std::chrono::steady_clock;
+
+constexpr int64_t kDayMs = 86'400'000;
+constexpr int64_t kEpoch = 1'735'689'600'000;  // 2025-01-01T00:00Z
+constexpr int kDays = 365;
+const char* const kSources[] = {"ECMWF", "NMC", "JMA", "DWD", "UKMO", "NCEP"};
+const char* const kModels[] = {"global", "regional", "ensemble"};
+const double kResolutions[] = {0.1, 0.25, 0.5, 1.0};
+
+struct Row {
+  std::string id, source, model, status, tag1, tag2;
+  int64_t create_time;
+  double resolution;
+};
+
+Row MakeRow(int64_t i, std::mt19937_64& rng) {
+  Row r;
+  const int s = static_cast<int>(rng() % 6), m = static_cast<int>(rng() % 3);
+  r.source = kSources[s];
+  r.model = std::string(kSources[s]) + "-" + kModels[m];
+  r.status = rng() % 20 == 0 ? "INIT" : "DONE";
+  r.create_time = kEpoch + static_cast<int64_t>(rng() % (kDays * kDayMs));
+  r.resolution = kResolutions[rng() % 4];
+  r.tag1 = std::string(1, static_cast<char>('A' + rng() % 10));
+  r.tag2 = std::string(1, "XYZ"[rng() % 3]);
+  char id[96];
+  std::snprintf(id, sizeof(id), "%s/%s/%" PRId64 "/%07" PRId64, r.source.c_str(), r.model.c_str(),
+                r.create_time, i);
+  r.id = id;
+  return r;
+}
+
+[[noreturn]] void Die(const std::string& what) {
+  std::fprintf(stderr, "meta_query_bench: %s\n", what.c_str());
+  std::exit(1);
+}
+
+void Check(const gridstore::Status& s, const char* what) {
+  if (!s.ok()) Die(std::string(what) + ": " + s.ToString());
+}
+
+void Sql(sqlite3* db, const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK)
+    Die(std::string(sql) + ": " + err);
+}
+
+// One query as both engines see it.
+struct Case {
+  Query query;
+  QueryParams params;
+  std::string sql;  // SELECT ... returning id first, with ? bound by `bind`
+  std::function<void(sqlite3_stmt*)> bind;
+};
+
+struct Kind {
+  std::string name;
+  std::string description;
+  std::function<Case(std::mt19937_64&)> make;
+  std::vector<double> grid_us, sqlite_us;
+  int64_t rows = 0;
+  int mismatches = 0;
+};
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
+  return v[i];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int64_t n = 1'000'000;
+  int runs = 300;
+  std::string store_path = "/tmp/meta_query_bench_store";
+  std::string sqlite_path = ":memory:";
+  std::string json_path;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--n")
+      n = std::atoll(argv[i + 1]);
+    else if (flag == "--runs")
+      runs = std::atoi(argv[i + 1]);
+    else if (flag == "--store")
+      store_path = argv[i + 1];
+    else if (flag == "--sqlite")
+      sqlite_path = argv[i + 1];
+    else if (flag == "--json")
+      json_path = argv[i + 1];
+    else
+      Die("unknown flag " + flag);
+  }
+
+  // ---- load ----
+  std::filesystem::remove_all(store_path);
+  if (sqlite_path != ":memory:") std::filesystem::remove(sqlite_path);
+  auto store_or = GridStore::Open(store_path, {.create_if_missing = true});
+  Check(store_or.status(), "open store");
+  auto store = std::move(store_or).value();
+  const MetaIndexSchema schema{{{"source", IndexFieldType::kString},
+                                {"model", IndexFieldType::kString},
+                                {"status", IndexFieldType::kString},
+                                {"create_time", IndexFieldType::kInt64},
+                                {"resolution", IndexFieldType::kDouble},
+                                {"tag1", IndexFieldType::kString},
+                                {"tag2", IndexFieldType::kString}}};
+  Check(store->CreateMetaIndex("main", schema), "CreateMetaIndex");
+
+  sqlite3* db = nullptr;
+  if (sqlite3_open(sqlite_path.c_str(), &db) != SQLITE_OK) Die("sqlite3_open");
+  Sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+  Sql(db,
+      "CREATE TABLE datasets (id TEXT PRIMARY KEY, source TEXT, model TEXT, status TEXT, "
+      "create_time INTEGER, resolution REAL, tag1 TEXT, tag2 TEXT);"
+      "CREATE INDEX i_source ON datasets(source); CREATE INDEX i_model ON datasets(model);"
+      "CREATE INDEX i_status ON datasets(status);"
+      "CREATE INDEX i_create_time ON datasets(create_time);"
+      "CREATE INDEX i_resolution ON datasets(resolution); CREATE INDEX i_tag1 ON datasets(tag1);"
+      "CREATE INDEX i_tag2 ON datasets(tag2);");
+
+  // A data-less meta if the library allows one; else one variable described, no data written.
+  DataSetMeta probe;
+  probe.id = "probe";
+  const bool need_variable = !probe.Validate().ok();
+
+  std::mt19937_64 rng(42);
+  double grid_load_s = 0, sqlite_load_s = 0;
+  sqlite3_stmt* insert = nullptr;
+  sqlite3_prepare_v2(db, "INSERT INTO datasets VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1, &insert,
+                     nullptr);
+  Sql(db, "BEGIN");
+  for (int64_t i = 0; i < n; ++i) {
+    const Row r = MakeRow(i, rng);
+    DataSetMeta meta;
+    meta.id = r.id;
+    if (need_variable) meta.variables.push_back({.name = "t2m"});
+    meta.attributes["source"] = AttributeValue::String(r.source);
+    meta.attributes["model"] = AttributeValue::String(r.model);
+    meta.attributes["status"] = AttributeValue::String(r.status);
+    meta.attributes["create_time"] = AttributeValue::Int64(r.create_time);
+    meta.attributes["resolution"] = AttributeValue::Double(r.resolution);
+    meta.attributes["tag1"] = AttributeValue::String(r.tag1);
+    meta.attributes["tag2"] = AttributeValue::String(r.tag2);
+    auto t0 = Clock::now();
+    Check(store->PutDataSetMeta(meta), "PutDataSetMeta");
+    auto t1 = Clock::now();
+    sqlite3_bind_text(insert, 1, r.id.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(insert, 2, r.source.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(insert, 3, r.model.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(insert, 4, r.status.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(insert, 5, r.create_time);
+    sqlite3_bind_double(insert, 6, r.resolution);
+    sqlite3_bind_text(insert, 7, r.tag1.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(insert, 8, r.tag2.c_str(), -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(insert) != SQLITE_DONE) Die(sqlite3_errmsg(db));
+    sqlite3_reset(insert);
+    auto t2 = Clock::now();
+    grid_load_s += std::chrono::duration<double>(t1 - t0).count();
+    sqlite_load_s += std::chrono::duration<double>(t2 - t1).count();
+    if ((i + 1) % 100000 == 0) {
+      std::fprintf(stderr, "loaded %" PRId64 " (gridstore %.1f s, sqlite %.1f s)\n", i + 1,
+                   grid_load_s, sqlite_load_s);
+    }
+  }
+  {
+    auto t0 = Clock::now();
+    Sql(db, "COMMIT; ANALYZE;");
+    sqlite_load_s += std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  sqlite3_finalize(insert);
+
+  // ---- queries ----
+  auto day = [](std::mt19937_64& g) { return kEpoch + static_cast<int64_t>(g() % kDays) * kDayMs; };
+  std::vector<Kind> kinds;
+  kinds.push_back({"selective", "source = S and model = M and create_time in one day, newest first",
+                   [&](std::mt19937_64& g) {
+                     const int s = static_cast<int>(g() % 6), m = static_cast<int>(g() % 3);
+                     const std::string source = kSources[s];
+                     const std::string model = source + "-" + kModels[m];
+                     const int64_t d = day(g);
+                     Case c;
+                     c.query =
+                         QueryBuilder::And({QueryBuilder::Equal("source", source),
+                                            QueryBuilder::Equal("model", model),
+                                            QueryBuilder::GreaterEqual("create_time", d),
+                                            QueryBuilder::LessThan("create_time", d + kDayMs)});
+                     c.params.sort = {{"create_time", SortOrder::kDescending}};
+                     c.params.limit = -1;
+                     c.sql =
+                         "SELECT id FROM datasets WHERE source = ?1 AND model = ?2 AND "
+                         "create_time >= ?3 AND create_time < ?4 ORDER BY create_time DESC, id";
+                     c.bind = [=](sqlite3_stmt* st) {
+                       sqlite3_bind_text(st, 1, source.c_str(), -1, SQLITE_TRANSIENT);
+                       sqlite3_bind_text(st, 2, model.c_str(), -1, SQLITE_TRANSIENT);
+                       sqlite3_bind_int64(st, 3, d);
+                       sqlite3_bind_int64(st, 4, d + kDayMs);
+                     };
+                     return c;
+                   }});
+  kinds.push_back({"selective_or", "status = DONE and day and (tag1 = A or tag2 = X), newest first",
+                   [&](std::mt19937_64& g) {
+                     const int64_t d = day(g);
+                     const std::string t1(1, static_cast<char>('A' + g() % 10));
+                     const std::string t2(1, "XYZ"[g() % 3]);
+                     Case c;
+                     c.query = QueryBuilder::And(
+                         {QueryBuilder::Equal("status", "DONE"),
+                          QueryBuilder::Range("create_time", d, d + kDayMs, true, false),
+                          QueryBuilder::Or(
+                              {QueryBuilder::Equal("tag1", t1), QueryBuilder::Equal("tag2", t2)})});
+                     c.params.sort = {{"create_time", SortOrder::kDescending}};
+                     c.params.limit = 10;
+                     c.sql =
+                         "SELECT id FROM datasets WHERE status = 'DONE' AND create_time >= ?1 "
+                         "AND create_time < ?2 AND (tag1 = ?3 OR tag2 = ?4) "
+                         "ORDER BY create_time DESC, id LIMIT 10";
+                     c.bind = [=](sqlite3_stmt* st) {
+                       sqlite3_bind_int64(st, 1, d);
+                       sqlite3_bind_int64(st, 2, d + kDayMs);
+                       sqlite3_bind_text(st, 3, t1.c_str(), -1, SQLITE_TRANSIENT);
+                       sqlite3_bind_text(st, 4, t2.c_str(), -1, SQLITE_TRANSIENT);
+                     };
+                     return c;
+                   }});
+  kinds.push_back({"broad_top10",
+                   "status = DONE, newest first, limit 10 (newest before a varied time)",
+                   [&](std::mt19937_64& g) {
+                     const int64_t before = day(g);
+                     Case c;
+                     c.query = QueryBuilder::And({QueryBuilder::Equal("status", "DONE"),
+                                                  QueryBuilder::LessThan("create_time", before)});
+                     c.params.sort = {{"create_time", SortOrder::kDescending}};
+                     c.params.limit = 10;
+                     c.sql =
+                         "SELECT id FROM datasets WHERE status = 'DONE' AND create_time < ?1 "
+                         "ORDER BY create_time DESC, id LIMIT 10";
+                     c.bind = [=](sqlite3_stmt* st) { sqlite3_bind_int64(st, 1, before); };
+                     return c;
+                   }});
+  kinds.push_back({"broad_page", "status = DONE, newest first, 10 per page, offset 0..990",
+                   [&](std::mt19937_64& g) {
+                     const int64_t offset = static_cast<int64_t>(g() % 100) * 10;
+                     Case c;
+                     c.query = QueryBuilder::Equal("status", "DONE");
+                     c.params.sort = {{"create_time", SortOrder::kDescending}};
+                     c.params.limit = 10;
+                     c.params.offset = offset;
+                     c.sql =
+                         "SELECT id FROM datasets WHERE status = 'DONE' "
+                         "ORDER BY create_time DESC, id LIMIT 10 OFFSET ?1";
+                     c.bind = [=](sqlite3_stmt* st) { sqlite3_bind_int64(st, 1, offset); };
+                     return c;
+                   }});
+  kinds.push_back({"source_in_count", "source in (S1, S2) and resolution = R, count only",
+                   [&](std::mt19937_64& g) {
+                     const std::string s1 = kSources[g() % 6], s2 = kSources[g() % 6];
+                     const double res = kResolutions[g() % 4];
+                     Case c;
+                     c.query = QueryBuilder::And({QueryBuilder::In("source", {s1, s2}),
+                                                  QueryBuilder::Equal("resolution", res)});
+                     c.params.limit = 0;
+                     c.params.get_total_count = true;
+                     c.sql =
+                         "SELECT COUNT(*) FROM datasets WHERE source IN (?1, ?2) AND "
+                         "resolution = ?3";
+                     c.bind = [=](sqlite3_stmt* st) {
+                       sqlite3_bind_text(st, 1, s1.c_str(), -1, SQLITE_TRANSIENT);
+                       sqlite3_bind_text(st, 2, s2.c_str(), -1, SQLITE_TRANSIENT);
+                       sqlite3_bind_double(st, 3, res);
+                     };
+                     return c;
+                   }});
+
+  std::string first_plan;
+  for (Kind& k : kinds) {
+    std::mt19937_64 g(7);
+    for (int run = 0; run < runs; ++run) {
+      Case c = k.make(g);
+      auto t0 = Clock::now();
+      auto result = store->QueryDataSets("main", c.query, c.params);
+      auto t1 = Clock::now();
+      Check(result.status(), "QueryDataSets");
+      sqlite3_stmt* st = nullptr;
+      auto t2 = Clock::now();
+      if (sqlite3_prepare_v2(db, c.sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+        Die(sqlite3_errmsg(db));
+      }
+      c.bind(st);
+      std::vector<std::string> ids;
+      int64_t count = -1;
+      while (sqlite3_step(st) == SQLITE_ROW) {
+        if (c.params.get_total_count) {
+          count = sqlite3_column_int64(st, 0);
+        } else {
+          ids.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+        }
+      }
+      sqlite3_finalize(st);
+      auto t3 = Clock::now();
+      k.grid_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+      k.sqlite_us.push_back(std::chrono::duration<double, std::micro>(t3 - t2).count());
+      if (run == 0) std::fprintf(stderr, "%s plan: %s\n", k.name.c_str(), result->plan.c_str());
+      if (c.params.get_total_count) {
+        k.rows += count;
+        if (result->total != count) ++k.mismatches;
+      } else {
+        std::vector<std::string> got;
+        for (const auto& m : result->metas) got.push_back(m.id);
+        k.rows += static_cast<int64_t>(got.size());
+        if (got != ids) ++k.mismatches;
+      }
+    }
+  }
+
+  // ---- report ----
+  std::printf("meta_query_bench: %" PRId64 " datasets, %d runs per query kind\n", n, runs);
+  std::printf("load: gridstore %.1f s (%.0f metas/s), sqlite %.1f s (%s)\n", grid_load_s,
+              static_cast<double>(n) / grid_load_s, sqlite_load_s, sqlite_path.c_str());
+  std::printf("%-16s %10s %10s %10s %10s %9s %9s %8s %s\n", "query", "gs p50 us", "gs p99 us",
+              "sq p50 us", "sq p99 us", "p50 ratio", "p99 ratio", "rows/q", "mismatches");
+  std::string json = "{\"datasets\": " + std::to_string(n) + ", \"runs\": " + std::to_string(runs) +
+                     ", \"load_s\": {\"gridstore\": " + std::to_string(grid_load_s) +
+                     ", \"sqlite\": " + std::to_string(sqlite_load_s) + "}, \"queries\": [";
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const Kind& k = kinds[i];
+    const double g50 = Percentile(k.grid_us, 0.5), g99 = Percentile(k.grid_us, 0.99);
+    const double s50 = Percentile(k.sqlite_us, 0.5), s99 = Percentile(k.sqlite_us, 0.99);
+    std::printf("%-16s %10.0f %10.0f %10.0f %10.0f %9.2f %9.2f %8.1f %d\n", k.name.c_str(), g50,
+                g99, s50, s99, g50 / s50, g99 / s99,
+                static_cast<double>(k.rows) / static_cast<double>(runs), k.mismatches);
+    char buf[512];
+    std::snprintf(buf, sizeof(buf),
+                  "%s{\"name\": \"%s\", \"what\": \"%s\", \"gridstore_p50_us\": %.1f, "
+                  "\"gridstore_p99_us\": %.1f, \"sqlite_p50_us\": %.1f, \"sqlite_p99_us\": %.1f, "
+                  "\"mismatches\": %d}",
+                  i ? ", " : "", k.name.c_str(), k.description.c_str(), g50, g99, s50, s99,
+                  k.mismatches);
+    json += buf;
+  }
+  json += "]}\n";
+  std::fputs(json.c_str(), stdout);
+  if (!json_path.empty()) {
+    FILE* f = std::fopen(json_path.c_str(), "w");
+    if (f != nullptr) {
+      std::fputs(json.c_str(), f);
+      std::fclose(f);
+    }
+  }
+  sqlite3_close(db);
+  int mismatches = 0;
+  for (const Kind& k : kinds) mismatches += k.mismatches;
+  return mismatches == 0 ? 0 : 1;
+}

@@ -1,0 +1,115 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The pieces of `gridstore query`, `index` and `meta put` below the command line: --sort and
+// FIELD:TYPE parsing, the choice of index, the JSON-lines parser, and PutMetas on a real store.
+#include "tools/meta_commands.h"
+
+#include <string>
+
+#include "tests/test_util.h"
+#include "tools/where_parser.h"
+
+namespace gridstore::tools {
+namespace {
+
+using grid::IndexFieldType;
+using grid::MetaIndexInfo;
+using grid::SortOrder;
+using ::testing::HasSubstr;
+
+TEST(MetaCommandsTest, ParseSort) {
+  ASSERT_OK_AND_ASSIGN(auto keys, ParseSort("create_time:desc,id,source:asc"));
+  ASSERT_EQ(keys.size(), 3u);
+  EXPECT_EQ(keys[0].field, "create_time");
+  EXPECT_EQ(keys[0].order, SortOrder::kDescending);
+  EXPECT_EQ(keys[1].field, "id");
+  EXPECT_EQ(keys[1].order, SortOrder::kAscending);
+  EXPECT_EQ(keys[2].field, "source");
+  EXPECT_EQ(keys[2].order, SortOrder::kAscending);
+  ASSERT_OK_AND_ASSIGN(auto none, ParseSort(""));
+  EXPECT_TRUE(none.empty());
+  EXPECT_THAT(ParseSort("t:down").status().message(),
+              HasSubstr("--sort 't:down': the order must be asc or desc"));
+  EXPECT_THAT(ParseSort(":desc").status().message(), HasSubstr("the field name is empty"));
+}
+
+TEST(MetaCommandsTest, ParseIndexField) {
+  ASSERT_OK_AND_ASSIGN(auto f, ParseIndexField("create_time:int64"));
+  EXPECT_EQ(f.name, "create_time");
+  EXPECT_EQ(f.type, IndexFieldType::kInt64);
+  ASSERT_OK_AND_ASSIGN(f, ParseIndexField("a:b:string"));  // the last colon splits
+  EXPECT_EQ(f.name, "a:b");
+  EXPECT_EQ(f.type, IndexFieldType::kString);
+  ASSERT_OK_AND_ASSIGN(f, ParseIndexField("x:double"));
+  EXPECT_EQ(f.type, IndexFieldType::kDouble);
+  ASSERT_OK_AND_ASSIGN(f, ParseIndexField("x:bool"));
+  EXPECT_EQ(f.type, IndexFieldType::kBool);
+  EXPECT_THAT(ParseIndexField("status").status().message(),
+              HasSubstr("index field 'status': expected FIELD:TYPE"));
+  EXPECT_THAT(ParseIndexField(":int64").status().message(), HasSubstr("expected FIELD:TYPE"));
+  EXPECT_THAT(ParseIndexField("n:int").status().message(),
+              HasSubstr("index field 'n:int': unknown type 'int'"));
+  EXPECT_EQ(FormatIndexSchema({{{"a", IndexFieldType::kString}, {"b", IndexFieldType::kInt64}}}),
+            "a:string, b:int64");
+}
+
+TEST(MetaCommandsTest, ChooseIndex) {
+  const MetaIndexInfo a{"a", {{{"status", IndexFieldType::kString}}}};
+  const MetaIndexInfo b{
+      "b", {{{"source", IndexFieldType::kString}, {"model", IndexFieldType::kString}}}};
+  const MetaIndexInfo c{"c", {{{"create_time", IndexFieldType::kInt64}}}};
+  ASSERT_OK_AND_ASSIGN(auto q, ParseWhere("source = 'x' and model = 'y' or status = 'DONE'", 0));
+  EXPECT_EQ(ChooseIndex(q, {}, {}), "");
+  EXPECT_EQ(ChooseIndex(q, {}, {c}), "c");  // the only index, even if it covers nothing
+  EXPECT_EQ(ChooseIndex(q, {}, {a, b, c}), "b");
+  EXPECT_EQ(ChooseIndex(q, {{"create_time", SortOrder::kDescending}}, {a, c}), "a");  // tie: first
+  ASSERT_OK_AND_ASSIGN(auto other, ParseWhere("resolution = 1", 0));
+  EXPECT_EQ(ChooseIndex(other, {}, {a, b}), "");
+  EXPECT_EQ(ChooseIndex(other, {{"create_time", SortOrder::kAscending}}, {a, b, c}), "c");
+  EXPECT_EQ(UncoveredFields(q, {{"create_time", SortOrder::kAscending}}, &b.schema),
+            "status, create_time");
+  EXPECT_EQ(UncoveredFields(other, {}, nullptr), "resolution");
+  EXPECT_EQ(QueryFields(q), (std::vector<std::string>{"source", "model", "status"}));
+}
+
+TEST(MetaCommandsTest, ParseMetaPutLineTypes) {
+  ASSERT_OK_AND_ASSIGN(
+      auto line,
+      ParseMetaPutLine(R"({"id": "ec/1", "attributes": {"s": "x", "i": -3, "u": 7, "d": 1.5,
+                          "b": true, "gone": null}})",
+                       1));
+  EXPECT_EQ(line.id, "ec/1");
+  ASSERT_EQ(line.set.size(), 5u);
+  EXPECT_EQ(line.set.at("s"), grid::AttributeValue::String("x"));
+  EXPECT_EQ(line.set.at("i"), grid::AttributeValue::Int64(-3));
+  EXPECT_EQ(line.set.at("u"), grid::AttributeValue::Int64(7));
+  EXPECT_EQ(line.set.at("d"), grid::AttributeValue::Double(1.5));
+  EXPECT_EQ(line.set.at("b"), grid::AttributeValue::Bool(true));
+  EXPECT_EQ(line.remove, std::vector<std::string>{"gone"});
+  ASSERT_OK_AND_ASSIGN(line, ParseMetaPutLine(R"({"id": "only-id"})", 2));
+  EXPECT_TRUE(line.set.empty());
+}
+
+TEST(MetaCommandsTest, ParseMetaPutLineErrors) {
+  auto err = [](std::string_view text) {
+    auto r = ParseMetaPutLine(text, 3);
+    return r.ok() ? std::string("ok") : std::string(r.status().message());
+  };
+  EXPECT_THAT(err(R"({"id": "a", "attributes": [1]})"),
+              HasSubstr("line 3: 'attributes' must be an object, not an array"));
+  EXPECT_THAT(err(R"({"attributes": {}})"), HasSubstr("line 3: 'id' is missing"));
+  EXPECT_THAT(err(R"({"id": 5})"), HasSubstr("line 3: 'id' must be a string, not a number"));
+  EXPECT_THAT(err(R"({"id": ""})"), HasSubstr("line 3: "));
+  EXPECT_THAT(err(R"({"id": "a", "attrs": {}})"), HasSubstr("line 3: unknown key 'attrs'"));
+  EXPECT_THAT(err(R"({"id": "a", "attributes": {"x": {"y": 1}}})"),
+              HasSubstr("line 3: attribute 'x' must be a string, number, boolean or null"));
+  EXPECT_THAT(err(R"({"id": "a", "attributes": {"x": 18446744073709551615}})"),
+              HasSubstr("line 3: attribute 'x': 18446744073709551615 is out of the int64 range"));
+  EXPECT_THAT(err(R"({"id": "a", "attributes": {"": 1}})"),
+              HasSubstr("line 3: an attribute name is empty"));
+  EXPECT_THAT(err(R"({"id": "a", )"), HasSubstr("line 3: not valid JSON ("));
+  EXPECT_THAT(err(R"(["a"])"), HasSubstr("line 3: expected a JSON object"));
+}
+
+}  // namespace
+}  // namespace gridstore::tools

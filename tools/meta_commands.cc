@@ -1,0 +1,312 @@
+// Copyright 2026 The GridStore Authors.
+#include "tools/meta_commands.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "grid/grid_keys.h"
+#include "tools/cli_parse.h"
+#include "tools/info_format.h"
+
+namespace gridstore::tools {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+void CollectFields(const grid::Query& q, std::vector<std::string>* fields) {
+  const grid::Query::Node& n = q.node();
+  if (!n.field.empty() && std::find(fields->begin(), fields->end(), n.field) == fields->end()) {
+    fields->push_back(n.field);
+  }
+  for (const grid::Query& c : n.children) CollectFields(c, fields);
+}
+
+std::vector<std::string> QueryAndSortFields(const grid::Query& query,
+                                            const std::vector<grid::SortField>& sort) {
+  std::vector<std::string> fields = QueryFields(query);
+  for (const auto& s : sort) {
+    if (s.field != "id" && std::find(fields.begin(), fields.end(), s.field) == fields.end()) {
+      fields.push_back(s.field);
+    }
+  }
+  return fields;
+}
+
+bool Holds(const grid::MetaIndexSchema& schema, const std::string& field) {
+  return std::any_of(schema.fields.begin(), schema.fields.end(),
+                     [&](const grid::IndexField& f) { return f.name == field; });
+}
+
+const char* JsonTypeName(const json& v) {
+  switch (v.type()) {
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::boolean:
+      return "a boolean";
+    default:
+      return "a number";
+  }
+}
+
+}  // namespace
+
+Result<std::vector<grid::SortField>> ParseSort(std::string_view text) {
+  std::vector<grid::SortField> keys;
+  for (const std::string& item : SplitList(text)) {
+    grid::SortField key;
+    key.field = item;
+    const size_t colon = item.rfind(':');
+    if (colon != std::string::npos) {
+      key.field = item.substr(0, colon);
+      const std::string order = item.substr(colon + 1);
+      if (order == "desc") {
+        key.order = grid::SortOrder::kDescending;
+      } else if (order != "asc") {
+        return Status::InvalidArgument("--sort '" + item + "': the order must be asc or desc");
+      }
+    }
+    if (key.field.empty()) {
+      return Status::InvalidArgument("--sort '" + item + "': the field name is empty");
+    }
+    keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
+Result<grid::IndexField> ParseIndexField(std::string_view text) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) {
+    return Status::InvalidArgument(
+        "index field '" + std::string(text) +
+        "': expected FIELD:TYPE with TYPE string, int64, double or bool");
+  }
+  grid::IndexField field;
+  field.name = std::string(text.substr(0, colon));
+  auto type = grid::ParseIndexFieldType(text.substr(colon + 1));
+  if (!type.ok()) {
+    return Status::InvalidArgument("index field '" + std::string(text) + "': unknown type '" +
+                                   std::string(text.substr(colon + 1)) +
+                                   "' (expected string, int64, double or bool)");
+  }
+  field.type = *type;
+  return field;
+}
+
+std::string FormatIndexSchema(const grid::MetaIndexSchema& schema) {
+  std::string out;
+  for (const auto& f : schema.fields) {
+    if (!out.empty()) out += ", ";
+    out += f.name + ":" + std::string(grid::IndexFieldTypeName(f.type));
+  }
+  return out;
+}
+
+std::vector<std::string> QueryFields(const grid::Query& query) {
+  std::vector<std::string> fields;
+  CollectFields(query, &fields);
+  return fields;
+}
+
+std::string ChooseIndex(const grid::Query& query, const std::vector<grid::SortField>& sort,
+                        const std::vector<grid::MetaIndexInfo>& indexes) {
+  if (indexes.size() == 1) return indexes[0].name;
+  const std::vector<std::string> fields = QueryAndSortFields(query, sort);
+  std::string best;
+  size_t best_count = 0;
+  for (const grid::MetaIndexInfo& index : indexes) {
+    const size_t count =
+        static_cast<size_t>(std::count_if(fields.begin(), fields.end(), [&](const std::string& f) {
+          return Holds(index.schema, f);
+        }));
+    if (count > best_count) {
+      best = index.name;
+      best_count = count;
+    }
+  }
+  return best;
+}
+
+std::string UncoveredFields(const grid::Query& query, const std::vector<grid::SortField>& sort,
+                            const grid::MetaIndexSchema* schema) {
+  std::string out;
+  for (const std::string& f : QueryAndSortFields(query, sort)) {
+    if (schema != nullptr && Holds(*schema, f)) continue;
+    out += (out.empty() ? "" : ", ") + f;
+  }
+  return out;
+}
+
+std::string FormatQueryResultJson(const grid::QueryResult& result) {
+  // The dataset list is the same as a query without the index printed; the plan fields follow.
+  ordered_json doc = ordered_json::parse(FormatDataSetListJson(
+      result.metas, result.total >= 0 ? static_cast<size_t>(result.total) : result.metas.size()));
+  doc["plan"] = result.plan;
+  doc["scanned"] = result.scanned;
+  doc["next_token"] = result.next_token;
+  return doc.dump(2) + "\n";
+}
+
+Result<MetaPutLine> ParseMetaPutLine(std::string_view text, size_t line_number) {
+  const std::string where = "line " + std::to_string(line_number) + ": ";
+  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    // Parse again with exceptions only to get nlohmann's description of where it went wrong.
+    std::string detail;
+    try {
+      [[maybe_unused]] json again = json::parse(text);
+    } catch (const json::parse_error& e) {
+      detail = e.what();
+      const size_t at = detail.find("parse error at ");
+      if (at != std::string::npos) detail = detail.substr(at + 15);
+    }
+    return Status::InvalidArgument(where + "not valid JSON (" + detail + ")");
+  }
+  if (!doc.is_object()) {
+    return Status::InvalidArgument(where +
+                                   "expected a JSON object {\"id\": ..., \"attributes\": "
+                                   "{...}}, found " +
+                                   JsonTypeName(doc));
+  }
+  MetaPutLine out;
+  bool has_id = false;
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    if (it.key() == "id") {
+      if (!it->is_string()) {
+        return Status::InvalidArgument(where + "'id' must be a string, not " + JsonTypeName(*it));
+      }
+      out.id = it->get<std::string>();
+      Status s = grid::ValidateDataSetId(out.id);
+      if (!s.ok()) return Status::InvalidArgument(where + std::string(s.message()));
+      has_id = true;
+    } else if (it.key() == "attributes") {
+      if (!it->is_object()) {
+        return Status::InvalidArgument(where + "'attributes' must be an object, not " +
+                                       JsonTypeName(*it));
+      }
+      for (auto a = it->begin(); a != it->end(); ++a) {
+        const std::string& name = a.key();
+        if (name.empty()) return Status::InvalidArgument(where + "an attribute name is empty");
+        const json& v = a.value();
+        switch (v.type()) {
+          case json::value_t::string:
+            out.set[name] = grid::AttributeValue::String(v.get<std::string>());
+            break;
+          case json::value_t::boolean:
+            out.set[name] = grid::AttributeValue::Bool(v.get<bool>());
+            break;
+          case json::value_t::number_integer:
+            out.set[name] = grid::AttributeValue::Int64(v.get<int64_t>());
+            break;
+          case json::value_t::number_unsigned: {
+            const uint64_t u = v.get<uint64_t>();
+            if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+              return Status::InvalidArgument(where + "attribute '" + name + "': " +
+                                             std::to_string(u) + " is out of the int64 range");
+            }
+            out.set[name] = grid::AttributeValue::Int64(static_cast<int64_t>(u));
+            break;
+          }
+          case json::value_t::number_float:
+            out.set[name] = grid::AttributeValue::Double(v.get<double>());
+            break;
+          case json::value_t::null:
+            out.remove.push_back(name);
+            break;
+          default:
+            return Status::InvalidArgument(where + "attribute '" + name +
+                                           "' must be a string, number, boolean or null (to "
+                                           "remove it), not " +
+                                           JsonTypeName(v));
+        }
+      }
+    } else {
+      return Status::InvalidArgument(where + "unknown key '" + it.key() +
+                                     "' (expected \"id\" and \"attributes\")");
+    }
+  }
+  if (!has_id) return Status::InvalidArgument(where + "'id' is missing");
+  return out;
+}
+
+namespace {
+
+// Calls fn(line, line_number) for each non-blank line.
+template <typename Fn>
+Status ForEachLine(std::string_view input, Fn&& fn) {
+  size_t line_number = 0;
+  size_t start = 0;
+  while (start < input.size()) {
+    size_t end = input.find('\n', start);
+    if (end == std::string_view::npos) end = input.size();
+    ++line_number;
+    std::string_view line = Trim(input.substr(start, end - start));
+    start = end + 1;
+    if (line.empty()) continue;
+    GRIDSTORE_RETURN_IF_ERROR(fn(line, line_number));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CheckMetaPutInput(std::string_view input) {
+  // Parsed lines are not kept: a million of them would take gigabytes; PutMetas parses again.
+  size_t lines = 0;
+  GRIDSTORE_RETURN_IF_ERROR(ForEachLine(input, [&](std::string_view line, size_t n) -> Status {
+    ++lines;
+    return ParseMetaPutLine(line, n).status();
+  }));
+  if (lines == 0) return Status::InvalidArgument("the input holds no JSON lines");
+  return Status::OK();
+}
+
+Result<MetaPutSummary> PutMetas(grid::GridStore* store, std::string_view input) {
+  MetaPutSummary summary;
+  Status s = ForEachLine(input, [&](std::string_view line, size_t n) -> Status {
+    GRIDSTORE_ASSIGN_OR_RETURN(MetaPutLine parsed, ParseMetaPutLine(line, n));
+    auto existing = store->GetDataSetMeta(parsed.id);
+    grid::DataSetMeta meta;
+    const bool exists = existing.ok();
+    if (exists) {
+      meta = std::move(existing).value();
+    } else if (existing.status().code() == StatusCode::kNotFound) {
+      meta.id = parsed.id;
+    } else {
+      return existing.status();
+    }
+    for (auto& [name, value] : parsed.set) meta.attributes[name] = std::move(value);
+    for (const std::string& name : parsed.remove) meta.attributes.erase(name);
+    Status put = store->PutDataSetMeta(meta);
+    if (!put.ok()) {
+      return Status(put.code(), "line " + std::to_string(n) + ": " + std::string(put.message()));
+    }
+    ++(exists ? summary.updated : summary.created);
+    return Status::OK();
+  });
+  if (!s.ok()) {
+    // Every line was checked before: only the store fails here. Say how far it got.
+    return Status(s.code(), std::string(s.message()) + " (" + std::to_string(summary.created) +
+                                " created and " + std::to_string(summary.updated) +
+                                " updated before the failure)");
+  }
+  return summary;
+}
+
+}  // namespace gridstore::tools

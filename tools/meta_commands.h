@@ -1,0 +1,77 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The logic behind `gridstore query`, `gridstore index` and `gridstore meta put` that is worth
+// testing without the binary: argument parsing, the choice of index, the JSON-lines input of
+// `meta put`, and the query result as JSON.
+#ifndef GRIDSTORE_TOOLS_META_COMMANDS_H_
+#define GRIDSTORE_TOOLS_META_COMMANDS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "grid/grid_meta.h"
+#include "grid/grid_store.h"
+#include "grid/meta_query.h"
+#include "util/result.h"
+
+namespace gridstore::tools {
+
+// "FIELD[:asc|:desc],..." -> sort keys. InvalidArgument naming --sort and the bad item.
+Result<std::vector<grid::SortField>> ParseSort(std::string_view text);
+
+// "FIELD:TYPE" with TYPE string (or keyword), int64, double or bool. InvalidArgument naming the
+// argument otherwise.
+Result<grid::IndexField> ParseIndexField(std::string_view text);
+// "status:string, create_time:int64".
+std::string FormatIndexSchema(const grid::MetaIndexSchema& schema);
+
+// The distinct attribute names a query's conditions name, in first-seen order.
+std::vector<std::string> QueryFields(const grid::Query& query);
+
+// The index `gridstore query` uses without --index: the only one if there is exactly one; else
+// the one whose schema holds the most of the query's and the sort's fields (ties: the first in
+// `indexes`); "" (scan) if there is none or none holds any of them.
+std::string ChooseIndex(const grid::Query& query, const std::vector<grid::SortField>& sort,
+                        const std::vector<grid::MetaIndexInfo>& indexes);
+
+// The fields of the query and the sort that `schema` does not hold, comma-separated ("" if none).
+std::string UncoveredFields(const grid::Query& query, const std::vector<grid::SortField>& sort,
+                            const grid::MetaIndexSchema* schema);
+
+// {"total", "datasets", "plan", "scanned", "next_token"}, pretty-printed.
+std::string FormatQueryResultJson(const grid::QueryResult& result);
+
+// One line of `meta put` input: {"id": "...", "attributes": {...}}. A null attribute value
+// removes that attribute.
+struct MetaPutLine {
+  std::string id;
+  grid::Attributes set;
+  std::vector<std::string> remove;
+};
+
+// Parses line `line_number` (1-based) of `meta put` input. InvalidArgument "line N: what is
+// wrong" if it is not such an object, names no valid id, or holds a value that is not a string,
+// number, boolean or null.
+Result<MetaPutLine> ParseMetaPutLine(std::string_view text, size_t line_number);
+
+struct MetaPutSummary {
+  int64_t created = 0;
+  int64_t updated = 0;
+};
+
+// Parses every line of `input` (blank lines are skipped) without a store: the first error, as
+// ParseMetaPutLine gives it; InvalidArgument too if there is no line at all.
+Status CheckMetaPutInput(std::string_view input);
+
+// Applies JSON lines (blank lines are skipped) in order: a dataset that does not exist is created
+// as a data-less meta (id and attributes); one that exists gets the attributes merged in
+// (variables, coordinates and data are kept). Call CheckMetaPutInput first: this function checks
+// only what needs the store before it writes, and stops at the first line that fails then. A
+// dataset named on several lines counts as created once, then updated.
+Result<MetaPutSummary> PutMetas(grid::GridStore* store, std::string_view input);
+
+}  // namespace gridstore::tools
+
+#endif  // GRIDSTORE_TOOLS_META_COMMANDS_H_

@@ -1,0 +1,44 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The `--where` expression language of `gridstore query`, parsed into a grid::Query:
+//
+//   status = 'DONE' and create_time > now - 1 day and (source = 'ECMWF' or source = 'NMC')
+//
+// Grammar (keywords are case-insensitive; docs/usage.md has the user's version):
+//
+//   expr      := and_expr ('or' and_expr)*
+//   and_expr  := not_expr ('and' not_expr)*
+//   not_expr  := 'not' not_expr | '(' expr ')' | condition
+//   condition := FIELD ('=' | '==' | '!=' | '<>' | '<' | '<=' | '>' | '>=') value
+//              | FIELD ['not'] 'in' '(' value (',' value)* ')'
+//              | FIELD 'prefix' STRING
+//              | FIELD 'exists'
+//   value     := STRING | NUMBER | 'true' | 'false' | time
+//   time      := 'now' (('+' | '-') NUMBER UNIT)*      (milliseconds since the epoch, an int64)
+//   UNIT      := ms | s | sec | second | min | minute | h | hour | d | day | w | week (and plurals)
+//   FIELD     := [A-Za-z_][A-Za-z0-9_.]*  |  `any text` (backquotes; for keywords and odd names)
+//   STRING    := '...' | "..."   (escapes: \\ \' \")
+//   NUMBER    := [-]digits -> int64; [-]digits[.digits][e[+-]digits] -> double
+//
+// Precedence: not binds tighter than and, which binds tighter than or.
+#ifndef GRIDSTORE_TOOLS_WHERE_PARSER_H_
+#define GRIDSTORE_TOOLS_WHERE_PARSER_H_
+
+#include <cstdint>
+#include <string_view>
+
+#include "grid/meta_query.h"
+#include "util/result.h"
+
+namespace gridstore::tools {
+
+// Parses `text`; `now` is the current time (ms since the epoch). InvalidArgument on a syntax
+// error: "--where: column C: what is wrong", then the text and a caret under column C, each on
+// its own line indented by two spaces. An empty (or all-blank) text is an error.
+Result<grid::Query> ParseWhere(std::string_view text, int64_t now_ms);
+// As above, with the system clock's now.
+Result<grid::Query> ParseWhere(std::string_view text);
+
+}  // namespace gridstore::tools
+
+#endif  // GRIDSTORE_TOOLS_WHERE_PARSER_H_
