@@ -19,6 +19,7 @@
 #include "grid/grid_keys.h"
 #include "grid/grid_store.h"
 #include "tests/test_util.h"
+#include "tests/tools/cli_testutil.h"
 
 namespace gridstore {
 namespace {
@@ -26,24 +27,10 @@ namespace {
 namespace fs = std::filesystem;
 using testing::ScopedTempDir;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using testing::ExpectCliError;
+using testing::ReadFile;
+using testing::RunGridStore;
+using testing::RunResult;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -51,25 +38,12 @@ class CliTest : public ::testing::Test {
 
   // Runs `gridstore --store STORE args...` (optionally as the unprivileged user "nobody").
   RunResult Run(const std::vector<std::string>& args, bool as_nobody = false) {
-    std::string cmd = as_nobody ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
-    cmd += Quote(GRIDSTORE_CLI) + " --store " + Quote(store());
-    for (const auto& a : args) cmd += " " + Quote(a);
-    const std::string out = dir_.Sub("stdout"), err = dir_.Sub("stderr");
-    cmd += " > " + Quote(out) + " 2> " + Quote(err) + " < /dev/null";
-    int status = std::system(cmd.c_str());
-    RunResult r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = ReadFile(out);
-    r.err = ReadFile(err);
-    return r;
+    return RunGridStore(dir_.path().string(), store(), args, "",
+                        as_nobody ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "");
   }
 
-  // Expects exit status 1 and one line on stderr containing every part.
   void ExpectError(const RunResult& r, std::initializer_list<std::string> parts) {
-    EXPECT_EQ(r.exit_code, 1) << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_EQ(r.err.rfind("gridstore: ", 0), 0u) << r.err;
-    for (const auto& p : parts) EXPECT_THAT(r.err, ::testing::HasSubstr(p));
+    ExpectCliError(r, parts);
   }
 
   // A netCDF-4 file with float T(time 3, level 4, lat 20, lon 30) and short ps(time, lat, lon),

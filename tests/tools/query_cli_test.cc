@@ -12,6 +12,7 @@
 
 #include "grid/grid_store.h"
 #include "tests/test_util.h"
+#include "tests/tools/cli_testutil.h"
 
 namespace gridstore {
 namespace {
@@ -19,24 +20,10 @@ namespace {
 using ::testing::HasSubstr;
 using testing::ScopedTempDir;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using testing::ExpectCliError;
+using testing::ReadFile;
+using testing::RunGridStore;
+using testing::RunResult;
 
 class QueryCliTest : public ::testing::Test {
  protected:
@@ -44,24 +31,11 @@ class QueryCliTest : public ::testing::Test {
 
   // Runs `gridstore --store STORE args...` with `stdin_text` on its standard input.
   RunResult Run(const std::vector<std::string>& args, const std::string& stdin_text = "") {
-    const std::string in = dir_.Sub("stdin"), out = dir_.Sub("stdout"), err = dir_.Sub("stderr");
-    std::ofstream(in, std::ios::binary) << stdin_text;
-    std::string cmd = Quote(GRIDSTORE_CLI) + " --store " + Quote(store());
-    for (const auto& a : args) cmd += " " + Quote(a);
-    cmd += " > " + Quote(out) + " 2> " + Quote(err) + " < " + Quote(in);
-    const int status = std::system(cmd.c_str());
-    RunResult r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = ReadFile(out);
-    r.err = ReadFile(err);
-    return r;
+    return RunGridStore(dir_.path().string(), store(), args, stdin_text);
   }
 
   void ExpectError(const RunResult& r, std::initializer_list<std::string> parts) {
-    EXPECT_EQ(r.exit_code, 1) << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_EQ(r.err.rfind("gridstore: ", 0), 0u) << r.err;
-    for (const auto& p : parts) EXPECT_THAT(r.err, HasSubstr(p));
+    ExpectCliError(r, parts);
   }
 
   // 12 datasets d00..d11: source ECMWF/NMC/JMA by i % 3, status DONE for even i, create_time
