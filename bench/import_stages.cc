@@ -1,20 +1,23 @@
 // Copyright 2026 The GridStore Authors.
 //
-// import_stages: times the three stages of `gridstore import` one at a time on one variable of a
+// import_stages: times the stages of `gridstore import` one at a time on one variable of a
 // NetCDF file, so that the bound of the import is visible (docs/BENCHMARKS.md):
-//   read    netCDF-C reading every (t, z) plane, one plane per call and in the importer's slabs;
-//   handover  a fresh buffer per plane filled from the slab by memcpy, as the importer does;
-//   encode  cutting planes into blocks and grid::EncodeBlock on one thread, split into its parts
-//           (row gather, XXH3 checksum, byte shuffle, zstd) for the first codec, and the whole
-//           EncodeBlock for each codec; then on N threads;
-//   write   the encoded blocks of the first codec, with GridStore's data keys, in 8 MB
-//           storage::WriteBatch-es into a fresh RocksDB store through storage::OpenKvStore
-//           (WAL on, no sync, as the importer writes), then closing the store.
+//   read      netCDF-C reading every (t, z) plane (page cache warm), one plane per call and in
+//             the importer's slabs;
+//   handover  a fresh buffer per plane filled from the slab by memcpy and freed on another
+//             thread, as the importer and the writer do;
+//   encode    cutting planes into blocks and grid::EncodeBlock on one thread, split into its parts
+//             (row gather, XXH3 checksum, byte shuffle, zstd) for the first codec, and the
+//             whole EncodeBlock for each codec; then on N threads;
+//   write     the encoded blocks of the first codec, with GridStore's data keys, in 8 MB
+//             storage::WriteBatch-es into a fresh RocksDB store through storage::OpenKvStore
+//             (WAL on, no sync, as the importer writes), then closing the store.
 // The one-thread encode figures are the thread's CPU seconds (robust to other load on the machine);
 // the rest are wall seconds beside the process's CPU seconds. Then one JSON line.
 //
 // Usage: import_stages FILE.nc --variable NAME [--block 256x256]
-//            [--codecs shuffle-zstd:3,shuffle-zstd:2,shuffle-zstd:1,shuffle-zstd:-1,zstd:1] [--threads N] [--store DIR]
+//            [--codecs shuffle-zstd:3,shuffle-zstd:2,shuffle-zstd:1,shuffle-zstd:-1,zstd:1]
+//            [--threads N] [--store DIR]
 //            [--slab-planes 32]
 #include <netcdf.h>
 #include <sys/resource.h>
@@ -24,12 +27,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <deque>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -59,8 +65,7 @@ void Check(const Status& s, const std::string& what) {
 }
 
 double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // CPU seconds of the calling thread: the single-thread stages are timed with it, so that other
@@ -173,7 +178,7 @@ class Input {
   size_t shape_[4] = {};
 };
 
-// One block of a plane, gathered into `out` (rows of the block made contiguous).
+// Block (r, c) of a plane and its extent (edge blocks are smaller).
 struct BlockRef {
   int64_t r, c, rows, cols;
 };
@@ -213,12 +218,13 @@ int main(int argc, char** argv) {
   const Input in(o.file, o.variable);
   const size_t planes = in.planes(), plane_bytes = in.plane_bytes();
   const double raw = static_cast<double>(planes * plane_bytes);
-  const auto blocks = Blocks(static_cast<int64_t>(in.nx()), static_cast<int64_t>(in.ny()),
-                             o.block_x, o.block_y);
-  std::printf("input: %s, variable %s: %zu x %zu planes of %zu x %zu float32 = %.0f bytes; "
-              "%zu blocks of %ldx%ld per plane; %d threads for the parallel encode\n",
-              o.file.c_str(), o.variable.c_str(), in.nt(), in.nz(), in.nx(), in.ny(), raw,
-              blocks.size(), o.block_x, o.block_y, o.threads);
+  const auto blocks =
+      Blocks(static_cast<int64_t>(in.nx()), static_cast<int64_t>(in.ny()), o.block_x, o.block_y);
+  std::printf(
+      "input: %s, variable %s: %zu x %zu planes of %zu x %zu float32 = %.0f bytes; "
+      "%zu blocks of %ldx%ld per plane; %d threads for the parallel encode\n",
+      o.file.c_str(), o.variable.c_str(), in.nt(), in.nz(), in.nx(), in.ny(), raw, blocks.size(),
+      o.block_x, o.block_y, o.threads);
   std::string json =
       "{\"bench\":\"import_stages\",\"raw_bytes\":" + std::to_string(planes * plane_bytes);
   auto add = [&json](const std::string& key, double v) {
@@ -230,11 +236,12 @@ int main(int argc, char** argv) {
   // ---- read ----
   std::vector<float> plane(in.nx() * in.ny());
   {
-    in.Read(0, 1, plane.data());  // open and metadata out of the way
+    // Warm: the page cache holds the file (import_bench.sh measures cold reads end to end).
+    for (size_t p = 0; p < planes; ++p) in.Read(p, 1, plane.data());
     Span s;
     for (size_t p = 0; p < planes; ++p) in.Read(p, 1, plane.data());
-    std::printf("read     plane by plane           %7.2f s wall %7.2f s cpu %8.1f MB/s\n",
-                s.wall(), s.cpu(), MB(raw) / s.wall());
+    std::printf("read     plane by plane           %7.2f s wall %7.2f s cpu %8.1f MB/s\n", s.wall(),
+                s.cpu(), MB(raw) / s.wall());
     add("read_plane_s", s.wall());
     add("read_plane_cpu_s", s.cpu());
   }
@@ -249,24 +256,55 @@ int main(int argc, char** argv) {
     add("read_slab_s", s.wall());
   }
 
-  // ---- hand-over: what the importer does per plane besides reading (a fresh plane buffer,
-  // filled by memcpy from the slab buffer, freed once encoded), with its page faults ----
+  // ---- hand-over: what the importer does per plane besides reading and encoding: a fresh
+  // plane buffer filled by memcpy from the slab buffer, queued (up to the writer's default
+  // budget of in-flight planes) and freed by another thread once "encoded" ----
   {
     const size_t slab = std::min(planes, std::max<size_t>(1, o.slab_planes));
+    const size_t in_flight = std::max<size_t>(1, (256u << 20) / plane_bytes);
     std::vector<char> slab_buffer(slab * plane_bytes, 1);
+    std::mutex mu;
+    std::condition_variable cv;
+    std::deque<std::unique_ptr<char[]>> queue;
+    bool done = false;
     rusage r0{}, r1{};
     getrusage(RUSAGE_SELF, &r0);
     Span s;
+    std::thread consumer([&] {
+      for (;;) {
+        std::unique_ptr<char[]> plane_buffer;
+        {
+          std::unique_lock<std::mutex> lock(mu);
+          cv.wait(lock, [&] { return queue.size() >= in_flight || done; });
+          if (queue.empty()) return;
+          plane_buffer = std::move(queue.front());
+          queue.pop_front();
+        }
+        cv.notify_all();
+        plane_buffer.reset();  // freed on another thread, as RunBlockTask frees a plane
+      }
+    });
     for (size_t p = 0; p < planes; ++p) {
       auto fresh = std::make_unique_for_overwrite<char[]>(plane_bytes);
       std::memcpy(fresh.get(), slab_buffer.data() + (p % slab) * plane_bytes, plane_bytes);
-      asm volatile("" : : "r"(fresh.get()) : "memory");
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait(lock, [&] { return queue.size() <= in_flight; });
+      queue.push_back(std::move(fresh));
+      cv.notify_all();
     }
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
+    }
+    cv.notify_all();
+    consumer.join();
     getrusage(RUSAGE_SELF, &r1);
-    std::printf("handover fresh plane + memcpy     %7.2f s wall %7.2f s cpu %8.1f MB/s, %ld minor "
-                "page faults\n",
-                s.wall(), s.cpu(), MB(raw) / s.wall(), r1.ru_minflt - r0.ru_minflt);
+    std::printf(
+        "handover fresh plane + memcpy     %7.2f s wall %7.2f s cpu %8.1f MB/s, %ld minor "
+        "page faults (%zu planes in flight, freed by another thread)\n",
+        s.wall(), s.cpu(), MB(raw) / s.wall(), r1.ru_minflt - r0.ru_minflt, in_flight);
     add("handover_s", s.wall());
+    add("handover_cpu_s", s.cpu());
     add("handover_faults", static_cast<double>(r1.ru_minflt - r0.ru_minflt));
   }
 
@@ -282,7 +320,6 @@ int main(int argc, char** argv) {
     ZSTD_CCtx* cctx = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, codec->level);
     std::string zout(ZSTD_compressBound(o.block_x * o.block_y * sizeof(float)), '\0');
-    const double cpu0 = ProcessCpu();
     for (size_t p = 0; p < planes; ++p) {
       in.Read(p, 1, plane.data());
       for (const BlockRef& b : blocks) {
@@ -315,31 +352,31 @@ int main(int argc, char** argv) {
         out_bytes += static_cast<double>(value.size());
         if (first) {
           key.clear();
-          grid::AppendDataKey({"bench", o.variable, grid::kPlaneLayout,
-                               static_cast<uint32_t>(p / in.nz()),
-                               static_cast<uint32_t>(p % in.nz()), static_cast<uint32_t>(b.r),
-                               static_cast<uint32_t>(b.c)},
-                              &key);
+          grid::AppendDataKey(
+              {"bench", o.variable, grid::kPlaneLayout, static_cast<uint32_t>(p / in.nz()),
+               static_cast<uint32_t>(p % in.nz()), static_cast<uint32_t>(b.r),
+               static_cast<uint32_t>(b.c)},
+              &key);
           stored.emplace_back(key, value);
         }
       }
     }
     ZSTD_freeCCtx(cctx);
-    (void)cpu0;
     const std::string tag = o.codecs[ci];
     if (first) {
-      std::printf("encode   %-15s parts: gather %.2f s, xxh3 %.2f s, shuffle (scalar) %.2f s, "
-                  "zstd alone %.2f s (%.1f MB/s, ratio %.3f); thread CPU seconds\n",
-                  tag.c_str(), t_gather, t_sum, t_shuffle, t_zstd, MB(raw) / t_zstd,
-                  raw / zstd_bytes);
+      std::printf(
+          "encode   %-15s parts: gather %.2f s, xxh3 %.2f s, shuffle (scalar) %.2f s, "
+          "zstd alone %.2f s (%.1f MB/s, ratio %.3f); thread CPU seconds\n",
+          tag.c_str(), t_gather, t_sum, t_shuffle, t_zstd, MB(raw) / t_zstd, raw / zstd_bytes);
       add("gather_s", t_gather);
       add("xxh3_s", t_sum);
       add("shuffle_scalar_s", t_shuffle);
       add("zstd_alone_s", t_zstd);
     }
-    std::printf("encode   %-15s 1 thread  %7.2f cpu-s (EncodeBlock) %8.1f MB/s, ratio %.3f "
-                "(%.0f stored bytes)\n",
-                tag.c_str(), t_encode, MB(raw) / t_encode, raw / out_bytes, out_bytes);
+    std::printf(
+        "encode   %-15s 1 thread  %7.2f cpu-s (EncodeBlock) %8.1f MB/s, ratio %.3f "
+        "(%.0f stored bytes)\n",
+        tag.c_str(), t_encode, MB(raw) / t_encode, raw / out_bytes, out_bytes);
     add("encode1_" + tag + "_s", t_encode);
     add("ratio_" + tag, raw / out_bytes);
   }
@@ -403,10 +440,11 @@ int main(int argc, char** argv) {
     for (const auto& e : std::filesystem::recursive_directory_iterator(o.store)) {
       if (e.is_regular_file()) du += e.file_size();
     }
-    std::printf("write    %-15s %7.2f s in Write (%.2f s incl. batching, cpu %.2f s) %8.1f MB/s "
-                "of stored bytes = %.1f MB/s of raw; close %.2f s; %.0f bytes on disk\n",
-                o.codecs[0].c_str(), in_write, writes, writes_cpu, MB(stored_bytes) / writes,
-                MB(raw) / writes, total - writes, static_cast<double>(du));
+    std::printf(
+        "write    %-15s %7.2f s in Write (%.2f s incl. batching, cpu %.2f s) %8.1f MB/s "
+        "of stored bytes = %.1f MB/s of raw; close %.2f s; %.0f bytes on disk\n",
+        o.codecs[0].c_str(), in_write, writes, writes_cpu, MB(stored_bytes) / writes,
+        MB(raw) / writes, total - writes, static_cast<double>(du));
     add("write_s", writes);
     add("write_cpu_s", writes_cpu);
     add("close_s", total - writes);

@@ -18,6 +18,7 @@
 // coordinate variables. Default: 24 x 8 x 570 x 2880 float32 = 1.26 GB.
 //
 // Usage: make_derived_netcdf OUT.nc [--source FILE] [--times N] [--levels N] [--lat N] [--lon N]
+// (--source defaults to $GRIDSTORE_TEST_DATA/tos_O1_2001-2002.nc, else ../shared/data/...).
 #include <netcdf.h>
 
 #include <algorithm>
@@ -64,8 +65,9 @@ size_t ParseCount(const char* flag, const char* text) {
 
 Options ParseArgs(int argc, char** argv) {
   Options o;
+  // As the tests find ../shared/data: $GRIDSTORE_TEST_DATA, else relative to the project root.
   const char* data = std::getenv("GRIDSTORE_TEST_DATA");
-  o.source = std::string(data ? data : "/work/shared/data") + "/tos_O1_2001-2002.nc";
+  o.source = std::string(data ? data : "../shared/data") + "/tos_O1_2001-2002.nc";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> const char* {
@@ -166,8 +168,8 @@ Bracket BracketClamped(const std::vector<double>& nodes, double v) {
   const size_t n = nodes.size();
   if (v <= nodes.front()) return {0, 0, 0, 0};
   if (v >= nodes.back()) return {n - 1, n - 1, 0, n - 1};
-  const size_t hi = static_cast<size_t>(std::upper_bound(nodes.begin(), nodes.end(), v) -
-                                        nodes.begin());
+  const size_t hi =
+      static_cast<size_t>(std::upper_bound(nodes.begin(), nodes.end(), v) - nodes.begin());
   b.lo = hi - 1;
   b.hi = hi;
   b.w = (v - nodes[b.lo]) / (nodes[b.hi] - nodes[b.lo]);
@@ -188,8 +190,8 @@ Bracket BracketPeriodic(const std::vector<double>& nodes, double v) {
     b.hi = 0;
     b.w = d / span;
   } else {
-    const size_t hi = static_cast<size_t>(std::upper_bound(nodes.begin(), nodes.end(), v) -
-                                          nodes.begin());
+    const size_t hi =
+        static_cast<size_t>(std::upper_bound(nodes.begin(), nodes.end(), v) - nodes.begin());
     b.lo = hi - 1;
     b.hi = hi;
     b.w = (v - nodes[b.lo]) / (nodes[b.hi] - nodes[b.lo]);
@@ -252,8 +254,10 @@ int main(int argc, char** argv) {
                         : s.lat.front() + (s.lat.back() - s.lat.front()) * static_cast<double>(i) /
                                               static_cast<double>(o.lat - 1);
   }
-  for (size_t j = 0; j < o.lon; ++j) lon[j] = 360.0 * static_cast<double>(j) / static_cast<double>(o.lon);
-  for (size_t k = 0; k < o.levels; ++k) depth[k] = 10.0 * (std::pow(2.0, static_cast<double>(k)) - 1);
+  for (size_t j = 0; j < o.lon; ++j)
+    lon[j] = 360.0 * static_cast<double>(j) / static_cast<double>(o.lon);
+  for (size_t k = 0; k < o.levels; ++k)
+    depth[k] = 10.0 * (std::pow(2.0, static_cast<double>(k)) - 1);
   // Target time i sits at fractional source month position p(i).
   std::vector<double> position(o.times);
   for (size_t i = 0; i < o.times; ++i) {
@@ -358,8 +362,9 @@ int main(int argc, char** argv) {
       const double decay = std::exp(-depth[k] / kThermoclineScale);
       for (size_t p = 0; p < plane; ++p) {
         const double t = surface[p];
-        out[p] = t >= 1.0e19 ? kFill
-                             : static_cast<float>(kDeepTemperature + (t - kDeepTemperature) * decay);
+        out[p] = t >= 1.0e19
+                     ? kFill
+                     : static_cast<float>(kDeepTemperature + (t - kDeepTemperature) * decay);
       }
       if (i == 0 && k == 0) land = static_cast<size_t>(std::count(out.begin(), out.end(), kFill));
       const size_t start[4] = {i, k, 0, 0};
