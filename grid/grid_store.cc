@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <random>
+#include <unordered_map>
 
 #include "grid/grid_keys.h"
 #include "grid/internal/block_cache.h"
@@ -171,24 +172,16 @@ Result<std::shared_ptr<const DataSetMeta>> GridStore::LoadMeta(std::string_view 
   return meta;
 }
 
-Status GridStore::StoreMeta(const DataSetMeta& meta, bool must_exist) {
-  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
-  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
-  EraseCachedMeta(meta.id);  // check against the stored meta itself, not a cached copy
-  auto existing = LoadMeta(meta.id);
-  if (!existing.ok() && !existing.status().IsNotFound()) return existing.status();
-  if (!existing.ok() && must_exist) return existing.status();
-
-  DataSetMeta stored = meta;
-  if (existing.ok()) {
-    const DataSetMeta& prev = **existing;
-    stored.incarnation = prev.incarnation;
+Status GridStore::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev,
+                               storage::WriteBatch* batch, DataSetMeta* stored) {
+  *stored = meta;
+  if (prev != nullptr) {
+    stored->incarnation = prev->incarnation;
     // A layout change matters if any block exists; a variable change only if that variable's do.
-    std::string why = LayoutChange(prev, meta);
+    std::string why = LayoutChange(*prev, meta);
     storage::KeyRange range = DataSetDataRange(meta.id);
-    for (size_t i = 0; i < prev.variables.size() && why.empty(); ++i) {
-      const VariableMeta& var = prev.variables[i];
+    for (size_t i = 0; i < prev->variables.size() && why.empty(); ++i) {
+      const VariableMeta& var = prev->variables[i];
       why = VariableChange(var, meta.FindVariable(var.name));
       range = VariableDataRange(meta.id, var.name);
     }
@@ -200,16 +193,74 @@ Status GridStore::StoreMeta(const DataSetMeta& meta, bool must_exist) {
       }
     }
   } else {
-    stored.incarnation = NewIncarnation();
+    stored->incarnation = NewIncarnation();
   }
-  storage::WriteBatch batch;
-  batch.Put(storage::Table::kMeta, MetaKey(stored.id), stored.Encode());
+  batch->Put(storage::Table::kMeta, MetaKey(stored->id), stored->Encode());
   // Postings go in the same batch as the meta: a crash never leaves them disagreeing.
-  GRIDSTORE_RETURN_IF_ERROR(AddPostingChanges(
-      stored.id, existing.ok() ? &(*existing)->attributes : nullptr, &stored.attributes, &batch));
+  return AddPostingChanges(stored->id, prev != nullptr ? &prev->attributes : nullptr,
+                           &stored->attributes, batch);
+}
+
+Status GridStore::StoreMeta(const DataSetMeta& meta, bool must_exist) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  EraseCachedMeta(meta.id);  // check against the stored meta itself, not a cached copy
+  auto existing = LoadMeta(meta.id);
+  if (!existing.ok() && !existing.status().IsNotFound()) return existing.status();
+  if (!existing.ok() && must_exist) return existing.status();
+  storage::WriteBatch batch;
+  DataSetMeta stored;
+  GRIDSTORE_RETURN_IF_ERROR(
+      AddMetaWrite(meta, existing.ok() ? existing->get() : nullptr, &batch, &stored));
   Status s = kv_->Write(storage::WriteOptions{}, batch);
   EraseCachedMeta(meta.id);
   return s.WithContext("writing the meta of dataset " + Quoted(meta.id));
+}
+
+Status GridStore::PutDataSetMetas(const std::vector<DataSetMeta>& metas) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  auto which = [&](size_t i) {
+    return "meta " + std::to_string(i + 1) + " of " + std::to_string(metas.size()) +
+           " (dataset " + Quoted(metas[i].id) + ")";
+  };
+  for (size_t i = 0; i < metas.size(); ++i) {
+    GRIDSTORE_RETURN_IF_ERROR(metas[i].Validate().WithContext(which(i)));
+  }
+  if (metas.empty()) return Status::OK();
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  std::vector<std::string> keys;
+  keys.reserve(metas.size());
+  for (const DataSetMeta& meta : metas) keys.push_back(MetaKey(meta.id));
+  const std::vector<std::string_view> key_views(keys.begin(), keys.end());
+  std::vector<std::string> values;
+  std::vector<Status> statuses;
+  kv_->MultiGet(storage::ReadOptions{}, storage::Table::kMeta, key_views, &values, &statuses);
+
+  // What this batch has written so far, so that a repeated id is checked against its
+  // predecessor in the batch.
+  std::unordered_map<std::string_view, DataSetMeta> written;
+  storage::WriteBatch batch;
+  for (size_t i = 0; i < metas.size(); ++i) {
+    const DataSetMeta* prev = nullptr;
+    DataSetMeta decoded;
+    if (auto it = written.find(metas[i].id); it != written.end()) {
+      prev = &it->second;
+    } else if (statuses[i].ok()) {
+      auto d = DataSetMeta::Decode(values[i]);
+      if (!d.ok()) return d.status().WithContext("stored meta of " + which(i));
+      decoded = std::move(d).value();
+      prev = &decoded;
+    } else if (!statuses[i].IsNotFound()) {
+      return statuses[i].WithContext("reading the meta of " + which(i));
+    }
+    DataSetMeta stored;
+    GRIDSTORE_RETURN_IF_ERROR(AddMetaWrite(metas[i], prev, &batch, &stored).WithContext(which(i)));
+    written[metas[i].id] = std::move(stored);
+  }
+  Status s = kv_->Write(storage::WriteOptions{}, batch);
+  for (const DataSetMeta& meta : metas) EraseCachedMeta(meta.id);
+  return s.WithContext("writing " + std::to_string(metas.size()) + " dataset metas");
 }
 
 void GridStore::EraseCachedMeta(std::string_view id) {
@@ -369,11 +420,20 @@ Status GridStore::CreateMetaIndex(std::string_view name, const MetaIndexSchema& 
                                       " already exists with another schema: " + why);
   }
   const MetaIndexInfo info{std::string(name), schema};
-  // Postings left by a creation that crashed before writing the definition.
+  // Postings left by a creation that crashed before writing the definition. Only if there are
+  // any: a range tombstone is checked by every later read of the index until compaction drops it.
   const storage::KeyRange postings = IndexPostingsRange(name);
   storage::WriteBatch batch;
-  batch.DeleteRange(storage::Table::kIndex, postings.begin, postings.end);
-  GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch));
+  bool leftovers = false;
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(storage::ReadOptions{}, storage::Table::kIndex, postings,
+                                      [&](std::string_view, std::string_view) {
+                                        leftovers = true;
+                                        return false;
+                                      }));
+  if (leftovers) {
+    batch.DeleteRange(storage::Table::kIndex, postings.begin, postings.end);
+    GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch));
+  }
 
   // Index existing datasets a bounded batch at a time; the definition comes last, so queries
   // never see a half-built index.

@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
   libsqlite3-dev
+  hdf5-filter-plugin-blosc-serial
 )
 
 SUDO=""

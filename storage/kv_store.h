@@ -126,6 +126,13 @@ class KvStore {
   virtual Status Scan(const ReadOptions& options, Table table, const KeyRange& range,
                       const std::function<bool(std::string_view key, std::string_view value)>& fn) = 0;
 
+  // As Scan, in descending bytewise order: from the last key below range.end (or the table's last
+  // key when range.end is empty) down to range.begin. Newest-first listings walk index keys this
+  // way instead of reading a whole range to reverse it.
+  virtual Status ReverseScan(
+      const ReadOptions& options, Table table, const KeyRange& range,
+      const std::function<bool(std::string_view key, std::string_view value)>& fn) = 0;
+
   // Makes every write so far durable (flush the write-ahead log to stable storage).
   virtual Status Sync() = 0;
 

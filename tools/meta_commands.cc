@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <utility>
 
@@ -278,28 +279,57 @@ Status CheckMetaPutInput(std::string_view input) {
 }
 
 Result<MetaPutSummary> PutMetas(grid::GridStore* store, std::string_view input) {
+  // Lines go to the store a batch at a time: one atomic write each, far faster than one per line.
+  constexpr size_t kBatch = 1000;
   MetaPutSummary summary;
+  std::vector<grid::DataSetMeta> batch;
+  MetaPutSummary in_batch;
+  size_t first_line = 0, last_line = 0;
+  auto write_batch = [&]() -> Status {
+    if (batch.empty()) return Status::OK();
+    Status put = store->PutDataSetMetas(batch);
+    if (!put.ok()) {
+      return Status(put.code(), "lines " + std::to_string(first_line) + "-" +
+                                    std::to_string(last_line) + ": " + std::string(put.message()));
+    }
+    summary.created += in_batch.created;
+    summary.updated += in_batch.updated;
+    in_batch = MetaPutSummary{};
+    batch.clear();
+    return Status::OK();
+  };
+  // Where an id already appeared in this batch, so that a repeated id builds on its own update.
+  std::map<std::string, size_t, std::less<>> batch_index;
   Status s = ForEachLine(input, [&](std::string_view line, size_t n) -> Status {
     GRIDSTORE_ASSIGN_OR_RETURN(MetaPutLine parsed, ParseMetaPutLine(line, n));
-    auto existing = store->GetDataSetMeta(parsed.id);
+    if (batch.empty()) {
+      first_line = n;
+      batch_index.clear();
+    }
+    last_line = n;
     grid::DataSetMeta meta;
-    const bool exists = existing.ok();
-    if (exists) {
-      meta = std::move(existing).value();
-    } else if (existing.status().code() == StatusCode::kNotFound) {
-      meta.id = parsed.id;
+    if (auto it = batch_index.find(parsed.id); it != batch_index.end()) {
+      meta = batch[it->second];
+      ++in_batch.updated;
     } else {
-      return existing.status();
+      auto existing = store->GetDataSetMeta(parsed.id);
+      if (existing.ok()) {
+        meta = std::move(existing).value();
+        ++in_batch.updated;
+      } else if (existing.status().code() == StatusCode::kNotFound) {
+        meta.id = parsed.id;
+        ++in_batch.created;
+      } else {
+        return existing.status();
+      }
     }
     for (auto& [name, value] : parsed.set) meta.attributes[name] = std::move(value);
     for (const std::string& name : parsed.remove) meta.attributes.erase(name);
-    Status put = store->PutDataSetMeta(meta);
-    if (!put.ok()) {
-      return Status(put.code(), "line " + std::to_string(n) + ": " + std::string(put.message()));
-    }
-    ++(exists ? summary.updated : summary.created);
-    return Status::OK();
+    batch_index[meta.id] = batch.size();
+    batch.push_back(std::move(meta));
+    return batch.size() >= kBatch ? write_batch() : Status::OK();
   });
+  if (s.ok()) s = write_batch();
   if (!s.ok()) {
     // Every line was checked before: only the store fails here. Say how far it got.
     return Status(s.code(), std::string(s.message()) + " (" + std::to_string(summary.created) +

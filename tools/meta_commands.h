@@ -69,7 +69,9 @@ Status CheckMetaPutInput(std::string_view input);
 // as a data-less meta (id and attributes); one that exists gets the attributes merged in
 // (variables, coordinates and data are kept). Call CheckMetaPutInput first: this function checks
 // only what needs the store before it writes, and stops at the first line that fails then. A
-// dataset named on several lines counts as created once, then updated.
+// dataset named on several lines counts as created once, then updated. Lines are written in
+// atomic batches of 1000: on a store failure, earlier batches stay written (the error says how
+// many datasets were), and none of the failing batch is.
 Result<MetaPutSummary> PutMetas(grid::GridStore* store, std::string_view input);
 
 }  // namespace gridstore::tools

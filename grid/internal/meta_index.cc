@@ -52,6 +52,10 @@ constexpr size_t kWalkCandidateLimit = 2048;
 // Metas read per MultiGet, postings per scan chunk.
 constexpr size_t kBatch = 256;
 constexpr size_t kUnlimited = std::numeric_limits<size_t>::max();
+// A generous bound on the bytes one posting takes in the store's size estimates (key with field,
+// value and id, plus per-entry overhead in memtables); only ever used to skip reading ranges
+// that certainly hold more postings than wanted.
+constexpr uint64_t kMaxPostingBytes = 256;
 
 std::string Quote(std::string_view s) { return "'" + grid::EscapeForMessage(s) + "'"; }
 
@@ -562,7 +566,11 @@ class Executor {
   };
 
   Candidates Plan(const CNode& n, size_t limit);
-  Candidates ScanLeaf(const CNode& n, size_t limit);
+  // Postings of one condition, or of the conjunction of range conditions on one field.
+  Candidates ScanLeaf(const std::vector<const CNode*>& conditions, size_t limit);
+  // Approximate bytes of postings a child of an And would read (max if it cannot be read),
+  // from the store's size estimates: no postings are read.
+  uint64_t Estimate(const std::vector<const CNode*>& entry);
   Status status_;  // first KvStore error met while planning
 
   bool NeedsAttributes() const {
@@ -626,49 +634,129 @@ class Executor {
   std::vector<std::string> notes_;
 };
 
-Executor::Candidates Executor::ScanLeaf(const CNode& n, size_t limit) {
-  Candidates out;
-  FieldRanges fr(index_->name, *n.indexed);
-  std::vector<KeyRange> ranges;
+bool IsRangeCondition(Query::Op op) {
+  return op == Query::Op::kGreater || op == Query::Op::kGreaterEqual || op == Query::Op::kLess ||
+         op == Query::Op::kLessEqual || op == Query::Op::kRange;
+}
+
+// The posting ranges of an indexed condition; false if the index cannot answer it.
+bool LeafRanges(const FieldRanges& fr, const CNode& n, std::vector<KeyRange>* ranges) {
   switch (n.op) {
     case Query::Op::kEqual:
-      fr.Equal(n.values[0], &ranges);
-      break;
+      fr.Equal(n.values[0], ranges);
+      return true;
     case Query::Op::kIn:
-      for (const Scalar& v : n.values) fr.Equal(v, &ranges);
-      break;
+      for (const Scalar& v : n.values) fr.Equal(v, ranges);
+      return true;
     case Query::Op::kNotEqual:
-      fr.NotEqual(n.values[0], &ranges);
-      break;
+      fr.NotEqual(n.values[0], ranges);
+      return true;
     case Query::Op::kGreater:
-      fr.Between(&n.values[0], false, nullptr, false, &ranges);
-      break;
+      fr.Between(&n.values[0], false, nullptr, false, ranges);
+      return true;
     case Query::Op::kGreaterEqual:
-      fr.Between(&n.values[0], true, nullptr, false, &ranges);
-      break;
+      fr.Between(&n.values[0], true, nullptr, false, ranges);
+      return true;
     case Query::Op::kLess:
-      fr.Between(nullptr, false, &n.values[0], false, &ranges);
-      break;
+      fr.Between(nullptr, false, &n.values[0], false, ranges);
+      return true;
     case Query::Op::kLessEqual:
-      fr.Between(nullptr, false, &n.values[0], true, &ranges);
-      break;
+      fr.Between(nullptr, false, &n.values[0], true, ranges);
+      return true;
     case Query::Op::kRange:
-      fr.Between(&n.values[0], n.include_lower, &n.values[1], n.include_upper, &ranges);
-      break;
+      fr.Between(&n.values[0], n.include_lower, &n.values[1], n.include_upper, ranges);
+      return true;
     case Query::Op::kPrefix:
-      fr.Prefix(n.values[0].s, &ranges);
-      break;
+      fr.Prefix(n.values[0].s, ranges);
+      return true;
     case Query::Op::kExists:
-      fr.All(&ranges);
-      break;
+      fr.All(ranges);
+      return true;
     default:
-      out.state = Candidates::kNotIndexable;
-      return out;
+      return false;
   }
-  const size_t width = ValueWidth(n.indexed->type);
+}
+
+// The posting ranges of one condition, or of range conditions on one field taken together;
+// false if the index cannot answer them.
+bool ConditionRanges(const FieldRanges& fr, const std::vector<const CNode*>& conditions,
+                     std::vector<KeyRange>* ranges) {
+  if (!LeafRanges(fr, *conditions[0], ranges)) return false;
+  // Range conditions on one field (e.g. t >= a and t < b) each give at most one key range; their
+  // conjunction is the overlap, read once instead of two broad ranges.
+  for (size_t i = 1; i < conditions.size() && !ranges->empty(); ++i) {
+    std::vector<KeyRange> more;
+    LeafRanges(fr, *conditions[i], &more);
+    if (more.empty()) {
+      ranges->clear();
+      break;
+    }
+    KeyRange& r = (*ranges)[0];
+    r.begin = std::max(r.begin, more[0].begin);
+    r.end = std::min(r.end, more[0].end);
+    if (r.begin >= r.end) ranges->clear();
+  }
+  return true;
+}
+
+uint64_t Executor::Estimate(const std::vector<const CNode*>& entry) {
+  constexpr uint64_t kUnknown = std::numeric_limits<uint64_t>::max();
+  const CNode& n = *entry[0];
+  if (IsCondition(n.op)) {
+    if (n.indexed == nullptr) return kUnknown;
+    FieldRanges fr(index_->name, *n.indexed);
+    std::vector<KeyRange> ranges;
+    if (!ConditionRanges(fr, entry, &ranges)) return kUnknown;
+    uint64_t bytes = 0;
+    for (const KeyRange& r : ranges) {
+      auto size = kv_->ApproximateSize(Table::kIndex, r);
+      if (!size.ok()) return kUnknown;
+      bytes += *size;
+    }
+    return bytes;
+  }
+  uint64_t total = n.op == Query::Op::kAnd ? kUnknown : 0;
+  if (n.op == Query::Op::kOr) {
+    for (const CNode& c : n.children) {
+      const uint64_t e = Estimate({&c});
+      if (e == kUnknown) return kUnknown;
+      total += e;
+    }
+    return total;
+  }
+  if (n.op == Query::Op::kAnd) {
+    for (const CNode& c : n.children) total = std::min(total, Estimate({&c}));
+    return total;
+  }
+  return kUnknown;
+}
+
+Executor::Candidates Executor::ScanLeaf(const std::vector<const CNode*>& conditions,
+                                        size_t limit) {
+  Candidates out;
+  const CNode& first = *conditions[0];
+  FieldRanges fr(index_->name, *first.indexed);
+  std::vector<KeyRange> ranges;
+  if (!ConditionRanges(fr, conditions, &ranges)) return out;  // kNotIndexable
+  if (limit != kUnlimited) {
+    // Postings take at most kMaxPostingBytes each in the store's estimate, so ranges estimated
+    // at more than `limit` times that hold more than `limit` postings: skip reading them.
+    uint64_t bytes = 0;
+    for (const KeyRange& r : ranges) {
+      auto size = kv_->ApproximateSize(Table::kIndex, r);
+      if (size.ok()) bytes += *size;
+    }
+    if (bytes / kMaxPostingBytes > limit) {
+      out.state = Candidates::kOverLimit;
+      return out;
+    }
+  }
+  const size_t width = ValueWidth(first.indexed->type);
   const size_t prefix_size = fr.prefix().size();
   bool over = false;
+  std::vector<size_t> run_starts;  // where each range's ids begin in out.ids
   for (const KeyRange& r : ranges) {
+    run_starts.push_back(out.ids.size());
     Status s = kv_->Scan(
         storage::ReadOptions{}, Table::kIndex, r, [&](std::string_view key, std::string_view) {
           std::string_view value, id;
@@ -691,10 +779,19 @@ Executor::Candidates Executor::ScanLeaf(const CNode& n, size_t limit) {
     return out;
   }
   out.state = Candidates::kIds;
-  if (ranges.size() > 1 || width == 0 || n.op != Query::Op::kEqual) {
+  // Each range of one value (equal, in) lists its ids in order: merge those runs. Ranges over
+  // many values need a sort.
+  const bool one_value_runs = first.op == Query::Op::kEqual || first.op == Query::Op::kIn;
+  if (one_value_runs && ranges.size() <= 8) {
+    for (size_t k = 1; k < run_starts.size(); ++k) {
+      const size_t end = k + 1 < run_starts.size() ? run_starts[k + 1] : out.ids.size();
+      std::inplace_merge(out.ids.begin(), out.ids.begin() + static_cast<ptrdiff_t>(run_starts[k]),
+                         out.ids.begin() + static_cast<ptrdiff_t>(end));
+    }
+  } else {
     std::sort(out.ids.begin(), out.ids.end());
-    out.ids.erase(std::unique(out.ids.begin(), out.ids.end()), out.ids.end());
   }
+  if (ranges.size() > 1) out.ids.erase(std::unique(out.ids.begin(), out.ids.end()), out.ids.end());
   return out;
 }
 
@@ -702,7 +799,7 @@ Executor::Candidates Executor::Plan(const CNode& n, size_t limit) {
   Candidates out;
   if (IsCondition(n.op)) {
     if (n.indexed == nullptr) return out;  // kNotIndexable
-    return ScanLeaf(n, limit);
+    return ScanLeaf({&n}, limit);
   }
   if (n.op == Query::Op::kOr) {
     out.state = Candidates::kIds;
@@ -727,7 +824,8 @@ Executor::Candidates Executor::Plan(const CNode& n, size_t limit) {
 
   // And: find the smallest child set with a growing budget, then intersect those children that
   // are not much larger; the rest become checks on the candidates.
-  std::vector<const CNode*> open;
+  // Each entry is one child, or the range conditions on one field taken together.
+  std::vector<std::vector<const CNode*>> open;
   bool exact = true;
   for (const CNode& c : n.children) {
     if (IsCondition(c.op) && c.indexed == nullptr) {
@@ -735,21 +833,55 @@ Executor::Candidates Executor::Plan(const CNode& n, size_t limit) {
     } else if (c.op == Query::Op::kNot || c.op == Query::Op::kAll) {
       exact = exact && c.op == Query::Op::kAll;
     } else {
-      open.push_back(&c);
+      auto same_field = std::find_if(open.begin(), open.end(), [&](const auto& group) {
+        return IsRangeCondition(c.op) && IsRangeCondition(group[0]->op) &&
+               group[0]->field == c.field;
+      });
+      if (same_field != open.end()) {
+        same_field->push_back(&c);
+      } else {
+        open.push_back({&c});
+      }
     }
   }
   if (open.empty()) return out;
+  auto plan_entry = [this](const std::vector<const CNode*>& entry, size_t budget) {
+    return entry.size() == 1 ? Plan(*entry[0], budget) : ScanLeaf(entry, budget);
+  };
+  // Smallest estimated first, and a round stops at its first success, so that a selective child
+  // is read before broad ones are tried at all. Estimates are coarse (store blocks of a few KB),
+  // so the rounds of growing budgets still decide among children of similar size.
+  std::vector<uint64_t> estimates;
+  for (const auto& entry : open) estimates.push_back(Estimate(entry));
+  std::vector<size_t> order(open.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return estimates[a] < estimates[b]; });
+  {
+    std::vector<std::vector<const CNode*>> sorted;
+    std::vector<uint64_t> sorted_estimates;
+    for (size_t i : order) {
+      sorted.push_back(std::move(open[i]));
+      sorted_estimates.push_back(estimates[i]);
+    }
+    open.swap(sorted);
+    estimates.swap(sorted_estimates);
+  }
   std::vector<Candidates> done;
+  uint64_t done_estimate = 0;
   size_t budget = std::min<size_t>(256, limit);
   while (done.empty()) {
-    for (size_t i = 0; i < open.size();) {
-      Candidates sub = Plan(*open[i], budget);
+    for (size_t i = 0; i < open.size() && done.empty();) {
+      Candidates sub = plan_entry(open[i], budget);
       if (sub.state == Candidates::kIds) {
         done.push_back(std::move(sub));
+        done_estimate = estimates[i];
         open.erase(open.begin() + i);
+        estimates.erase(estimates.begin() + i);
       } else if (sub.state == Candidates::kNotIndexable) {
         exact = false;
         open.erase(open.begin() + i);
+        estimates.erase(estimates.begin() + i);
       } else {
         ++i;
       }
@@ -768,8 +900,14 @@ Executor::Candidates Executor::Plan(const CNode& n, size_t limit) {
   // Scanning another child costs about as much per posting as checking a candidate's meta, so
   // intersect only children not much larger than the smallest set.
   const size_t cap = std::min(limit, smallest->ids.size() * 2 + 256);
-  for (const CNode* c : open) {
-    Candidates sub = cap > budget ? Plan(*c, cap) : Candidates{Candidates::kOverLimit, {}, true};
+  // A child estimated at several times the smallest one's bytes would be read in vain.
+  const uint64_t estimate_cap =
+      done_estimate > std::numeric_limits<uint64_t>::max() / 4 ? done_estimate
+                                                               : 4 * done_estimate + (16 << 10);
+  for (size_t i = 0; i < open.size(); ++i) {
+    const auto& entry = open[i];
+    const bool try_it = cap > budget && estimates[i] <= estimate_cap;
+    Candidates sub = try_it ? plan_entry(entry, cap) : Candidates{Candidates::kOverLimit, {}, true};
     if (sub.state == Candidates::kIds) {
       done.push_back(std::move(sub));
     } else {
@@ -879,10 +1017,29 @@ Result<bool> Executor::Walk(const std::vector<std::string>* members, bool exact,
   const std::string& prefix = fr.prefix();
   const size_t width = ValueWidth(spec.indexed->type);
   // Ties on the walked value must be complete before stopping when something other than id
-  // (ascending) orders them, or when a descending walk may split a value across windows (values
-  // narrower than the 8-byte window key: strings, bools).
-  const bool complete_ties = (sort_.size() > 1 && !(sort_[1].is_id && !sort_[1].descending)) ||
-                             (spec.descending && width < 8);
+  // (ascending) orders them.
+  const bool complete_ties = sort_.size() > 1 && !(sort_[1].is_id && !sort_[1].descending);
+  // Conditions on the sort field itself at the top level bound the walk. They also mean every
+  // match has the field (a missing value fails every condition), so running out of postings in
+  // the bounds then means every match was seen.
+  std::string walk_begin = prefix, walk_end = fr.field_end();
+  bool bounded = false;
+  auto bound_by = [&](const CNode& c) {
+    std::vector<KeyRange> ranges;
+    if (!IsCondition(c.op) || c.field != spec.field || !LeafRanges(fr, c, &ranges)) return;
+    bounded = true;
+    if (ranges.empty()) walk_end = walk_begin;  // nothing can match
+    if (ranges.size() != 1) return;
+    walk_begin = std::max(walk_begin, ranges[0].begin);
+    walk_end = std::min(walk_end, ranges[0].end);
+  };
+  if (root_.op == Query::Op::kAnd) {
+    for (const CNode& c : root_.children) bound_by(c);
+  } else {
+    bound_by(root_);
+  }
+  if (walk_end < walk_begin) walk_end = walk_begin;
+
   std::vector<Match> found;
   std::string boundary;  // encoded value of the last match once `need` is reached
   bool stop = false;
@@ -937,9 +1094,9 @@ Result<bool> Executor::Walk(const std::vector<std::string>* members, bool exact,
   // Small first reads: a selective page should not read hundreds of postings and metas.
   size_t chunk = std::clamp<size_t>(std::min(need_, kBatch) * 2, 32, kBatch);
   if (!spec.descending) {
-    std::string begin = prefix;
+    std::string begin = walk_begin;
     while (!stop) {
-      GRIDSTORE_RETURN_IF_ERROR(read_chunk(begin, fr.field_end(), chunk, &keys));
+      GRIDSTORE_RETURN_IF_ERROR(read_chunk(begin, walk_end, chunk, &keys));
       for (const std::string& key : keys) {
         std::string_view value, id;
         if (grid::SplitIndexPosting(std::string_view(key).substr(prefix.size()), width, &value,
@@ -953,61 +1110,80 @@ Result<bool> Executor::Walk(const std::vector<std::string>* members, bool exact,
       chunk = std::min(chunk * 2, kBatch);
     }
   } else {
-    // No reverse scans in KvStore: walk windows of the 8 bytes after the field prefix downward,
-    // doubling the window while it holds too few postings and halving it when it holds too many.
-    // Window [lo, hi) of that 8-byte value; hi_top means hi = 2^64 (the end of the field).
-    uint64_t hi = 0, window = 1;
-    bool hi_top = true;
-    constexpr uint64_t kMaxWindow = uint64_t{1} << 63;
-    // Over-full windows are cut in half (reading at most cap + 1 keys each time), so keep cap
-    // small; near-empty windows grow fourfold.
-    const size_t cap = std::clamp<size_t>(4 * std::min(need_, size_t{1} << 20), 64, 4096);
-    auto key_at = [&](uint64_t u, bool top) {
-      if (top) return fr.field_end();
-      std::string k = prefix;
-      PutFixed64BigEndian(&k, u);
-      return k;
-    };
-    while (!stop && (hi_top || hi > 0)) {
-      // From the top, 2^64 - window wraps to the right value (window <= 2^63).
-      const uint64_t lo = hi_top ? 0 - window : (hi > window ? hi - window : 0);
-      const uint64_t size = hi_top ? 0 - lo : hi - lo;
-      // A window of one 8-byte value cannot shrink further: read it whole.
-      GRIDSTORE_RETURN_IF_ERROR(read_chunk(key_at(lo, false), key_at(hi, hi_top),
-                                           size == 1 ? kUnlimited : cap + 1, &keys));
-      if (keys.size() > cap && size > 1) {
-        window = size / 2;
-        continue;
-      }
-      std::vector<std::pair<std::string_view, std::string_view>> items;
-      for (const std::string& key : keys) {
-        std::string_view value, id;
-        if (grid::SplitIndexPosting(std::string_view(key).substr(prefix.size()), width, &value,
-                                    &id)) {
-          items.emplace_back(value, id);
-        }
-      }
-      // Descending by value, ascending by id within a value.
-      std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-      });
-      for (size_t i = 0; i < items.size() && !stop; ++i) {
-        offer(items[i].first, items[i].second);
+    // A reverse scan yields values descending but ids descending within a value, and the order
+    // wanted is ids ascending there: emit each value's ids reversed once the value is complete.
+    // The lowest value of a full chunk may continue below it, so that one value is read forward
+    // instead (ids ascending, stopping early), and the walk goes on below it.
+    std::string end = walk_end;
+    std::vector<std::string_view> group;  // ids of one value, descending
+    std::string_view group_value;
+    auto emit_group = [&]() -> Status {
+      for (auto id = group.rbegin(); id != group.rend() && !stop; ++id) {
+        offer(group_value, *id);
         if (pending.size() >= chunk) {
           GRIDSTORE_RETURN_IF_ERROR(flush());
           chunk = std::min(chunk * 2, kBatch);
         }
       }
-      GRIDSTORE_RETURN_IF_ERROR(flush());
-      hi = lo;
-      hi_top = false;
-      if (keys.size() < cap / 4) {
-        const uint64_t grow = keys.empty() ? 4 : 2;
-        window = window >= kMaxWindow / grow ? kMaxWindow : window * grow;
+      group.clear();
+      return Status::OK();
+    };
+    while (!stop) {
+      keys.clear();
+      GRIDSTORE_RETURN_IF_ERROR(kv_->ReverseScan(storage::ReadOptions{}, Table::kIndex,
+                                                 KeyRange{walk_begin, end},
+                                                 [&](std::string_view key, std::string_view) {
+                                                   keys.emplace_back(key);
+                                                   return keys.size() < chunk;
+                                                 }));
+      if (keys.empty()) break;
+      const bool full = keys.size() >= chunk;
+      for (const std::string& key : keys) {
+        std::string_view value, id;
+        if (!grid::SplitIndexPosting(std::string_view(key).substr(prefix.size()), width, &value,
+                                     &id)) {
+          continue;
+        }
+        if (!group.empty() && value != group_value) GRIDSTORE_RETURN_IF_ERROR(emit_group());
+        if (stop) break;
+        group_value = value;
+        group.push_back(id);
       }
+      if (!full || stop) {
+        GRIDSTORE_RETURN_IF_ERROR(emit_group());
+        GRIDSTORE_RETURN_IF_ERROR(flush());
+        break;
+      }
+      if (group.empty()) {  // nothing parseable in a full chunk: step below it
+        end = keys.back();
+        continue;
+      }
+      const std::string value_key = prefix + std::string(group_value);
+      group.clear();
+      GRIDSTORE_RETURN_IF_ERROR(flush());
+      std::string begin = std::max(value_key, walk_begin);
+      const std::string value_end = std::min(PrefixEnd(value_key), walk_end);
+      std::vector<std::string> forward;
+      while (!stop) {
+        GRIDSTORE_RETURN_IF_ERROR(read_chunk(begin, value_end, chunk, &forward));
+        for (const std::string& key : forward) {
+          std::string_view value, id;
+          if (grid::SplitIndexPosting(std::string_view(key).substr(prefix.size()), width, &value,
+                                      &id)) {
+            offer(value, id);
+          }
+        }
+        GRIDSTORE_RETURN_IF_ERROR(flush());
+        if (forward.size() < chunk) break;
+        begin = forward.back() + '\0';
+        chunk = std::min(chunk * 2, kBatch);
+      }
+      end = value_key;
+      chunk = std::min(chunk * 2, kBatch);
     }
   }
-  if (found.size() < need_ && !stop) return false;  // ran out: datasets without the field remain
+  // Ran out: unless bounded, datasets without the field may match and were not walked.
+  if (found.size() < need_ && !stop && !bounded) return false;
   if (complete_ties || NeedsAttributes()) {
     // Later sort keys (and split string ties) need the full comparison.
     if (sort_.size() > 1 || complete_ties) {

@@ -109,6 +109,25 @@ class MemoryKvStore final : public KvStore {
     return Status::OK();
   }
 
+  Status ReverseScan(const ReadOptions& /*options*/, Table table, const KeyRange& range,
+                     const std::function<bool(std::string_view, std::string_view)>& fn) override {
+    std::vector<std::pair<std::string, std::string>> entries;
+    {
+      std::shared_lock lock(mu_);
+      const Map& map = Tab(table);
+      auto it = range.end.empty() ? map.end() : map.lower_bound(range.end);
+      while (it != map.begin()) {
+        --it;
+        if (it->first < range.begin) break;
+        entries.emplace_back(it->first, it->second);
+      }
+    }
+    for (const auto& [key, value] : entries) {
+      if (!fn(key, value)) break;
+    }
+    return Status::OK();
+  }
+
   Status Sync() override { return Status::OK(); }
 
   Result<uint64_t> ApproximateSize(Table table, const KeyRange& range) override {

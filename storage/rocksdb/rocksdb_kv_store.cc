@@ -144,6 +144,15 @@ class RocksDbKvStore final : public KvStore {
         tables_(tables) {}
 
   ~RocksDbKvStore() override {
+    if (!read_only_) {
+      // RocksDB does not flush memtables at close when the write-ahead log is on, so the next
+      // open would replay every write since the last flush (seconds after a large import or
+      // bulk meta load), and the log files would stay on disk until then. Best effort: what is
+      // not flushed is still in the log.
+      rocksdb::FlushOptions flush;
+      flush.allow_write_stall = true;
+      db_->Flush(flush, handles_).PermitUncheckedError();
+    }
     for (rocksdb::ColumnFamilyHandle* h : handles_) {
       db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();
     }
@@ -273,6 +282,29 @@ class RocksDbKvStore final : public KvStore {
     return ToStatus(s, OpContext("Scan", table), path_);
   }
 
+  Status ReverseScan(const ReadOptions& options, Table table, const KeyRange& range,
+                     const std::function<bool(std::string_view, std::string_view)>& fn) override {
+    if (!range.end.empty() && range.end <= range.begin) return Status::OK();
+    const rocksdb::Snapshot* snapshot = db_->GetSnapshot();
+    rocksdb::ReadOptions ro = ToRocks(options);
+    ro.snapshot = snapshot;
+    rocksdb::Slice lower = ToSlice(range.begin);
+    rocksdb::Slice upper = ToSlice(range.end);
+    ro.iterate_lower_bound = &lower;
+    if (!range.end.empty()) ro.iterate_upper_bound = &upper;
+    rocksdb::Status s;
+    {
+      std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, Handle(table)));
+      // SeekToLast honours iterate_upper_bound: it lands on the last key below range.end.
+      for (it->SeekToLast(); it->Valid(); it->Prev()) {
+        if (!fn(ToView(it->key()), ToView(it->value()))) break;
+      }
+      s = it->status();
+    }
+    if (snapshot != nullptr) db_->ReleaseSnapshot(snapshot);
+    return ToStatus(s, OpContext("ReverseScan", table), path_);
+  }
+
   Status Sync() override {
     if (read_only_) return Status::OK();  // nothing was written through this handle
     return ToStatus(db_->FlushWAL(/*sync=*/true), "Sync of store at " + Quoted(path_), path_);
@@ -390,6 +422,10 @@ Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& option
   db_options.create_missing_column_families = !options.read_only;
   db_options.max_background_jobs = std::max(2, options.background_threads);
   db_options.keep_log_file_num = 10;
+  // A log file is kept until every table written in it is flushed. The meta and index tables
+  // take few writes during an import, so without a cap their memtables would pin every log file
+  // of a whole import; past the cap RocksDB flushes the tables holding the oldest log.
+  db_options.max_total_wal_size = 256 << 20;
   if (options.read_only) db_options.info_log = std::make_shared<DiscardLogger>();
 
   // RocksDB refuses to open a database without naming all of its column families, so open any

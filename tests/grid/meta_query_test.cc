@@ -428,6 +428,34 @@ class Gen {
     }
   }
 
+  // Range conditions on a field the result is then sorted by, as in "a day's runs, newest
+  // first": exercises merged ranges and walks bounded by them.
+  Query RangeAndSortQuery(const std::string& field, const MetaIndexSchema* schema) {
+    std::vector<Query> children;
+    const int ranges = 1 + Int(2);
+    for (int i = 0; i < ranges; ++i) {
+      switch (Int(5)) {
+        case 0:
+          children.push_back(QB::GreaterThan(field, QValue(field, schema)));
+          break;
+        case 1:
+          children.push_back(QB::GreaterEqual(field, QValue(field, schema)));
+          break;
+        case 2:
+          children.push_back(QB::LessThan(field, QValue(field, schema)));
+          break;
+        case 3:
+          children.push_back(QB::LessEqual(field, QValue(field, schema)));
+          break;
+        default:
+          children.push_back(QB::Equal(field, QValue(field, schema)));
+      }
+    }
+    if (Chance(60)) children.push_back(RandomQuery(1, schema));
+    std::shuffle(children.begin(), children.end(), rng_);
+    return QB::And(std::move(children));
+  }
+
   std::vector<SortField> RandomSort() {
     static const char* fields[] = {"t", "s", "d", "i", "b", "u", "id", "nope"};
     std::vector<SortField> sort;
@@ -450,13 +478,20 @@ std::vector<std::string> Ids(const QueryResult& r) {
 }
 
 // Runs random queries against the reference; pages through every result with tokens.
+// With `range_and_sort`, the queries are Gen::RangeAndSortQuery on t or b, sorted by that field.
 void CheckRandomQueries(GridStore* store, const std::map<std::string, Attributes>& metas,
                         const std::string& index, const MetaIndexSchema* schema, Gen& gen,
-                        int queries) {
+                        int queries, bool range_and_sort = false) {
   for (int k = 0; k < queries; ++k) {
-    Query q = gen.RandomQuery(3, schema);
+    const std::string walked = gen.Chance(70) ? "t" : "b";
+    Query q = range_and_sort ? gen.RangeAndSortQuery(walked, schema) : gen.RandomQuery(3, schema);
     QueryParams params;
     params.sort = gen.RandomSort();
+    if (range_and_sort) {
+      params.sort.insert(params.sort.begin(),
+                         SortField{walked, gen.Chance(50) ? SortOrder::kAscending
+                                                          : SortOrder::kDescending});
+    }
     static const int64_t limits[] = {-1, 0, 1, 5, 17, 100};
     params.limit = limits[gen.Int(6)];
     params.offset = gen.Chance(30) ? gen.Int(40) : 0;
@@ -528,6 +563,7 @@ TEST_F(MetaQueryTest, RandomQueriesMatchBruteForceInMemory) {
   for (int i = 0; i < 1200; ++i) Put("late-" + std::to_string(i), gen.RandomAttributes());
   ExpectIndexConsistent(store_.get(), metas_);
   CheckRandomQueries(store_.get(), metas_, "main", &schema, gen, 110);
+  CheckRandomQueries(store_.get(), metas_, "main", &schema, gen, 150, /*range_and_sort=*/true);
   CheckRandomQueries(store_.get(), metas_, "", nullptr, gen, 30);
 }
 
@@ -539,6 +575,7 @@ TEST_F(MetaQueryTest, RandomQueriesMatchBruteForceOnRocksDb) {
   Populate(gen, 1200);
   ExpectIndexConsistent(store_.get(), metas_);
   CheckRandomQueries(store_.get(), metas_, "main", &schema, gen, 120);
+  CheckRandomQueries(store_.get(), metas_, "main", &schema, gen, 150, /*range_and_sort=*/true);
 }
 
 TEST_F(MetaQueryTest, IndexFollowsUpdatesDeletesOverwritesAndRecreation) {
@@ -552,8 +589,17 @@ TEST_F(MetaQueryTest, IndexFollowsUpdatesDeletesOverwritesAndRecreation) {
     SCOPED_TRACE("step " + std::to_string(step));
     const std::string id = "ds-" + std::to_string(gen.Int(200));
     const int op = gen.Int(100);
-    if (op < 35) {
+    if (op < 20) {
       Put(id, gen.RandomAttributes());  // create or overwrite
+    } else if (op < 35) {
+      // Bulk create or overwrite, ids possibly repeated within the batch (the last one wins).
+      std::vector<DataSetMeta> batch;
+      const int n = 1 + gen.Int(20);
+      for (int i = 0; i < n; ++i) {
+        batch.push_back(MakeDataSet("ds-" + std::to_string(gen.Int(200)), gen.RandomAttributes()));
+      }
+      ASSERT_OK(store_->PutDataSetMetas(batch));
+      for (const DataSetMeta& m : batch) metas_[m.id] = m.attributes;
     } else if (op < 60 && metas_.count(id)) {
       // Change or remove one attribute through UpdateDataSetMeta.
       ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta(id));
@@ -595,6 +641,60 @@ TEST_F(MetaQueryTest, IndexFollowsUpdatesDeletesOverwritesAndRecreation) {
   Put("after-reopen", gen.RandomAttributes());
   ASSERT_OK(store_->DeleteDataSet(metas_.begin()->first));
   metas_.erase(metas_.begin());
+  ExpectIndexConsistent(store_.get(), metas_);
+}
+
+TEST_F(MetaQueryTest, BulkPutIsAllOrNothing) {
+  OpenRocksDb();
+  ASSERT_OK(store_->CreateMetaIndex("main", TestSchema()));
+  ASSERT_OK(store_->PutDataSetMetas({}));
+  Put("kept", {{"s", AttributeValue::String("before")}});
+  ASSERT_OK_AND_ASSIGN(DataSetMeta kept_before, store_->GetDataSetMeta("kept"));
+
+  // An invalid meta anywhere: nothing is written, and the error says which one.
+  std::vector<DataSetMeta> batch = {MakeDataSet("new-1", {{"s", AttributeValue::String("x")}}),
+                                    MakeDataSet("kept", {{"s", AttributeValue::String("after")}}),
+                                    MakeDataSet("", {})};
+  EXPECT_STATUS(store_->PutDataSetMetas(batch), kInvalidArgument, "meta 3 of 3");
+  EXPECT_STATUS(store_->GetDataSetMeta("new-1"), kNotFound, "");
+
+  // A refused change (layout of a dataset with data) also refuses the whole batch.
+  ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter("kept"));
+  Grid2D plane(DataType::kFloat32, 2, 2);
+  ASSERT_OK(writer->WriteGrid2D("v", 0, 0, plane));
+  writer.reset();
+  DataSetMeta relayout = kept_before;
+  relayout.layout.block_x = 1;
+  batch = {MakeDataSet("new-1", {{"s", AttributeValue::String("x")}}), relayout};
+  EXPECT_STATUS(store_->PutDataSetMetas(batch), kFailedPrecondition, "meta 2 of 2 (dataset 'kept')");
+  EXPECT_STATUS(store_->GetDataSetMeta("new-1"), kNotFound, "");
+  ExpectIndexConsistent(store_.get(), metas_);
+
+  // Success: updates keep the incarnation (so the data stays), a repeated id ends as its last.
+  batch = {MakeDataSet("new-1", {{"s", AttributeValue::String("first")}}),
+           MakeDataSet("kept", {{"s", AttributeValue::String("after")}}),
+           MakeDataSet("new-1", {{"t", AttributeValue::Int64(7)}})};
+  batch[1].variables = kept_before.variables;
+  ASSERT_OK(store_->PutDataSetMetas(batch));
+  metas_["new-1"] = batch[2].attributes;
+  metas_["kept"] = batch[1].attributes;
+  ASSERT_OK_AND_ASSIGN(DataSetMeta kept_after, store_->GetDataSetMeta("kept"));
+  EXPECT_EQ(kept_after.incarnation, kept_before.incarnation);
+  EXPECT_EQ(kept_after.attributes, batch[1].attributes);
+  ASSERT_OK_AND_ASSIGN(DataSetMeta new_1, store_->GetDataSetMeta("new-1"));
+  EXPECT_EQ(new_1.attributes, batch[2].attributes);
+  ExpectIndexConsistent(store_.get(), metas_);
+}
+
+TEST_F(MetaQueryTest, CreateIndexClearsPostingsOfACreationThatCrashed) {
+  OpenRocksDb();
+  Put("a", {{"s", AttributeValue::String("x")}});
+  // A crash between backfill and definition leaves postings without a definition.
+  std::string stale = grid::IndexFieldPrefix("main", "s");
+  grid::AppendIndexString("stale", &stale);
+  grid::AppendIndexPostingId("gone", &stale);
+  ASSERT_OK(store_->kv_store()->Put(storage::WriteOptions{}, storage::Table::kIndex, stale, ""));
+  ASSERT_OK(store_->CreateMetaIndex("main", TestSchema()));
   ExpectIndexConsistent(store_.get(), metas_);
 }
 

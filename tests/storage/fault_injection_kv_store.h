@@ -129,6 +129,14 @@ class FaultInjectionKvStore : public storage::KvStore {
     return base_->Scan(options, table, range, fn);
   }
 
+  Status ReverseScan(const storage::ReadOptions& options, storage::Table table,
+                     const storage::KeyRange& range,
+                     const std::function<bool(std::string_view, std::string_view)>& fn) override {
+    bool corrupt_unused = false;
+    GRIDSTORE_RETURN_IF_ERROR(AdmitRead(&corrupt_unused));
+    return base_->ReverseScan(options, table, range, fn);
+  }
+
   Status Sync() override { return base_->Sync(); }
 
   Result<uint64_t> ApproximateSize(storage::Table table, const storage::KeyRange& range) override {

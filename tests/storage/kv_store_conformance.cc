@@ -74,6 +74,17 @@ Result<Entries> ScanAll(storage::KvStore& store, Table table, const KeyRange& ra
   return out;
 }
 
+Result<Entries> ReverseScanAll(storage::KvStore& store, Table table, const KeyRange& range) {
+  Entries out;
+  Status s =
+      store.ReverseScan(ReadOptions{}, table, range, [&](std::string_view k, std::string_view v) {
+        out.emplace_back(std::string(k), std::string(v));
+        return true;
+      });
+  if (!s.ok()) return s;
+  return out;
+}
+
 std::vector<std::string> Keys(const Entries& entries) {
   std::vector<std::string> keys;
   for (const auto& e : entries) keys.push_back(e.first);
@@ -461,6 +472,93 @@ TEST_P(KvStoreConformanceTest, ScanOfAllFfPrefixIsUnboundedAbove) {
   ASSERT_OK_AND_ASSIGN(Entries got, ScanAll(store(), Table::kIndex, range));
   EXPECT_EQ(Keys(got),
             (std::vector<std::string>{"\xff\xff"s, "\xff\xff\x00"s, "\xff\xff\xff\xff"s}));
+}
+
+TEST_P(KvStoreConformanceTest, ReverseScanReturnsKeysInDescendingBytewiseOrder) {
+  const std::vector<std::string> sorted = {"\x00"s, "\x00\x01"s, "a", "a\x00"s, "ab",  "a\xff"s,
+                                           "z",     "\x80"s,     "\xc3\xa9"s, "\xff"s, "\xff\xff"s};
+  for (const std::string& k : sorted) ASSERT_OK(store().Put(WriteOptions{}, Table::kIndex, k, k));
+  ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "other table", "v"));
+  ASSERT_OK_AND_ASSIGN(Entries all, ReverseScanAll(store(), Table::kIndex, KeyRange{}));
+  EXPECT_EQ(Keys(all), std::vector<std::string>(sorted.rbegin(), sorted.rend()));
+  for (const auto& [k, v] : all) EXPECT_EQ(k, v);
+}
+
+TEST_P(KvStoreConformanceTest, ReverseScanBeginIsInclusiveAndEndExclusive) {
+  for (const std::string& k : {"a"s, "b"s, "b\x00"s, "ba"s, "c"s, "d"s}) {
+    ASSERT_OK(store().Put(WriteOptions{}, Table::kData, k, "v"));
+  }
+  ASSERT_OK_AND_ASSIGN(Entries got, ReverseScanAll(store(), Table::kData, KeyRange{"b", "c"}));
+  EXPECT_EQ(Keys(got), (std::vector<std::string>{"ba", "b\x00"s, "b"}));
+  ASSERT_OK_AND_ASSIGN(got, ReverseScanAll(store(), Table::kData, KeyRange{"aa", "bb"}));
+  EXPECT_EQ(Keys(got), (std::vector<std::string>{"ba", "b\x00"s, "b"}));
+  ASSERT_OK_AND_ASSIGN(got, ReverseScanAll(store(), Table::kData, KeyRange{"c", ""}));
+  EXPECT_EQ(Keys(got), (std::vector<std::string>{"d", "c"}));
+  ASSERT_OK_AND_ASSIGN(got, ReverseScanAll(store(), Table::kData, KeyRange{"", "b"}));
+  EXPECT_EQ(Keys(got), (std::vector<std::string>{"a"}));
+  ASSERT_OK_AND_ASSIGN(got, ReverseScanAll(store(), Table::kData, KeyRange{"c", "c"}));
+  EXPECT_TRUE(got.empty());
+  ASSERT_OK_AND_ASSIGN(got, ReverseScanAll(store(), Table::kData, KeyRange{"d", "a"}));
+  EXPECT_TRUE(got.empty());
+  ASSERT_OK_AND_ASSIGN(got, ReverseScanAll(store(), Table::kData, KeyRange{"e", ""}));
+  EXPECT_TRUE(got.empty());
+}
+
+TEST_P(KvStoreConformanceTest, ReverseScanMatchesScanReversedOnRandomRanges) {
+  std::mt19937 rng(99);
+  auto random_key = [&] {
+    std::string k;
+    const int n = std::uniform_int_distribution<int>(0, 3)(rng);
+    for (int i = 0; i < n; ++i) {
+      static const std::string kBytes = "\x00\x01" "ab" "\x7f\x80\xfe\xff"s;
+      k.push_back(kBytes[rng() % kBytes.size()]);
+    }
+    return k;
+  };
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_OK(store().Put(WriteOptions{}, Table::kIndex, random_key(), std::to_string(i)));
+  }
+  for (int trial = 0; trial < 200; ++trial) {
+    KeyRange range{random_key(), trial % 5 == 0 ? "" : random_key()};
+    ASSERT_OK_AND_ASSIGN(Entries forward, ScanAll(store(), Table::kIndex, range));
+    ASSERT_OK_AND_ASSIGN(Entries backward, ReverseScanAll(store(), Table::kIndex, range));
+    std::reverse(forward.begin(), forward.end());
+    EXPECT_EQ(backward, forward) << "range [" << range.begin << ", " << range.end << ")";
+  }
+}
+
+TEST_P(KvStoreConformanceTest, ReverseScanStopsWhenFnReturnsFalse) {
+  for (int i = 0; i < 10; ++i)
+    ASSERT_OK(store().Put(WriteOptions{}, Table::kData, Counter(i), "v"));
+  std::vector<std::string> seen;
+  ASSERT_OK(store().ReverseScan(ReadOptions{}, Table::kData, KeyRange{},
+                                [&](std::string_view k, std::string_view) {
+                                  seen.emplace_back(k);
+                                  return seen.size() < 3;
+                                }));
+  EXPECT_EQ(seen, (std::vector<std::string>{Counter(9), Counter(8), Counter(7)}));
+}
+
+TEST_P(KvStoreConformanceTest, ReverseScanSeesASnapshotTakenWhenItStarts) {
+  for (const char* k : {"s/1", "s/2", "s/3", "s/4", "s/5"}) {
+    ASSERT_OK(store().Put(WriteOptions{}, Table::kData, k, "old"));
+  }
+  Entries seen;
+  bool wrote = false;
+  ASSERT_OK(store().ReverseScan(ReadOptions{}, Table::kData, KeyRange::Prefix("s/"),
+                                [&](std::string_view k, std::string_view v) {
+                                  seen.emplace_back(std::string(k), std::string(v));
+                                  if (!wrote) {
+                                    wrote = true;
+                                    EXPECT_OK(store().Put(WriteOptions{}, Table::kData, "s/3", "new"));
+                                    EXPECT_OK(store().Put(WriteOptions{}, Table::kData, "s/2a", "new"));
+                                    EXPECT_OK(store().Delete(WriteOptions{}, Table::kData, "s/1"));
+                                  }
+                                  return true;
+                                }));
+  EXPECT_EQ(
+      seen,
+      (Entries{{"s/5", "old"}, {"s/4", "old"}, {"s/3", "old"}, {"s/2", "old"}, {"s/1", "old"}}));
 }
 
 TEST_P(KvStoreConformanceTest, ConcurrentReadersSeeCorrectDataWhileAWriterWrites) {

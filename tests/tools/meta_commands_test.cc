@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "grid/grid_store.h"
 #include "tests/test_util.h"
 #include "tools/where_parser.h"
 
@@ -109,6 +110,46 @@ TEST(MetaCommandsTest, ParseMetaPutLineErrors) {
               HasSubstr("line 3: an attribute name is empty"));
   EXPECT_THAT(err(R"({"id": "a", )"), HasSubstr("line 3: not valid JSON ("));
   EXPECT_THAT(err(R"(["a"])"), HasSubstr("line 3: expected a JSON object"));
+}
+
+TEST(MetaCommandsTest, PutMetasBatchesMergeRepeatedIdsAcrossBatchBoundaries) {
+  testing::ScopedTempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto store,
+                       grid::GridStore::Open(dir.Sub("store"), {.create_if_missing = true}));
+  // 2,500 lines: three batches. Dataset "r" is named on the first line, on line 1000 (the last of
+  // the first batch), line 1001 (the first of the second) and twice more in the third batch.
+  std::string input;
+  for (int i = 1; i <= 2500; ++i) {
+    if (i == 1) {
+      input += R"({"id": "r", "attributes": {"a": 1, "b": "x"}})";
+    } else if (i == 1000) {
+      input += R"({"id": "r", "attributes": {"a": 2}})";
+    } else if (i == 1001) {
+      input += R"({"id": "r", "attributes": {"c": true}})";
+    } else if (i == 2100) {
+      input += R"({"id": "r", "attributes": {"b": null}})";
+    } else if (i == 2101) {
+      input += R"({"id": "r", "attributes": {"d": 0.5}})";
+    } else {
+      input += R"({"id": "ds-)" + std::to_string(i % 2000) + R"(", "attributes": {"n": )" +
+               std::to_string(i) + "}}";
+    }
+    input += "\n";
+  }
+  ASSERT_OK(CheckMetaPutInput(input));
+  ASSERT_OK_AND_ASSIGN(MetaPutSummary summary, PutMetas(store.get(), input));
+  ASSERT_OK_AND_ASSIGN(auto all, store->ListDataSets());
+  EXPECT_EQ(summary.created, static_cast<int64_t>(all.size()));
+  EXPECT_EQ(summary.created + summary.updated, 2500);
+  ASSERT_OK_AND_ASSIGN(grid::DataSetMeta r, store->GetDataSetMeta("r"));
+  EXPECT_EQ(r.attributes.size(), 3u);
+  EXPECT_EQ(r.attributes.at("a"), grid::AttributeValue::Int64(2));
+  EXPECT_EQ(r.attributes.at("c"), grid::AttributeValue::Bool(true));
+  EXPECT_EQ(r.attributes.at("d"), grid::AttributeValue::Double(0.5));
+  EXPECT_EQ(r.attributes.count("b"), 0u);
+  // ds-500 is named on lines 500 (first batch) and 2500 (third): the later value wins.
+  ASSERT_OK_AND_ASSIGN(grid::DataSetMeta ds500, store->GetDataSetMeta("ds-500"));
+  EXPECT_EQ(ds500.attributes.at("n"), grid::AttributeValue::Int64(2500));
 }
 
 }  // namespace

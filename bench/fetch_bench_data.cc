@@ -1,0 +1,592 @@
+// Copyright 2026 The GridStore Authors.
+//
+// fetch_bench_data: writes the inputs of the fetch benchmark (bench/fetch_bench, issue 5) into a
+// work directory. One dataset of four float32 variables over (time, level, lat, lon), derived
+// deterministically from real fields in ../shared/data (bench/derived_fields.h):
+//   thetao(time, depth, lat, lon)  from tos of tos_O1_2001-2002.nc
+//   ta, ua, va(time, plev, lat, lon)  from T, U, V of nc4uvt.nc
+// default 24 x 10 x 570 x 2880 each (1.58 GB raw per variable, 6.3 GB in all), stored four ways:
+//   fields_contiguous.nc   netCDF-4, contiguous, uncompressed (written first; the others are
+//                          copies of it)
+//   fields_deflate.nc      netCDF-4, chunks (1, 1, bx, by), shuffle + deflate (level 1)
+//   fields_blosc_zstd.nc   netCDF-4, chunks (1, 1, bx, by), HDF5 filter 32001 (blosc) with blosc's
+//                          zstd codec at blosc clevel 2 (= zstd level 3) and byte shuffle. Debian
+//                          12 ships no HDF5 plugin for plain zstd (filter 32015), and its
+//                          netCDF-C 4.9.0 is built without zstd: nc_def_var_zstandard returns
+//                          NC_NOERR and adds no filter. The blosc plugin is Debian's
+//                          hdf5-filter-plugin-blosc-serial (found without HDF5_PLUGIN_PATH).
+//   store/                 a GridStore store (RocksDB) with dataset "bench", imported from the
+//                          contiguous file by importers::ImportNetCdf with blocks bx x by and the
+//                          given codec, then reopened read-write once so that its write-ahead log
+//                          is replayed and flushed (the store is then at its settled size).
+// and manifest.json, which says what was derived from what and what each output is.
+//
+// Each output is written under a .tmp name and renamed when complete, so an existing output is a
+// complete one and is skipped: rerunning after an interruption redoes only what is missing.
+// manifest.json holds the parameters; a work directory made with other parameters is refused.
+//
+// Usage: fetch_bench_data WORK_DIR [--times 24] [--levels 10] [--lat 570] [--lon 2880]
+//            [--block 256x256] [--codec shuffle-zstd:3] [--deflate-level 1] [--blosc-clevel 2]
+//            [--no-blosc] [--data DIR]
+// (--data defaults to $GRIDSTORE_TEST_DATA, else ../shared/data).
+#include <netcdf.h>
+#include <netcdf_filter.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/derived_fields.h"
+#include "grid/block_codec.h"
+#include "grid/grid_meta.h"
+#include "grid/grid_store.h"
+#include "importers/netcdf_importer.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace grid = gridstore::grid;
+namespace importers = gridstore::importers;
+using gridstore::bench::AtmosphereVariable;
+using gridstore::bench::CheckNc;
+using gridstore::bench::Die;
+using nlohmann::json;
+
+constexpr unsigned kBloscFilterId = 32001;  // H5Z_FILTER_BLOSC, registered with The HDF Group
+constexpr unsigned kBloscZstdCode = 5;      // BLOSC_ZSTD in c-blosc's compressor codes
+constexpr char kDataSetId[] = "bench";
+constexpr int kMaxUvtLevels = 14;  // pressure levels of nc4uvt.nc
+
+struct Options {
+  std::string work;
+  std::string data;
+  size_t times = 24;
+  size_t levels = 10;
+  size_t lat = 570;
+  size_t lon = 2880;
+  int64_t block_x = 256;
+  int64_t block_y = 256;
+  std::string codec = "shuffle-zstd:3";
+  int deflate_level = 1;
+  int blosc_clevel = 2;
+  bool blosc = true;
+
+  json Params() const {
+    return {{"times", times},
+            {"levels", levels},
+            {"lat", lat},
+            {"lon", lon},
+            {"block", {block_x, block_y}},
+            {"codec", codec},
+            {"deflate_level", deflate_level},
+            {"blosc_clevel", blosc_clevel}};
+  }
+};
+
+long long ParseInt(const std::string& flag, const std::string& text, long long lo, long long hi) {
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v < lo || v > hi) {
+    Die(flag + " wants an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+        "], not '" + text + "'");
+  }
+  return v;
+}
+
+Options ParseArgs(int argc, char** argv) {
+  Options o;
+  const char* data = std::getenv("GRIDSTORE_TEST_DATA");
+  o.data = data ? data : "../shared/data";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Die(a + " wants a value");
+      return argv[++i];
+    };
+    if (a == "--times") {
+      o.times = ParseInt(a, value(), 1, 100000);
+    } else if (a == "--levels") {
+      o.levels = ParseInt(a, value(), 1, kMaxUvtLevels);
+    } else if (a == "--lat") {
+      o.lat = ParseInt(a, value(), 2, 100000);
+    } else if (a == "--lon") {
+      o.lon = ParseInt(a, value(), 2, 100000);
+    } else if (a == "--block") {
+      const std::string v = value();
+      const size_t x = v.find('x');
+      if (x == std::string::npos) Die("--block wants ROWSxCOLS, e.g. 256x256, not '" + v + "'");
+      o.block_x = ParseInt(a, v.substr(0, x), 1, 1 << 20);
+      o.block_y = ParseInt(a, v.substr(x + 1), 1, 1 << 20);
+    } else if (a == "--codec") {
+      o.codec = value();
+      if (!grid::ParseCodecOptions(o.codec).ok()) Die("bad --codec '" + o.codec + "'");
+    } else if (a == "--deflate-level") {
+      o.deflate_level = static_cast<int>(ParseInt(a, value(), 1, 9));
+    } else if (a == "--blosc-clevel") {
+      o.blosc_clevel = static_cast<int>(ParseInt(a, value(), 1, 9));
+    } else if (a == "--no-blosc") {
+      o.blosc = false;
+    } else if (a == "--data") {
+      o.data = value();
+    } else if (a == "-h" || a == "--help") {
+      std::printf(
+          "usage: fetch_bench_data WORK_DIR [--times 24] [--levels 10] [--lat 570] [--lon 2880]\n"
+          "           [--block 256x256] [--codec shuffle-zstd:3] [--deflate-level 1]\n"
+          "           [--blosc-clevel 2] [--no-blosc] [--data ../shared/data]\n");
+      std::exit(0);
+    } else if (!a.empty() && a[0] == '-') {
+      Die("unknown option " + a);
+    } else if (o.work.empty()) {
+      o.work = a;
+    } else {
+      Die("more than one work directory");
+    }
+  }
+  if (o.work.empty()) Die("no work directory (usage: fetch_bench_data WORK_DIR [options])");
+  return o;
+}
+
+// ---- What is written ----
+
+struct Field {
+  const char* name;
+  const char* standard_name;
+  const char* long_name;
+  const char* units;
+  bool ocean;                     // vertical axis depth (m); else plev (hPa)
+  AtmosphereVariable atmosphere;  // which nc4uvt variable, if !ocean
+  const char* source_file;
+  const char* source_variable;
+};
+
+constexpr Field kFields[] = {
+    {"thetao", "sea_water_potential_temperature",
+     "Sea water potential temperature (derived from tos)", "K", true,
+     AtmosphereVariable::kTemperature, "tos_O1_2001-2002.nc", "tos"},
+    {"ta", "air_temperature", "Air temperature (derived from T)", "K", false,
+     AtmosphereVariable::kTemperature, "nc4uvt.nc", "T"},
+    {"ua", "eastward_wind", "Eastward wind (derived from U)", "m s-1", false,
+     AtmosphereVariable::kEastwardWind, "nc4uvt.nc", "U"},
+    {"va", "northward_wind", "Northward wind (derived from V)", "m s-1", false,
+     AtmosphereVariable::kNorthwardWind, "nc4uvt.nc", "V"},
+};
+
+std::string Derivation(const Field& f) {
+  if (f.ocean) {
+    return "tos of tos_O1_2001-2002.nc (IPSL-CM4 SST, 24 months x 170 x 180) bilinearly "
+           "interpolated over sea points (land kept as _FillValue 1e20), linear in time between "
+           "months, T(d) = 275.15 + (tos - 275.15) * exp(-d / 400 m) at depths 10 * (2^k - 1) m";
+  }
+  std::string s = std::string(f.source_variable) +
+                  " of nc4uvt.nc (one monthly field, 64 Gaussian lat x 128 lon) at its pressure "
+                  "levels 1000 hPa upwards, bilinearly interpolated, drifting eastward 15 degrees "
+                  "per time step";
+  if (f.atmosphere == AtmosphereVariable::kTemperature) {
+    s += ", plus a seasonal cycle 6 K * (p / 1000 hPa) * sin(lat) * cos(2 pi (t - 6) / 12)";
+  }
+  return s;
+}
+
+enum class Storage { kContiguous, kDeflate, kBloscZstd };
+
+struct Variant {
+  const char* name;  // as the fetch benchmark reports it
+  const char* file;
+  Storage storage;
+};
+
+constexpr Variant kVariants[] = {
+    {"nc-contiguous", "fields_contiguous.nc", Storage::kContiguous},
+    {"nc-deflate", "fields_deflate.nc", Storage::kDeflate},
+    {"nc-blosc-zstd", "fields_blosc_zstd.nc", Storage::kBloscZstd},
+};
+
+std::string Describe(const Variant& v, const Options& o) {
+  const std::string chunks = "chunks 1x1x" + std::to_string(std::min<int64_t>(o.block_x, o.lat)) +
+                             "x" + std::to_string(std::min<int64_t>(o.block_y, o.lon));
+  switch (v.storage) {
+    case Storage::kContiguous:
+      return "netCDF-4, contiguous, uncompressed";
+    case Storage::kDeflate:
+      return "netCDF-4, " + chunks + ", shuffle + deflate level " +
+             std::to_string(o.deflate_level) + " (nc_def_var_deflate)";
+    case Storage::kBloscZstd:
+      return "netCDF-4, " + chunks + ", HDF5 filter 32001 (blosc, Debian " +
+             "hdf5-filter-plugin-blosc-serial / c-blosc 1.21): blosc's zstd codec at blosc " +
+             "clevel " + std::to_string(o.blosc_clevel) + " (= zstd level " +
+             std::to_string(o.blosc_clevel * 2 - 1) + "), byte shuffle, one blosc thread";
+  }
+  return "";
+}
+
+struct Coordinates {
+  std::vector<double> time, depth, plev, lat, lon;
+  std::string time_units, calendar;
+};
+
+void PutText(int ncid, int varid, const char* name, const std::string& value) {
+  CheckNc(nc_put_att_text(ncid, varid, name, value.size(), value.c_str()),
+          std::string("attribute '") + name + "'");
+}
+
+// Creates `path` with the dimensions, coordinates and (empty) fields of the dataset, stored as
+// `storage` says; returns the ncid (in data mode) and the fields' variable ids.
+int CreateFieldsFile(const std::string& path, Storage storage, const Options& o,
+                     const Coordinates& c, std::vector<int>* field_ids) {
+  int ncid;
+  CheckNc(nc_create(path.c_str(), NC_CLOBBER | NC_NETCDF4, &ncid), "creating '" + path + "'");
+  int old_fill;
+  CheckNc(nc_set_fill(ncid, NC_NOFILL, &old_fill), "nc_set_fill");
+  int d_time, d_depth, d_plev, d_lat, d_lon;
+  CheckNc(nc_def_dim(ncid, "time", o.times, &d_time), "dimension 'time'");
+  CheckNc(nc_def_dim(ncid, "depth", o.levels, &d_depth), "dimension 'depth'");
+  CheckNc(nc_def_dim(ncid, "plev", o.levels, &d_plev), "dimension 'plev'");
+  CheckNc(nc_def_dim(ncid, "lat", o.lat, &d_lat), "dimension 'lat'");
+  CheckNc(nc_def_dim(ncid, "lon", o.lon, &d_lon), "dimension 'lon'");
+  int v_time, v_depth, v_plev, v_lat, v_lon;
+  CheckNc(nc_def_var(ncid, "time", NC_DOUBLE, 1, &d_time, &v_time), "variable 'time'");
+  CheckNc(nc_def_var(ncid, "depth", NC_DOUBLE, 1, &d_depth, &v_depth), "variable 'depth'");
+  CheckNc(nc_def_var(ncid, "plev", NC_DOUBLE, 1, &d_plev, &v_plev), "variable 'plev'");
+  CheckNc(nc_def_var(ncid, "lat", NC_DOUBLE, 1, &d_lat, &v_lat), "variable 'lat'");
+  CheckNc(nc_def_var(ncid, "lon", NC_DOUBLE, 1, &d_lon, &v_lon), "variable 'lon'");
+  for (int v : {v_time, v_depth, v_plev, v_lat, v_lon}) {
+    CheckNc(nc_def_var_chunking(ncid, v, NC_CONTIGUOUS, nullptr), "contiguous coordinates");
+  }
+  PutText(ncid, v_time, "standard_name", "time");
+  PutText(ncid, v_time, "units", c.time_units.empty() ? "days since 2001-1-1" : c.time_units);
+  PutText(ncid, v_time, "calendar", c.calendar.empty() ? "360_day" : c.calendar);
+  PutText(ncid, v_time, "axis", "T");
+  PutText(ncid, v_depth, "standard_name", "depth");
+  PutText(ncid, v_depth, "units", "m");
+  PutText(ncid, v_depth, "positive", "down");
+  PutText(ncid, v_depth, "axis", "Z");
+  PutText(ncid, v_plev, "standard_name", "air_pressure");
+  PutText(ncid, v_plev, "units", "hPa");
+  PutText(ncid, v_plev, "positive", "down");
+  PutText(ncid, v_plev, "axis", "Z");
+  PutText(ncid, v_lat, "standard_name", "latitude");
+  PutText(ncid, v_lat, "units", "degrees_north");
+  PutText(ncid, v_lat, "axis", "Y");
+  PutText(ncid, v_lon, "standard_name", "longitude");
+  PutText(ncid, v_lon, "units", "degrees_east");
+  PutText(ncid, v_lon, "axis", "X");
+
+  field_ids->clear();
+  for (const Field& f : kFields) {
+    const int dims[4] = {d_time, f.ocean ? d_depth : d_plev, d_lat, d_lon};
+    int id;
+    CheckNc(nc_def_var(ncid, f.name, NC_FLOAT, 4, dims, &id),
+            std::string("variable '") + f.name + "'");
+    if (storage == Storage::kContiguous) {
+      CheckNc(nc_def_var_chunking(ncid, id, NC_CONTIGUOUS, nullptr), "contiguous storage");
+    } else {
+      const size_t chunks[4] = {1, 1, static_cast<size_t>(std::min<int64_t>(o.block_x, o.lat)),
+                                static_cast<size_t>(std::min<int64_t>(o.block_y, o.lon))};
+      CheckNc(nc_def_var_chunking(ncid, id, NC_CHUNKED, chunks), "chunking");
+      if (storage == Storage::kDeflate) {
+        CheckNc(nc_def_var_deflate(ncid, id, /*shuffle=*/1, /*deflate=*/1, o.deflate_level),
+                "deflate");
+      } else {
+        // The blosc filter's parameters: 4 slots it fills itself (filter and blosc versions,
+        // type size, chunk bytes), then clevel, shuffle (1 = byte shuffle) and the compressor.
+        // Not nc_def_var_blosc: netCDF-C 4.9.0 built without blosc makes that a silent no-op.
+        const unsigned params[7] = {
+            0, 0, 0, 0, static_cast<unsigned>(o.blosc_clevel), 1, kBloscZstdCode};
+        CheckNc(nc_def_var_filter(ncid, id, kBloscFilterId, 7, params),
+                "blosc filter (HDF5 filter 32001; Debian: hdf5-filter-plugin-blosc-serial)");
+      }
+    }
+    PutText(ncid, id, "standard_name", f.standard_name);
+    PutText(ncid, id, "long_name", f.long_name);
+    PutText(ncid, id, "units", f.units);
+    if (f.ocean) {
+      const float fill = gridstore::bench::kTosFill;
+      CheckNc(nc_put_att_float(ncid, id, "_FillValue", NC_FLOAT, 1, &fill), "_FillValue");
+      CheckNc(nc_put_att_float(ncid, id, "missing_value", NC_FLOAT, 1, &fill), "missing_value");
+    }
+    PutText(ncid, id, "source_file", f.source_file);
+    PutText(ncid, id, "source_variable", f.source_variable);
+    PutText(ncid, id, "derivation", Derivation(f));
+    field_ids->push_back(id);
+  }
+  PutText(ncid, NC_GLOBAL, "Conventions", "CF-1.8");
+  PutText(ncid, NC_GLOBAL, "title",
+          "GridStore fetch benchmark input derived from real fields (tos_O1_2001-2002.nc, "
+          "nc4uvt.nc)");
+  PutText(ncid, NC_GLOBAL, "history",
+          "GridStore bench/fetch_bench_data; derivations in each variable's 'derivation' "
+          "attribute and bench/derived_fields.h");
+  PutText(ncid, NC_GLOBAL, "comment",
+          "Derived for benchmarking; not a physical analysis. Deterministic: regenerate with "
+          "the same arguments.");
+  CheckNc(nc_enddef(ncid), "nc_enddef");
+  CheckNc(nc_put_var_double(ncid, v_time, c.time.data()), "writing 'time'");
+  CheckNc(nc_put_var_double(ncid, v_depth, c.depth.data()), "writing 'depth'");
+  CheckNc(nc_put_var_double(ncid, v_plev, c.plev.data()), "writing 'plev'");
+  CheckNc(nc_put_var_double(ncid, v_lat, c.lat.data()), "writing 'lat'");
+  CheckNc(nc_put_var_double(ncid, v_lon, c.lon.data()), "writing 'lon'");
+  return ncid;
+}
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+uint64_t TreeBytes(const fs::path& path) {
+  if (fs::is_regular_file(path)) return fs::file_size(path);
+  uint64_t total = 0;
+  for (const auto& e : fs::recursive_directory_iterator(path)) {
+    if (e.is_regular_file()) total += e.file_size();
+  }
+  return total;
+}
+
+void WritePlane(int ncid, int varid, size_t t, size_t z, const Options& o, const float* plane,
+                const char* name) {
+  const size_t start[4] = {t, z, 0, 0};
+  const size_t count[4] = {1, 1, o.lat, o.lon};
+  CheckNc(nc_put_vara_float(ncid, varid, start, count, plane),
+          std::string("writing '") + name + "'");
+}
+
+// Step 1: derive every field plane by plane into the contiguous file.
+void DeriveContiguous(const Options& o, const std::string& path) {
+  const auto tos = gridstore::bench::ReadTosSource(o.data + "/tos_O1_2001-2002.nc");
+  const auto uvt = gridstore::bench::ReadUvtSource(o.data + "/nc4uvt.nc");
+  if (uvt.nlev < o.levels) Die("nc4uvt.nc has only " + std::to_string(uvt.nlev) + " levels");
+  const auto target = gridstore::bench::MakeTargetGrid(tos, o.lat, o.lon);
+  gridstore::bench::ThetaoDeriver thetao(tos, target, o.times);
+  const gridstore::bench::AtmosphereDeriver atmosphere(uvt, target);
+
+  Coordinates c;
+  c.time = thetao.time();
+  c.time_units = tos.time_units;
+  c.calendar = tos.calendar;
+  for (size_t k = 0; k < o.levels; ++k) {
+    c.depth.push_back(gridstore::bench::ThetaoDeriver::Depth(k));
+    c.plev.push_back(uvt.lev[k]);
+  }
+  c.lat = target.lat;
+  c.lon = target.lon;
+  std::vector<int> ids;
+  const int ncid = CreateFieldsFile(path, Storage::kContiguous, o, c, &ids);
+  std::vector<float> plane(target.points());
+  for (size_t f = 0; f < std::size(kFields); ++f) {
+    const Field& field = kFields[f];
+    for (size_t t = 0; t < o.times; ++t) {
+      for (size_t z = 0; z < o.levels; ++z) {
+        if (field.ocean) {
+          thetao.Plane(t, c.depth[z], plane.data());
+        } else {
+          atmosphere.Plane(field.atmosphere, t, z, plane.data());
+        }
+        WritePlane(ncid, ids[f], t, z, o, plane.data(), field.name);
+      }
+    }
+    std::printf("  derived %s\n", field.name);
+    std::fflush(stdout);
+  }
+  CheckNc(nc_close(ncid), "closing '" + path + "'");
+}
+
+// Steps 2-3: copy the contiguous file into a chunked, compressed variant, plane by plane.
+void Convert(const Options& o, const std::string& from, const std::string& to, Storage storage) {
+  int in;
+  CheckNc(nc_open(from.c_str(), NC_NOWRITE, &in), "opening '" + from + "'");
+  Coordinates c;
+  c.time = gridstore::bench::ReadCoordinate(in, "time", o.times);
+  c.depth = gridstore::bench::ReadCoordinate(in, "depth", o.levels);
+  c.plev = gridstore::bench::ReadCoordinate(in, "plev", o.levels);
+  c.lat = gridstore::bench::ReadCoordinate(in, "lat", o.lat);
+  c.lon = gridstore::bench::ReadCoordinate(in, "lon", o.lon);
+  int tid;
+  CheckNc(nc_inq_varid(in, "time", &tid), "variable 'time'");
+  c.time_units = gridstore::bench::TextAttribute(in, tid, "units");
+  c.calendar = gridstore::bench::TextAttribute(in, tid, "calendar");
+  std::vector<int> ids;
+  const int out = CreateFieldsFile(to, storage, o, c, &ids);
+  std::vector<float> plane(o.lat * o.lon);
+  for (size_t f = 0; f < std::size(kFields); ++f) {
+    int in_id;
+    CheckNc(nc_inq_varid(in, kFields[f].name, &in_id), "variable in '" + from + "'");
+    for (size_t t = 0; t < o.times; ++t) {
+      for (size_t z = 0; z < o.levels; ++z) {
+        const size_t start[4] = {t, z, 0, 0};
+        const size_t count[4] = {1, 1, o.lat, o.lon};
+        CheckNc(nc_get_vara_float(in, in_id, start, count, plane.data()), "reading " + from);
+        WritePlane(out, ids[f], t, z, o, plane.data(), kFields[f].name);
+      }
+    }
+  }
+  if (storage == Storage::kBloscZstd) {
+    // Make sure the filter really is there with zstd inside (a build without the plugin fails
+    // above; this guards against a silent no-op like nc_def_var_blosc's).
+    size_t n = 0;
+    unsigned params[16];
+    CheckNc(nc_inq_var_filter_info(out, ids[0], kBloscFilterId, &n, params), "blosc filter");
+    if (n < 7 || params[6] != kBloscZstdCode) Die("the blosc filter was not set up with zstd");
+  }
+  CheckNc(nc_close(out), "closing '" + to + "'");
+  nc_close(in);
+}
+
+// Step 4: import the contiguous file into a new store, then settle it.
+json ImportStore(const Options& o, const std::string& from, const std::string& dir) {
+  grid::BlockLayout layout;
+  layout.block_x = o.block_x;
+  layout.block_y = o.block_y;
+  layout.codec = *grid::ParseCodecOptions(o.codec);
+  importers::ImportSummary summary;
+  {
+    auto store = grid::GridStore::Open(dir, {.create_if_missing = true});
+    if (!store.ok()) Die("opening store " + dir + ": " + store.status().ToString());
+    importers::NetCdfImportOptions options;
+    options.dataset_id = kDataSetId;
+    options.layout = layout;
+    auto imported = importers::ImportNetCdf(store->get(), from, options);
+    if (!imported.ok()) Die("importing " + from + ": " + imported.status().ToString());
+    summary = *imported;
+  }
+  // Reopening read-write replays the import's write-ahead log into table files and deletes it
+  // (docs/BENCHMARKS.md, "Bytes after import vs settled"); without this every read-only open of
+  // the benchmark would replay gigabytes of log.
+  const uint64_t after_import = TreeBytes(dir);
+  const auto settle_start = std::chrono::steady_clock::now();
+  {
+    auto store = grid::GridStore::Open(dir);
+    if (!store.ok()) Die("reopening store " + dir + ": " + store.status().ToString());
+  }
+  return {{"import_seconds", summary.seconds},
+          {"raw_bytes", summary.raw_bytes},
+          {"block_bytes", summary.stored_bytes},
+          {"dir_bytes_after_import", after_import},
+          {"settle_seconds", Seconds(settle_start)}};
+}
+
+json LoadJson(const fs::path& path) {
+  std::ifstream in(path);
+  json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) Die(path.string() + " is not valid JSON; delete it (or the work dir)");
+  return j;
+}
+
+void SaveJson(const fs::path& path, const json& j) {
+  const fs::path tmp = path.string() + ".tmp";
+  std::ofstream(tmp) << j.dump(2) << "\n";
+  fs::rename(tmp, path);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = ParseArgs(argc, argv);
+  // One blosc thread whatever the environment says, as for the benchmark's reads.
+  setenv("BLOSC_NTHREADS", "1", 1);
+  const fs::path work = o.work;
+  fs::create_directories(work);
+  const fs::path manifest_path = work / "manifest.json";
+  json manifest;
+  if (fs::exists(manifest_path)) {
+    manifest = LoadJson(manifest_path);
+    if (manifest["params"] != o.Params()) {
+      Die(work.string() + " holds data made with other parameters (" + manifest["params"].dump() +
+          "); use another work directory or delete it");
+    }
+  }
+  // The parameters go in first: any output in the directory was made with them.
+  manifest["params"] = o.Params();
+  SaveJson(manifest_path, manifest);
+
+  const double raw = 4.0 * std::size(kFields) * o.times * o.levels * o.lat * o.lon;
+  std::printf(
+      "fetch_bench_data: %s: %zu variables x %zu t x %zu z x %zu x %zu float32 = %.2f GB "
+      "raw\n",
+      work.c_str(), std::size(kFields), o.times, o.levels, o.lat, o.lon, raw / 1e9);
+
+  // Runs `make(tmp)` unless `name` exists, then renames tmp to name; returns the step's record.
+  json& steps = manifest["steps"];
+  auto step = [&](const std::string& name, const std::function<json(const std::string&)>& make) {
+    const fs::path final_path = work / name;
+    if (fs::exists(final_path)) {
+      std::printf("%-22s exists, skipped\n", name.c_str());
+      return;
+    }
+    const fs::path tmp = final_path.string() + ".tmp";
+    fs::remove_all(tmp);  // left by an interrupted run
+    std::printf("%-22s writing...\n", name.c_str());
+    std::fflush(stdout);
+    const auto start = std::chrono::steady_clock::now();
+    json record = make(tmp.string());
+    fs::rename(tmp, final_path);
+    record["seconds"] = Seconds(start);
+    std::printf("%-22s done in %.1f s\n", name.c_str(), record["seconds"].get<double>());
+    steps[name] = record;
+    SaveJson(manifest_path, manifest);
+  };
+  const std::string contiguous = (work / kVariants[0].file).string();
+  step(kVariants[0].file, [&](const std::string& tmp) {
+    DeriveContiguous(o, tmp);
+    return json::object();
+  });
+  for (const Variant& v : kVariants) {
+    if (v.storage == Storage::kContiguous) continue;
+    if (v.storage == Storage::kBloscZstd && !o.blosc) continue;
+    step(v.file, [&](const std::string& tmp) {
+      Convert(o, contiguous, tmp, v.storage);
+      return json::object();
+    });
+  }
+  step("store", [&](const std::string& tmp) { return ImportStore(o, contiguous, tmp); });
+
+  // What the benchmark reads: the data's provenance and every format with its size.
+  json variables = json::array();
+  for (const Field& f : kFields) {
+    variables.push_back({{"name", f.name},
+                         {"units", f.units},
+                         {"vertical", f.ocean ? "depth" : "plev"},
+                         {"source_file", f.source_file},
+                         {"source_variable", f.source_variable},
+                         {"derivation", Derivation(f)}});
+  }
+  manifest["data"] = {
+      {"description",
+       "derived deterministically from real fields in ../shared/data (tos_O1_2001-2002.nc, "
+       "nc4uvt.nc) on a regular grid, lat -79.5..89.5, lon 0..360 (bench/derived_fields.h)"},
+      {"shape", {o.times, o.levels, o.lat, o.lon}},
+      {"type", "float32"},
+      {"raw_bytes", static_cast<uint64_t>(raw)},
+      {"variables", variables}};
+  json formats = json::array();
+  const json& store_step = steps["store"];
+  formats.push_back({{"name", "gridstore"},
+                     {"path", "store"},
+                     {"dataset", kDataSetId},
+                     {"description", "GridStore (RocksDB), blocks " + std::to_string(o.block_x) +
+                                         "x" + std::to_string(o.block_y) + ", " + o.codec +
+                                         ", imported by importers::ImportNetCdf"},
+                     {"bytes", TreeBytes(work / "store")},
+                     {"block_bytes", store_step.value("block_bytes", uint64_t{0})}});
+  for (const Variant& v : kVariants) {
+    if (!fs::exists(work / v.file)) continue;
+    formats.push_back({{"name", v.name},
+                       {"path", v.file},
+                       {"description", Describe(v, o)},
+                       {"bytes", TreeBytes(work / v.file)}});
+  }
+  manifest["formats"] = formats;
+  SaveJson(manifest_path, manifest);
+  for (const json& f : formats) {
+    std::printf("%-14s %15llu bytes  ratio %6.3f  %s\n", f["name"].get<std::string>().c_str(),
+                static_cast<unsigned long long>(f["bytes"].get<uint64_t>()),
+                raw / f["bytes"].get<double>(), f["description"].get<std::string>().c_str());
+  }
+  return 0;
+}
