@@ -571,6 +571,9 @@ class Executor {
   // Approximate bytes of postings a child of an And would read (max if it cannot be read),
   // from the store's size estimates: no postings are read.
   uint64_t Estimate(const std::vector<const CNode*>& entry);
+  // Whether to walk the first sort field without building candidates: when conditions on that
+  // field bound the walk to a range estimated no larger than any other condition's postings.
+  bool WalkFirst();
   Status status_;  // first KvStore error met while planning
 
   bool NeedsAttributes() const {
@@ -1204,6 +1207,29 @@ Result<bool> Executor::Walk(const std::vector<std::string>* members, bool exact,
   return true;
 }
 
+bool Executor::WalkFirst() {
+  constexpr uint64_t kUnknown = std::numeric_limits<uint64_t>::max();
+  std::vector<const CNode*> on_sort_field;
+  uint64_t others = kUnknown;
+  auto consider = [&](const CNode& c) {
+    if (IsCondition(c.op) && c.field == sort_[0].field && c.indexed != nullptr &&
+        (IsRangeCondition(c.op) || c.op == Query::Op::kEqual)) {
+      on_sort_field.push_back(&c);
+    } else {
+      others = std::min(others, Estimate({&c}));
+    }
+  };
+  if (root_.op == Query::Op::kAnd) {
+    for (const CNode& c : root_.children) consider(c);
+  } else {
+    consider(root_);
+  }
+  if (on_sort_field.empty()) return false;
+  // The walk reads at most the bounded range, stopping early; a candidate set would have to be
+  // at least as large when every other child is estimated larger.
+  return Estimate(on_sort_field) <= others;
+}
+
 Status Executor::FetchPage(const std::vector<Match>& sorted, QueryResult* result) {
   const size_t begin = std::min(sorted.size(), static_cast<size_t>(offset_));
   size_t end = sorted.size();
@@ -1319,7 +1345,10 @@ Result<QueryResult> Executor::Run(const Query& query) {
   const bool can_walk = !sort_.empty() && sort_[0].indexed != nullptr && params_.limit >= 0;
 
   Candidates c;
-  if (!all) {
+  if (!all && can_walk && !params_.get_total_count && WalkFirst()) {
+    c.state = Candidates::kOverLimit;
+    notes_.push_back("walk range estimated smallest");
+  } else if (!all) {
     c = Plan(root_, can_walk ? kWalkCandidateLimit : kUnlimited);
     GRIDSTORE_RETURN_IF_ERROR(status_);
   }

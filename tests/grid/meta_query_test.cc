@@ -6,6 +6,7 @@
 #include "grid/meta_query.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -696,6 +698,73 @@ TEST_F(MetaQueryTest, CreateIndexClearsPostingsOfACreationThatCrashed) {
   ASSERT_OK(store_->kv_store()->Put(storage::WriteOptions{}, storage::Table::kIndex, stale, ""));
   ASSERT_OK(store_->CreateMetaIndex("main", TestSchema()));
   ExpectIndexConsistent(store_.get(), metas_);
+}
+
+// Queries run while another thread creates, updates and deletes datasets with the same indexed
+// fields: every query succeeds, and the datasets nobody touches are found exactly, in order.
+TEST_F(MetaQueryTest, QueriesStayRightWhileWritersChangeOtherDatasets) {
+  OpenRocksDb();
+  ASSERT_OK(store_->CreateMetaIndex("main", TestSchema()));
+  // d = 0.5 marks the stable datasets; churned ones share every other value with them.
+  auto attrs = [](const std::string& s, int64_t t, bool b, double d) {
+    return Attributes{{"s", AttributeValue::String(s)},
+                      {"t", AttributeValue::Int64(t)},
+                      {"b", AttributeValue::Bool(b)},
+                      {"d", AttributeValue::Double(d)}};
+  };
+  std::vector<std::string> want_even;  // stable datasets with b = true, newest first
+  for (int i = 0; i < 300; ++i) {
+    const std::string id = "stable-" + std::to_string(1000 + i);
+    Put(id, attrs("stable", 1000 + i, i % 2 == 0, 0.5));
+    if (i % 2 == 0) want_even.insert(want_even.begin(), id);
+  }
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    std::mt19937 rng(3);
+    for (int step = 0; step < 1500; ++step) {
+      const std::string id = "churn-" + std::to_string(rng() % 100);
+      // Same fields and overlapping values: postings interleave with the stable ones.
+      Status s = rng() % 4 == 0
+                     ? store_->DeleteDataSet(id)
+                     : store_->PutDataSetMeta(MakeDataSet(
+                           id, attrs(rng() % 2 ? "stable" : "churn", 1000 + rng() % 300,
+                                     rng() % 2, rng() % 2 ? 0.25 : 0.75)));
+      if (!s.ok() && !s.IsNotFound()) ADD_FAILURE() << s;
+    }
+    done = true;
+  });
+  std::vector<std::thread> readers;
+  std::atomic<int> queries{0};
+  for (int r = 0; r < 2; ++r) {
+    readers.emplace_back([&, r] {
+      while (!done) {
+        // Stable datasets only, so the answer is known while others change.
+        QueryParams newest;
+        newest.sort = {{"t", SortOrder::kDescending}};
+        newest.limit = r == 0 ? 20 : -1;
+        auto got = store_->QueryDataSets(
+            "main",
+            QB::And({QB::Equal("s", "stable"), QB::Equal("b", true), QB::Equal("d", 0.5),
+                     QB::GreaterEqual("t", int64_t{1000})}),
+            newest);
+        if (!got.ok()) {
+          ADD_FAILURE() << got.status();
+          return;
+        }
+        std::vector<std::string> ids = Ids(*got);
+        const size_t n = r == 0 ? 20 : want_even.size();
+        if (ids != std::vector<std::string>(want_even.begin(), want_even.begin() + n)) {
+          ADD_FAILURE() << "query " << queries.load() << " returned " << ids.size() << " ids; plan: "
+                        << got->plan;
+          return;
+        }
+        ++queries;
+      }
+    });
+  }
+  writer.join();
+  for (std::thread& t : readers) t.join();
+  EXPECT_GT(queries.load(), 0);
 }
 
 TEST_F(MetaQueryTest, SchemaRulesAndErrors) {
