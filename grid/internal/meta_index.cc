@@ -1345,7 +1345,9 @@ Result<QueryResult> Executor::Run(const Query& query) {
   const bool can_walk = !sort_.empty() && sort_[0].indexed != nullptr && params_.limit >= 0;
 
   Candidates c;
-  if (!all && can_walk && !params_.get_total_count && WalkFirst()) {
+  // The walk's own index range stands in for a candidate set.
+  const bool walk_first = !all && can_walk && !params_.get_total_count && WalkFirst();
+  if (walk_first) {
     c.state = Candidates::kOverLimit;
     notes_.push_back("walk range estimated smallest");
   } else if (!all) {
@@ -1361,7 +1363,7 @@ Result<QueryResult> Executor::Run(const Query& query) {
     if (c.exact) total = static_cast<int64_t>(c.ids.size());
   } else if (all) {
     notes_.push_back("all datasets");
-  } else {
+  } else if (!walk_first) {
     result.scanned = true;
     notes_.push_back(c.state == Candidates::kOverLimit ? "index ranges too broad"
                                                        : "no condition on an indexed field");
@@ -1387,7 +1389,10 @@ Result<QueryResult> Executor::Run(const Query& query) {
     if (c.state == Candidates::kIds) {
       GRIDSTORE_RETURN_IF_ERROR(CollectMatches(c.ids, c.exact, stop_at, &matches));
     } else {
-      if (!all) notes_.push_back("scan metas");
+      if (!all) {
+        notes_.push_back("scan metas");
+        result.scanned = true;
+      }
       GRIDSTORE_RETURN_IF_ERROR(ScanAllMatches(stop_at, &matches));
     }
     have_all_matches = matches.size() < stop_at;
