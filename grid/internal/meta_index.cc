@@ -1096,11 +1096,12 @@ Result<bool> Executor::Walk(const std::vector<std::string>* members, bool exact,
   std::vector<std::string> keys;
   // Small first reads: a selective page should not read hundreds of postings and metas.
   size_t chunk = std::clamp<size_t>(std::min(need_, kBatch) * 2, 32, kBatch);
-  if (!spec.descending) {
-    std::string begin = walk_begin;
+  // Offers the postings of [begin, end) in ascending order, in growing chunks, until stopped.
+  auto walk_forward = [&](std::string begin, const std::string& end) -> Status {
+    std::vector<std::string> forward;
     while (!stop) {
-      GRIDSTORE_RETURN_IF_ERROR(read_chunk(begin, walk_end, chunk, &keys));
-      for (const std::string& key : keys) {
+      GRIDSTORE_RETURN_IF_ERROR(read_chunk(begin, end, chunk, &forward));
+      for (const std::string& key : forward) {
         std::string_view value, id;
         if (grid::SplitIndexPosting(std::string_view(key).substr(prefix.size()), width, &value,
                                     &id)) {
@@ -1108,10 +1109,14 @@ Result<bool> Executor::Walk(const std::vector<std::string>* members, bool exact,
         }
       }
       GRIDSTORE_RETURN_IF_ERROR(flush());
-      if (keys.size() < chunk) break;
-      begin = keys.back() + '\0';
+      if (forward.size() < chunk) break;
+      begin = forward.back() + '\0';
       chunk = std::min(chunk * 2, kBatch);
     }
+    return Status::OK();
+  };
+  if (!spec.descending) {
+    GRIDSTORE_RETURN_IF_ERROR(walk_forward(walk_begin, walk_end));
   } else {
     // A reverse scan yields values descending but ids descending within a value, and the order
     // wanted is ids ascending there: emit each value's ids reversed once the value is complete.
@@ -1164,23 +1169,8 @@ Result<bool> Executor::Walk(const std::vector<std::string>* members, bool exact,
       const std::string value_key = prefix + std::string(group_value);
       group.clear();
       GRIDSTORE_RETURN_IF_ERROR(flush());
-      std::string begin = std::max(value_key, walk_begin);
-      const std::string value_end = std::min(PrefixEnd(value_key), walk_end);
-      std::vector<std::string> forward;
-      while (!stop) {
-        GRIDSTORE_RETURN_IF_ERROR(read_chunk(begin, value_end, chunk, &forward));
-        for (const std::string& key : forward) {
-          std::string_view value, id;
-          if (grid::SplitIndexPosting(std::string_view(key).substr(prefix.size()), width, &value,
-                                      &id)) {
-            offer(value, id);
-          }
-        }
-        GRIDSTORE_RETURN_IF_ERROR(flush());
-        if (forward.size() < chunk) break;
-        begin = forward.back() + '\0';
-        chunk = std::min(chunk * 2, kBatch);
-      }
+      GRIDSTORE_RETURN_IF_ERROR(walk_forward(std::max(value_key, walk_begin),
+                                             std::min(PrefixEnd(value_key), walk_end)));
       end = value_key;
       chunk = std::min(chunk * 2, kBatch);
     }
