@@ -144,15 +144,6 @@ class RocksDbKvStore final : public KvStore {
         tables_(tables) {}
 
   ~RocksDbKvStore() override {
-    if (!read_only_) {
-      // RocksDB does not flush memtables at close when the write-ahead log is on, so the next
-      // open would replay every write since the last flush (seconds after a large import or
-      // bulk meta load), and the log files would stay on disk until then. Best effort: what is
-      // not flushed is still in the log.
-      rocksdb::FlushOptions flush;
-      flush.allow_write_stall = true;
-      db_->Flush(flush, handles_).PermitUncheckedError();
-    }
     for (rocksdb::ColumnFamilyHandle* h : handles_) {
       db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();
     }
