@@ -346,7 +346,7 @@ int main(int argc, char** argv) {
         }
         double t5 = ThreadCpu();
         Check(grid::EncodeBlock(*codec, grid::DataType::kFloat32, static_cast<uint32_t>(b.rows),
-                                static_cast<uint32_t>(b.cols), block, &value),
+                                static_cast<uint32_t>(b.cols), 0, block, &value),
               "EncodeBlock");
         t_encode += ThreadCpu() - t5;
         out_bytes += static_cast<double>(value.size());
@@ -400,7 +400,7 @@ int main(int argc, char** argv) {
           Gather(held[j / blocks.size()].data(), static_cast<int64_t>(in.ny()), o.block_x,
                  o.block_y, b, &blk);
           Check(grid::EncodeBlock(*codec, grid::DataType::kFloat32, static_cast<uint32_t>(b.rows),
-                                  static_cast<uint32_t>(b.cols), blk, &val),
+                                  static_cast<uint32_t>(b.cols), 0, blk, &val),
                 "EncodeBlock");
         }
       });

@@ -163,7 +163,7 @@ struct FetchStats {
   int64_t blocks_missing = 0;       // never written: served as the fill value
   int64_t cache_hits = 0;           // served decompressed from the block cache
   int64_t bytes_read = 0;           // stored (compressed) bytes read from the store
-  int64_t bytes_decompressed = 0;   // raw bytes produced by decompression
+  int64_t bytes_decompressed = 0;   // raw bytes produced by decompression (decoded frames only)
   int64_t bytes_returned = 0;       // bytes of the result buffers
 };
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <utility>
 
 #include "grid/block_codec.h"
 #include "grid/grid_keys.h"
@@ -35,8 +36,20 @@ struct Output {
   Grid4D* grid;
 };
 
-// Copies the part of decoded block (task.r, task.c) that lies inside the output box, row by row.
-void CopyOverlap(const Output& out, const BlockTask& task, const char* block) {
+// The rows [first, second) of block (task.r, task.c), relative to the block, that lie inside the
+// output box.
+std::pair<uint32_t, uint32_t> RowsNeeded(const Output& out, const BlockTask& task) {
+  const BlockGeometry& g = out.geometry;
+  const int64_t bx0 = g.row_begin(task.r);
+  const int64_t x_lo = std::max(bx0, out.origin[kX]);
+  const int64_t x_hi = std::min(bx0 + g.rows_of(task.r), out.origin[kX] + out.shape[kX]);
+  return {static_cast<uint32_t>(x_lo - bx0), static_cast<uint32_t>(x_hi - bx0)};
+}
+
+// Copies the part of block (task.r, task.c) that lies inside the output box, row by row. `block`
+// holds the block's decoded rows from `first_row` on (0: the whole block).
+void CopyOverlap(const Output& out, const BlockTask& task, const char* block,
+                 int64_t first_row = 0) {
   const BlockGeometry& g = out.geometry;
   const size_t es = DataTypeSize(out.var->type);
   const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
@@ -48,9 +61,10 @@ void CopyOverlap(const Output& out, const BlockTask& task, const char* block) {
   const size_t run = (y_hi - y_lo) * es;
   char* dst_base = out.grid->bytes();
   for (int64_t x = x_lo; x < x_hi; ++x) {
-    const char* src = block + ((x - bx0) * cols + (y_lo - by0)) * es;
+    const char* src = block + ((x - bx0 - first_row) * cols + (y_lo - by0)) * es;
     char* dst = dst_base + out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
-                                            x - out.origin[kX], y_lo - out.origin[kY]) * es;
+                                            x - out.origin[kX], y_lo - out.origin[kY]) *
+                               es;
     std::memcpy(dst, src, run);
   }
 }
@@ -159,8 +173,8 @@ Result<std::vector<const VariableMeta*>> GridDataFetcher::ResolveVariables() con
 Status GridDataFetcher::CheckBox(const VariableMeta& var, const Shape4& origin,
                                  const Shape4& shape) const {
   for (int axis = 0; axis < kRank; ++axis) {
-    std::string where = "variable '" + EscapeForMessage(var.name) + "', axis " +
-                        std::string(AxisName(axis));
+    std::string where =
+        "variable '" + EscapeForMessage(var.name) + "', axis " + std::string(AxisName(axis));
     if (!var.dimension_names[axis].empty()) where += " (" + var.dimension_names[axis] + ")";
     if (origin[axis] < 0) {
       return Status::InvalidArgument(where + ": origin " + std::to_string(origin[axis]) +
@@ -183,9 +197,7 @@ Status GridDataFetcher::CheckBox(const VariableMeta& var, const Shape4& origin,
 Result<FetchPlan> GridDataFetcher::Explain() const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
   FetchPlan plan;
-  plan.layout = "plane blocks " + std::to_string(meta_->layout.block_x) + "x" +
-                std::to_string(meta_->layout.block_y) + ", " +
-                CodecOptionsToString(meta_->layout.codec);
+  plan.layout = "plane blocks " + BlockLayoutToString(meta_->layout);
   for (const VariableMeta* var : vars) {
     FetchPlan::Variable v;
     v.name = var->name;
@@ -198,10 +210,17 @@ Result<FetchPlan> GridDataFetcher::Explain() const {
     int64_t plane_blocks = 0, plane_bytes = 0;
     for (int64_t r = v.origin[kX] / g.block_x; r <= (v.origin[kX] + v.shape[kX] - 1) / g.block_x;
          ++r) {
-      for (int64_t c = v.origin[kY] / g.block_y;
-           c <= (v.origin[kY] + v.shape[kY] - 1) / g.block_y; ++c) {
+      for (int64_t c = v.origin[kY] / g.block_y; c <= (v.origin[kY] + v.shape[kY] - 1) / g.block_y;
+           ++c) {
         ++plane_blocks;
-        plane_bytes += g.rows_of(r) * g.cols_of(c) * es;
+        // Only the frames holding the box's rows are decoded (all rows of unframed blocks).
+        const int64_t bx0 = g.row_begin(r);
+        const int64_t x_lo = std::max(bx0, v.origin[kX]);
+        const int64_t x_hi = std::min(bx0 + g.rows_of(r), v.origin[kX] + v.shape[kX]);
+        const int64_t rows = RowsToDecode(
+            static_cast<uint32_t>(g.rows_of(r)), static_cast<uint32_t>(meta_->layout.frame_rows),
+            static_cast<uint32_t>(x_lo - bx0), static_cast<uint32_t>(x_hi - bx0));
+        plane_bytes += rows * g.cols_of(c) * es;
       }
     }
     const int64_t planes = v.shape[kT] * v.shape[kZ];
@@ -252,8 +271,8 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
   // small enough to spread over every thread and to bound the compressed bytes held at once.
   const int parallelism =
       options_.parallelism > 0 ? options_.parallelism : context_->pool->num_threads() + 1;
-  const size_t group_size = std::clamp<size_t>(
-      (tasks.size() + 4 * parallelism - 1) / (4 * parallelism), 1, 64);
+  const size_t group_size =
+      std::clamp<size_t>((tasks.size() + 4 * parallelism - 1) / (4 * parallelism), 1, 64);
   const size_t groups = (tasks.size() + group_size - 1) / group_size;
   const bool use_cache = options_.use_cache && context_->cache->capacity() > 0;
   std::mutex mu;
@@ -316,26 +335,39 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
         }
         const uint32_t rows = static_cast<uint32_t>(out.geometry.rows_of(task.r));
         const uint32_t cols = static_cast<uint32_t>(out.geometry.cols_of(task.c));
-        const size_t raw = size_t{rows} * cols * DataTypeSize(out.var->type);
+        const size_t row_bytes = size_t{cols} * DataTypeSize(out.var->type);
+        // Decode only the rows the box needs: a framed block then decompresses just the frames
+        // holding them. The cache holds whole blocks only: a block is decoded whole and cached
+        // when that costs nothing more (every frame is needed, or the block is unframed); a
+        // partial decode of a framed block (a point, a narrow box) is not cached.
+        auto [row_begin, row_end] = RowsNeeded(out, task);
+        const bool whole = RowsToDecode(rows, static_cast<uint32_t>(meta_->layout.frame_rows),
+                                        row_begin, row_end) == rows;
+        if (whole) {
+          row_begin = 0;
+          row_end = rows;
+        }
         std::shared_ptr<DecodedBlock> decoded;
         char* dst;
-        if (use_cache) {
-          decoded = std::make_shared<DecodedBlock>(raw);
+        if (use_cache && whole) {
+          decoded = std::make_shared<DecodedBlock>(rows * row_bytes);
           dst = decoded->data.get();
         } else {
-          scratch.resize(raw);
+          scratch.resize((row_end - row_begin) * row_bytes);
           dst = scratch.data();
         }
-        Status s = DecodeBlock(values[j], out.var->type, rows, cols, dst);
+        size_t bytes_decoded = 0;
+        Status s = DecodeBlockRows(values[j], out.var->type, rows, cols, row_begin, row_end, dst,
+                                   &bytes_decoded);
         if (!s.ok()) {
           status = s.WithContext(context());
           break;
         }
-        CopyOverlap(out, task, dst);
+        CopyOverlap(out, task, dst, row_begin);
         ++local.blocks_read;
         local.bytes_read += static_cast<int64_t>(values[j].size());
-        local.bytes_decompressed += static_cast<int64_t>(raw);
-        if (use_cache) context_->cache->Insert(cache_keys[misses[j]], std::move(decoded));
+        local.bytes_decompressed += static_cast<int64_t>(bytes_decoded);
+        if (decoded) context_->cache->Insert(cache_keys[misses[j]], std::move(decoded));
       }
     }
     std::lock_guard<std::mutex> lock(mu);

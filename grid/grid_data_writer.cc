@@ -89,12 +89,13 @@ Status GridDataWriter::EncodeBlock(const VariableMeta& var, int64_t t, int64_t z
     std::memcpy(scratch.data() + i * cols * esize, src + i * g.y * esize, cols * esize);
   }
   key->clear();
-  AppendDataKey(BlockAddress{meta_->id, var.name, kPlaneLayout, static_cast<uint32_t>(t),
-                             static_cast<uint32_t>(z), static_cast<uint32_t>(r),
-                             static_cast<uint32_t>(c)},
-                key);
+  AppendDataKey(
+      BlockAddress{meta_->id, var.name, kPlaneLayout, static_cast<uint32_t>(t),
+                   static_cast<uint32_t>(z), static_cast<uint32_t>(r), static_cast<uint32_t>(c)},
+      key);
   return grid::EncodeBlock(meta_->layout.codec, var.type, static_cast<uint32_t>(rows),
-                           static_cast<uint32_t>(cols), scratch, value);
+                           static_cast<uint32_t>(cols),
+                           static_cast<uint32_t>(meta_->layout.frame_rows), scratch, value);
 }
 
 Status GridDataWriter::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
@@ -143,8 +144,7 @@ Status GridDataWriter::WriteGrid2D(std::string_view variable, int64_t t, int64_t
   return Status::OK();
 }
 
-Status GridDataWriter::SubmitGrid2D(std::string_view variable, int64_t t, int64_t z,
-                                    Grid2D plane) {
+Status GridDataWriter::SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) {
   GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
   const size_t bytes = plane.size_bytes();
   auto job = std::make_shared<PlaneJob>(var, t, z, std::move(plane), meta_->layout);

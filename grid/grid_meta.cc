@@ -8,6 +8,7 @@
 //                  varint(n) variable{n} varint(n) coordinate{n}
 //   bytes       := varint(len) byte{len}
 //   layout      := block_x:svarint block_y:svarint codec:u8 level:svarint
+//                  frame_rows:svarint                          version >= 2 (else 0)
 //   variable    := name:bytes type:u8 extent:svarint{4} dimension_name:bytes{4}
 //                  fill_value:bytes packing varint(n) missing_value:f64{n} attributes
 //   packing     := 0x00 | 0x01 scale_factor:f64 add_offset:f64 unpacked_type:u8
@@ -577,7 +578,24 @@ Status DataSetMeta::Validate() const {
                                    " is invalid: each side must be in [1, " +
                                    std::to_string(kMaxBlockSide) + "]");
   }
+  // Any count of rows at least block_x means one frame, so a default (say 16) suits every
+  // block shape; the bound only keeps the field sane.
+  if (layout.frame_rows < 0 || layout.frame_rows > kMaxBlockSide) {
+    return Status::InvalidArgument(context + ": frame_rows " + std::to_string(layout.frame_rows) +
+                                   " is invalid: it must be in [0, " +
+                                   std::to_string(kMaxBlockSide) +
+                                   "] (0, or at least the block's rows, for one frame per block)");
+  }
   return ValidateCodecOptions(layout.codec).WithContext(context);
+}
+
+std::string BlockLayoutToString(const BlockLayout& layout) {
+  std::string s = std::to_string(layout.block_x) + "x" + std::to_string(layout.block_y) + ", " +
+                  CodecOptionsToString(layout.codec);
+  if (layout.frame_rows > 0 && layout.frame_rows < layout.block_x) {
+    s += ", frames of " + std::to_string(layout.frame_rows) + " rows";
+  }
+  return s;
 }
 
 void DataSetMeta::EncodeTo(std::string* dst) const {
@@ -593,6 +611,7 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
   PutVarsint64(dst, layout.block_y);
   dst->push_back(static_cast<char>(layout.codec.codec));
   PutVarsint64(dst, layout.codec.level);
+  PutVarsint64(dst, layout.frame_rows);
   EncodeAttributes(attributes, dst);
   PutVarint64(dst, variables.size());
   for (const VariableMeta& v : variables) EncodeVariable(v, dst);
@@ -627,6 +646,8 @@ Status DecodeHead(MetaDecoder& d, DataSetMeta* meta) {
   GRIDSTORE_RETURN_IF_ERROR(d.Svarint("codec level", &level));
   if (level < INT32_MIN || level > INT32_MAX) return d.Error("codec level");
   meta->layout.codec.level = static_cast<int>(level);
+  meta->layout.frame_rows = 0;
+  if (version >= 2) GRIDSTORE_RETURN_IF_ERROR(d.Svarint("frame rows", &meta->layout.frame_rows));
   return DecodeAttributes(d, "dataset", &meta->attributes);
 }
 

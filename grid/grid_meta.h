@@ -139,6 +139,10 @@ struct BlockLayout {
   int64_t block_x = 256;
   int64_t block_y = 256;
   CodecOptions codec;
+  // Rows (along x) per independently compressed frame of a block, so that reading a few rows
+  // decompresses only their frames; in [0, 2^20]. 0, or at least the block's rows, means one
+  // frame: the unframed block format, as written before frames existed.
+  int64_t frame_rows = 0;
 
   bool operator==(const BlockLayout&) const = default;
 };
@@ -148,7 +152,11 @@ inline constexpr std::string_view kCreateTimeAttribute = "create_time";
 inline constexpr std::string_view kStatusInit = "INIT";
 inline constexpr std::string_view kStatusDone = "DONE";
 
-inline constexpr uint32_t kMetaFormatVersion = 1;
+// Version 2 added the layout's frame_rows; version-1 metas decode with frame_rows = 0.
+inline constexpr uint32_t kMetaFormatVersion = 2;
+
+// "256x256, shuffle-zstd:3" or, framed, "256x256, shuffle-zstd:3, frames of 16 rows".
+std::string BlockLayoutToString(const BlockLayout& layout);
 
 struct DataSetMeta {
   std::string id;
@@ -172,8 +180,8 @@ struct DataSetMeta {
   // Checks everything a store relies on: a valid id (a meta may have no variables: a data-less
   // catalogue entry), unique valid variable
   // names, valid types, every extent in [1, 2^31), fill values of the variable's size, packing
-  // types floating-point, coordinates whose values match their shape, a block shape in [1, 2^20]
-  // and valid codec options. InvalidArgument naming the offending variable / field otherwise.
+  // types floating-point, coordinates whose values match their shape, a block shape in [1, 2^20],
+  // frame_rows in [0, 2^20] and valid codec options. InvalidArgument naming the offending variable / field otherwise.
   Status Validate() const;
 
   // Appends the stored form to *dst.

@@ -34,6 +34,9 @@ struct ImportProgress {
   std::string variable;     // the variable being read now
 };
 
+// Rows per frame of imported blocks unless the caller chooses (gridstore import --frame-rows).
+inline constexpr int64_t kDefaultImportFrameRows = 128;
+
 struct NetCdfImportOptions {
   // The dataset id to create. Required.
   std::string dataset_id;
@@ -43,8 +46,10 @@ struct NetCdfImportOptions {
   // Extra dataset attributes (the command's --attr KEY=VALUE), set after the file's global
   // attributes, so they win. `status` and `create_time` are set by the import itself.
   grid::Attributes attributes;
-  // Block shape and codec of the new dataset.
-  grid::BlockLayout layout;
+  // Block shape, codec and frames of the new dataset. Imports frame their blocks by default, so
+  // that point and profile reads decompress part of a block instead of all of it; the default keeps
+  // the compression ratio within a few % of unframed blocks (measured: docs/usage-import.md).
+  grid::BlockLayout layout = {.frame_rows = kDefaultImportFrameRows};
   // Replace an existing dataset of the same id completely. Without it, an existing id is
   // AlreadyExists.
   bool overwrite = false;
@@ -75,7 +80,8 @@ struct ImportSummary {
 // skipped. Errors name the file: NotFound (no such file), InvalidArgument (not a NetCDF file, a
 // variable with 5 or more dimensions, an unknown --variables name), DataLoss (truncated or
 // corrupt file).
-Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path, const NetCdfImportOptions& options,
+Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
+                                         const NetCdfImportOptions& options,
                                          std::vector<std::string>* notes = nullptr);
 
 // Imports the file into `store`: writes the meta with status INIT, then every plane, then the

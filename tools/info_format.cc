@@ -5,9 +5,8 @@
 #include <cstdio>
 #include <ctime>
 #include <limits>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "tools/cli_parse.h"
 
@@ -93,9 +92,13 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
   std::ostringstream out;
   out << "dataset      " << meta.id << "\n";
   out << "status       " << StatusLine(meta) << "\n";
-  if (stored_bytes) out << "stored       " << HumanBytes(static_cast<double>(*stored_bytes)) << " (approximate)\n";
+  if (stored_bytes)
+    out << "stored       " << HumanBytes(static_cast<double>(*stored_bytes)) << " (approximate)\n";
   out << "blocks       " << meta.layout.block_x << "x" << meta.layout.block_y << " (x by y)\n";
   out << "codec        " << grid::CodecOptionsToString(meta.layout.codec) << "\n";
+  if (meta.layout.frame_rows > 0 && meta.layout.frame_rows < meta.layout.block_x) {
+    out << "frames       " << meta.layout.frame_rows << " rows per frame\n";
+  }
   out << "variables    " << meta.variables.size() << "\n";
   for (const auto& v : meta.variables) {
     out << "  " << v.name << "  " << grid::DataTypeName(v.type) << "  [";
@@ -111,7 +114,8 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
     }
     if (v.has_fill_value()) out << "  fill " << Num(v.FillValueAsDouble());
     if (std::string units = Attr(v.attributes, "units"); !units.empty()) out << "  units " << units;
-    if (std::string name = Attr(v.attributes, "long_name"); !name.empty()) out << "  \"" << name << "\"";
+    if (std::string name = Attr(v.attributes, "long_name"); !name.empty())
+      out << "  \"" << name << "\"";
     out << "\n";
   }
   if (!meta.coordinates.empty()) out << "coordinates  " << meta.coordinates.size() << "\n";
@@ -139,7 +143,8 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
   if (stored_bytes) doc["stored_bytes"] = *stored_bytes;
   doc["layout"] = {{"block_x", meta.layout.block_x},
                    {"block_y", meta.layout.block_y},
-                   {"codec", grid::CodecOptionsToString(meta.layout.codec)}};
+                   {"codec", grid::CodecOptionsToString(meta.layout.codec)},
+                   {"frame_rows", meta.layout.frame_rows}};
   ordered_json vars = ordered_json::array();
   for (const auto& v : meta.variables) {
     ordered_json j;
@@ -197,7 +202,8 @@ std::string FormatDataSetListJson(const std::vector<grid::DataSetMeta>& metas, s
   doc["total"] = total;
   ordered_json list = ordered_json::array();
   for (const auto& m : metas) {
-    list.push_back({{"id", m.id}, {"status", m.status()}, {"attributes", AttributesJson(m.attributes)}});
+    list.push_back(
+        {{"id", m.id}, {"status", m.status()}, {"attributes", AttributesJson(m.attributes)}});
   }
   doc["datasets"] = std::move(list);
   return doc.dump(2) + "\n";

@@ -5,6 +5,7 @@
 // 1 error (one sentence on stderr), 2 usage error, 3 `verify` found problems.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,8 +16,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "grid/grid_store.h"
 #include "grid/grid_verify.h"
@@ -62,6 +61,7 @@ struct ImportArgs {
   std::vector<std::string> attrs;
   std::string block = "256x256";
   std::string codec = "shuffle-zstd:3";
+  int64_t frame_rows = importers::kDefaultImportFrameRows;
   int threads = 0;
   bool overwrite = false;
 };
@@ -83,6 +83,11 @@ int RunImport(const Global& global, const ImportArgs& args) {
   auto codec = grid::ParseCodecOptions(args.codec);
   if (!codec.ok()) return Fail(codec.status().WithContext("--codec"));
   options.layout.codec = *codec;
+  options.layout.frame_rows = args.frame_rows;
+  if (args.frame_rows < 0) {
+    return Fail(Status::InvalidArgument("--frame-rows " + std::to_string(args.frame_rows) +
+                                        " is invalid: it must be at least 0"));
+  }
 
   // Check the file before creating a store for it, so a typo leaves no empty store behind.
   auto meta = importers::ReadNetCdfMeta(args.file, options);
@@ -103,11 +108,12 @@ int RunImport(const Global& global, const ImportArgs& args) {
       "imported '%s' from %s: %d variable(s), %ld plane(s), %s raw, %s stored, compression "
       "ratio %.2f, %.2f s, %.1f MB/s\n",
       summary->dataset_id.c_str(), args.file.c_str(), summary->variables,
-      static_cast<long>(summary->planes), HumanBytes(static_cast<double>(summary->raw_bytes)).c_str(),
+      static_cast<long>(summary->planes),
+      HumanBytes(static_cast<double>(summary->raw_bytes)).c_str(),
       HumanBytes(static_cast<double>(summary->stored_bytes)).c_str(),
-      summary->stored_bytes > 0 ? static_cast<double>(summary->raw_bytes) /
-                                      static_cast<double>(summary->stored_bytes)
-                                : 0.0,
+      summary->stored_bytes > 0
+          ? static_cast<double>(summary->raw_bytes) / static_cast<double>(summary->stored_bytes)
+          : 0.0,
       summary->seconds, summary->seconds > 0 ? mb / summary->seconds : 0.0);
   return 0;
 }
@@ -122,7 +128,8 @@ int RunInfo(const Global& global, const std::string& id, bool json) {
   auto size = (*store)->ApproximateDataSetSize(id);
   std::optional<uint64_t> stored;
   if (size.ok()) stored = *size;
-  std::fputs((json ? FormatInfoJson(*meta, stored) : FormatInfoText(*meta, stored)).c_str(), stdout);
+  std::fputs((json ? FormatInfoJson(*meta, stored) : FormatInfoText(*meta, stored)).c_str(),
+             stdout);
   return 0;
 }
 
@@ -188,10 +195,10 @@ int RunQuery(const Global& global, const QueryArgs& args) {
     std::fputs(FormatQueryResultJson(*result).c_str(), stdout);
     return 0;
   }
-  std::fputs(FormatDataSetListText(result->metas, static_cast<size_t>(std::max<int64_t>(
-                                                         result->total, 0)))
-                 .c_str(),
-             stdout);
+  std::fputs(
+      FormatDataSetListText(result->metas, static_cast<size_t>(std::max<int64_t>(result->total, 0)))
+          .c_str(),
+      stdout);
   if (result->scanned) {
     const std::string uncovered = UncoveredFields(query, *sort, schema);
     std::string note = result->plan;
@@ -285,12 +292,13 @@ int RunVerify(const Global& global, const std::string& id) {
   for (const auto& p : report->problems) {
     std::printf("CORRUPT dataset '%s': %s\n", p.dataset.c_str(), p.message.c_str());
   }
-  std::printf("verified %ld dataset(s), %ld block(s), %s: %zu problem(s)%s\n",
-              static_cast<long>(report->datasets), static_cast<long>(report->blocks),
-              HumanBytes(static_cast<double>(report->bytes_read)).c_str(), report->problems.size(),
-              report->datasets_not_done > 0
-                  ? (", " + std::to_string(report->datasets_not_done) + " dataset(s) not DONE").c_str()
-                  : "");
+  std::printf(
+      "verified %ld dataset(s), %ld block(s), %s: %zu problem(s)%s\n",
+      static_cast<long>(report->datasets), static_cast<long>(report->blocks),
+      HumanBytes(static_cast<double>(report->bytes_read)).c_str(), report->problems.size(),
+      report->datasets_not_done > 0
+          ? (", " + std::to_string(report->datasets_not_done) + " dataset(s) not DONE").c_str()
+          : "");
   return report->ok() ? 0 : kExitProblemsFound;
 }
 
@@ -369,8 +377,9 @@ int RunFetch(const Global& global, const FetchArgs& args) {
     if (shape) {
       s = *shape;
     } else {
-      const grid::VariableMeta* first = variables.empty() ? &fetcher.meta().variables[0]
-                                                          : fetcher.meta().FindVariable(variables[0]);
+      const grid::VariableMeta* first = variables.empty()
+                                            ? &fetcher.meta().variables[0]
+                                            : fetcher.meta().FindVariable(variables[0]);
       if (first == nullptr) first = &fetcher.meta().variables[0];  // Fetch reports the bad name
       for (int a = 0; a < grid::kRank; ++a) s[a] = first->shape[a] - o[a];
     }
@@ -393,8 +402,10 @@ int RunFetch(const Global& global, const FetchArgs& args) {
   if (*format == "nc") {
     // netCDF writes files, not streams: write a temporary file for stdout.
     std::string path = args.output;
-    if (to_stdout) path = (std::filesystem::temp_directory_path() /
-                           ("gridstore-" + std::to_string(getpid()) + ".nc")).string();
+    if (to_stdout)
+      path = (std::filesystem::temp_directory_path() /
+              ("gridstore-" + std::to_string(getpid()) + ".nc"))
+                 .string();
     Status s = importers::WriteNetCdf(path, fetcher.meta(), *result, {.unpacked = args.unpack});
     if (s.ok() && to_stdout) {
       std::ifstream in(path, std::ios::binary);
@@ -409,7 +420,8 @@ int RunFetch(const Global& global, const FetchArgs& args) {
   if (!to_stdout) {
     file.open(args.output, std::ios::binary | std::ios::trunc);
     if (!file) {
-      return Fail(Status::FailedPrecondition("cannot create the output file '" + args.output + "'"));
+      return Fail(
+          Status::FailedPrecondition("cannot create the output file '" + args.output + "'"));
     }
   }
   std::ostream& out = to_stdout ? std::cout : file;
@@ -446,14 +458,20 @@ int Main(int argc, char** argv) {
   import->add_option("FILE", import_args.file, "NetCDF file (classic, 64-bit offset, netCDF-4)")
       ->required();
   import->add_option("--dataset", import_args.dataset, "Dataset id")->required();
-  import->add_option("--variables", import_args.variables, "Variables to import: A,B (default all)");
+  import->add_option("--variables", import_args.variables,
+                     "Variables to import: A,B (default all)");
   import->add_option("--attr", import_args.attrs, "Dataset attribute KEY=VALUE (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   import->add_option("--block", import_args.block, "Block shape XxY (default 256x256)");
   import->add_option("--codec", import_args.codec,
                      "none, zstd or shuffle-zstd, optionally :LEVEL (default shuffle-zstd:3)");
-  import->add_option("--threads", import_args.threads, "Compression threads (default: one per core)");
+  import->add_option("--frame-rows", import_args.frame_rows,
+                     "Rows (along x) per independently compressed frame of a block; 0 for one "
+                     "frame (default " +
+                         std::to_string(importers::kDefaultImportFrameRows) + ")");
+  import->add_option("--threads", import_args.threads,
+                     "Compression threads (default: one per core)");
   import->add_flag("--overwrite", import_args.overwrite, "Replace an existing dataset completely");
 
   std::string info_id;
@@ -482,9 +500,11 @@ int Main(int argc, char** argv) {
   fetch->add_option("--origin", fetch_args.origin, "Origin T,Z,X,Y (default 0,0,0,0)");
   fetch->add_option("--shape", fetch_args.shape, "Shape T,Z,X,Y (default: to the end)");
   fetch->add_flag("--unpack", fetch_args.unpack, "Apply scale/offset; fill values become NaN");
-  fetch->add_option("--format", fetch_args.format, "nc, npy, csv or json (default: from -o, else csv)");
+  fetch->add_option("--format", fetch_args.format,
+                    "nc, npy, csv or json (default: from -o, else csv)");
   fetch->add_option("-o,--output", fetch_args.output, "Output file (default: stdout)");
-  fetch->add_flag("--explain", fetch_args.explain, "Print the plan (blocks, bytes) without fetching");
+  fetch->add_flag("--explain", fetch_args.explain,
+                  "Print the plan (blocks, bytes) without fetching");
 
   std::string index_name;
   std::vector<std::string> index_fields;
@@ -502,9 +522,9 @@ int Main(int argc, char** argv) {
   std::string meta_file;
   auto* meta = app.add_subcommand("meta", "Write dataset metas");
   meta->require_subcommand(1);
-  auto* meta_put = meta->add_subcommand(
-      "put",
-      "Create or update data-less dataset metas from JSON lines {\"id\": ..., \"attributes\": {...}}");
+  auto* meta_put = meta->add_subcommand("put",
+                                        "Create or update data-less dataset metas from JSON lines "
+                                        "{\"id\": ..., \"attributes\": {...}}");
   meta_put->add_option("FILE", meta_file, "JSON-lines file, or - for stdin (default)");
 
   std::string delete_id;

@@ -1,6 +1,8 @@
 // Copyright 2026 The GridStore Authors.
 #include "grid/block_codec.h"
 
+#include <xxhash.h>
+
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "tests/test_util.h"
+#include "util/coding.h"
 
 namespace gridstore::grid {
 namespace {
@@ -43,10 +46,28 @@ std::string SmoothFloats(uint32_t rows, uint32_t cols) {
   return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
 }
 
+std::string EncodeFramed(const CodecOptions& options, DataType type, uint32_t rows, uint32_t cols,
+                         uint32_t frame_rows, std::string_view raw) {
+  std::string out;
+  Status s = EncodeBlock(options, type, rows, cols, frame_rows, raw, &out);
+  EXPECT_TRUE(s.ok()) << s;
+  return out;
+}
+
+// Makes a hand-edited framed block self-consistent again: payload_size and the checksum of the
+// stored value (docs/format.md), so that the decoder's deeper checks are reached.
+void Reseal(std::string* block) {
+  const uint32_t payload = static_cast<uint32_t>(block->size() - kHeaderSize);
+  std::memcpy(block->data() + 32, &payload, 4);
+  const uint64_t seed = XXH3_64bits(block->data(), 24);
+  const uint64_t sum = XXH3_64bits_withSeed(block->data() + 32, block->size() - 32, seed);
+  std::memcpy(block->data() + 24, &sum, 8);
+}
+
 std::string Encode(const CodecOptions& options, DataType type, uint32_t rows, uint32_t cols,
                    std::string_view raw) {
   std::string out;
-  Status s = EncodeBlock(options, type, rows, cols, raw, &out);
+  Status s = EncodeBlock(options, type, rows, cols, 0, raw, &out);
   EXPECT_TRUE(s.ok()) << s;
   return out;
 }
@@ -74,7 +95,7 @@ TEST(BlockCodecTest, RoundTripsEveryTypeCodecAndShape) {
         const std::string raw = RandomRaw(size_t{rows} * cols * DataTypeSize(type), seed++);
         const std::string block = Encode({codec, 3}, type, rows, cols, raw);
         ASSERT_OK_AND_ASSIGN(BlockHeader h, ReadBlockHeader(block));
-        EXPECT_EQ(h.version, kBlockFormatVersion);
+        EXPECT_EQ(h.version, kUnframedBlockVersion);
         EXPECT_EQ(h.codec, codec);
         EXPECT_EQ(h.type, type);
         EXPECT_EQ(h.rows, rows);
@@ -92,6 +113,158 @@ TEST(BlockCodecTest, RoundTripsEveryTypeCodecAndShape) {
   }
 }
 
+TEST(BlockCodecTest, FramedBlocksDecodeEveryRowRange) {
+  const std::pair<uint32_t, uint32_t> shapes[] = {{1, 5}, {2, 3}, {7, 1}, {13, 9}, {16, 4}};
+  uint32_t seed = 100;
+  for (DataType type :
+       {DataType::kUint8, DataType::kInt16, DataType::kFloat32, DataType::kFloat64}) {
+    for (Codec codec : kAllCodecs) {
+      for (auto [rows, cols] : shapes) {
+        const std::string raw = RandomRaw(size_t{rows} * cols * DataTypeSize(type), seed++);
+        const size_t row_bytes = size_t{cols} * DataTypeSize(type);
+        for (uint32_t frame_rows : {0u, 1u, 2u, 3u, 5u, rows - 1, rows, rows + 4}) {
+          SCOPED_TRACE(std::string(DataTypeName(type)) + " " + std::string(CodecName(codec)) + " " +
+                       std::to_string(rows) + "x" + std::to_string(cols) + " frame_rows " +
+                       std::to_string(frame_rows));
+          const std::string block = EncodeFramed({codec, 3}, type, rows, cols, frame_rows, raw);
+          ASSERT_OK_AND_ASSIGN(BlockHeader h, ReadBlockHeader(block));
+          const bool framed = frame_rows != 0 && frame_rows < rows;
+          EXPECT_EQ(h.version, framed ? kFramedBlockVersion : kUnframedBlockVersion);
+          EXPECT_EQ(h.frame_rows, framed ? frame_rows : 0u);
+          EXPECT_EQ(h.frames, framed ? (rows + frame_rows - 1) / frame_rows : 1u);
+          if (!framed) {
+            // One frame is exactly the format of blocks written before frames existed.
+            EXPECT_EQ(block, Encode({codec, 3}, type, rows, cols, raw));
+          }
+          std::string whole;
+          ASSERT_OK(DecodeChecked(block, type, rows, cols, &whole));
+          ASSERT_EQ(whole, raw);
+          for (uint32_t r0 = 0; r0 < rows; ++r0) {
+            for (uint32_t r1 = r0 + 1; r1 <= rows; ++r1) {
+              const size_t n = (r1 - r0) * row_bytes;
+              std::string buf(n + 8, '\x5a');
+              size_t decoded = 0;
+              ASSERT_OK(DecodeBlockRows(block, type, rows, cols, r0, r1, buf.data(), &decoded));
+              ASSERT_EQ(buf.substr(0, n), raw.substr(r0 * row_bytes, n)) << r0 << ".." << r1;
+              ASSERT_EQ(buf.substr(n), std::string(8, '\x5a')) << "wrote past the rows";
+              ASSERT_EQ(decoded, RowsToDecode(rows, frame_rows, r0, r1) * row_bytes);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(BlockCodecTest, RowsToDecodeCoversWholeFrames) {
+  EXPECT_EQ(RowsToDecode(256, 0, 10, 11), 256u);    // unframed: everything
+  EXPECT_EQ(RowsToDecode(256, 256, 10, 11), 256u);  // one frame
+  EXPECT_EQ(RowsToDecode(256, 16, 10, 11), 16u);
+  EXPECT_EQ(RowsToDecode(256, 16, 15, 17), 32u);  // straddles two frames
+  EXPECT_EQ(RowsToDecode(100, 16, 99, 100), 4u);  // the short last frame
+  EXPECT_EQ(RowsToDecode(100, 16, 0, 100), 100u);
+}
+
+TEST(BlockCodecTest, DecodeBlockRowsRejectsBadRange) {
+  const std::string raw = RandomRaw(4 * 3, 9);
+  const std::string block = EncodeFramed({}, DataType::kUint8, 4, 3, 2, raw);
+  char buf[16];
+  EXPECT_STATUS(DecodeBlockRows(block, DataType::kUint8, 4, 3, 2, 2, buf, nullptr),
+                kInvalidArgument, "row range [2, 2)");
+  EXPECT_STATUS(DecodeBlockRows(block, DataType::kUint8, 4, 3, 3, 5, buf, nullptr),
+                kInvalidArgument, "4 rows");
+}
+
+TEST(BlockCodecTest, FramedBlockDamageIsDataLoss) {
+  for (Codec codec : kAllCodecs) {
+    SCOPED_TRACE(std::string(CodecName(codec)));
+    const std::string raw = RandomRaw(10 * 6 * 4, 21);
+    const std::string block = EncodeFramed({codec, 3}, DataType::kFloat32, 10, 6, 3, raw);
+    std::string decoded;
+    // Any truncation, and any flipped bit: the checksum covers the whole stored value.
+    for (size_t n = 0; n < block.size(); ++n) {
+      EXPECT_STATUS(DecodeChecked(block.substr(0, n), DataType::kFloat32, 10, 6, &decoded),
+                    kDataLoss, "");
+    }
+    for (size_t pos = 0; pos < block.size(); ++pos) {
+      std::string bad = block;
+      bad[pos] = static_cast<char>(bad[pos] ^ 0x04);
+      Status s = DecodeChecked(bad, DataType::kFloat32, 10, 6, &decoded);
+      EXPECT_TRUE(s.IsDataLoss()) << "byte " << pos << ": " << s;
+    }
+    std::string flipped = block;
+    flipped[block.size() - 2] ^= 0x01;
+    EXPECT_STATUS(DecodeChecked(flipped, DataType::kFloat32, 10, 6, &decoded), kDataLoss,
+                  "checksum mismatch");
+    // The header's frame fields: 4 frames of 3 rows.
+    ASSERT_EQ(DecodeFixed32(block.data() + kHeaderSize), 3u);
+    ASSERT_EQ(DecodeFixed32(block.data() + kHeaderSize + 4), 4u);
+    auto edit32 = [&](size_t offset, uint32_t v) {
+      std::string b = block;
+      std::memcpy(b.data() + offset, &v, 4);
+      Reseal(&b);
+      return b;
+    };
+    EXPECT_STATUS(DecodeChecked(edit32(kHeaderSize, 0), DataType::kFloat32, 10, 6, &decoded),
+                  kDataLoss, "0 rows per frame, expected 1 to 9");
+    EXPECT_STATUS(DecodeChecked(edit32(kHeaderSize, 10), DataType::kFloat32, 10, 6, &decoded),
+                  kDataLoss, "10 rows per frame");
+    EXPECT_STATUS(DecodeChecked(edit32(kHeaderSize + 4, 5), DataType::kFloat32, 10, 6, &decoded),
+                  kDataLoss, "5 frames, expected 4");
+    // A frame table cut short.
+    std::string cut = block.substr(0, kHeaderSize + 8 + 4 * 2);
+    Reseal(&cut);
+    EXPECT_STATUS(DecodeChecked(cut, DataType::kFloat32, 10, 6, &decoded), kDataLoss,
+                  "table of 4 frame sizes needs 24");
+    // Frame sizes that do not add up to the bytes present.
+    const uint32_t size0 = DecodeFixed32(block.data() + kHeaderSize + 8);
+    EXPECT_STATUS(
+        DecodeChecked(edit32(kHeaderSize + 8, size0 + 1), DataType::kFloat32, 10, 6, &decoded),
+        kDataLoss,
+        codec == Codec::kNone ? "frame 0 is 73 bytes uncompressed" : "frame sizes sum to");
+  }
+}
+
+// Builds a framed block of 3-row frames whose first frame is replaced by the first frame of a
+// block framed every `other_rows` rows, table and checksum fixed up: the frame then decodes to the
+// wrong number of bytes.
+std::string BlockWithForeignFrame(Codec codec, const std::string& raw, uint32_t other_rows) {
+  const std::string block = EncodeFramed({codec, 3}, DataType::kFloat32, 10, 6, 3, raw);
+  const std::string other = EncodeFramed({codec, 3}, DataType::kFloat32, 10, 6, other_rows, raw);
+  constexpr size_t kTable = kHeaderSize + 8;  // where the frame size table starts
+  const uint32_t frames = DecodeFixed32(block.data() + kHeaderSize + 4);
+  const uint32_t other_frames = DecodeFixed32(other.data() + kHeaderSize + 4);
+  const uint32_t size0 = DecodeFixed32(block.data() + kTable);
+  const uint32_t other0 = DecodeFixed32(other.data() + kTable);
+  std::string out = block.substr(0, kTable + 4 * frames);
+  std::memcpy(out.data() + kTable, &other0, 4);
+  out += other.substr(kTable + 4 * other_frames, other0);
+  out += block.substr(kTable + 4 * frames + size0);
+  Reseal(&out);
+  return out;
+}
+
+TEST(BlockCodecTest, FrameOfTheWrongSizeIsDataLoss) {
+  const std::string raw = RandomRaw(10 * 6 * 4, 23);
+  std::string decoded;
+  for (Codec codec : {Codec::kZstd, Codec::kShuffleZstd}) {
+    SCOPED_TRACE(std::string(CodecName(codec)));
+    // Frame 0 holds 2 rows instead of 3: too short.
+    EXPECT_STATUS(
+        DecodeChecked(BlockWithForeignFrame(codec, raw, 2), DataType::kFloat32, 10, 6, &decoded),
+        kDataLoss, "frame 0 of 4", "decompressed 48 bytes, expected 72");
+    // Frame 0 holds 4 rows: too long for its 72 bytes.
+    EXPECT_STATUS(
+        DecodeChecked(BlockWithForeignFrame(codec, raw, 4), DataType::kFloat32, 10, 6, &decoded),
+        kDataLoss, "frame 0 of 4", "zstd");
+    // Rows of other frames still decode: each frame stands alone.
+    std::string rows(3 * 6 * 4, '\0');
+    ASSERT_OK(DecodeBlockRows(BlockWithForeignFrame(codec, raw, 2), DataType::kFloat32, 10, 6, 3, 6,
+                              rows.data(), nullptr));
+    EXPECT_EQ(rows, raw.substr(3 * 6 * 4, 3 * 6 * 4));
+  }
+}
+
 TEST(BlockCodecTest, RoundTripsAtEveryLevelExtreme) {
   const std::string raw = SmoothFloats(40, 50);
   for (Codec codec : {Codec::kZstd, Codec::kShuffleZstd}) {
@@ -101,16 +274,28 @@ TEST(BlockCodecTest, RoundTripsAtEveryLevelExtreme) {
       std::string decoded;
       ASSERT_OK(DecodeChecked(block, DataType::kFloat32, 40, 50, &decoded));
       EXPECT_EQ(decoded, raw);
+      // Framed: each frame is compressed with the parameters chosen for the whole block.
+      const std::string framed = EncodeFramed({codec, level}, DataType::kFloat32, 40, 50, 7, raw);
+      ASSERT_OK(DecodeChecked(framed, DataType::kFloat32, 40, 50, &decoded));
+      EXPECT_EQ(decoded, raw);
     }
   }
+}
+
+TEST(BlockCodecTest, UnframedEncodeIsUnaffectedByAnEarlierFramedOne) {
+  // The thread's compression context must not carry a framed block's parameters over.
+  const std::string raw = SmoothFloats(64, 64);
+  const std::string before = Encode({Codec::kZstd, 3}, DataType::kFloat32, 64, 64, raw);
+  EncodeFramed({Codec::kZstd, 19}, DataType::kFloat32, 64, 64, 4, raw);
+  EXPECT_EQ(Encode({Codec::kZstd, 3}, DataType::kFloat32, 64, 64, raw), before);
 }
 
 TEST(BlockCodecTest, EncodingIsDeterministicAndReplacesOutput) {
   const std::string raw = SmoothFloats(30, 31);
   std::string a = "previous contents that must disappear";
-  ASSERT_OK(EncodeBlock({}, DataType::kFloat32, 30, 31, raw, &a));
+  ASSERT_OK(EncodeBlock({}, DataType::kFloat32, 30, 31, 0, raw, &a));
   std::string b;
-  ASSERT_OK(EncodeBlock({}, DataType::kFloat32, 30, 31, raw, &b));
+  ASSERT_OK(EncodeBlock({}, DataType::kFloat32, 30, 31, 0, raw, &b));
   EXPECT_EQ(a, b);
   EXPECT_EQ(a.substr(0, 2), "GB");
 }
@@ -247,8 +432,8 @@ TEST(BlockCodecTest, WrongTypeOrShapeNamesBoth) {
 TEST(BlockCodecTest, HeaderRejectsNewerVersionAndNonZeroReserved) {
   const std::string block = Encode({}, DataType::kUint8, 2, 2, "abcd");
   std::string newer = block;
-  newer[2] = 2;
-  EXPECT_STATUS(ReadBlockHeader(newer), kDataLoss, "block format version 2 is newer");
+  newer[2] = 3;
+  EXPECT_STATUS(ReadBlockHeader(newer), kDataLoss, "block format version 3 is newer");
   std::string reserved = block;
   reserved[7] = 1;
   EXPECT_STATUS(ReadBlockHeader(reserved), kDataLoss, "reserved");
@@ -259,15 +444,15 @@ TEST(BlockCodecTest, HeaderRejectsNewerVersionAndNonZeroReserved) {
 
 TEST(BlockCodecTest, EncodeRejectsBadArguments) {
   std::string out;
-  EXPECT_STATUS(EncodeBlock({}, DataType::kFloat32, 10, 20, std::string(799, '\0'), &out),
+  EXPECT_STATUS(EncodeBlock({}, DataType::kFloat32, 10, 20, 0, std::string(799, '\0'), &out),
                 kInvalidArgument, "799 bytes", "10x20 float32 needs 800");
-  EXPECT_STATUS(EncodeBlock({}, DataType::kFloat32, 0, 20, "", &out), kInvalidArgument,
+  EXPECT_STATUS(EncodeBlock({}, DataType::kFloat32, 0, 20, 0, "", &out), kInvalidArgument,
                 "block shape 0x20");
-  EXPECT_STATUS(EncodeBlock({Codec::kZstd, 40}, DataType::kUint8, 1, 1, "x", &out),
+  EXPECT_STATUS(EncodeBlock({Codec::kZstd, 40}, DataType::kUint8, 1, 1, 0, "x", &out),
                 kInvalidArgument, "codec level 40 is out of range [-7, 22]");
-  EXPECT_STATUS(EncodeBlock({static_cast<Codec>(9), 3}, DataType::kUint8, 1, 1, "x", &out),
+  EXPECT_STATUS(EncodeBlock({static_cast<Codec>(9), 3}, DataType::kUint8, 1, 1, 0, "x", &out),
                 kInvalidArgument, "unknown codec 9");
-  EXPECT_STATUS(EncodeBlock({}, static_cast<DataType>(0), 1, 1, "x", &out), kInvalidArgument,
+  EXPECT_STATUS(EncodeBlock({}, static_cast<DataType>(0), 1, 1, 0, "x", &out), kInvalidArgument,
                 "invalid data type 0");
 }
 
@@ -329,7 +514,7 @@ TEST(BlockCodecTest, ConcurrentEncodeAndDecode) {
         const DataType type = static_cast<DataType>(1 + (t + i) % 10);
         const std::string raw = RandomRaw(size_t{rows} * cols * DataTypeSize(type), t * 100 + i);
         std::string block, decoded(raw.size(), '\0');
-        Status s = EncodeBlock({kAllCodecs[i % 3], 1 + i % 5}, type, rows, cols, raw, &block);
+        Status s = EncodeBlock({kAllCodecs[i % 3], 1 + i % 5}, type, rows, cols, 0, raw, &block);
         if (s.ok()) s = DecodeBlock(block, type, rows, cols, decoded.data());
         if (!s.ok() || decoded != raw) ++failures[t];
       }

@@ -62,7 +62,8 @@ TEST_F(GridDataFetcherTest, BoxAcrossBlocksMatchesSource) {
   EXPECT_EQ(result.stats.blocks, 2 * 2 * 6);
   EXPECT_EQ(result.stats.blocks_read, 24);
   EXPECT_GT(result.stats.bytes_read, 0);
-  EXPECT_EQ(result.stats.bytes_decompressed, 4 * 6 * 16 * 16 * 4);  // 6 whole 16x16 float blocks a plane
+  EXPECT_EQ(result.stats.bytes_decompressed,
+            4 * 6 * 16 * 16 * 4);  // 6 whole 16x16 float blocks a plane
 }
 
 TEST_F(GridDataFetcherTest, ExplainPredictsWhatFetchDoes) {
@@ -101,7 +102,8 @@ TEST_F(GridDataFetcherTest, WholePlaneProfileAndPointSeries) {
   fetcher_->SetOriginShape({0, 2, 33, 49}, {4, 1, 1, 1});
   ASSERT_OK_AND_ASSIGN(GridDataSet series, fetcher_->Fetch());
   auto values = series.GetVariable("T")->data<float>();
-  for (int t = 0; t < 3; ++t) EXPECT_EQ(values[t], static_cast<float>(PatternValue(1, t, 2, 33, 49)));
+  for (int t = 0; t < 3; ++t)
+    EXPECT_EQ(values[t], static_cast<float>(PatternValue(1, t, 2, 33, 49)));
   EXPECT_EQ(values[3], -999.0f);  // (t=3, z=2) was never written: the fill value
   EXPECT_EQ(series.stats.blocks_missing, 1);
 }
@@ -194,6 +196,93 @@ TEST_F(GridDataFetcherTest, StoreErrorsPassThroughWithContext) {
   EXPECT_OK(fetcher->Fetch().status());
 }
 
+// A store whose dataset frames its 16x16 blocks every 4 rows.
+TEST(GridDataFetcherFramesTest, PointReadsDecodeOneFrame) {
+  ScopedTempDir dir;
+  ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open(dir.Sub("store"), {.create_if_missing = true}));
+  DataSetMeta meta =
+      MakeMeta("framed", {MakeVariable("T", DataType::kFloat32, {3, 1, 40, 50})}, 16, 16);
+  meta.layout.frame_rows = 4;
+  ASSERT_OK(store->PutDataSetMeta(meta));
+  ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("framed"));
+  for (int t = 0; t < 3; ++t) {
+    ASSERT_OK(writer->WriteGrid2D("T", t, 0, PatternPlane(meta.variables[0], 1, t, 0)));
+  }
+  ASSERT_OK(writer->Flush());
+  ASSERT_OK_AND_ASSIGN(auto fetcher, store->GetDataFetcher("framed"));
+  fetcher->set_options({.use_cache = false});
+
+  // One point's time series: one frame of 4 rows x 16 columns per block.
+  fetcher->SetOriginShape({0, 0, 21, 33}, {3, 1, 1, 1});
+  ASSERT_OK_AND_ASSIGN(FetchPlan plan, fetcher->Explain());
+  EXPECT_EQ(plan.layout, "plane blocks 16x16, shuffle-zstd:3, frames of 4 rows");
+  ASSERT_OK_AND_ASSIGN(GridDataSet point, fetcher->Fetch());
+  for (int t = 0; t < 3; ++t) {
+    EXPECT_EQ(point.GetVariable("T")->data<float>()[t],
+              static_cast<float>(PatternValue(1, t, 0, 21, 33)));
+  }
+  EXPECT_EQ(point.stats.blocks_read, 3);
+  EXPECT_EQ(point.stats.bytes_decompressed, 3 * 4 * 16 * 4);
+  EXPECT_EQ(plan.bytes_to_decode, point.stats.bytes_decompressed);
+
+  // Rows 14..17 straddle blocks 0 and 1: frame 3 of block 0, frame 0 of block 1; the last block
+  // row holds rows 32..39, two frames, of which rows 36..38 need one.
+  fetcher->SetOriginShape({1, 0, 14, 0}, {1, 1, 4, 50});
+  ASSERT_OK_AND_ASSIGN(plan, fetcher->Explain());
+  ASSERT_OK_AND_ASSIGN(GridDataSet band, fetcher->Fetch());
+  EXPECT_EQ(band.stats.bytes_decompressed, 2 * 4 * 50 * 4);
+  EXPECT_EQ(plan.bytes_to_decode, band.stats.bytes_decompressed);
+  fetcher->SetOriginShape({2, 0, 36, 7}, {1, 1, 3, 20});
+  ASSERT_OK_AND_ASSIGN(plan, fetcher->Explain());
+  ASSERT_OK_AND_ASSIGN(GridDataSet edge, fetcher->Fetch());
+  EXPECT_EQ(edge.stats.bytes_decompressed, 4 * 16 * 4 + 4 * 16 * 4);  // two block columns
+  EXPECT_EQ(plan.bytes_to_decode, edge.stats.bytes_decompressed);
+  EXPECT_EQ(edge.GetVariable("T")->at<float>(0, 0, 2, 19),
+            static_cast<float>(PatternValue(1, 2, 0, 38, 26)));
+
+  // With the cache: partial decodes are not cached, whole-block decodes are.
+  fetcher->set_options({.use_cache = true});
+  fetcher->SetOriginShape({0, 0, 21, 33}, {3, 1, 1, 1});
+  ASSERT_OK_AND_ASSIGN(GridDataSet again, fetcher->Fetch());
+  ASSERT_OK_AND_ASSIGN(again, fetcher->Fetch());
+  EXPECT_EQ(again.stats.cache_hits, 0);
+  EXPECT_EQ(std::memcmp(again.GetVariable("T")->bytes(), point.GetVariable("T")->bytes(), 12), 0);
+  fetcher->ClearOriginShape();
+  ASSERT_OK_AND_ASSIGN(GridDataSet all, fetcher->Fetch());
+  EXPECT_EQ(all.stats.bytes_decompressed, 3 * 40 * 50 * 4);
+  fetcher->SetOriginShape({0, 0, 21, 33}, {3, 1, 1, 1});
+  ASSERT_OK_AND_ASSIGN(GridDataSet cached, fetcher->Fetch());
+  EXPECT_EQ(cached.stats.cache_hits, 3);
+  EXPECT_EQ(std::memcmp(cached.GetVariable("T")->bytes(), point.GetVariable("T")->bytes(), 12), 0);
+}
+
+// Datasets without frames (frame_rows 0: every store written before frames existed) keep their
+// format and still read, a point then costing the whole block; also after reopening the store.
+TEST(GridDataFetcherFramesTest, UnframedBlocksStillRead) {
+  ScopedTempDir dir;
+  DataSetMeta meta = MakeMeta("old", {MakeVariable("T", DataType::kInt16, {2, 1, 20, 20})}, 16, 16);
+  {
+    ASSERT_OK_AND_ASSIGN(auto store,
+                         GridStore::Open(dir.Sub("store"), {.create_if_missing = true}));
+    ASSERT_OK(store->PutDataSetMeta(meta));
+    ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("old"));
+    for (int t = 0; t < 2; ++t) {
+      ASSERT_OK(writer->WriteGrid2D("T", t, 0, PatternPlane(meta.variables[0], 3, t, 0)));
+    }
+  }
+  ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open(dir.Sub("store"), {.read_only = true}));
+  ASSERT_OK_AND_ASSIGN(auto fetcher, store->GetDataFetcher("old"));
+  EXPECT_EQ(fetcher->meta().layout.frame_rows, 0);
+  fetcher->set_options({.use_cache = false});
+  fetcher->SetOriginShape({0, 0, 5, 17}, {2, 1, 1, 1});
+  ASSERT_OK_AND_ASSIGN(GridDataSet point, fetcher->Fetch());
+  for (int t = 0; t < 2; ++t) {
+    EXPECT_EQ(point.GetVariable("T")->data<int16_t>()[t],
+              static_cast<int16_t>(PatternValue(3, t, 0, 5, 17)));
+  }
+  EXPECT_EQ(point.stats.bytes_decompressed, 2 * 16 * 4 * 2);  // whole 16x4 edge blocks
+}
+
 TEST(GridDataFetcherUnpackTest, PackedShortsUnpackWithFillAndMissingAsNaN) {
   ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open("memory://", {.create_if_missing = true}));
   VariableMeta var = MakeVariable("t2m", DataType::kInt16, {1, 1, 2, 3});
@@ -208,8 +297,10 @@ TEST(GridDataFetcherUnpackTest, PackedShortsUnpackWithFillAndMissingAsNaN) {
   ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("era5"));
   ASSERT_OK(writer->WriteGrid2D(
       "t2m", 0, 0, Grid2D::FromValues<int16_t>(2, 3, {0, 2, -32767, -32766, -4, 100})));
-  ASSERT_OK(writer->WriteGrid2D("count", 0, 0, Grid2D::FromValues<int32_t>(2, 3, {1, 2, 3, 4, 5, 6})));
-  ASSERT_OK(writer->WriteGrid2D("q", 0, 0, Grid2D::FromValues<float>(2, 3, {1, 1e20f, 3, 4, 5, 6})));
+  ASSERT_OK(
+      writer->WriteGrid2D("count", 0, 0, Grid2D::FromValues<int32_t>(2, 3, {1, 2, 3, 4, 5, 6})));
+  ASSERT_OK(
+      writer->WriteGrid2D("q", 0, 0, Grid2D::FromValues<float>(2, 3, {1, 1e20f, 3, 4, 5, 6})));
   ASSERT_OK_AND_ASSIGN(auto fetcher, store->GetDataFetcher("era5"));
 
   ASSERT_OK_AND_ASSIGN(GridDataSet raw, fetcher->Fetch());

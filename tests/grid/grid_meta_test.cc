@@ -36,7 +36,7 @@ DataSetMeta RichMeta() {
   DataSetMeta meta;
   meta.id = "ecmwf/2026-01-01T00, run 1|\xc3\xa9";
   meta.incarnation = 0xfedcba9876543210;
-  meta.layout = {128, 300, {Codec::kZstd, -5}};
+  meta.layout = {128, 300, {Codec::kZstd, -5}, 32};
   meta.set_status(kStatusDone);
   meta.attributes.emplace(kCreateTimeAttribute, AttributeValue::Int64(1767225600000));
   meta.attributes.emplace("source", AttributeValue::String("ECMWF"));
@@ -200,11 +200,58 @@ TEST(GridMetaTest, CorruptBytesNeverCrash) {
 
 TEST(GridMetaTest, NewerVersionIsUnimplemented) {
   std::string bytes = SimpleMeta().Encode();
-  bytes[4] = 2;
+  bytes[4] = 3;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kUnimplemented,
-                "dataset meta format version 2 is newer than this build reads (1)");
+                "dataset meta format version 3 is newer than this build reads (2)");
   bytes[4] = 0;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kDataLoss, "version 0");
+}
+
+TEST(GridMetaTest, FrameRowsRoundTripAndValidate) {
+  DataSetMeta meta = SimpleMeta();
+  meta.layout.frame_rows = 16;
+  ASSERT_OK_AND_ASSIGN(DataSetMeta back, DataSetMeta::Decode(meta.Encode()));
+  EXPECT_EQ(back.layout.frame_rows, 16);
+  EXPECT_EQ(back, meta);
+  EXPECT_EQ(BlockLayoutToString(meta.layout), "256x256, shuffle-zstd:3, frames of 16 rows");
+  meta.layout.frame_rows = 256;  // one frame: the unframed format
+  EXPECT_EQ(BlockLayoutToString(meta.layout), "256x256, shuffle-zstd:3");
+  EXPECT_OK(meta.Validate());
+  meta.layout.frame_rows = 1000;  // more than the block's rows: one frame too
+  EXPECT_OK(meta.Validate());
+  EXPECT_EQ(BlockLayoutToString(meta.layout), "256x256, shuffle-zstd:3");
+  meta.layout.frame_rows = (1 << 20) + 1;
+  EXPECT_STATUS(meta.Validate(), kInvalidArgument, "frame_rows 1048577 is invalid", "[0, 1048576]");
+  meta.layout.frame_rows = -1;
+  EXPECT_STATUS(meta.Validate(), kInvalidArgument, "frame_rows -1");
+}
+
+TEST(GridMetaTest, Version1MetaDecodesWithoutFrames) {
+  // A version-1 meta (written before frames existed) has no frame_rows field.
+  DataSetMeta meta = SimpleMeta();
+  std::string v1 = "GSMD";
+  PutFixed32(&v1, 1);
+  PutLengthPrefixed(&v1, meta.id);
+  PutVarint64(&v1, meta.incarnation);
+  PutVarsint64(&v1, meta.layout.block_x);
+  PutVarsint64(&v1, meta.layout.block_y);
+  v1.push_back(static_cast<char>(meta.layout.codec.codec));
+  PutVarsint64(&v1, meta.layout.codec.level);
+  // The rest of the body is the same in both versions.
+  std::string v2 = meta.Encode();
+  size_t head = 4 + 4;
+  head += 1 + meta.id.size();
+  std::string probe;
+  PutVarint64(&probe, meta.incarnation);
+  PutVarsint64(&probe, meta.layout.block_x);
+  PutVarsint64(&probe, meta.layout.block_y);
+  PutVarsint64(&probe, meta.layout.codec.level);
+  PutVarsint64(&probe, meta.layout.frame_rows);
+  head += probe.size() + 1;  // + codec byte
+  v1 += v2.substr(head);
+  ASSERT_OK_AND_ASSIGN(DataSetMeta back, DataSetMeta::Decode(v1));
+  EXPECT_EQ(back.layout.frame_rows, 0);
+  EXPECT_EQ(back, meta);
 }
 
 TEST(GridMetaTest, BadMagicAndEnumsAreDataLoss) {
@@ -229,6 +276,7 @@ TEST(GridMetaTest, BadMagicAndEnumsAreDataLoss) {
   std::string ok = header();
   ok.push_back(0);       // codec none
   PutVarsint64(&ok, 3);  // level
+  PutVarsint64(&ok, 0);  // frame_rows
   PutVarint64(&ok, 1);   // one dataset attribute
   PutLengthPrefixed(&ok, "k");
   std::string bad_kind = ok +

@@ -1,8 +1,8 @@
 // Copyright 2026 The GridStore Authors.
 //
 // Property test: hundreds of random datasets (every type, shapes including 1 and sizes that are
-// not multiples of the block, random block shapes and codecs, some planes never written) and random
-// boxes, each fetch compared value by value with an in-memory reference array.
+// not multiples of the block, random block shapes, codecs and frames, some planes never written)
+// and random boxes, each fetch compared value by value with an in-memory reference array.
 #include <random>
 
 #include "grid/grid_store.h"
@@ -55,6 +55,22 @@ RandomDataSet MakeRandomDataSet(int index, std::mt19937_64& rng) {
   ds.meta.layout.block_y = pick(1, 3) == 1 ? pick(1, 4) : pick(5, 40);
   ds.meta.layout.codec.codec = static_cast<Codec>(pick(0, 2));
   ds.meta.layout.codec.level = static_cast<int>(pick(1, 5));
+  // Frames: none, one row each, any count (divisors of the block's rows or not), or one frame
+  // holding the whole block.
+  switch (pick(0, 3)) {
+    case 0:
+      ds.meta.layout.frame_rows = 0;
+      break;
+    case 1:
+      ds.meta.layout.frame_rows = 1;
+      break;
+    case 2:
+      ds.meta.layout.frame_rows = pick(1, ds.meta.layout.block_x);
+      break;
+    default:
+      ds.meta.layout.frame_rows = ds.meta.layout.block_x;
+      break;
+  }
   const int nvars = static_cast<int>(pick(1, 3));
   for (int v = 0; v < nvars; ++v) {
     VariableMeta var;
@@ -133,8 +149,17 @@ void RunPropertyTest(GridStore* store, int datasets, uint64_t seed) {
       ASSERT_EQ(got->origin(), origin);
       ASSERT_EQ(got->shape(), shape);
       ASSERT_EQ(ds.references[v].Compare(*got), "");
-      ASSERT_EQ(box.stats.blocks, box.stats.blocks_read + box.stats.blocks_missing +
-                                      box.stats.cache_hits);
+      ASSERT_EQ(box.stats.blocks,
+                box.stats.blocks_read + box.stats.blocks_missing + box.stats.cache_hits);
+      if (!options.use_cache) {
+        // Only the frames holding the box's rows are decoded, as the plan says (blocks never
+        // written decode nothing).
+        ASSERT_OK_AND_ASSIGN(FetchPlan plan, fetcher->Explain());
+        ASSERT_LE(box.stats.bytes_decompressed, plan.bytes_to_decode);
+        if (box.stats.blocks_missing == 0) {
+          ASSERT_EQ(box.stats.bytes_decompressed, plan.bytes_to_decode);
+        }
+      }
     }
     fetcher->ClearOriginShape();
   }
