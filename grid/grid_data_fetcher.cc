@@ -16,6 +16,7 @@
 
 namespace gridstore::grid {
 
+using internal_grid::BlockCache;
 using internal_grid::BlockGeometry;
 using internal_grid::DecodedBlock;
 
@@ -46,27 +47,59 @@ std::pair<uint32_t, uint32_t> RowsNeeded(const Output& out, const BlockTask& tas
   return {static_cast<uint32_t>(x_lo - bx0), static_cast<uint32_t>(x_hi - bx0)};
 }
 
-// Copies the part of block (task.r, task.c) that lies inside the output box, row by row. `block`
-// holds the block's decoded rows from `first_row` on (0: the whole block).
-void CopyOverlap(const Output& out, const BlockTask& task, const char* block,
-                 int64_t first_row = 0) {
+// Copies the part of block (task.r, task.c) that lies inside the output box and inside the block's
+// rows [first_row, first_row + num_rows), row by row, from `rows`, which holds those decoded rows.
+void CopyOverlap(const Output& out, const BlockTask& task, const char* rows, int64_t first_row,
+                 int64_t num_rows) {
   const BlockGeometry& g = out.geometry;
   const size_t es = DataTypeSize(out.var->type);
   const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
   const int64_t cols = g.cols_of(task.c);
-  const int64_t x_lo = std::max(bx0, out.origin[kX]);
-  const int64_t x_hi = std::min(bx0 + g.rows_of(task.r), out.origin[kX] + out.shape[kX]);
+  const int64_t x_lo = std::max(bx0 + first_row, out.origin[kX]);
+  const int64_t x_hi = std::min(bx0 + first_row + num_rows, out.origin[kX] + out.shape[kX]);
   const int64_t y_lo = std::max(by0, out.origin[kY]);
   const int64_t y_hi = std::min(by0 + cols, out.origin[kY] + out.shape[kY]);
   const size_t run = (y_hi - y_lo) * es;
   char* dst_base = out.grid->bytes();
   for (int64_t x = x_lo; x < x_hi; ++x) {
-    const char* src = block + ((x - bx0 - first_row) * cols + (y_lo - by0)) * es;
+    const char* src = rows + ((x - bx0 - first_row) * cols + (y_lo - by0)) * es;
     char* dst = dst_base + out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
                                             x - out.origin[kX], y_lo - out.origin[kY]) *
                                es;
     std::memcpy(dst, src, run);
   }
+}
+
+// The frames [first, second) of block (task.r, task.c) holding the rows the box needs.
+std::pair<uint32_t, uint32_t> FramesNeeded(const Output& out, const BlockTask& task) {
+  const auto [row_begin, row_end] = RowsNeeded(out, task);
+  const auto fr = static_cast<uint32_t>(out.geometry.frame_rows);
+  return {row_begin / fr, (row_end - 1) / fr + 1};
+}
+
+// Serves the block's needed frames from the cache if every one of them is there (a partial hit
+// reads the block anyway, so it counts as a miss). `cache_key` is scratch.
+bool CopyFromCache(const Output& out, const BlockTask& task, uint64_t incarnation,
+                   std::string_view data_key, BlockCache* cache, std::string* cache_key) {
+  thread_local std::vector<std::shared_ptr<const DecodedBlock>> hits;
+  hits.clear();
+  const auto [first, last] = FramesNeeded(out, task);
+  for (uint32_t f = first; f < last; ++f) {
+    cache_key->clear();
+    internal_grid::AppendCacheKey(incarnation, data_key, f, cache_key);
+    auto hit = cache->Lookup(*cache_key);
+    if (!hit) {
+      hits.clear();
+      return false;
+    }
+    hits.push_back(std::move(hit));
+  }
+  const int64_t fr = out.geometry.frame_rows;
+  for (uint32_t f = first; f < last; ++f) {
+    CopyOverlap(out, task, hits[f - first]->data.get(), f * fr, fr);
+  }
+  hits.clear();
+  return true;
 }
 
 // Writes the variable's fill value (zero if it has none) over the block's overlap.
@@ -284,7 +317,8 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
     const size_t begin = group * group_size, end = std::min(tasks.size(), begin + group_size);
     FetchStats local;
     Status status;
-    std::vector<std::string> keys(end - begin), cache_keys(use_cache ? end - begin : 0);
+    std::vector<std::string> keys(end - begin);
+    std::string cache_key;
     std::vector<size_t> misses;  // indices into [begin, end)
     for (size_t i = begin; i < end; ++i) {
       const BlockTask& task = tasks[i];
@@ -294,14 +328,10 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
                                  static_cast<uint32_t>(task.t), static_cast<uint32_t>(task.z),
                                  static_cast<uint32_t>(task.r), static_cast<uint32_t>(task.c)},
                     &key);
-      if (use_cache) {
-        std::string& ck = cache_keys[i - begin];
-        internal_grid::AppendCacheKey(meta_->incarnation, key, &ck);
-        if (auto hit = context_->cache->Lookup(ck)) {
-          CopyOverlap(out, task, hit->data.get());
-          ++local.cache_hits;
-          continue;
-        }
+      if (use_cache && CopyFromCache(out, task, meta_->incarnation, key, context_->cache,
+                                     &cache_key)) {
+        ++local.cache_hits;
+        continue;
       }
       misses.push_back(i - begin);
     }
@@ -336,24 +366,19 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
         const uint32_t rows = static_cast<uint32_t>(out.geometry.rows_of(task.r));
         const uint32_t cols = static_cast<uint32_t>(out.geometry.cols_of(task.c));
         const size_t row_bytes = size_t{cols} * DataTypeSize(out.var->type);
-        // Decode only the rows the box needs: a framed block then decompresses just the frames
-        // holding them. The cache holds whole blocks only: a block is decoded whole and cached
-        // when that costs nothing more (every frame is needed, or the block is unframed); a
-        // partial decode of a framed block (a point, a narrow box) is not cached.
-        auto [row_begin, row_end] = RowsNeeded(out, task);
-        const bool whole = RowsToDecode(rows, static_cast<uint32_t>(meta_->layout.frame_rows),
-                                        row_begin, row_end) == rows;
-        if (whole) {
-          row_begin = 0;
-          row_end = rows;
-        }
-        std::shared_ptr<DecodedBlock> decoded;
+        // Decode only the frames holding the rows the box needs (all rows of an unframed block),
+        // and cache each frame on its own, so a later point read hits without decoding more.
+        const auto fr = static_cast<uint32_t>(out.geometry.frame_rows);
+        const auto [first, last] = FramesNeeded(out, task);
+        const uint32_t row_begin = first * fr, row_end = std::min(rows, last * fr);
+        const size_t bytes = (row_end - row_begin) * row_bytes;
+        std::shared_ptr<DecodedBlock> single;  // one frame: decoded straight into its cache entry
         char* dst;
-        if (use_cache && whole) {
-          decoded = std::make_shared<DecodedBlock>(rows * row_bytes);
-          dst = decoded->data.get();
+        if (use_cache && last - first == 1) {
+          single = std::make_shared<DecodedBlock>(bytes);
+          dst = single->data.get();
         } else {
-          scratch.resize((row_end - row_begin) * row_bytes);
+          scratch.resize(bytes);
           dst = scratch.data();
         }
         size_t bytes_decoded = 0;
@@ -363,11 +388,22 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
           status = s.WithContext(context());
           break;
         }
-        CopyOverlap(out, task, dst, row_begin);
+        CopyOverlap(out, task, dst, row_begin, row_end - row_begin);
         ++local.blocks_read;
         local.bytes_read += static_cast<int64_t>(values[j].size());
         local.bytes_decompressed += static_cast<int64_t>(bytes_decoded);
-        if (decoded) context_->cache->Insert(cache_keys[misses[j]], std::move(decoded));
+        if (!use_cache) continue;
+        for (uint32_t f = first; f < last; ++f) {
+          cache_key.clear();
+          internal_grid::AppendCacheKey(meta_->incarnation, keys[misses[j]], f, &cache_key);
+          std::shared_ptr<DecodedBlock> frame = std::move(single);
+          if (!frame) {
+            const uint32_t fb = f * fr, fe = std::min(rows, fb + fr);
+            frame = std::make_shared<DecodedBlock>((fe - fb) * row_bytes);
+            std::memcpy(frame->data.get(), dst + (fb - row_begin) * row_bytes, frame->size);
+          }
+          context_->cache->Insert(cache_key, std::move(frame));
+        }
       }
     }
     std::lock_guard<std::mutex> lock(mu);

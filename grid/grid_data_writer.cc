@@ -103,11 +103,18 @@ Status GridDataWriter::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
   Status s = context_->kv->Write(storage::WriteOptions{}, *batch);
   if (context_->cache->capacity() > 0) {
     // After the write, so that a concurrent fetch cannot re-cache the old block.
+    const BlockLayout& layout = meta_->layout;
+    const int64_t frames = layout.frame_rows > 0 && layout.frame_rows < layout.block_x
+                               ? (layout.block_x + layout.frame_rows - 1) / layout.frame_rows
+                               : 1;
     std::string cache_key;
     for (const auto& op : batch->ops()) {
-      cache_key.clear();
-      internal_grid::AppendCacheKey(meta_->incarnation, op.key, &cache_key);
-      context_->cache->Erase(cache_key);
+      for (int64_t f = 0; f < frames; ++f) {
+        cache_key.clear();
+        internal_grid::AppendCacheKey(meta_->incarnation, op.key, static_cast<uint32_t>(f),
+                                      &cache_key);
+        context_->cache->Erase(cache_key);
+      }
     }
   }
   batch->Clear();

@@ -46,11 +46,8 @@ std::string ShapeString(const Shape4& s) {
 // Why `next` may not replace `prev` once the dataset has data, or "" if it may.
 std::string LayoutChange(const DataSetMeta& prev, const DataSetMeta& next) {
   if (!(prev.layout == next.layout)) {
-    return "its block layout cannot change (" + std::to_string(prev.layout.block_x) + "x" +
-           std::to_string(prev.layout.block_y) + " " + CodecOptionsToString(prev.layout.codec) +
-           " -> " + std::to_string(next.layout.block_x) + "x" +
-           std::to_string(next.layout.block_y) + " " + CodecOptionsToString(next.layout.codec) +
-           ")";
+    return "its block layout cannot change (" + BlockLayoutToString(prev.layout) + " -> " +
+           BlockLayoutToString(next.layout) + ")";
   }
   return "";
 }

@@ -19,11 +19,15 @@ struct BlockGeometry {
         y(variable.shape[grid::kY]),
         block_x(layout.block_x),
         block_y(layout.block_y),
+        frame_rows(layout.frame_rows > 0 && layout.frame_rows < layout.block_x ? layout.frame_rows
+                                                                                : layout.block_x),
         block_rows((x + block_x - 1) / block_x),
         block_cols((y + block_y - 1) / block_y) {}
 
   int64_t x, y;                    // plane extent
   int64_t block_x, block_y;        // nominal block shape
+  // Rows per frame, the unit of decoding and caching: block_x for unframed blocks (one frame).
+  int64_t frame_rows;
   int64_t block_rows, block_cols;  // blocks along x and y
 
   int64_t num_blocks() const { return block_rows * block_cols; }
@@ -31,6 +35,8 @@ struct BlockGeometry {
   int64_t col_begin(int64_t c) const { return c * block_y; }
   int64_t rows_of(int64_t r) const { return std::min(block_x, x - r * block_x); }
   int64_t cols_of(int64_t c) const { return std::min(block_y, y - c * block_y); }
+  // Most frames any block has.
+  int64_t max_frames() const { return (block_x + frame_rows - 1) / frame_rows; }
 };
 
 }  // namespace gridstore::internal_grid

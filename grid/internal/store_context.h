@@ -18,11 +18,14 @@ struct StoreContext {
   bool read_only = false;
 };
 
-// The cache key of a block: the dataset's incarnation, then its data key (so a dataset deleted and
+// The cache key of one frame of a block (frame 0 of an unframed block is the whole block): the
+// dataset's incarnation, then its data key, then the frame index (so a dataset deleted and
 // re-created under the same id never sees the old one's blocks).
-inline void AppendCacheKey(uint64_t incarnation, std::string_view data_key, std::string* dst) {
+inline void AppendCacheKey(uint64_t incarnation, std::string_view data_key, uint32_t frame,
+                           std::string* dst) {
   dst->append(reinterpret_cast<const char*>(&incarnation), sizeof(incarnation));
   dst->append(data_key);
+  dst->append(reinterpret_cast<const char*>(&frame), sizeof(frame));
 }
 
 }  // namespace gridstore::internal_grid

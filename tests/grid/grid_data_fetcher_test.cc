@@ -240,20 +240,55 @@ TEST(GridDataFetcherFramesTest, PointReadsDecodeOneFrame) {
   EXPECT_EQ(edge.GetVariable("T")->at<float>(0, 0, 2, 19),
             static_cast<float>(PatternValue(1, 2, 0, 38, 26)));
 
-  // With the cache: partial decodes are not cached, whole-block decodes are.
+  // With the cache: each decoded frame is cached on its own, so a point read misses once (one
+  // frame per block), then hits without decoding; a whole-plane read caches every frame.
   fetcher->set_options({.use_cache = true});
   fetcher->SetOriginShape({0, 0, 21, 33}, {3, 1, 1, 1});
+  ASSERT_OK_AND_ASSIGN(GridDataSet first, fetcher->Fetch());
+  EXPECT_EQ(first.stats.cache_hits, 0);
+  EXPECT_EQ(first.stats.bytes_decompressed, 3 * 4 * 16 * 4);
   ASSERT_OK_AND_ASSIGN(GridDataSet again, fetcher->Fetch());
-  ASSERT_OK_AND_ASSIGN(again, fetcher->Fetch());
-  EXPECT_EQ(again.stats.cache_hits, 0);
+  EXPECT_EQ(again.stats.cache_hits, 3);
+  EXPECT_EQ(again.stats.bytes_decompressed, 0);
   EXPECT_EQ(std::memcmp(again.GetVariable("T")->bytes(), point.GetVariable("T")->bytes(), 12), 0);
+  // Rows 20..27 need frames 1 and 2 of block row 1: frame 1 is cached, frame 2 is not, so the
+  // block is read and both frames decoded.
+  fetcher->SetOriginShape({0, 0, 20, 30}, {1, 1, 8, 3});
+  ASSERT_OK_AND_ASSIGN(GridDataSet partial, fetcher->Fetch());
+  EXPECT_EQ(partial.stats.cache_hits, 0);
+  EXPECT_EQ(partial.stats.bytes_decompressed, 2 * (2 * 4 * 16 * 4));
+  for (int x = 0; x < 8; ++x) {
+    for (int y = 0; y < 3; ++y) {
+      EXPECT_EQ(partial.GetVariable("T")->at<float>(0, 0, x, y),
+                static_cast<float>(PatternValue(1, 0, 0, 20 + x, 30 + y)));
+    }
+  }
   fetcher->ClearOriginShape();
   ASSERT_OK_AND_ASSIGN(GridDataSet all, fetcher->Fetch());
-  EXPECT_EQ(all.stats.bytes_decompressed, 3 * 40 * 50 * 4);
-  fetcher->SetOriginShape({0, 0, 21, 33}, {3, 1, 1, 1});
+  EXPECT_EQ(all.GetVariable("T")->at<float>(2, 0, 39, 49),
+            static_cast<float>(PatternValue(1, 2, 0, 39, 49)));
+  ASSERT_OK_AND_ASSIGN(all, fetcher->Fetch());
+  EXPECT_EQ(all.stats.cache_hits, all.stats.blocks);
+  EXPECT_EQ(all.stats.bytes_decompressed, 0);
+  fetcher->SetOriginShape({1, 0, 5, 2}, {2, 1, 30, 40});
   ASSERT_OK_AND_ASSIGN(GridDataSet cached, fetcher->Fetch());
-  EXPECT_EQ(cached.stats.cache_hits, 3);
-  EXPECT_EQ(std::memcmp(cached.GetVariable("T")->bytes(), point.GetVariable("T")->bytes(), 12), 0);
+  EXPECT_EQ(cached.stats.cache_hits, cached.stats.blocks);
+  for (int t = 0; t < 2; ++t) {
+    for (int x = 0; x < 30; ++x) {
+      for (int y = 0; y < 40; ++y) {
+        ASSERT_EQ(cached.GetVariable("T")->at<float>(t, 0, x, y),
+                  static_cast<float>(PatternValue(1, 1 + t, 0, 5 + x, 2 + y)));
+      }
+    }
+  }
+
+  // A rewritten plane drops its cached frames: the next read sees the new values.
+  ASSERT_OK(writer->WriteGrid2D("T", 1, 0, PatternPlane(meta.variables[0], 7, 1, 0)));
+  ASSERT_OK_AND_ASSIGN(GridDataSet rewritten, fetcher->Fetch());
+  EXPECT_EQ(rewritten.GetVariable("T")->at<float>(0, 0, 0, 0),
+            static_cast<float>(PatternValue(7, 1, 0, 5, 2)));
+  EXPECT_EQ(rewritten.GetVariable("T")->at<float>(1, 0, 29, 39),
+            static_cast<float>(PatternValue(1, 2, 0, 34, 41)));
 }
 
 // Datasets without frames (frame_rows 0: every store written before frames existed) keep their
