@@ -56,7 +56,8 @@ void CopyOverlap(const Output& out, const BlockTask& task, const char* rows, int
   const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
   const int64_t cols = g.cols_of(task.c);
   const int64_t x_lo = std::max(bx0 + first_row, out.origin[kX]);
-  const int64_t x_hi = std::min(bx0 + first_row + num_rows, out.origin[kX] + out.shape[kX]);
+  const int64_t x_hi = std::min({bx0 + std::min(first_row + num_rows, g.rows_of(task.r)),
+                                 out.origin[kX] + out.shape[kX]});
   const int64_t y_lo = std::max(by0, out.origin[kY]);
   const int64_t y_hi = std::min(by0 + cols, out.origin[kY] + out.shape[kY]);
   const size_t run = (y_hi - y_lo) * es;
@@ -381,9 +382,18 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
           scratch.resize(bytes);
           dst = scratch.data();
         }
+        std::shared_ptr<const BlockDictionary> dictionary;
+        if (BlockNeedsDictionary(values[j])) {
+          auto loaded = context_->dictionaries->Get(*meta_, out.var->name);
+          if (!loaded.ok()) {
+            status = loaded.status().WithContext(context());
+            break;
+          }
+          dictionary = *std::move(loaded);
+        }
         size_t bytes_decoded = 0;
         Status s = DecodeBlockRows(values[j], out.var->type, rows, cols, row_begin, row_end, dst,
-                                   &bytes_decoded);
+                                   &bytes_decoded, dictionary.get());
         if (!s.ok()) {
           status = s.WithContext(context());
           break;

@@ -28,6 +28,7 @@ struct GridDataWriter::PlaneJob {
   int64_t z;
   Grid2D plane;
   BlockGeometry geometry;
+  std::shared_ptr<const BlockDictionary> dictionary;
   std::atomic<int64_t> remaining_tasks{0};
 };
 
@@ -74,8 +75,19 @@ Result<const VariableMeta*> GridDataWriter::CheckPlane(std::string_view variable
   return var;
 }
 
+Result<std::shared_ptr<const BlockDictionary>> GridDataWriter::DictionaryFor(
+    const VariableMeta& var, const Grid2D& plane) {
+  auto dictionary = context_->dictionaries->GetOrTrain(*meta_, var, plane, options_.sync);
+  if (!dictionary.ok()) {
+    return dictionary.status().WithContext("writing dataset '" + EscapeForMessage(meta_->id) +
+                                           "'");
+  }
+  return dictionary;
+}
+
 Status GridDataWriter::EncodeBlock(const VariableMeta& var, int64_t t, int64_t z,
-                                   const Grid2D& plane, int64_t index, std::string* key,
+                                   const Grid2D& plane, int64_t index,
+                                   const BlockDictionary* dictionary, std::string* key,
                                    std::string* value) const {
   const BlockGeometry g(var, meta_->layout);
   const int64_t r = index / g.block_cols, c = index % g.block_cols;
@@ -95,7 +107,8 @@ Status GridDataWriter::EncodeBlock(const VariableMeta& var, int64_t t, int64_t z
       key);
   return grid::EncodeBlock(meta_->layout.codec, var.type, static_cast<uint32_t>(rows),
                            static_cast<uint32_t>(cols),
-                           static_cast<uint32_t>(meta_->layout.frame_rows), scratch, value);
+                           static_cast<uint32_t>(meta_->layout.frame_rows), scratch, value,
+                           dictionary);
 }
 
 Status GridDataWriter::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
@@ -124,11 +137,13 @@ Status GridDataWriter::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
 Status GridDataWriter::WriteGrid2D(std::string_view variable, int64_t t, int64_t z,
                                    const Grid2D& plane) {
   GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
+  GRIDSTORE_ASSIGN_OR_RETURN(auto dictionary, DictionaryFor(*var, plane));
   const int64_t n = BlockGeometry(*var, meta_->layout).num_blocks();
   std::vector<std::string> keys(n), values(n);
   std::vector<Status> statuses(n);
   ParallelFor(context_->pool, n, 0, [&](size_t i) {
-    statuses[i] = EncodeBlock(*var, t, z, plane, static_cast<int64_t>(i), &keys[i], &values[i]);
+    statuses[i] = EncodeBlock(*var, t, z, plane, static_cast<int64_t>(i), dictionary.get(),
+                              &keys[i], &values[i]);
   });
   for (const Status& s : statuses) GRIDSTORE_RETURN_IF_ERROR(s);
 
@@ -153,8 +168,10 @@ Status GridDataWriter::WriteGrid2D(std::string_view variable, int64_t t, int64_t
 
 Status GridDataWriter::SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) {
   GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
+  GRIDSTORE_ASSIGN_OR_RETURN(auto dictionary, DictionaryFor(*var, plane));
   const size_t bytes = plane.size_bytes();
   auto job = std::make_shared<PlaneJob>(var, t, z, std::move(plane), meta_->layout);
+  job->dictionary = std::move(dictionary);
   const int64_t n = job->geometry.num_blocks();
   const int64_t raw_per_block =
       std::max<int64_t>(1, job->geometry.block_x * job->geometry.block_y *
@@ -186,7 +203,8 @@ void GridDataWriter::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t 
   int64_t stored = 0;
   storage::WriteBatch full;  // a full batch this task took over to write
   for (int64_t i = first; i < last && status.ok(); ++i) {
-    status = EncodeBlock(*job->variable, job->t, job->z, job->plane, i, &key, &value);
+    status = EncodeBlock(*job->variable, job->t, job->z, job->plane, i, job->dictionary.get(),
+                         &key, &value);
     if (!status.ok()) break;
     stored += value.size();
     {

@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 
+#include "grid/block_codec.h"
 #include "grid/grid.h"
 #include "grid/grid_meta.h"
 #include "storage/kv_store.h"
@@ -88,8 +89,14 @@ class GridDataWriter {
   Result<const VariableMeta*> CheckPlane(std::string_view variable, int64_t t, int64_t z,
                                          const Grid2D& plane) const;
   // Compresses block `index` of `plane` (variable `var` at t, z) into its key and value.
+  // `dictionary` (may be null) is the variable's, from DictionaryFor.
   Status EncodeBlock(const VariableMeta& var, int64_t t, int64_t z, const Grid2D& plane,
-                     int64_t index, std::string* key, std::string* value) const;
+                     int64_t index, const BlockDictionary* dictionary, std::string* key,
+                     std::string* value) const;
+  // The variable's compression dictionary, trained from `plane` if it has none yet; null if the
+  // layout does not use one.
+  Result<std::shared_ptr<const BlockDictionary>> DictionaryFor(const VariableMeta& var,
+                                                               const Grid2D& plane);
   // Encodes blocks [first, last) of a submitted plane into the shared batch.
   void RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t first, int64_t last);
   // Writes `batch` in one atomic write, then drops the blocks it replaced from the cache.

@@ -124,6 +124,10 @@ std::string DataKey(const BlockAddress& address) {
   return key;
 }
 
+std::string DictionaryKey(std::string_view id, std::string_view variable) {
+  return DataKey(BlockAddress{id, variable, kDictionaryLayout, 0, 0, 0, 0});
+}
+
 Result<BlockAddress> DecodeDataKey(std::string_view key) {
   ByteReader reader(key);
   BlockAddress a;

@@ -7,6 +7,8 @@
 //   meta key  := id                            (meta table; keys starting with 0x00 are reserved)
 //   store key := 0x00 "gridstore"              (meta table; marks an initialised store)
 //   data key  := string(id) string(variable) layout:u8 t:u32 z:u32 block_row:u32 block_col:u32
+//              | string(id) string(variable) 0xff 0:u32 0:u32 0:u32 0:u32   (the variable's
+//                                              compression dictionary, after all its blocks)
 //   index key := 0x01 string(index) string(field) value string(id)   (index table; a posting)
 //              | 0x02 string(id) ...           (index table; per-dataset entries, deleted by range)
 //              | 0x03 string(index)            (index table; a meta index definition)
@@ -34,6 +36,8 @@ inline constexpr size_t kMaxDataSetIdBytes = 256;
 inline constexpr size_t kMaxVariableNameBytes = 256;
 // Layout tag in data keys: 0 is the (t, z) plane cut into 2-D blocks.
 inline constexpr uint8_t kPlaneLayout = 0;
+// Layout tag of the key holding a variable's compression dictionary (BlockDictionary).
+inline constexpr uint8_t kDictionaryLayout = 0xff;
 
 // InvalidArgument naming the id (escaped for printing) unless it is 1..256 bytes without NUL.
 Status ValidateDataSetId(std::string_view id);
@@ -60,6 +64,8 @@ struct BlockAddress {
 // Appends the data key of `address` to *dst (hot path: no allocation when *dst has capacity).
 void AppendDataKey(const BlockAddress& address, std::string* dst);
 std::string DataKey(const BlockAddress& address);
+// The data key of the compression dictionary of `variable` in dataset `id`.
+std::string DictionaryKey(std::string_view id, std::string_view variable);
 // Parses a data key; the views point into `key`. DataLoss if it is not one.
 Result<BlockAddress> DecodeDataKey(std::string_view key);
 

@@ -8,6 +8,7 @@
 
 #include "grid/grid_keys.h"
 #include "grid/internal/block_cache.h"
+#include "grid/internal/dictionary_cache.h"
 #include "grid/internal/meta_index.h"
 #include "grid/internal/store_context.h"
 #include "storage/kv_store_factory.h"
@@ -73,8 +74,9 @@ GridStore::GridStore(std::unique_ptr<storage::KvStore> kv, const GridStoreOption
       kv_(std::move(kv)),
       pool_(std::make_unique<ThreadPool>(options.threads)),
       cache_(std::make_unique<internal_grid::BlockCache>(options.block_cache_bytes)),
+      dictionaries_(std::make_unique<internal_grid::DictionaryCache>(kv_.get())),
       context_(std::make_unique<internal_grid::StoreContext>(internal_grid::StoreContext{
-          kv_.get(), pool_.get(), cache_.get(), options.read_only})) {}
+          kv_.get(), pool_.get(), cache_.get(), dictionaries_.get(), options.read_only})) {}
 
 GridStore::~GridStore() = default;
 

@@ -39,6 +39,7 @@ class ThreadPool;
 
 namespace gridstore::internal_grid {
 class BlockCache;
+class DictionaryCache;
 struct StoreContext;
 }  // namespace gridstore::internal_grid
 
@@ -153,6 +154,7 @@ class GridStore {
   std::unique_ptr<storage::KvStore> kv_;
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<internal_grid::BlockCache> cache_;
+  std::unique_ptr<internal_grid::DictionaryCache> dictionaries_;
   std::unique_ptr<internal_grid::StoreContext> context_;
 
   // Serialises meta writes so that read-check-write sequences on one dataset do not race.

@@ -7,6 +7,7 @@
 #include "grid/block_codec.h"
 #include "grid/grid_keys.h"
 #include "grid/internal/block_geometry.h"
+#include "grid/internal/dictionary_cache.h"
 #include "util/thread_pool.h"
 
 namespace gridstore::grid {
@@ -29,7 +30,8 @@ std::string BlockName(const BlockAddress& a) {
 
 class Verifier {
  public:
-  Verifier(GridStore* store, const VerifyOptions& options) : store_(store), options_(options) {}
+  Verifier(GridStore* store, const VerifyOptions& options)
+      : store_(store), options_(options), dictionaries_(store->kv_store()) {}
 
   Status Run(std::string_view id) {
     storage::KeyRange range;  // the whole data table by default
@@ -103,6 +105,15 @@ class Verifier {
         errors[i] = name + ": the dataset has no such variable";
         return;
       }
+      if (address->layout == kDictionaryLayout && address->t == 0 && address->z == 0 &&
+          address->block_row == 0 && address->block_col == 0) {
+        auto dictionary = BlockDictionary::Load(block.value);
+        if (!dictionary.ok()) {
+          errors[i] = "variable '" + EscapeForMessage(address->variable) +
+                      "', dictionary: " + std::string(dictionary.status().message());
+        }
+        return;
+      }
       internal_grid::BlockGeometry g(*var, meta.layout);
       if (address->layout != kPlaneLayout || address->t >= var->shape[kT] ||
           address->z >= var->shape[kZ] || address->block_row >= g.block_rows ||
@@ -114,7 +125,16 @@ class Verifier {
       const uint32_t cols = static_cast<uint32_t>(g.cols_of(address->block_col));
       thread_local std::string scratch;
       scratch.resize(size_t{rows} * cols * DataTypeSize(var->type));
-      Status s = DecodeBlock(block.value, var->type, rows, cols, scratch.data());
+      std::shared_ptr<const BlockDictionary> dictionary;
+      if (BlockNeedsDictionary(block.value)) {
+        auto loaded = dictionaries_.Get(meta, var->name);
+        if (!loaded.ok()) {
+          errors[i] = name + ": " + std::string(loaded.status().message());
+          return;
+        }
+        dictionary = *std::move(loaded);
+      }
+      Status s = DecodeBlock(block.value, var->type, rows, cols, scratch.data(), dictionary.get());
       if (!s.ok()) errors[i] = name + ": " + std::string(s.message());
     });
     for (size_t i = 0; i < batch->size(); ++i) {
@@ -134,6 +154,7 @@ class Verifier {
   std::map<std::string, std::unique_ptr<DataSetMeta>, std::less<>> metas_;
   std::map<std::string, int64_t> orphans_;
   VerifyReport report_;
+  internal_grid::DictionaryCache dictionaries_;  // its own: checks the stored ones, not a cache
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #define GRIDSTORE_GRID_INTERNAL_STORE_CONTEXT_H_
 
 #include "grid/internal/block_cache.h"
+#include "grid/internal/dictionary_cache.h"
 #include "storage/kv_store.h"
 #include "util/thread_pool.h"
 
@@ -15,6 +16,7 @@ struct StoreContext {
   storage::KvStore* kv = nullptr;
   ThreadPool* pool = nullptr;
   BlockCache* cache = nullptr;
+  DictionaryCache* dictionaries = nullptr;
   bool read_only = false;
 };
 

@@ -436,7 +436,7 @@ TEST(BlockCodecTest, HeaderRejectsNewerVersionAndNonZeroReserved) {
   EXPECT_STATUS(ReadBlockHeader(newer), kDataLoss, "block format version 3 is newer");
   std::string reserved = block;
   reserved[7] = 1;
-  EXPECT_STATUS(ReadBlockHeader(reserved), kDataLoss, "reserved");
+  EXPECT_STATUS(ReadBlockHeader(reserved), kDataLoss, "invalid flags 256");
   std::string magic = block;
   magic[0] = 'X';
   EXPECT_STATUS(ReadBlockHeader(magic), kDataLoss, "bad magic");
@@ -522,6 +522,159 @@ TEST(BlockCodecTest, ConcurrentEncodeAndDecode) {
   }
   for (std::thread& thread : threads) thread.join();
   EXPECT_EQ(failures, std::vector<int>(4, 0));
+}
+
+
+// ---- Dictionaries ----
+
+// Blocks of a smooth field, `count` blocks of rows x cols float32, each a little different.
+std::vector<std::string> SmoothBlocks(int count, uint32_t rows, uint32_t cols, float phase) {
+  std::vector<std::string> blocks;
+  for (int b = 0; b < count; ++b) {
+    std::vector<float> v(size_t{rows} * cols);
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t c = 0; c < cols; ++c) {
+        v[size_t{r} * cols + c] =
+            250.0f + 30.0f * std::sin((r + 37.0f * b) * 0.021f + phase) * std::cos(c * 0.017f) +
+            0.01f * static_cast<float>((r * 7 + c * 13 + b) % 11);
+      }
+    }
+    blocks.emplace_back(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
+  }
+  return blocks;
+}
+
+std::shared_ptr<const BlockDictionary> Train(const CodecOptions& options, uint32_t frame_rows,
+                                             const std::vector<std::string>& raws, uint32_t rows,
+                                             uint32_t cols) {
+  std::vector<RawBlock> blocks;
+  for (const auto& raw : raws) blocks.push_back(RawBlock{rows, cols, raw});
+  auto stored = TrainBlockDictionary(options, DataType::kFloat32, frame_rows, blocks);
+  EXPECT_TRUE(stored.ok()) << stored.status();
+  if (!stored.ok() || stored->empty()) return nullptr;
+  auto dict = BlockDictionary::Load(*stored);
+  EXPECT_TRUE(dict.ok()) << dict.status();
+  return dict.ok() ? *dict : nullptr;
+}
+
+TEST(BlockCodecTest, DictionaryFramesRoundTripAndCompressBetter) {
+  const auto raws = SmoothBlocks(8, 128, 128, 0.0f);  // 512 KB of training frames
+  for (Codec codec : {Codec::kZstd, Codec::kShuffleZstd}) {
+    SCOPED_TRACE(std::string(CodecName(codec)));
+    const CodecOptions options{codec, 3};
+    auto dict = Train(options, 8, raws, 128, 128);
+    ASSERT_NE(dict, nullptr);
+    // Other data of the same kind (not the training planes) round-trips through it.
+    const auto others = SmoothBlocks(4, 128, 128, 1.3f);
+    size_t with = 0, without = 0;
+    for (const auto& raw : others) {
+      std::string plain, primed;
+      ASSERT_OK(EncodeBlock(options, DataType::kFloat32, 128, 128, 8, raw, &plain));
+      ASSERT_OK(EncodeBlock(options, DataType::kFloat32, 128, 128, 8, raw, &primed, dict.get()));
+      without += plain.size();
+      with += primed.size();
+      ASSERT_OK_AND_ASSIGN(BlockHeader h, ReadBlockHeader(primed));
+      EXPECT_TRUE(h.dictionary);
+      EXPECT_TRUE(BlockNeedsDictionary(primed));
+      EXPECT_FALSE(BlockNeedsDictionary(plain));
+      std::string decoded(raw.size(), '\0');
+      ASSERT_OK(DecodeBlock(primed, DataType::kFloat32, 128, 128, decoded.data(), dict.get()));
+      EXPECT_EQ(decoded, raw);
+      // A row range decodes its frames only, with the dictionary.
+      size_t bytes = 0;
+      std::string rows(3 * 128 * 4, '\0');
+      ASSERT_OK(DecodeBlockRows(primed, DataType::kFloat32, 128, 128, 61, 64, rows.data(), &bytes,
+                                dict.get()));
+      EXPECT_EQ(rows, raw.substr(61 * 128 * 4, 3 * 128 * 4));
+      EXPECT_EQ(bytes, 8u * 128 * 4);
+    }
+    // The default codec, shuffle-zstd, is the one frames are tuned for (docs/BENCHMARKS.md).
+    if (codec == Codec::kShuffleZstd) {
+      EXPECT_LT(with, without);
+    }
+  }
+}
+
+TEST(BlockCodecTest, DictionaryBlocksNeedTheirOwnDictionary) {
+  const CodecOptions options{Codec::kShuffleZstd, 3};
+  auto dict = Train(options, 16, SmoothBlocks(8, 128, 128, 0.0f), 128, 128);
+  auto other = Train(options, 16, SmoothBlocks(8, 128, 128, 2.0f), 128, 128);
+  ASSERT_NE(dict, nullptr);
+  ASSERT_NE(other, nullptr);
+  ASSERT_NE(dict->id(), other->id());
+  const std::string raw = SmoothBlocks(1, 128, 128, 0.5f)[0];
+  std::string block;
+  ASSERT_OK(EncodeBlock(options, DataType::kFloat32, 128, 128, 16, raw, &block, dict.get()));
+  std::string decoded(raw.size(), '\0');
+  EXPECT_STATUS(DecodeBlock(block, DataType::kFloat32, 128, 128, decoded.data()), kDataLoss,
+                "compressed with its variable's dictionary, which is missing");
+  EXPECT_STATUS(DecodeBlock(block, DataType::kFloat32, 128, 128, decoded.data(), other.get()),
+                kDataLoss, "was compressed with dictionary " + std::to_string(dict->id()));
+  // Unframed blocks and codec none never use one, so they decode without it.
+  std::string unframed;
+  ASSERT_OK(EncodeBlock(options, DataType::kFloat32, 128, 128, 0, raw, &unframed, dict.get()));
+  EXPECT_FALSE(BlockNeedsDictionary(unframed));
+  ASSERT_OK(DecodeBlock(unframed, DataType::kFloat32, 128, 128, decoded.data()));
+  EXPECT_EQ(decoded, raw);
+  std::string none;
+  ASSERT_OK(
+      EncodeBlock({Codec::kNone, 0}, DataType::kFloat32, 128, 128, 16, raw, &none, dict.get()));
+  EXPECT_FALSE(BlockNeedsDictionary(none));
+  // The flag is only valid on framed, compressed blocks.
+  std::string flagged = unframed;
+  flagged[6] = 1;
+  EXPECT_STATUS(ReadBlockHeader(flagged), kDataLoss, "invalid flags 1");
+}
+
+TEST(BlockCodecTest, DictionaryTrainingSkipsWhatWouldNotPay) {
+  const auto raws = SmoothBlocks(8, 128, 128, 0.0f);
+  std::vector<RawBlock> blocks;
+  for (const auto& raw : raws) blocks.push_back(RawBlock{128, 128, raw});
+  const CodecOptions zstd{Codec::kShuffleZstd, 3};
+  // Unframed (0, or frames as tall as the block), codec none, too little data: no dictionary.
+  for (uint32_t frame_rows : {0u, 128u, 500u}) {
+    ASSERT_OK_AND_ASSIGN(std::string stored,
+                         TrainBlockDictionary(zstd, DataType::kFloat32, frame_rows, blocks));
+    EXPECT_EQ(stored, "") << frame_rows;
+  }
+  ASSERT_OK_AND_ASSIGN(std::string none, TrainBlockDictionary({Codec::kNone, 0},
+                                                              DataType::kFloat32, 8, blocks));
+  EXPECT_EQ(none, "");
+  ASSERT_OK_AND_ASSIGN(std::string small, TrainBlockDictionary(zstd, DataType::kFloat32, 8,
+                                                               {blocks.begin(), blocks.begin() + 3}));
+  EXPECT_EQ(small, "");
+  // Constant data gives zstd nothing to learn: no dictionary, no error.
+  const std::string zeros(128 * 128 * 4, '\0');
+  std::vector<RawBlock> flat(8, RawBlock{128, 128, zeros});
+  EXPECT_OK(TrainBlockDictionary(zstd, DataType::kFloat32, 8, flat).status());
+  // A block whose size disagrees with its shape is the caller's bug.
+  std::vector<RawBlock> bad = blocks;
+  bad[2].rows = 64;
+  EXPECT_STATUS(TrainBlockDictionary(zstd, DataType::kFloat32, 8, bad).status(),
+                kInvalidArgument, "not 64x128");
+}
+
+TEST(BlockCodecTest, DamagedDictionaryIsDataLoss) {
+  const auto raws = SmoothBlocks(8, 128, 128, 0.0f);
+  std::vector<RawBlock> blocks;
+  for (const auto& raw : raws) blocks.push_back(RawBlock{128, 128, raw});
+  ASSERT_OK_AND_ASSIGN(std::string stored, TrainBlockDictionary({Codec::kShuffleZstd, 3},
+                                                                DataType::kFloat32, 8, blocks));
+  ASSERT_FALSE(stored.empty());
+  ASSERT_OK(BlockDictionary::Load(stored).status());
+  EXPECT_STATUS(BlockDictionary::Load(stored.substr(0, 10)).status(), kDataLoss, "truncated");
+  std::string magic = stored;
+  magic[1] = 'X';
+  EXPECT_STATUS(BlockDictionary::Load(magic).status(), kDataLoss, "bad magic");
+  std::string version = stored;
+  version[2] = 2;
+  EXPECT_STATUS(BlockDictionary::Load(version).status(), kDataLoss, "version 2");
+  std::string flipped = stored;
+  flipped[stored.size() / 2] ^= 0x20;
+  EXPECT_STATUS(BlockDictionary::Load(flipped).status(), kDataLoss, "checksum mismatch");
+  std::string id = stored;
+  id[4] ^= 1;
+  EXPECT_STATUS(BlockDictionary::Load(id).status(), kDataLoss, "does not match its content");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "grid/grid_keys.h"
 #include "grid/grid_store.h"
+#include "grid/grid_verify.h"
 #include "storage/rocksdb/rocksdb_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/storage/fault_injection_kv_store.h"
@@ -358,6 +359,104 @@ TEST(GridDataFetcherUnpackTest, PackedShortsUnpackWithFillAndMissingAsNaN) {
   ASSERT_EQ(unpacked.GetVariable("q")->type(), DataType::kFloat32);
   EXPECT_TRUE(std::isnan(unpacked.GetVariable("q")->data<float>()[1]));
   EXPECT_EQ(unpacked.GetVariable("q")->data<float>()[2], 3.0f);
+}
+
+
+// A plane large enough for a dictionary: a smooth field with some fine structure, different for
+// every (salt, t).
+Grid2D SmoothPlane(int64_t x, int64_t y, int salt, int t) {
+  Grid2D plane(DataType::kFloat32, x, y);
+  auto data = plane.data<float>();
+  for (int64_t i = 0; i < x; ++i) {
+    for (int64_t j = 0; j < y; ++j) {
+      data[i * y + j] = 250.0f + salt + 30.0f * std::sin(i * 0.03f + t) * std::cos(j * 0.02f) +
+                        0.01f * static_cast<float>((i * 7 + j * 13 + t) % 11);
+    }
+  }
+  return plane;
+}
+
+// Framed layouts get a per-variable dictionary, trained from the first plane and stored before
+// any block compressed with it; both write paths use it, fetches and verify find it, and a
+// missing one is a clear error, never wrong data.
+TEST(GridDataFetcherFramesTest, DictionaryIsTrainedStoredAndRequired) {
+  ScopedTempDir dir;
+  DataSetMeta meta =
+      MakeMeta("dict", {MakeVariable("T", DataType::kFloat32, {4, 1, 300, 300}),
+                        MakeVariable("small", DataType::kFloat32, {1, 1, 20, 20})},
+                64, 64);
+  meta.layout.frame_rows = 8;
+  const std::string key = DictionaryKey("dict", "T");
+  std::vector<Grid2D> planes;
+  for (int t = 0; t < 4; ++t) planes.push_back(SmoothPlane(300, 300, 1, t));
+  {
+    ASSERT_OK_AND_ASSIGN(auto store,
+                         GridStore::Open(dir.Sub("store"), {.create_if_missing = true}));
+    ASSERT_OK(store->PutDataSetMeta(meta));
+    ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("dict"));
+    ASSERT_OK(writer->WriteGrid2D("T", 0, 0, planes[0]));
+    std::string stored;
+    ASSERT_OK(store->kv_store()->Get({}, storage::Table::kData, key, &stored));
+    ASSERT_OK_AND_ASSIGN(auto dictionary, BlockDictionary::Load(stored));
+    for (int t = 1; t < 4; ++t) ASSERT_OK(writer->SubmitGrid2D("T", t, 0, Grid2D(planes[t])));
+    ASSERT_OK(writer->WriteGrid2D("small", 0, 0, SmoothPlane(20, 20, 2, 0)));
+    ASSERT_OK(writer->Flush());
+    // Too small to train on: no dictionary, and its blocks do not need one.
+    EXPECT_STATUS(store->kv_store()->Get({}, storage::Table::kData,
+                                         DictionaryKey("dict", "small"), &stored),
+                  kNotFound, "");
+    // Every block of T needs the dictionary (no plane was written before it existed).
+    int flagged = 0;
+    ASSERT_OK(store->kv_store()->Scan({}, storage::Table::kData,
+                                      VariableDataRange("dict", "T"),
+                                      [&](std::string_view k, std::string_view v) {
+                                        if (k != key) flagged += BlockNeedsDictionary(v);
+                                        return true;
+                                      }));
+    EXPECT_EQ(flagged, 4 * 5 * 5);
+  }
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open(dir.Sub("store"), {}));
+    ASSERT_OK_AND_ASSIGN(auto fetcher, store->GetDataFetcher("dict"));
+    fetcher->SetVariablesToGet({"T"});
+    fetcher->SetOriginShape({0, 0, 37, 101}, {4, 1, 70, 130});
+    ASSERT_OK_AND_ASSIGN(GridDataSet got, fetcher->Fetch());
+    for (int t = 0; t < 4; ++t) {
+      for (int x = 0; x < 70; ++x) {
+        for (int y = 0; y < 130; ++y) {
+          ASSERT_EQ(got.GetVariable("T")->at<float>(t, 0, x, y),
+                    planes[t].data<float>()[(37 + x) * 300 + 101 + y]);
+        }
+      }
+    }
+    ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store.get(), "dict"));
+    EXPECT_TRUE(report.problems.empty());
+
+    // Without its dictionary the variable cannot be read, and says why.
+    ASSERT_OK(store->kv_store()->Delete({}, storage::Table::kData, key));
+  }
+  ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open(dir.Sub("store"), {}));
+  ASSERT_OK_AND_ASSIGN(auto fetcher, store->GetDataFetcher("dict"));
+  fetcher->SetVariablesToGet({"T"});
+  fetcher->SetOriginShape({2, 0, 5, 5}, {1, 1, 1, 1});
+  EXPECT_STATUS(fetcher->Fetch().status(), kDataLoss,
+                "dictionary of dataset 'dict', variable 'T' is missing");
+  ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store.get(), "dict"));
+  ASSERT_EQ(report.problems.size(), 100u);
+  EXPECT_THAT(report.problems[0].message, ::testing::HasSubstr("is missing"));
+
+  // A deleted and re-created dataset trains its own dictionary; nothing of the old one leaks.
+  ASSERT_OK(store->DeleteDataSet("dict"));
+  ASSERT_OK(store->PutDataSetMeta(meta));
+  ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("dict"));
+  ASSERT_OK(writer->WriteGrid2D("T", 2, 0, SmoothPlane(300, 300, 9, 2)));
+  ASSERT_OK(writer->Flush());
+  ASSERT_OK_AND_ASSIGN(fetcher, store->GetDataFetcher("dict"));
+  fetcher->SetVariablesToGet({"T"});
+  fetcher->SetOriginShape({2, 0, 5, 5}, {1, 1, 1, 1});
+  ASSERT_OK_AND_ASSIGN(GridDataSet again, fetcher->Fetch());
+  EXPECT_EQ(again.GetVariable("T")->at<float>(0, 0, 0, 0),
+            SmoothPlane(300, 300, 9, 2).data<float>()[5 * 300 + 5]);
 }
 
 }  // namespace
