@@ -623,7 +623,20 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
   struct Sample {
     std::string block;
     uint32_t rows, cols;
+    const grid::BlockDictionary* dictionary;  // the variable's, if its frames use one
   };
+  // Each variable's dictionary (framed layouts), as the fetcher would use it.
+  std::map<std::string, std::shared_ptr<const grid::BlockDictionary>> dictionaries;
+  for (const std::string& v : d.variables) {
+    std::string stored;
+    const gridstore::Status st = store->kv_store()->Get({}, gridstore::storage::Table::kData,
+                                                        grid::DictionaryKey(d.id, v), &stored);
+    if (st.IsNotFound()) continue;
+    if (!st.ok()) Die("reading the dictionary of " + v + ": " + st.ToString());
+    auto dict = grid::BlockDictionary::Load(stored);
+    if (!dict.ok()) Die("dictionary of " + v + ": " + dict.status().ToString());
+    dictionaries[v] = *dict;
+  }
   std::vector<Sample> sample;
   DecodeSpeed speed;
   for (int i = 0; i < 256; ++i) {
@@ -644,6 +657,8 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
     if (header->codec == grid::Codec::kNone) return speed;  // nothing to decompress
     s.rows = header->rows;
     s.cols = header->cols;
+    s.dictionary = header->dictionary ? dictionaries[v].get() : nullptr;
+    if (header->dictionary && s.dictionary == nullptr) Die("the dictionary of " + v + " is missing");
     speed.raw_bytes += header->raw_size;
     speed.stored_bytes += s.block.size();
     sample.push_back(std::move(s));
@@ -681,7 +696,12 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
         units.push_back(std::string_view(s.block).substr(kHeader));
       }
       for (std::string_view u : units) {
-        const size_t n = ZSTD_decompressDCtx(dctx, out.data(), out.size(), u.data(), u.size());
+        const size_t n =
+            s.dictionary != nullptr
+                ? ZSTD_decompress_usingDDict(
+                      dctx, out.data(), out.size(), u.data(), u.size(),
+                      static_cast<const ZSTD_DDict*>(s.dictionary->decompression_dictionary()))
+                : ZSTD_decompressDCtx(dctx, out.data(), out.size(), u.data(), u.size());
         if (ZSTD_isError(n)) Die(std::string("zstd: ") + ZSTD_getErrorName(n));
         bytes += n;
       }
@@ -692,7 +712,8 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
     uint64_t bytes = 0;
     for (const Sample& s : sample) {
       const gridstore::Status st =
-          grid::DecodeBlock(s.block, grid::DataType::kFloat32, s.rows, s.cols, out.data());
+          grid::DecodeBlock(s.block, grid::DataType::kFloat32, s.rows, s.cols, out.data(),
+                            s.dictionary);
       if (!st.ok()) Die("DecodeBlock: " + st.ToString());
       bytes += uint64_t{s.rows} * s.cols * 4;
     }

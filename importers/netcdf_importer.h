@@ -35,7 +35,7 @@ struct ImportProgress {
 };
 
 // Rows per frame of imported blocks unless the caller chooses (gridstore import --frame-rows).
-inline constexpr int64_t kDefaultImportFrameRows = 128;
+inline constexpr int64_t kDefaultImportFrameRows = 16;
 
 struct NetCdfImportOptions {
   // The dataset id to create. Required.
