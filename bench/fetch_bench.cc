@@ -66,6 +66,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/fetch_queries.h"
 #include "grid/block_codec.h"
 #include "grid/grid.h"
 #include "grid/grid_keys.h"
@@ -216,68 +217,16 @@ DataSet LoadDataSet(const fs::path& work) {
   return d;
 }
 
-// ---- Queries ----
+// ---- Queries: bench/fetch_queries.h ----
 
-struct Query {
-  std::string id, name;
-  Shape4 shape;  // clamped to the data's shape
-  bool all_variables = false;
-};
-
-std::vector<Query> MakeQueries(const Shape4& s) {
-  auto clamp = [&](Shape4 box) {
-    for (int a = 0; a < grid::kRank; ++a) box[a] = std::min(box[a], s[a]);
-    return box;
-  };
-  return {
-      {"Q1", "point time series", clamp({s[0], 1, 1, 1}), false},
-      {"Q2", "whole plane", clamp({1, 1, s[2], s[3]}), false},
-      {"Q3", "region 100x200", clamp({1, 1, 100, 200}), false},
-      {"Q4", "all variables at a point", clamp({1, 1, 1, 1}), true},
-      {"Q5", "4-D box", clamp({6, 5, 200, 400}), false},
-      {"Q6", "vertical profile", clamp({1, s[1], 1, 1}), false},
-  };
-}
-
-std::string BoxString(const Shape4& s) {
-  return std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]) + "x" +
-         std::to_string(s[3]);
-}
-
-struct Request {
-  std::vector<std::string> variables;
-  Shape4 origin{}, shape{};
-};
-
-// SplitMix64: small, and the same on every platform (std distributions are not).
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  int64_t Below(int64_t n) { return static_cast<int64_t>(Next() % static_cast<uint64_t>(n)); }
-
- private:
-  uint64_t state_;
-};
+using gridstore::bench::BoxString;
+using gridstore::bench::MakeQueries;
+using gridstore::bench::Query;
+using gridstore::bench::Request;
+using gridstore::bench::Rng;
 
 std::vector<Request> MakeRequests(const Query& q, const DataSet& d, int n, uint64_t seed) {
-  Rng rng(seed * 1000003 + XXH3_64bits(q.id.data(), q.id.size()));
-  std::vector<Request> requests(n);
-  for (Request& r : requests) {
-    if (q.all_variables) {
-      r.variables = d.variables;
-    } else {
-      r.variables = {d.variables[rng.Below(static_cast<int64_t>(d.variables.size()))]};
-    }
-    r.shape = q.shape;
-    for (int a = 0; a < grid::kRank; ++a) r.origin[a] = rng.Below(d.shape[a] - q.shape[a] + 1);
-  }
-  return requests;
+  return gridstore::bench::MakeRequests(q, d.variables, d.shape, n, seed);
 }
 
 // ---- Engines ----

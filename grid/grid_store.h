@@ -60,7 +60,8 @@ struct GridStoreOptions {
 
 class GridStore {
  public:
-  // Opens the store named by `uri`: a directory path (RocksDB), file://PATH or memory://.
+  // Opens the store named by `uri`: a directory path (RocksDB), file://PATH, memory://, or
+  // rados://POOL?conf=PATH[&id=CLIENT][&namespace=NS] (Ceph RADOS).
   // Errors name the URI: NotFound (no store, !create_if_missing), FailedPrecondition (not a
   // GridStore store, in use by another process, read-only file system), InvalidArgument (bad URI).
   static Result<std::unique_ptr<GridStore>> Open(const std::string& uri,

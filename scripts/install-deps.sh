@@ -12,6 +12,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   libsqlite3-dev
   hdf5-filter-plugin-blosc-serial
+  librados-dev libradospp-dev             # the RADOS backend (librados.hpp is only in -pp)
+  ceph-mon ceph-osd ceph-mgr              # the throwaway test cluster (scripts/ceph-test-cluster.sh)
 )
 
 SUDO=""

@@ -3,7 +3,11 @@
 // KvStore: the narrow key-value interface every storage backend implements. It knows bytes only,
 // not grids. A store holds a small fixed set of tables (RocksDB: one column family each); keys in a
 // table are ordered bytewise. Reads are batched (MultiGet) because a distributed backend pays
-// latency per request, not per byte. Implementations are safe for concurrent use from many threads
+// latency per request, not per byte.
+//
+// Data-table keys are partitioned by their first NUL-terminated component (the grid layer puts
+// the dataset id there): a distributed backend keeps each partition's keys listable together, so
+// ranges within one partition are its cheap case. Implementations are safe for concurrent use from many threads
 // without external locking.
 #ifndef GRIDSTORE_STORAGE_KV_STORE_H_
 #define GRIDSTORE_STORAGE_KV_STORE_H_
@@ -56,8 +60,8 @@ struct KeyRange {
   }
 };
 
-// An ordered list of operations applied atomically by KvStore::Write, across tables (all or
-// nothing, and readers never observe part of a batch). Not thread-safe; build it on one thread.
+// An ordered list of operations applied by KvStore::Write (see there for what is atomic). Not
+// thread-safe; build it on one thread.
 class WriteBatch {
  public:
   enum class OpType : uint8_t { kPut, kDelete, kDeleteRange };
@@ -117,12 +121,26 @@ class KvStore {
   // (InvalidArgument): deleting "to infinity" is too easy a mistake.
   virtual Status DeleteRange(const WriteOptions& options, Table table, const KeyRange& range) = 0;
 
-  // Applies every operation of `batch` atomically, in order.
+  // Applies the operations of `batch` in order. What every backend promises:
+  //   - The batch's meta and index operations are atomic together: all or nothing, and readers
+  //     never see part of them.
+  //   - Data operations are atomic per key only (a reader may see some of a batch's data writes
+  //     and not others; a failed Write may leave some applied). They are ordered around the meta
+  //     and index operations: data operations up to the batch's last data Put are applied
+  //     before them, the rest after. So blocks written with the meta that publishes them are
+  //     readable before the meta is, and a dataset deleted with its blocks leaves the meta table
+  //     before any block goes.
+  //   - An invalid operation (see DeleteRange) fails the whole batch before anything is applied.
+  // A single-node backend (RocksDB, memory) applies the whole batch atomically, which is
+  // stronger; a distributed one (RADOS) cannot make writes to many objects atomic.
   virtual Status Write(const WriteOptions& options, const WriteBatch& batch) = 0;
 
-  // Calls fn(key, value) for each key in `range`, in ascending bytewise order, over a consistent
-  // snapshot taken when the scan starts. Stops early, returning OK, when fn returns false. The
-  // views are valid only during the call of fn.
+  // Calls fn(key, value) for each key in `range`, in ascending bytewise order. Stops early,
+  // returning OK, when fn returns false. The views are valid only during the call of fn.
+  // Meta and index scans see a consistent snapshot taken when the scan starts. A data scan sees
+  // every key that exists throughout the scan once, with a value it held during the scan; a key
+  // written or deleted while the scan runs may or may not be seen (RocksDB and memory give a
+  // snapshot here too).
   virtual Status Scan(const ReadOptions& options, Table table, const KeyRange& range,
                       const std::function<bool(std::string_view key, std::string_view value)>& fn) = 0;
 

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "storage/memory/memory_kv_store.h"
+#include "storage/rados/rados_kv_store.h"
 #include "storage/rocksdb/rocksdb_kv_store.h"
 
 namespace gridstore::storage {
@@ -65,7 +66,7 @@ Result<std::unique_ptr<KvStore>> OpenPath(const std::string& uri, const std::str
 Result<std::unique_ptr<KvStore>> OpenKvStore(const std::string& uri, const OpenOptions& options) {
   if (uri.empty()) {
     return Status::InvalidArgument(
-        "empty store URI (use a directory path, file://PATH or memory://)");
+        "empty store URI (use a directory path, file://PATH, memory:// or rados://POOL?conf=PATH)");
   }
   const size_t sep = uri.find(kSchemeSeparator);
   if (sep != std::string::npos && IsScheme(std::string_view(uri).substr(0, sep))) {
@@ -78,8 +79,14 @@ Result<std::unique_ptr<KvStore>> OpenKvStore(const std::string& uri, const OpenO
       return NewMemoryKvStore();
     }
     if (scheme == "file") return OpenPath(uri, rest, options);
+    if (scheme == kRadosScheme) {
+      GRIDSTORE_ASSIGN_OR_RETURN(RadosOptions rados, ParseRadosUri(uri));
+      rados.create_if_missing = options.create_if_missing;
+      rados.read_only = options.read_only;
+      return OpenRadosKvStore(rados);
+    }
     return Status::InvalidArgument("unknown store scheme '" + scheme + "' in '" + uri +
-                                   "' (use a directory path, file://PATH or memory://)");
+                                   "' (use a directory path, file://PATH, memory:// or rados://POOL?conf=PATH)");
   }
   return OpenPath(uri, uri, options);
 }

@@ -3,7 +3,7 @@
 // Opens a KvStore from a store URI: the one explicit switch over backends (no self-registration).
 //   /path/to/dir, ./dir, file:///path  -> RocksDB at that path
 //   memory://                          -> a new, empty in-process store
-// Later backends (rados://...) are added here.
+//   rados://POOL?conf=PATH[&id=CLIENT][&namespace=NS] -> Ceph RADOS (storage/rados/)
 #ifndef GRIDSTORE_STORAGE_KV_STORE_FACTORY_H_
 #define GRIDSTORE_STORAGE_KV_STORE_FACTORY_H_
 

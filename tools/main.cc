@@ -450,7 +450,9 @@ int Main(int argc, char** argv) {
   const char* env_store = std::getenv("GRIDSTORE_STORE");
   global.store = env_store && *env_store ? env_store : "./gridstore-data";
   app.add_option("--store", global.store,
-                 "Store URI: a directory (RocksDB) or memory://; default $GRIDSTORE_STORE, else "
+                 "Store URI: a directory (RocksDB), memory://, or "
+                 "rados://POOL?conf=PATH[&id=CLIENT][&namespace=NS] (Ceph); default "
+                 "$GRIDSTORE_STORE, else "
                  "./gridstore-data");
 
   ImportArgs import_args;

@@ -8,6 +8,7 @@
 #include "grid/grid_store.h"
 #include "storage/memory/memory_kv_store.h"
 #include "tests/grid/grid_testutil.h"
+#include "tests/test_stores.h"
 
 namespace gridstore::grid {
 namespace {
@@ -165,6 +166,16 @@ void RunPropertyTest(GridStore* store, int datasets, uint64_t seed) {
   }
 }
 
+#ifdef GRIDSTORE_TEST_ON_RADOS
+// The same test on Ceph (rados_test): fewer datasets, each write and fetch being network calls.
+TEST(GridPropertyTest, RandomDataSetsOnRadosMatchReference) {
+  GridStoreOptions options;
+  options.create_if_missing = true;
+  options.block_cache_bytes = 1 << 20;
+  ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open(testing::RadosTestUri("property"), options));
+  RunPropertyTest(store.get(), 40, 20261121);
+}
+#else
 TEST(GridPropertyTest, RandomDataSetsOnRocksDbMatchReference) {
   ScopedTempDir dir;
   GridStoreOptions options;
@@ -182,6 +193,8 @@ TEST(GridPropertyTest, RandomDataSetsOnMemoryStoreMatchReference) {
                                                                      .block_cache_bytes = 0}));
   RunPropertyTest(store.get(), 100, 42);
 }
+
+#endif  // GRIDSTORE_TEST_ON_RADOS
 
 }  // namespace
 }  // namespace gridstore::grid

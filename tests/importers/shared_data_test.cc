@@ -18,6 +18,7 @@
 #include "importers/netcdf_exporter.h"
 #include "importers/netcdf_importer.h"
 #include "tests/importers/netcdf_testutil.h"
+#include "tests/test_stores.h"
 #include "tests/test_util.h"
 
 namespace gridstore::importers {
@@ -127,7 +128,7 @@ class SharedDataTest : public ::testing::Test {
   void SetUp() override {
     dir_ = DataDir();
     ASSERT_FALSE(dir_.empty());
-    ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(tmp_.Sub("store"), {.create_if_missing = true}));
+    ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(TestStoreUri(tmp_), {.create_if_missing = true}));
   }
 
   // Imports `file` of the data folder as dataset `file` and returns the stored meta.

@@ -73,9 +73,18 @@ TEST_F(KvStoreFactoryTest, PathThatOnlyLooksLikeAUriIsAPath) {
 }
 
 TEST_F(KvStoreFactoryTest, UnknownSchemeIsInvalidArgument) {
+  EXPECT_STATUS(OpenKvStore("s3://bucket", Create()), kInvalidArgument,
+                "unknown store scheme 's3'", "'s3://bucket'", "memory://", "rados://");
+}
+
+TEST_F(KvStoreFactoryTest, RadosUriIsParsedBeforeAnyConnection) {
+  // Malformed: refused before librados is asked anything.
   EXPECT_STATUS(OpenKvStore("rados://pool/store", Create()), kInvalidArgument,
-                "unknown store scheme 'rados'", "'rados://pool/store'", "memory://");
-  EXPECT_STATUS(OpenKvStore("s3://bucket", Create()), kInvalidArgument, "'s3'");
+                "'rados://pool/store'", "holds '/'");
+  // Well formed, with a configuration that is not there: an error naming it, not a hang.
+  auto store = OpenKvStore("rados://pool?conf=" + dir_.Sub("missing.conf"), Create());
+  ASSERT_FALSE(store.ok());
+  EXPECT_THAT(std::string(store.status().message()), ::testing::HasSubstr("missing.conf"));
 }
 
 TEST_F(KvStoreFactoryTest, EmptyUriIsInvalidArgument) {

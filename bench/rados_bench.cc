@@ -1,0 +1,309 @@
+// Copyright 2026 The GridStore Authors.
+//
+// rados_bench: the same dataset in a RocksDB store and in a RADOS store, read side by side in one
+// process (docs/BENCHMARKS.md, "RADOS").
+//
+//   queries   the fetch queries of the performance issue (bench/fetch_queries.h), each request run
+//             on every engine in rotation (RocksDB and RADOS, 1 and 2 fetch threads, block cache
+//             off), every RADOS result compared value by value with RocksDB's;
+//   workload  a parallel read workload on one store: N client threads, each with its own fetcher,
+//             fetching random 100 x 200 regions of one variable for S seconds (cache off).
+//
+// Usage: rados_bench --local DIR --rados URI --dataset ID [--warm-runs 50] [--seed 1]
+//                    [--threads 1,4,16] [--seconds 10] [--only queries|workload]
+//                    [--workload-store local|rados|both] [--json FILE]
+// bench/rados_bench.sh builds the stores and runs it on 1 and 3 OSDs.
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/fetch_queries.h"
+#include "grid/grid_store.h"
+
+namespace {
+
+namespace grid = gridstore::grid;
+namespace bench = gridstore::bench;
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+[[noreturn]] void Die(const std::string& message) {
+  std::fprintf(stderr, "rados_bench: %s\n", message.c_str());
+  std::exit(1);
+}
+
+double Since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct Options {
+  std::string local, rados, dataset;
+  int warm_runs = 50;
+  uint64_t seed = 1;
+  std::vector<int> threads = {1, 4, 16};
+  double seconds = 10;
+  std::string only;                 // "", "queries" or "workload"
+  std::string workload_store = "both";
+  std::string json_path;
+};
+
+Options ParseArgs(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Die(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--local") {
+      o.local = value();
+    } else if (a == "--rados") {
+      o.rados = value();
+    } else if (a == "--dataset") {
+      o.dataset = value();
+    } else if (a == "--warm-runs") {
+      o.warm_runs = std::stoi(value());
+    } else if (a == "--seed") {
+      o.seed = std::stoull(value());
+    } else if (a == "--threads") {
+      o.threads.clear();
+      std::stringstream list(value());
+      for (std::string t; std::getline(list, t, ',');) o.threads.push_back(std::stoi(t));
+    } else if (a == "--seconds") {
+      o.seconds = std::stod(value());
+    } else if (a == "--only") {
+      o.only = value();
+      if (o.only != "queries" && o.only != "workload") Die("--only wants queries or workload");
+    } else if (a == "--workload-store") {
+      o.workload_store = value();
+      if (o.workload_store != "local" && o.workload_store != "rados" && o.workload_store != "both") {
+        Die("--workload-store wants local, rados or both");
+      }
+    } else if (a == "--json") {
+      o.json_path = value();
+    } else {
+      Die("unknown argument '" + a + "' (see the usage at the top of bench/rados_bench.cc)");
+    }
+  }
+  if (o.rados.empty() || o.dataset.empty()) Die("--rados and --dataset are required");
+  if (o.local.empty() && (o.only != "workload" || o.workload_store != "rados")) {
+    Die("--local is required unless --only workload --workload-store rados");
+  }
+  return o;
+}
+
+std::unique_ptr<grid::GridStore> OpenStore(const std::string& uri, int threads) {
+  auto store = grid::GridStore::Open(uri, {.read_only = true, .threads = std::max(1, threads)});
+  if (!store.ok()) Die("opening " + uri + ": " + store.status().ToString());
+  return std::move(store).value();
+}
+
+std::unique_ptr<grid::GridDataFetcher> NewFetcher(grid::GridStore* store, const std::string& id,
+                                                  int parallelism) {
+  auto fetcher = store->GetDataFetcher(id);
+  if (!fetcher.ok()) Die("dataset " + id + ": " + fetcher.status().ToString());
+  grid::FetchOptions options;
+  options.parallelism = parallelism;
+  options.use_cache = false;
+  (*fetcher)->set_options(options);
+  return std::move(fetcher).value();
+}
+
+grid::GridDataSet FetchOrDie(grid::GridDataFetcher* fetcher, const bench::Request& r,
+                             const std::string& who) {
+  fetcher->SetVariablesToGet(r.variables);
+  fetcher->SetOriginShape(r.origin, r.shape);
+  auto result = fetcher->Fetch();
+  if (!result.ok()) Die(who + ": " + result.status().ToString());
+  return std::move(result).value();
+}
+
+struct Summary {
+  double p50 = 0, p99 = 0;
+};
+Summary Summarize(std::vector<double> v) {
+  if (v.empty()) return {};
+  std::sort(v.begin(), v.end());
+  auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))]; };
+  return {at(0.5), at(0.99)};
+}
+std::string Ms(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), seconds < 0.01 ? "%.3f" : "%.2f", seconds * 1e3);
+  return buf;
+}
+
+// ---- queries ----
+
+struct Engine {
+  std::string name;
+  std::unique_ptr<grid::GridStore> store;
+  std::unique_ptr<grid::GridDataFetcher> fetcher;
+};
+
+json RunQueries(const Options& o) {
+  std::vector<Engine> engines;
+  for (const auto& [name, uri, threads] :
+       {std::tuple<std::string, std::string, int>{"rocksdb-1t", o.local, 1},
+        {"rocksdb-2t", o.local, 2},
+        {"rados-1t", o.rados, 1},
+        {"rados-2t", o.rados, 2}}) {
+    Engine e{name, OpenStore(uri, threads - 1), nullptr};
+    e.fetcher = NewFetcher(e.store.get(), o.dataset, threads);
+    engines.push_back(std::move(e));
+  }
+  auto meta = engines[0].store->GetDataSetMeta(o.dataset);
+  if (!meta.ok()) Die(meta.status().ToString());
+  std::vector<std::string> variables;
+  for (const auto& v : meta->variables) variables.push_back(v.name);
+  const grid::Shape4 shape = meta->variables.front().shape;
+
+  json out = json::array();
+  std::printf("## Queries: median / p99 ms (block cache off), ratio = RADOS / RocksDB median\n\n");
+  std::printf("| query | box | rocksdb-1t | rados-1t | ratio 1t | rocksdb-2t | rados-2t | ratio 2t "
+              "| blocks read |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const bench::Query& q : bench::MakeQueries(shape)) {
+    const auto requests = bench::MakeRequests(q, variables, shape, o.warm_runs, o.seed);
+    std::map<std::string, std::vector<double>> times;
+    int64_t blocks = 0;
+    for (size_t i = 0; i < requests.size(); ++i) {
+      grid::GridDataSet reference;
+      // Rotate which engine goes first, so none always reads right after another warmed the OS.
+      for (size_t k = 0; k < engines.size(); ++k) {
+        Engine& e = engines[(i + k) % engines.size()];
+        const auto start = Clock::now();
+        grid::GridDataSet got = FetchOrDie(e.fetcher.get(), requests[i], e.name + " " + q.id);
+        times[e.name].push_back(Since(start));
+        if (e.name == "rados-1t") blocks += got.stats.blocks_read;
+        if (reference.variables.empty()) {
+          reference = std::move(got);
+          continue;
+        }
+        for (const std::string& v : requests[i].variables) {
+          const grid::Grid4D* a = reference.GetVariable(v);
+          const grid::Grid4D* b = got.GetVariable(v);
+          if (a == nullptr || b == nullptr || a->size_bytes() != b->size_bytes() ||
+              std::memcmp(a->bytes(), b->bytes(), a->size_bytes()) != 0) {
+            Die(e.name + " " + q.id + ": values differ from the other engines for " + v);
+          }
+        }
+      }
+    }
+    std::map<std::string, Summary> s;
+    for (auto& [name, t] : times) s[name] = Summarize(t);
+    std::printf("| %s %s | %s | %s / %s | %s / %s | %.2f | %s / %s | %s / %s | %.2f | %lld |\n",
+                q.id.c_str(), q.name.c_str(), bench::BoxString(q.shape).c_str(),
+                Ms(s["rocksdb-1t"].p50).c_str(), Ms(s["rocksdb-1t"].p99).c_str(),
+                Ms(s["rados-1t"].p50).c_str(), Ms(s["rados-1t"].p99).c_str(),
+                s["rados-1t"].p50 / s["rocksdb-1t"].p50, Ms(s["rocksdb-2t"].p50).c_str(),
+                Ms(s["rocksdb-2t"].p99).c_str(), Ms(s["rados-2t"].p50).c_str(),
+                Ms(s["rados-2t"].p99).c_str(), s["rados-2t"].p50 / s["rocksdb-2t"].p50,
+                static_cast<long long>(blocks / std::max<int64_t>(1, o.warm_runs)));
+    json jq = {{"query", q.id}, {"name", q.name}, {"box", bench::BoxString(q.shape)},
+               {"blocks_read_per_fetch", blocks / std::max<int64_t>(1, o.warm_runs)}};
+    for (auto& [name, t] : times) {
+      jq["engines"][name] = {{"p50_ms", s[name].p50 * 1e3}, {"p99_ms", s[name].p99 * 1e3},
+                             {"runs_s", t}};
+    }
+    out.push_back(jq);
+  }
+  std::printf("\nEvery RADOS result equals RocksDB's, value by value (%d requests per query).\n\n",
+              o.warm_runs);
+  return out;
+}
+
+// ---- workload ----
+
+json RunWorkload(const Options& o, const std::string& which, const std::string& uri) {
+  auto store = OpenStore(uri, 1);
+  auto meta = store->GetDataSetMeta(o.dataset);
+  if (!meta.ok()) Die(meta.status().ToString());
+  std::vector<std::string> variables;
+  for (const auto& v : meta->variables) variables.push_back(v.name);
+  const grid::Shape4 shape = meta->variables.front().shape;
+  const bench::Query region = bench::MakeQueries(shape)[2];  // Q3, region 100 x 200
+
+  json out = json::array();
+  std::printf("## Parallel read workload on %s: random %s regions, one variable each, cache off\n\n",
+              which.c_str(), bench::BoxString(region.shape).c_str());
+  std::printf("| client threads | fetches/s | MB/s of values | blocks/s | p50 ms | p99 ms |\n"
+              "|---:|---:|---:|---:|---:|---:|\n");
+  for (int threads : o.threads) {
+    std::atomic<bool> stop{false};
+    std::vector<std::vector<double>> latencies(threads);
+    std::vector<int64_t> bytes(threads, 0), blocks(threads, 0);
+    std::vector<std::thread> workers;
+    const auto start = Clock::now();
+    for (int t = 0; t < threads; ++t) {
+      workers.emplace_back([&, t] {
+        auto fetcher = NewFetcher(store.get(), o.dataset, 1);
+        // Many requests, consumed in a loop: fresh positions for as long as the run lasts.
+        const auto requests = bench::MakeRequests(region, variables, shape, 4096,
+                                                  o.seed * 7919 + static_cast<uint64_t>(t));
+        for (size_t i = 0; !stop; i = (i + 1) % requests.size()) {
+          const auto begin = Clock::now();
+          grid::GridDataSet got = FetchOrDie(fetcher.get(), requests[i], which);
+          latencies[t].push_back(Since(begin));
+          bytes[t] += static_cast<int64_t>(got.GetVariable(requests[i].variables[0])->size_bytes());
+          blocks[t] += got.stats.blocks_read;
+        }
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
+    stop = true;
+    for (std::thread& w : workers) w.join();
+    const double elapsed = Since(start);
+    std::vector<double> all;
+    int64_t total_bytes = 0, total_blocks = 0;
+    for (int t = 0; t < threads; ++t) {
+      all.insert(all.end(), latencies[t].begin(), latencies[t].end());
+      total_bytes += bytes[t];
+      total_blocks += blocks[t];
+    }
+    const Summary s = Summarize(all);
+    const double fetches = static_cast<double>(all.size()) / elapsed;
+    std::printf("| %d | %.0f | %.1f | %.0f | %s | %s |\n", threads, fetches,
+                static_cast<double>(total_bytes) / elapsed / 1e6,
+                static_cast<double>(total_blocks) / elapsed, Ms(s.p50).c_str(), Ms(s.p99).c_str());
+    out.push_back({{"threads", threads},
+                   {"seconds", elapsed},
+                   {"fetches_per_s", fetches},
+                   {"mb_per_s", static_cast<double>(total_bytes) / elapsed / 1e6},
+                   {"blocks_per_s", static_cast<double>(total_blocks) / elapsed},
+                   {"p50_ms", s.p50 * 1e3},
+                   {"p99_ms", s.p99 * 1e3}});
+  }
+  std::printf("\n");
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = ParseArgs(argc, argv);
+  json report = {{"bench", "rados"}, {"local", o.local}, {"rados", o.rados},
+                 {"dataset", o.dataset}, {"seed", o.seed}};
+  if (o.only != "workload") report["queries"] = RunQueries(o);
+  if (o.only != "queries") {
+    if (o.workload_store != "rados") report["workload"]["rocksdb"] = RunWorkload(o, "RocksDB", o.local);
+    if (o.workload_store != "local") report["workload"]["rados"] = RunWorkload(o, "RADOS", o.rados);
+  }
+  if (!o.json_path.empty()) {
+    std::ofstream out(o.json_path);
+    out << report.dump(1) << "\n";
+    if (!out) Die("cannot write " + o.json_path);
+  }
+  return 0;
+}
