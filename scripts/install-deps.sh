@@ -13,7 +13,7 @@ packages=(
   libsqlite3-dev
   hdf5-filter-plugin-blosc-serial
   librados-dev libradospp-dev             # the RADOS backend (librados.hpp is only in -pp)
-  ceph-mon ceph-osd ceph-mgr              # the throwaway test cluster (scripts/ceph-test-cluster.sh)
+  ceph-mon ceph-osd ceph-mgr jq           # the throwaway test cluster (scripts/ceph-test-cluster.sh)
 )
 
 SUDO=""

@@ -139,8 +139,7 @@ class KvStore {
   // returning OK, when fn returns false. The views are valid only during the call of fn.
   // Meta and index scans see a consistent snapshot taken when the scan starts. A data scan sees
   // every key that exists throughout the scan once, with a value it held during the scan; a key
-  // written or deleted while the scan runs may or may not be seen (RocksDB and memory give a
-  // snapshot here too).
+  // written or deleted while the scan runs may or may not be seen.
   virtual Status Scan(const ReadOptions& options, Table table, const KeyRange& range,
                       const std::function<bool(std::string_view key, std::string_view value)>& fn) = 0;
 

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -420,6 +421,7 @@ class RadosKvStore final : public KvStore {
                 cur->version = window.version();
                 cur->first = false;
                 for (auto& [k, v] : page->begin_entry) {
+                  if (!end.empty() && k >= end) break;  // an empty range [begin, begin)
                   cur->entries.emplace_back(k, std::string());
                   CopyOut(v, &cur->entries.back().second);
                 }
@@ -561,7 +563,7 @@ class RadosKvStore final : public KvStore {
       if (first_.ok()) first_ = std::move(s);
       ++count_;
     }
-    Status Result(std::string_view what, size_t total) const {
+    Status Summary(std::string_view what, size_t total) const {
       if (first_.ok()) return first_;
       if (count_ == 1) return first_;
       return first_.WithContext(std::to_string(count_) + " of " + std::to_string(total) + " " +
@@ -605,7 +607,7 @@ class RadosKvStore final : public KvStore {
             });
       }
     }
-    return failures.Result("data writes", values.size());
+    return failures.Summary("data writes", values.size());
   }
 
   Status DeleteDataKeys(const std::set<std::string>& keys) {
@@ -622,7 +624,7 @@ class RadosKvStore final : public KvStore {
                       });
       }
     }
-    GRIDSTORE_RETURN_IF_ERROR(failures.Result("data deletes", keys.size()));
+    GRIDSTORE_RETURN_IF_ERROR(failures.Summary("data deletes", keys.size()));
     std::map<std::string, std::set<std::string>> removals;
     for (const std::string& key : keys) {
       removals[DirectoryObjectName(DataPartition(key), DirectoryShard(key))].insert(key);
@@ -672,7 +674,7 @@ class RadosKvStore final : public KvStore {
         submit(oid, op);
       }
     }
-    return failures.Result("directory updates", sets.size() + removals.size());
+    return failures.Summary("directory updates", sets.size() + removals.size());
   }
 
   // One atomic write of the catalog. A DeleteRange needs the keys it covers: they are read at
@@ -770,6 +772,26 @@ void DefaultTimeout(librados::Rados& cluster, const char* name, const char* unse
   }
 }
 
+// An OSD that crashed and came back on the same address stays "up" in the osdmap this client
+// holds when nobody marked it down (a one-OSD cluster, or a restart quicker than the failure
+// reports), and the new instance refuses connections meant for the old one. librados fetches a
+// new map only for ops older than objecter_timeout, checked every objecter_tick_interval: with
+// both at a quarter of the op timeout, the map arrives and ops are resent before they give up.
+// (Measured: with the defaults of 10 s and 5 s and a 10 s op timeout, a client never recovered
+// from an OSD restart; with 2.5 s and 2.5 s it read again 3 s after the restart.)
+void AskForMapsBeforeTimingOut(librados::Rados& cluster) {
+  std::string value;
+  if (cluster.conf_get("rados_osd_op_timeout", value) != 0) return;
+  const double op_timeout = std::atof(value.c_str());
+  if (op_timeout <= 0) return;
+  const double bound = std::max(0.5, op_timeout / 4);
+  for (const char* name : {"objecter_timeout", "objecter_tick_interval"}) {
+    if (cluster.conf_get(name, value) == 0 && std::atof(value.c_str()) > bound) {
+      cluster.conf_set(name, std::to_string(bound).c_str());
+    }
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<KvStore>> OpenRadosKvStore(const RadosOptions& options) {
@@ -806,6 +828,7 @@ Result<std::unique_ptr<KvStore>> OpenRadosKvStore(const RadosOptions& options) {
   DefaultTimeout(*cluster, "rados_osd_op_timeout", "0", options.default_timeout_seconds);
   DefaultTimeout(*cluster, "rados_mon_op_timeout", "0", options.default_timeout_seconds);
   DefaultTimeout(*cluster, "client_mount_timeout", "300", options.default_timeout_seconds);
+  AskForMapsBeforeTimingOut(*cluster);
   r = cluster->connect();
   if (r < 0) {
     cluster->shutdown();

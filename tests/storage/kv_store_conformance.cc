@@ -239,6 +239,12 @@ TEST_P(KvStoreConformanceTest, DeleteRangeRemovesExactlyBeginToEnd) {
   ASSERT_OK(store().DeleteRange(WriteOptions{}, Table::kData, KeyRange{"c", "c"}));
   std::string value;
   ASSERT_OK(store().Get(ReadOptions{}, Table::kData, "c", &value));
+  ASSERT_OK(store().DeleteRange(WriteOptions{}, Table::kMeta, KeyRange{"c", "c"}));
+  ASSERT_OK(store().Get(ReadOptions{}, Table::kMeta, "c", &value));
+  // The same range in the meta table.
+  ASSERT_OK(store().DeleteRange(WriteOptions{}, Table::kMeta, KeyRange{"b", "c"}));
+  ASSERT_OK_AND_ASSIGN(meta, ScanAll(store(), Table::kMeta, KeyRange{}));
+  EXPECT_EQ(Keys(meta), (std::vector<std::string>{"a", "c", "c\x00"s, "d"}));
 }
 
 TEST_P(KvStoreConformanceTest, DeleteRangeRejectsEmptyEndAndReversedBounds) {

@@ -19,6 +19,7 @@
 #include "grid/grid_store.h"
 #include "grid/grid_verify.h"
 #include "importers/netcdf_importer.h"
+#include "storage/kv_store_factory.h"
 #include "tests/test_util.h"
 
 namespace gridstore::testing {
@@ -232,6 +233,36 @@ TEST_F(RadosFaultTest, OpeningAStoreWithTheOsdDownFailsInTimeAndWorksOnceItIsBac
   EXPECT_TRUE(store.status().IsUnavailable()) << store.status();
   StartOsd();
   ASSERT_OK(GridStore::Open(Uri("open"), {}));
+}
+
+// Ceph blocks writes to a full pool until space is freed; with the op timeout that is an error.
+TEST_F(RadosFaultTest, AFullPoolGivesUnavailableNotAHang) {
+  const std::string ceph = "ceph -c '" + conf_ + "' ";
+  Shell(ceph + "osd pool create full 8 && " + ceph + "osd pool application enable full rados && " +
+        ceph + "osd pool set-quota full max_objects 4");
+  ASSERT_OK_AND_ASSIGN(auto store,
+                       storage::OpenKvStore("rados://full?conf=" + conf_,
+                                            storage::OpenOptions{.create_if_missing = true}));
+  // Fill it past its quota; the monitor flags the pool full once the OSD reports the count.
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_OK(store->Put(storage::WriteOptions{}, storage::Table::kData, "k" + std::to_string(i),
+                         "v"));
+  }
+  const auto deadline = Clock::now() + std::chrono::seconds(60);
+  while (Shell(ceph + "osd pool ls detail").find("full_quota") == std::string::npos) {
+    ASSERT_LT(Clock::now(), deadline) << "the pool was never flagged full";
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  const auto start = Clock::now();
+  Status s = store->Put(storage::WriteOptions{}, storage::Table::kData, "one-more", "v");
+  EXPECT_LT(Clock::now() - start, kFailureBound);
+  EXPECT_TRUE(s.IsUnavailable()) << s;
+  EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr("RADOS pool 'full'"));
+  EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr("full?"));
+  // Reads still work.
+  std::string value;
+  ASSERT_OK(store->Get(storage::ReadOptions{}, storage::Table::kData, "k0", &value));
+  EXPECT_EQ(value, "v");
 }
 
 }  // namespace
