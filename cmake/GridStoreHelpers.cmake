@@ -22,10 +22,12 @@ function(gridstore_set_warnings target)
     $<$<BOOL:${GRIDSTORE_WERROR}>:-Werror>)
 endfunction()
 
-# gridstore_add_test(NAME SRCS ... [DEPS ...]): one GoogleTest executable per test folder; every
-# TEST becomes its own ctest case (gtest_discover_tests), so `ctest -R` selects single cases.
+# gridstore_add_test(NAME SRCS ... [DEPS ...] [FIXTURES F] [TEST_PREFIX P]): one GoogleTest
+# executable per test folder; every TEST becomes its own ctest case (gtest_discover_tests), so
+# `ctest -R` selects single cases. TEST_PREFIX keeps the names of a suite compiled into a second
+# executable (the RADOS runs) apart from the first; FIXTURES names ctest fixtures it requires.
 function(gridstore_add_test name)
-  cmake_parse_arguments(ARG "" "FIXTURES" "SRCS;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "FIXTURES;TEST_PREFIX" "SRCS;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SRCS})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   gridstore_set_warnings(${name})
@@ -37,5 +39,6 @@ function(gridstore_add_test name)
   if(ARG_FIXTURES)
     list(APPEND properties FIXTURES_REQUIRED "${ARG_FIXTURES}")
   endif()
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES ${properties})
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 TEST_PREFIX "${ARG_TEST_PREFIX}"
+                       PROPERTIES ${properties})
 endfunction()

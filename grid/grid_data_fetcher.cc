@@ -2,6 +2,7 @@
 #include "grid/grid_data_fetcher.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -311,10 +312,14 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
   const bool use_cache = options_.use_cache && context_->cache->capacity() > 0;
   std::mutex mu;
   Status first_error;
+  // Once a group fails, the rest are skipped: against a dead cluster each would otherwise wait
+  // out its own op timeout before the fetch could report the first error.
+  std::atomic<bool> failed{false};
   FetchStats& stats = result.stats;
   stats.blocks = static_cast<int64_t>(tasks.size());
 
   ParallelFor(context_->pool, groups, parallelism, [&](size_t group) {
+    if (failed.load(std::memory_order_relaxed)) return;
     const size_t begin = group * group_size, end = std::min(tasks.size(), begin + group_size);
     FetchStats local;
     Status status;
@@ -417,6 +422,7 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
       }
     }
     std::lock_guard<std::mutex> lock(mu);
+    if (!status.ok()) failed.store(true, std::memory_order_relaxed);
     if (!status.ok() && first_error.ok()) first_error = status;
     stats.blocks_read += local.blocks_read;
     stats.blocks_missing += local.blocks_missing;

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "storage/rados/object_names.h"
+#include "util/coding.h"
 
 namespace gridstore::storage {
 namespace {
@@ -55,18 +56,13 @@ void CopyOut(bufferlist& bl, std::string* out) {
 }
 
 std::string EncodeSize(uint64_t size) {
-  std::string s(8, '\0');
-  for (int i = 0; i < 8; ++i) s[i] = static_cast<char>(size >> (8 * i));
+  std::string s;
+  PutFixed64(&s, size);
   return s;
 }
 
-uint64_t DecodeSize(const std::string& s) {
-  uint64_t size = 0;
-  for (size_t i = 0; i < 8 && i < s.size(); ++i) {
-    size |= static_cast<uint64_t>(static_cast<unsigned char>(s[i])) << (8 * i);
-  }
-  return size;
-}
+// A directory entry's value size; 0 for a damaged entry (it only feeds size estimates).
+uint64_t DecodeSize(const std::string& s) { return s.size() == 8 ? DecodeFixed64(s.data()) : 0; }
 
 char CatalogTag(Table table) { return table == Table::kMeta ? kMetaTag : kIndexTag; }
 
