@@ -6,11 +6,16 @@
 //   queries   the fetch queries of the performance issue (bench/fetch_queries.h), each request run
 //             on every engine in rotation (RocksDB and RADOS, 1 and 2 fetch threads, block cache
 //             off), every RADOS result compared value by value with RocksDB's;
+//   multiget  KvStore::MultiGet of N random blocks (N = 1 ... 256) on each store: on RADOS the N
+//             reads are in flight together, so the time should grow far slower than N;
 //   workload  a parallel read workload on one store: N client threads, each with its own fetcher,
 //             fetching random 100 x 200 regions of one variable for S seconds (cache off).
+// Both are warm: every block of the dataset is read once first (plane by plane, untimed), so that
+// RocksDB's come from the page cache and RADOS's from the OSDs' caches (when they are big enough:
+// bench/rados_bench.sh gives each OSD 4 GiB).
 //
 // Usage: rados_bench --local DIR --rados URI --dataset ID [--warm-runs 50] [--seed 1]
-//                    [--threads 1,4,16] [--seconds 10] [--only queries|workload]
+//                    [--threads 1,4,16] [--seconds 10] [--only queries|multiget|workload]
 //                    [--workload-store local|rados|both] [--json FILE]
 // bench/rados_bench.sh builds the stores and runs it on 1 and 3 OSDs.
 
@@ -30,7 +35,9 @@
 #include <vector>
 
 #include "bench/fetch_queries.h"
+#include "grid/grid_keys.h"
 #include "grid/grid_store.h"
+#include "storage/kv_store_factory.h"
 
 namespace {
 
@@ -54,7 +61,7 @@ struct Options {
   uint64_t seed = 1;
   std::vector<int> threads = {1, 4, 16};
   double seconds = 10;
-  std::string only;                 // "", "queries" or "workload"
+  std::string only;                 // "", "queries", "multiget" or "workload"
   std::string workload_store = "both";
   std::string json_path;
 };
@@ -85,7 +92,9 @@ Options ParseArgs(int argc, char** argv) {
       o.seconds = std::stod(value());
     } else if (a == "--only") {
       o.only = value();
-      if (o.only != "queries" && o.only != "workload") Die("--only wants queries or workload");
+      if (o.only != "queries" && o.only != "multiget" && o.only != "workload") {
+        Die("--only wants queries, multiget or workload");
+      }
     } else if (a == "--workload-store") {
       o.workload_store = value();
       if (o.workload_store != "local" && o.workload_store != "rados" && o.workload_store != "both") {
@@ -143,6 +152,26 @@ std::string Ms(double seconds) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), seconds < 0.01 ? "%.3f" : "%.2f", seconds * 1e3);
   return buf;
+}
+
+// Reads every plane of every variable once, untimed: fills the page cache or the OSD caches.
+void WarmUp(const std::string& uri, const std::string& id) {
+  auto store = OpenStore(uri, 2);
+  auto meta = store->GetDataSetMeta(id);
+  if (!meta.ok()) Die(meta.status().ToString());
+  auto fetcher = NewFetcher(store.get(), id, 2);
+  const auto start = Clock::now();
+  int64_t blocks = 0;
+  for (const auto& v : meta->variables) {
+    for (int64_t t = 0; t < v.shape[0]; ++t) {
+      for (int64_t z = 0; z < v.shape[1]; ++z) {
+        bench::Request r{{v.name}, {t, z, 0, 0}, {1, 1, v.shape[2], v.shape[3]}};
+        blocks += FetchOrDie(fetcher.get(), r, "warm-up of " + uri).stats.blocks_read;
+      }
+    }
+  }
+  std::fprintf(stderr, "warm-up of %s: %lld blocks in %.1f s\n", uri.c_str(),
+               static_cast<long long>(blocks), Since(start));
 }
 
 // ---- queries ----
@@ -224,6 +253,59 @@ json RunQueries(const Options& o) {
   return out;
 }
 
+// ---- multiget ----
+
+json RunMultiGet(const Options& o) {
+  auto probe = OpenStore(o.rados, 1);
+  auto meta = probe->GetDataSetMeta(o.dataset);
+  if (!meta.ok()) Die(meta.status().ToString());
+  const grid::VariableMeta& var = meta->variables.front();
+  const int64_t block_rows = (var.shape[2] + meta->layout.block_x - 1) / meta->layout.block_x;
+  const int64_t block_cols = (var.shape[3] + meta->layout.block_y - 1) / meta->layout.block_y;
+  std::map<std::string, std::unique_ptr<gridstore::storage::KvStore>> stores;
+  for (const auto& [name, uri] : {std::pair<std::string, std::string>{"rocksdb", o.local},
+                                  {"rados", o.rados}}) {
+    auto kv = gridstore::storage::OpenKvStore(uri, {.read_only = true});
+    if (!kv.ok()) Die("opening " + uri + ": " + kv.status().ToString());
+    stores[name] = std::move(kv).value();
+  }
+  json out = json::array();
+  std::printf("## KvStore::MultiGet of N random blocks of '%s': median ms (%d calls each)\n\n",
+              var.name.c_str(), o.warm_runs);
+  std::printf("| N | rocksdb | rados | rados ms per block |\n|---:|---:|---:|---:|\n");
+  bench::Rng rng(o.seed);
+  for (int n : {1, 4, 16, 64, 256}) {
+    std::map<std::string, std::vector<double>> times;
+    for (int run = 0; run < o.warm_runs; ++run) {
+      std::vector<std::string> keys;
+      for (int i = 0; i < n; ++i) {
+        keys.push_back(grid::DataKey(grid::BlockAddress{
+            meta->id, var.name, grid::kPlaneLayout, static_cast<uint32_t>(rng.Below(var.shape[0])),
+            static_cast<uint32_t>(rng.Below(var.shape[1])),
+            static_cast<uint32_t>(rng.Below(block_rows)),
+            static_cast<uint32_t>(rng.Below(block_cols))}));
+      }
+      const std::vector<std::string_view> views(keys.begin(), keys.end());
+      for (auto& [name, kv] : stores) {
+        std::vector<std::string> values;
+        std::vector<gridstore::Status> statuses;
+        const auto start = Clock::now();
+        kv->MultiGet({}, gridstore::storage::Table::kData, views, &values, &statuses);
+        times[name].push_back(Since(start));
+        for (const auto& st : statuses) {
+          if (!st.ok()) Die(name + " MultiGet: " + st.ToString());
+        }
+      }
+    }
+    const double rocks = Summarize(times["rocksdb"]).p50, rados = Summarize(times["rados"]).p50;
+    std::printf("| %d | %s | %s | %s |\n", n, Ms(rocks).c_str(), Ms(rados).c_str(),
+                Ms(rados / n).c_str());
+    out.push_back({{"n", n}, {"rocksdb_p50_ms", rocks * 1e3}, {"rados_p50_ms", rados * 1e3}});
+  }
+  std::printf("\n");
+  return out;
+}
+
 // ---- workload ----
 
 json RunWorkload(const Options& o, const std::string& which, const std::string& uri) {
@@ -295,8 +377,13 @@ int main(int argc, char** argv) {
   const Options o = ParseArgs(argc, argv);
   json report = {{"bench", "rados"}, {"local", o.local}, {"rados", o.rados},
                  {"dataset", o.dataset}, {"seed", o.seed}};
-  if (o.only != "workload") report["queries"] = RunQueries(o);
-  if (o.only != "queries") {
+  if (!o.local.empty()) WarmUp(o.local, o.dataset);
+  WarmUp(o.rados, o.dataset);
+  if (o.only.empty() || o.only == "queries") report["queries"] = RunQueries(o);
+  if ((o.only.empty() || o.only == "multiget") && !o.local.empty()) {
+    report["multiget"] = RunMultiGet(o);
+  }
+  if (o.only.empty() || o.only == "workload") {
     if (o.workload_store != "rados") report["workload"]["rocksdb"] = RunWorkload(o, "RocksDB", o.local);
     if (o.workload_store != "local") report["workload"]["rados"] = RunWorkload(o, "RADOS", o.rados);
   }

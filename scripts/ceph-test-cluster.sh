@@ -26,6 +26,8 @@
 #           (20 GiB sparse), DIR/log/, DIR/run/ (pid files, admin sockets), DIR/crash/.
 # DIR's file system must support O_DIRECT, which bluestore uses on the block file: ext4, xfs, or
 # tmpfs on Linux >= 6.6.
+# CEPH_TEST_CLUSTER_OSD_CACHE sets each OSD's bluestore cache (default 256M; benchmarks use 4G),
+# CEPH_TEST_CLUSTER_OSD_SHARDS its op shards (default 1; benchmarks use 8).
 # Every wait is bounded (CEPH_TEST_CLUSTER_TIMEOUT seconds, default 60); clients of the cluster
 # time out after 10 s instead of blocking. Daemons run as the calling user (no systemd).
 set -euo pipefail
@@ -35,6 +37,11 @@ readonly TIMEOUT=${CEPH_TEST_CLUSTER_TIMEOUT:-60}
 readonly STOP_GRACE=10     # seconds between SIGTERM and SIGKILL in stop
 readonly MARKER=.ceph-test-cluster  # written by start; stop refuses to delete a DIR without it
 readonly BLOCK_SIZE=20G    # sparse, so this costs nothing until written
+# Each OSD's data cache: small for tests; benchmarks raise it (bench/rados_bench.sh) so that warm
+# reads come from memory, as RocksDB's do from the page cache.
+readonly OSD_CACHE=${CEPH_TEST_CLUSTER_OSD_CACHE:-256M}
+# Op shards per OSD: 1 starts fastest (see write_conf); benchmarks use Ceph's SSD default of 8.
+readonly OSD_SHARDS=${CEPH_TEST_CLUSTER_OSD_SHARDS:-1}
 readonly MGR_MODULE_PATH=/usr/share/ceph/mgr  # Pacific's default mgr_module_path
 
 # The python that the `ceph` CLI itself uses: it has the rados bindings (a pyenv python may not).
@@ -174,6 +181,13 @@ mgr_modules() {
     2>/dev/null | sort | paste -sd, -
 }
 
+# The OSD's memory target: 1G, or its cache plus 768M when the cache is larger.
+osd_memory_target() {
+  local bytes
+  bytes=$(numfmt --from=iec "$OSD_CACHE") || fail "CEPH_TEST_CLUSTER_OSD_CACHE=$OSD_CACHE is not a size"
+  numfmt --to=iec $((bytes + 768 * 1024 * 1024 > 1024 * 1024 * 1024 ? bytes + 768 * 1024 * 1024 : 1024 * 1024 * 1024))
+}
+
 write_conf() { # write_conf DIR FSID PORT PORT_MAX
   local dir=$1 fsid=$2 port=$3 port_max=$4
   cat >"$dir/ceph.conf" <<EOF
@@ -241,13 +255,13 @@ $(daemon_section osd "$dir")
 	bluestore block size = $BLOCK_SIZE
 	bluestore fsck on mkfs = false
 	# Small memory footprint; no autotuning against the 4 GiB default target.
-	osd memory target = 1G
+	osd memory target = $(osd_memory_target)
 	bluestore cache autotune = false
-	bluestore cache size = 256M
+	bluestore cache size = $OSD_CACHE
 	# Startup opens/closes the block device once per op shard, and each close waits for the
 	# aio thread's poll (250 ms by default): fewer shards and a short poll make an OSD start
 	# in 0.8 s instead of 2 s (the poll costs ~0.5% of a core when idle).
-	osd op num shards = 1
+	osd op num shards = $OSD_SHARDS
 	osd op num threads per shard = 2
 	bdev aio poll ms = 10
 	# The mgr turns the first connection of a new OSD away (no metadata yet) and the OSD retries
