@@ -18,14 +18,19 @@ echo "== 1/3 normal build"
 bash scripts/build.sh build -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
 
+# Sanitizer builds at -O1 with line tables only (-g1): the sanitizers' recommended level, and half
+# the compile time of -O2 -g (measured: 56 s -> 27 s for one large test file under ASan).
+sanitizer_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG")
+
 echo "== 2/3 AddressSanitizer + UndefinedBehaviorSanitizer"
-bash scripts/build.sh build-asan -DGRIDSTORE_SANITIZE=address \
+bash scripts/build.sh build-asan -DGRIDSTORE_SANITIZE=address "${sanitizer_flags[@]}" \
   -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
 
 echo "== 3/3 ThreadSanitizer"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRIDSTORE_SANITIZE=thread \
+  "${sanitizer_flags[@]}" \
   -DGRIDSTORE_WERROR=ON -DGRIDSTORE_BUILD_SAMPLES=OFF -DGRIDSTORE_BUILD_TOOLS=OFF \
   -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
 cmake --build build-tsan -j "$jobs" --target util_test storage_test grid_test importers_test
