@@ -182,6 +182,10 @@ void GridDataFetcher::ClearOriginShape() { box_.reset(); }
 
 Result<std::vector<const VariableMeta*>> GridDataFetcher::ResolveVariables() const {
   std::vector<const VariableMeta*> vars;
+  if (meta_->variables.empty()) {
+    return Status::InvalidArgument("dataset '" + EscapeForMessage(meta_->id) +
+                                   "' has no variables (a catalogue entry without data)");
+  }
   if (variables_.empty()) {
     for (const auto& v : meta_->variables) vars.push_back(&v);
     return vars;
@@ -270,8 +274,20 @@ Result<FetchPlan> GridDataFetcher::Explain() const {
   return plan;
 }
 
+Status GridDataFetcher::CheckComplete() const {
+  if (options_.allow_incomplete) return Status::OK();
+  const std::string status = meta_->status();
+  if (status == kStatusDone) return Status::OK();
+  return Status::FailedPrecondition(
+      "dataset '" + EscapeForMessage(meta_->id) + "' is not complete (status " +
+      (status.empty() ? std::string("unset") : "'" + EscapeForMessage(status) + "'") +
+      ", not 'DONE': an import in progress or one that failed); its unwritten blocks would read "
+      "as fill values. Allow incomplete data to read it anyway");
+}
+
 Result<GridDataSet> GridDataFetcher::Fetch() const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
+  GRIDSTORE_RETURN_IF_ERROR(CheckComplete());
   GridDataSet result;
   result.id = meta_->id;
 

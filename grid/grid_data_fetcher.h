@@ -35,6 +35,12 @@ struct FetchOptions {
   int parallelism = 0;
   // Serve and fill the store's decompressed-block cache.
   bool use_cache = true;
+  // Read a dataset that is not complete: one whose status is not DONE (an import in progress,
+  // or one that died). Blocks not written yet read as the fill value. If false, Fetch of such a
+  // dataset is FailedPrecondition naming the dataset and its status, so that fill values are
+  // never mistaken for data. (A dataset that grows step by step will count its finished steps
+  // as complete, so reads of those need no flag.)
+  bool allow_incomplete = false;
 };
 
 // What a fetch will do, computed without reading any block.
@@ -66,8 +72,9 @@ class GridDataFetcher {
   void set_options(const FetchOptions& options) { options_ = options; }
   const FetchOptions& options() const { return options_; }
 
-  // Reads the box of every chosen variable. Errors: InvalidArgument for an unknown or repeated
-  // variable, or a negative origin or a shape below 1 (naming variable, axis and value); OutOfRange
+  // Reads the box of every chosen variable. Errors: FailedPrecondition if the dataset is not
+  // complete (see FetchOptions::allow_incomplete); InvalidArgument for a dataset without
+  // variables, an unknown or repeated variable, or a negative origin or a shape below 1 (naming variable, axis and value); OutOfRange
   // if the box does not fit inside a variable (naming variable, axis, dimension, origin, shape and
   // extent); DataLoss for a corrupt block (naming dataset, variable, t, z and block); the store's
   // own errors otherwise.
@@ -85,6 +92,8 @@ class GridDataFetcher {
   GridDataFetcher(internal_grid::StoreContext* context, std::shared_ptr<const DataSetMeta> meta);
 
   Result<std::vector<const VariableMeta*>> ResolveVariables() const;
+  // FailedPrecondition unless the dataset is complete or options_.allow_incomplete.
+  Status CheckComplete() const;
   Status CheckBox(const VariableMeta& var, const Shape4& origin, const Shape4& shape) const;
 
   internal_grid::StoreContext* const context_;

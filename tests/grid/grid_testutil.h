@@ -26,11 +26,13 @@ inline grid::VariableMeta MakeVariable(std::string name, grid::DataType type, gr
   return v;
 }
 
-// A dataset with the given variables and a block shape.
+// A dataset with the given variables and a block shape, with status DONE (tests write and read
+// it at once; fetches refuse datasets that are not DONE).
 inline grid::DataSetMeta MakeMeta(std::string id, std::vector<grid::VariableMeta> variables,
                                   int64_t block_x = 16, int64_t block_y = 16) {
   grid::DataSetMeta meta;
   meta.id = std::move(id);
+  meta.set_status(grid::kStatusDone);
   meta.variables = std::move(variables);
   meta.layout.block_x = block_x;
   meta.layout.block_y = block_y;

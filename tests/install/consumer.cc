@@ -15,6 +15,7 @@ int main() {
   var.type = DataType::kFloat32;
   var.shape = {1, 1, 3, 4};
   meta.variables.push_back(var);
+  meta.set_status(kStatusDone);  // written in one go; fetches refuse datasets not DONE
   if (!(*store)->PutDataSetMeta(meta).ok()) return 2;
   auto writer = (*store)->GetDataWriter("installed");
   if (!writer.ok()) return 3;
