@@ -285,6 +285,36 @@ Status GridDataFetcher::CheckComplete() const {
       "as fill values. Allow incomplete data to read it anyway");
 }
 
+Status GridDataFetcher::CheckStillCurrent() const {
+  const std::string dataset = "dataset '" + EscapeForMessage(meta_->id) + "'";
+  std::string value;
+  Status s = context_->kv->Get(storage::ReadOptions{}, storage::Table::kMeta,
+                               MetaStampKey(meta_->id), &value);
+  uint64_t incarnation = 0, generation = 0;
+  if (s.ok()) {
+    if (!DecodeMetaStamp(value, &incarnation, &generation)) {
+      return Status::DataLoss("the meta stamp of " + dataset + " is malformed");
+    }
+  } else if (s.IsNotFound()) {
+    // No stamp: a meta written before stamps existed, or no meta at all.
+    s = context_->kv->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(meta_->id),
+                          &value);
+    if (s.IsNotFound()) {
+      return Status::NotFound(dataset + " was deleted while it was being read");
+    }
+    GRIDSTORE_RETURN_IF_ERROR(s);
+    GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta stored, DataSetMeta::Decode(value));
+    incarnation = stored.incarnation;
+  } else {
+    return s.WithContext("checking that " + dataset + " is unchanged");
+  }
+  if (incarnation != meta_->incarnation) {
+    return Status::Aborted(dataset + " was replaced while it was being read (deleted and "
+                           "written again, or imported with --overwrite); fetch again");
+  }
+  return Status::OK();
+}
+
 Result<GridDataSet> GridDataFetcher::Fetch() const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
   GRIDSTORE_RETURN_IF_ERROR(CheckComplete());
@@ -346,7 +376,7 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
       const BlockTask& task = tasks[i];
       const Output& out = outputs[task.output];
       std::string& key = keys[i - begin];
-      AppendDataKey(BlockAddress{meta_->id, out.var->name, kPlaneLayout,
+      AppendDataKey(BlockAddress{meta_->id, meta_->key_incarnation(), out.var->name, kPlaneLayout,
                                  static_cast<uint32_t>(task.t), static_cast<uint32_t>(task.z),
                                  static_cast<uint32_t>(task.r), static_cast<uint32_t>(task.c)},
                     &key);
@@ -447,6 +477,10 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
     stats.bytes_decompressed += local.bytes_decompressed;
   });
   GRIDSTORE_RETURN_IF_ERROR(first_error);
+  // A missing block reads as the fill value: right only if the dataset is still the incarnation
+  // planned from. Deleting or replacing it meanwhile removes blocks, so check (one small read,
+  // and only when some block was missing).
+  if (stats.blocks_missing > 0) GRIDSTORE_RETURN_IF_ERROR(CheckStillCurrent());
 
   if (options_.unpack) {
     for (const Output& out : outputs) {

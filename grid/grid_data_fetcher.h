@@ -76,8 +76,9 @@ class GridDataFetcher {
   // complete (see FetchOptions::allow_incomplete); InvalidArgument for a dataset without
   // variables, an unknown or repeated variable, or a negative origin or a shape below 1 (naming variable, axis and value); OutOfRange
   // if the box does not fit inside a variable (naming variable, axis, dimension, origin, shape and
-  // extent); DataLoss for a corrupt block (naming dataset, variable, t, z and block); the store's
-  // own errors otherwise.
+  // extent); DataLoss for a corrupt block (naming dataset, variable, t, z and block); NotFound or
+  // Aborted if the dataset was deleted or replaced while it was read (its blocks vanished, and
+  // fill values would stand in for them); the store's own errors otherwise.
   Result<GridDataSet> Fetch() const;
 
   // Validates the request as Fetch does and returns the plan, reading nothing.
@@ -94,6 +95,8 @@ class GridDataFetcher {
   Result<std::vector<const VariableMeta*>> ResolveVariables() const;
   // FailedPrecondition unless the dataset is complete or options_.allow_incomplete.
   Status CheckComplete() const;
+  // NotFound if the dataset was deleted, Aborted if it is now another incarnation.
+  Status CheckStillCurrent() const;
   Status CheckBox(const VariableMeta& var, const Shape4& origin, const Shape4& shape) const;
 
   internal_grid::StoreContext* const context_;

@@ -102,7 +102,8 @@ Status GridDataWriter::EncodeBlock(const VariableMeta& var, int64_t t, int64_t z
   }
   key->clear();
   AppendDataKey(
-      BlockAddress{meta_->id, var.name, kPlaneLayout, static_cast<uint32_t>(t),
+      BlockAddress{meta_->id, meta_->key_incarnation(), var.name, kPlaneLayout,
+                   static_cast<uint32_t>(t),
                    static_cast<uint32_t>(z), static_cast<uint32_t>(r), static_cast<uint32_t>(c)},
       key);
   return grid::EncodeBlock(meta_->layout.codec, var.type, static_cast<uint32_t>(rows),

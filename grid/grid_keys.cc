@@ -6,15 +6,25 @@
 //   u8          := 1 byte
 //   u32         := 4 bytes, big-endian
 //
+//   u64         := 8 bytes, big-endian
+//
 //   meta table
 //     meta key  := id                          (1..256 bytes, no NUL; never starts with 0x00)
 //     store key := 0x00 "gridstore"
+//     stamp key := 0x00 0x01 id                -> incarnation:u64 generation:u64
+//     staged    := 0x00 0x02 string(id) incarnation:u64   -> staged record (grid_store.cc)
 //   data table
-//     data key  := string(id) string(variable) layout:u8 t:u32 z:u32 block_row:u32 block_col:u32
+//     data key  := string(id) 0x00 incarnation:u64 string(variable) layout:u8 t:u32 z:u32
+//                  block_row:u32 block_col:u32
+//                | string(id) string(variable) layout:u8 t:u32 z:u32 block_row:u32 block_col:u32
+//                                              (incarnation 0: written before store format 2)
+//   A variable name is never empty, so the byte after string(id) tells the two forms apart.
 //   index table
 //     posting   := 0x01 string(index) string(field) value string(id)     -> ""
 //                | 0x02 string(id) ...         (per-dataset entries)
 //     def key   := 0x03 string(index)                                    -> encoded schema
+//     defs version := 0x04                     -> u64, changed by every index create or drop
+//     building  := 0x05 string(index)          -> encoded schema of an index being built
 //     value     := esc(bytes) 0x00 0x01        string; esc maps 0x00 to 0x00 0xff
 //                | be64(v ^ 2^63)              int64
 //                | be64(total_order(v))        double: bits | 2^63 if v >= 0, else ~bits;
@@ -107,8 +117,64 @@ std::string MetaKey(std::string_view id) { return std::string(id); }
 
 storage::KeyRange AllMetaKeys() { return storage::KeyRange{std::string("\x01"), std::string()}; }
 
+std::string MetaStampKey(std::string_view id) {
+  std::string key("\0\x01", 2);
+  key.append(id);
+  return key;
+}
+
+std::string EncodeMetaStamp(uint64_t incarnation, uint64_t generation) {
+  std::string s;
+  PutFixed64(&s, incarnation);
+  PutFixed64(&s, generation);
+  return s;
+}
+
+bool DecodeMetaStamp(std::string_view value, uint64_t* incarnation, uint64_t* generation) {
+  if (value.size() != 16) return false;
+  *incarnation = DecodeFixed64(value.data());
+  *generation = DecodeFixed64(value.data() + 8);
+  return true;
+}
+
+std::string StagedKey(std::string_view id, uint64_t incarnation) {
+  std::string key("\0\x02", 2);
+  AppendString(id, &key);
+  PutFixed64BigEndian(&key, incarnation);
+  return key;
+}
+
+storage::KeyRange AllStagedKeys() { return storage::KeyRange::Prefix(std::string("\0\x02", 2)); }
+
+storage::KeyRange StagedKeysOf(std::string_view id) {
+  std::string prefix("\0\x02", 2);
+  AppendString(id, &prefix);
+  return storage::KeyRange::Prefix(prefix);
+}
+
+bool DecodeStagedKey(std::string_view key, std::string_view* id, uint64_t* incarnation) {
+  if (key.size() < 2 || key[0] != '\0' || key[1] != '\x02') return false;
+  ByteReader reader(key.substr(2));
+  return reader.ReadNulTerminated(id) && !id->empty() && reader.ReadFixed64BigEndian(incarnation) &&
+         reader.remaining().empty();
+}
+
+namespace {
+
+// string(id), then the incarnation's marker and number unless it is 0 (the keys written before
+// incarnations were part of them).
+void AppendIncarnationPrefix(std::string_view id, uint64_t incarnation, std::string* dst) {
+  AppendString(id, dst);
+  if (incarnation != 0) {
+    dst->push_back('\0');
+    PutFixed64BigEndian(dst, incarnation);
+  }
+}
+
+}  // namespace
+
 void AppendDataKey(const BlockAddress& address, std::string* dst) {
-  AppendString(address.dataset, dst);
+  AppendIncarnationPrefix(address.dataset, address.incarnation, dst);
   AppendString(address.variable, dst);
   dst->push_back(static_cast<char>(address.layout));
   PutFixed32BigEndian(dst, address.t);
@@ -119,19 +185,29 @@ void AppendDataKey(const BlockAddress& address, std::string* dst) {
 
 std::string DataKey(const BlockAddress& address) {
   std::string key;
-  key.reserve(address.dataset.size() + address.variable.size() + 2 + kDataKeyTailBytes);
+  key.reserve(address.dataset.size() + address.variable.size() + 11 + kDataKeyTailBytes);
   AppendDataKey(address, &key);
   return key;
 }
 
-std::string DictionaryKey(std::string_view id, std::string_view variable) {
-  return DataKey(BlockAddress{id, variable, kDictionaryLayout, 0, 0, 0, 0});
+std::string DictionaryKey(std::string_view id, uint64_t incarnation, std::string_view variable) {
+  return DataKey(BlockAddress{id, incarnation, variable, kDictionaryLayout, 0, 0, 0, 0});
 }
 
 Result<BlockAddress> DecodeDataKey(std::string_view key) {
   ByteReader reader(key);
   BlockAddress a;
-  if (!reader.ReadNulTerminated(&a.dataset) || !reader.ReadNulTerminated(&a.variable)) {
+  bool ok = reader.ReadNulTerminated(&a.dataset);
+  if (ok && !reader.remaining().empty() && reader.remaining()[0] == '\0') {
+    uint8_t marker = 0;
+    ok = reader.ReadByte(&marker) && reader.ReadFixed64BigEndian(&a.incarnation) &&
+         a.incarnation != 0;
+    if (!ok) {
+      return Status::DataLoss("data key '" + EscapeForMessage(key) +
+                              "' has a malformed incarnation");
+    }
+  }
+  if (!ok || !reader.ReadNulTerminated(&a.variable)) {
     return Status::DataLoss("data key '" + EscapeForMessage(key) +
                             "' is missing a string terminator");
   }
@@ -146,7 +222,7 @@ Result<BlockAddress> DecodeDataKey(std::string_view key) {
                             " bytes after the variable name; expected " +
                             std::to_string(kDataKeyTailBytes));
   }
-  bool ok = reader.ReadByte(&a.layout) && reader.ReadFixed32BigEndian(&a.t) &&
+  ok = reader.ReadByte(&a.layout) && reader.ReadFixed32BigEndian(&a.t) &&
             reader.ReadFixed32BigEndian(&a.z) && reader.ReadFixed32BigEndian(&a.block_row) &&
             reader.ReadFixed32BigEndian(&a.block_col);
   if (!ok) return Status::DataLoss("data key '" + EscapeForMessage(key) + "' is truncated");
@@ -159,17 +235,29 @@ storage::KeyRange DataSetDataRange(std::string_view id) {
   return storage::KeyRange::Prefix(prefix);
 }
 
-storage::KeyRange VariableDataRange(std::string_view id, std::string_view variable) {
+storage::KeyRange IncarnationDataRange(std::string_view id, uint64_t incarnation) {
   std::string prefix;
-  AppendString(id, &prefix);
+  AppendIncarnationPrefix(id, incarnation, &prefix);
+  storage::KeyRange range = storage::KeyRange::Prefix(prefix);
+  // Incarnation-0 keys continue with a variable name, whose first byte is never 0x00: starting
+  // at 0x01 leaves out every key that carries an incarnation.
+  if (incarnation == 0) range.begin.push_back('\x01');
+  return range;
+}
+
+storage::KeyRange VariableDataRange(std::string_view id, uint64_t incarnation,
+                                    std::string_view variable) {
+  std::string prefix;
+  AppendIncarnationPrefix(id, incarnation, &prefix);
   AppendString(variable, &prefix);
   return storage::KeyRange::Prefix(prefix);
 }
 
-storage::KeyRange PlaneDataRange(std::string_view id, std::string_view variable, uint8_t layout,
-                                 uint32_t t, uint32_t z) {
+storage::KeyRange PlaneDataRange(std::string_view id, uint64_t incarnation,
+                                 std::string_view variable, uint8_t layout, uint32_t t,
+                                 uint32_t z) {
   std::string prefix;
-  AppendString(id, &prefix);
+  AppendIncarnationPrefix(id, incarnation, &prefix);
   AppendString(variable, &prefix);
   prefix.push_back(static_cast<char>(layout));
   PutFixed32BigEndian(&prefix, t);
@@ -199,11 +287,23 @@ std::string IndexDefinitionKey(std::string_view index) {
 
 storage::KeyRange AllIndexDefinitions() { return storage::KeyRange::Prefix("\x03"); }
 
+std::string IndexDefinitionsVersionKey() { return std::string("\x04"); }
+
 bool DecodeIndexDefinitionKey(std::string_view key, std::string_view* index) {
-  if (key.size() < 3 || key[0] != '\x03' || key.back() != '\0') return false;
+  if (key.size() < 3 || (key[0] != '\x03' && key[0] != '\x05') || key.back() != '\0') {
+    return false;
+  }
   *index = key.substr(1, key.size() - 2);
   return index->find('\0') == std::string_view::npos;
 }
+
+std::string BuildingIndexDefinitionKey(std::string_view index) {
+  std::string key("\x05");
+  AppendString(index, &key);
+  return key;
+}
+
+storage::KeyRange AllBuildingIndexDefinitions() { return storage::KeyRange::Prefix("\x05"); }
 
 storage::KeyRange IndexPostingsRange(std::string_view index) {
   std::string prefix("\x01");

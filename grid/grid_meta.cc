@@ -4,7 +4,10 @@
 // are little-endian; varint is LEB128 (util/coding.h); svarint is a zig-zag varint.
 //
 //   meta        := "GSMD" version:fixed32 body                  version = kMetaFormatVersion
-//   body        := id:bytes incarnation:varint layout attributes
+//   body        := id:bytes incarnation:varint stamp layout attributes
+//   stamp       := generation:varint flags:varint             version >= 3 (else 0, 0); flags
+//                                                              bit 0: data keys carry the
+//                                                              incarnation
 //                  varint(n) variable{n} varint(n) coordinate{n}
 //   bytes       := varint(len) byte{len}
 //   layout      := block_x:svarint block_y:svarint codec:u8 level:svarint
@@ -607,6 +610,8 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
   PutFixed32(dst, kMetaFormatVersion);
   PutLengthPrefixed(dst, id);
   PutVarint64(dst, incarnation);
+  PutVarint64(dst, generation);
+  PutVarint64(dst, incarnation_in_keys ? 1 : 0);
   PutVarsint64(dst, layout.block_x);
   PutVarsint64(dst, layout.block_y);
   dst->push_back(static_cast<char>(layout.codec.codec));
@@ -635,6 +640,15 @@ Status DecodeHead(MetaDecoder& d, DataSetMeta* meta) {
 
   GRIDSTORE_RETURN_IF_ERROR(d.Bytes("id", &meta->id));
   GRIDSTORE_RETURN_IF_ERROR(d.Varint("incarnation", &meta->incarnation));
+  meta->generation = 0;
+  meta->incarnation_in_keys = false;  // metas before version 3 name keys without it
+  if (version >= 3) {
+    uint64_t flags = 0;
+    GRIDSTORE_RETURN_IF_ERROR(d.Varint("generation", &meta->generation));
+    GRIDSTORE_RETURN_IF_ERROR(d.Varint("flags", &flags));
+    if (flags > 1) return d.Error("flags " + std::to_string(flags));
+    meta->incarnation_in_keys = flags == 1;
+  }
   GRIDSTORE_RETURN_IF_ERROR(d.Svarint("block shape", &meta->layout.block_x));
   GRIDSTORE_RETURN_IF_ERROR(d.Svarint("block shape", &meta->layout.block_y));
   uint8_t codec = 0;

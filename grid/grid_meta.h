@@ -153,7 +153,9 @@ inline constexpr std::string_view kStatusInit = "INIT";
 inline constexpr std::string_view kStatusDone = "DONE";
 
 // Version 2 added the layout's frame_rows; version-1 metas decode with frame_rows = 0.
-inline constexpr uint32_t kMetaFormatVersion = 2;
+// Version 3 added the generation and the incarnation in data keys; older metas decode with
+// generation 0 and incarnation_in_keys false.
+inline constexpr uint32_t kMetaFormatVersion = 3;
 
 // "256x256, shuffle-zstd:3" or, framed, "256x256, shuffle-zstd:3, frames of 16 rows".
 std::string BlockLayoutToString(const BlockLayout& layout);
@@ -164,9 +166,19 @@ struct DataSetMeta {
   std::vector<Coordinate> coordinates;
   Attributes attributes;  // typed user attributes, including status and create_time
   BlockLayout layout;
-  // Identifies this incarnation of the dataset (a dataset deleted and re-created gets a new one);
-  // set by GridStore when the dataset is first stored. Callers leave it alone.
+  // Identifies this incarnation of the dataset: its blocks are keyed by it, and a dataset
+  // deleted and re-created, or replaced by `import --overwrite`, gets a new one. Set by
+  // GridStore when the dataset is first stored. Callers leave it alone.
   uint64_t incarnation = 0;
+  // Counts the writes of this meta (1 when first stored); set by GridStore, so that a reader
+  // can tell a cached meta from a newer one. Callers leave it alone.
+  uint64_t generation = 0;
+  // False only for datasets written before data keys carried the incarnation (they stay
+  // readable); set by GridStore.
+  bool incarnation_in_keys = true;
+
+  // The incarnation this dataset's data keys carry (BlockAddress::incarnation).
+  uint64_t key_incarnation() const { return incarnation_in_keys ? incarnation : 0; }
 
   // Null if there is no such variable / coordinate.
   const VariableMeta* FindVariable(std::string_view name) const;

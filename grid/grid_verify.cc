@@ -1,26 +1,33 @@
 // Copyright 2026 The GridStore Authors.
+//
+// Verification reads each dataset's blocks by the keys its meta implies (MultiGet in groups,
+// decoded in parallel), so that every block gets its own outcome: an unreadable block is one
+// problem, not the end of the run. Blocks nobody owns are found by walking the data table one
+// (dataset, incarnation) group at a time, without reading them.
 #include "grid/grid_verify.h"
 
+#include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 
 #include "grid/block_codec.h"
 #include "grid/grid_keys.h"
+#include "grid/grid_store.h"
 #include "grid/internal/block_geometry.h"
 #include "grid/internal/dictionary_cache.h"
+#include "grid/internal/store_walk.h"
 #include "util/thread_pool.h"
 
 namespace gridstore::grid {
 
 namespace {
 
-// Blocks are copied out of the scan in batches of about this many bytes and decoded in parallel.
-constexpr size_t kBatchBytes = 32 << 20;
-
-struct PendingBlock {
-  std::string key;
-  std::string value;
-};
+// Blocks read with one MultiGet and decoded by one thread.
+constexpr size_t kGroupBlocks = 32;
+// Blocks planned at once (then read by groups on every thread).
+constexpr size_t kRoundBlocks = 4096;
 
 std::string BlockName(const BlockAddress& a) {
   return "variable '" + EscapeForMessage(a.variable) + "', t=" + std::to_string(a.t) +
@@ -30,139 +37,275 @@ std::string BlockName(const BlockAddress& a) {
 
 class Verifier {
  public:
-  Verifier(GridStore* store, const VerifyOptions& options)
-      : store_(store), options_(options), dictionaries_(store->kv_store()) {}
+  Verifier(storage::KvStore* kv, ThreadPool* pool, const VerifyOptions& options)
+      : kv_(kv), pool_(pool), options_(options), dictionaries_(kv) {}
 
-  Status Run(std::string_view id) {
-    storage::KeyRange range;  // the whole data table by default
-    if (!id.empty()) {
-      GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, store_->GetDataSetMeta(id));
-      CheckMeta(meta);
-      metas_.emplace(std::string(id), std::make_unique<DataSetMeta>(std::move(meta)));
-      range = DataSetDataRange(id);
-    } else {
-      GRIDSTORE_ASSIGN_OR_RETURN(std::vector<DataSetMeta> metas, store_->ListDataSets());
-      for (DataSetMeta& meta : metas) {
-        CheckMeta(meta);
-        std::string key = meta.id;
-        metas_.emplace(std::move(key), std::make_unique<DataSetMeta>(std::move(meta)));
-      }
+  // Checks every block `meta` implies.
+  void CheckDataSet(const DataSetMeta& meta) {
+    ++report_.datasets;
+    if (meta.status() != kStatusDone) ++report_.datasets_not_done;
+    Status valid = meta.Validate();
+    if (!valid.ok()) {
+      Problem(meta.id, std::string(valid.message()));
+      return;  // its shapes cannot be trusted to plan keys
     }
-    std::vector<PendingBlock> batch;
-    size_t batch_bytes = 0;
-    GRIDSTORE_RETURN_IF_ERROR(store_->kv_store()->Scan(
-        storage::ReadOptions{.fill_cache = false}, storage::Table::kData, range,
-        [&](std::string_view key, std::string_view value) {
-          batch.push_back(PendingBlock{std::string(key), std::string(value)});
-          batch_bytes += key.size() + value.size();
-          if (batch_bytes >= kBatchBytes) {
-            CheckBatch(&batch);
-            batch_bytes = 0;
+    for (const VariableMeta& var : meta.variables) {
+      CheckDictionary(meta, var);
+      const internal_grid::BlockGeometry g(var, meta.layout);
+      std::vector<BlockAddress> round;
+      for (int64_t t = 0; t < var.shape[kT]; ++t) {
+        for (int64_t z = 0; z < var.shape[kZ]; ++z) {
+          for (int64_t r = 0; r < g.block_rows; ++r) {
+            for (int64_t c = 0; c < g.block_cols; ++c) {
+              round.push_back(BlockAddress{meta.id, meta.key_incarnation(), var.name,
+                                           kPlaneLayout, static_cast<uint32_t>(t),
+                                           static_cast<uint32_t>(z), static_cast<uint32_t>(r),
+                                           static_cast<uint32_t>(c)});
+              if (round.size() == kRoundBlocks) {
+                CheckBlocks(meta, var, g, &round);
+              }
+            }
           }
-          return true;
-        }));
-    CheckBatch(&batch);
-    for (const auto& [dataset, count] : orphans_) {
-      report_.problems.push_back(VerifyProblem{
-          dataset, std::to_string(count) + " block(s) belong to no dataset meta (left by a " +
-                       "deleted or failed import?); `gridstore delete` removes them"});
+        }
+      }
+      CheckBlocks(meta, var, g, &round);
     }
-    return Status::OK();
+  }
+
+  void Problem(std::string dataset, std::string message) {
+    std::lock_guard<std::mutex> lock(mu_);
+    report_.problems.push_back(VerifyProblem{std::move(dataset), std::move(message)});
   }
 
   VerifyReport& report() { return report_; }
 
  private:
-  void CheckMeta(const DataSetMeta& meta) {
-    ++report_.datasets;
-    if (meta.status() != kStatusDone) ++report_.datasets_not_done;
-    Status s = meta.Validate();
-    if (!s.ok()) report_.problems.push_back(VerifyProblem{meta.id, std::string(s.message())});
+  void CheckDictionary(const DataSetMeta& meta, const VariableMeta& var) {
+    std::string stored;
+    Status s = kv_->Get(storage::ReadOptions{.fill_cache = false}, storage::Table::kData,
+                        DictionaryKey(meta.id, meta.key_incarnation(), var.name), &stored);
+    if (s.IsNotFound()) return;  // blocks that need one report it missing
+    if (s.ok()) s = BlockDictionary::Load(stored).status();
+    if (!s.ok()) {
+      Problem(meta.id, "variable '" + EscapeForMessage(var.name) +
+                           "', dictionary: " + std::string(s.message()));
+    }
   }
 
-  // Decodes every block of `batch` in parallel, records problems in key order, clears the batch.
-  void CheckBatch(std::vector<PendingBlock>* batch) {
-    std::vector<std::string> errors(batch->size());
-    std::vector<std::string> datasets(batch->size());
-    std::vector<char> orphan(batch->size(), 0);
-    ParallelFor(pool_.get(), batch->size(), 0, [&](size_t i) {
-      const PendingBlock& block = (*batch)[i];
-      auto address = DecodeDataKey(block.key);
-      if (!address.ok()) {
-        errors[i] = "malformed data key: " + std::string(address.status().message());
-        return;
-      }
-      datasets[i] = std::string(address->dataset);
-      auto it = metas_.find(address->dataset);
-      if (it == metas_.end()) {
-        orphan[i] = 1;
-        return;
-      }
-      const DataSetMeta& meta = *it->second;
-      const VariableMeta* var = meta.FindVariable(address->variable);
-      const std::string name = BlockName(*address);
-      if (var == nullptr) {
-        errors[i] = name + ": the dataset has no such variable";
-        return;
-      }
-      if (address->layout == kDictionaryLayout && address->t == 0 && address->z == 0 &&
-          address->block_row == 0 && address->block_col == 0) {
-        auto dictionary = BlockDictionary::Load(block.value);
-        if (!dictionary.ok()) {
-          errors[i] = "variable '" + EscapeForMessage(address->variable) +
-                      "', dictionary: " + std::string(dictionary.status().message());
-        }
-        return;
-      }
-      internal_grid::BlockGeometry g(*var, meta.layout);
-      if (address->layout != kPlaneLayout || address->t >= var->shape[kT] ||
-          address->z >= var->shape[kZ] || address->block_row >= g.block_rows ||
-          address->block_col >= g.block_cols) {
-        errors[i] = name + ": outside the variable's shape or layout";
-        return;
-      }
-      const uint32_t rows = static_cast<uint32_t>(g.rows_of(address->block_row));
-      const uint32_t cols = static_cast<uint32_t>(g.cols_of(address->block_col));
+  // Reads and decodes the blocks of `round` (then clears it): groups of kGroupBlocks per task.
+  void CheckBlocks(const DataSetMeta& meta, const VariableMeta& var,
+                   const internal_grid::BlockGeometry& g, std::vector<BlockAddress>* round) {
+    const size_t groups = (round->size() + kGroupBlocks - 1) / kGroupBlocks;
+    ParallelFor(pool_, groups, 0, [&](size_t group) {
+      const size_t begin = group * kGroupBlocks;
+      const size_t end = std::min(round->size(), begin + kGroupBlocks);
+      std::vector<std::string> keys;
+      for (size_t i = begin; i < end; ++i) keys.push_back(DataKey((*round)[i]));
+      const std::vector<std::string_view> views(keys.begin(), keys.end());
+      std::vector<std::string> values;
+      std::vector<Status> statuses;
+      kv_->MultiGet(storage::ReadOptions{.fill_cache = false}, storage::Table::kData, views,
+                    &values, &statuses);
+      int64_t blocks = 0, bytes = 0;
       thread_local std::string scratch;
-      scratch.resize(size_t{rows} * cols * DataTypeSize(var->type));
-      std::shared_ptr<const BlockDictionary> dictionary;
-      if (BlockNeedsDictionary(block.value)) {
-        auto loaded = dictionaries_.Get(meta, var->name);
-        if (!loaded.ok()) {
-          errors[i] = name + ": " + std::string(loaded.status().message());
-          return;
+      for (size_t i = 0; i < keys.size(); ++i) {
+        const BlockAddress& a = (*round)[begin + i];
+        if (statuses[i].IsNotFound()) continue;  // never written: reads as the fill value
+        ++blocks;
+        if (!statuses[i].ok()) {
+          Problem(meta.id, BlockName(a) + ": unreadable: " + std::string(statuses[i].message()));
+          continue;
         }
-        dictionary = *std::move(loaded);
+        bytes += static_cast<int64_t>(values[i].size());
+        const auto rows = static_cast<uint32_t>(g.rows_of(a.block_row));
+        const auto cols = static_cast<uint32_t>(g.cols_of(a.block_col));
+        scratch.resize(size_t{rows} * cols * DataTypeSize(var.type));
+        std::shared_ptr<const BlockDictionary> dictionary;
+        if (BlockNeedsDictionary(values[i])) {
+          auto loaded = dictionaries_.Get(meta, var.name);
+          if (!loaded.ok()) {
+            Problem(meta.id, BlockName(a) + ": " + std::string(loaded.status().message()));
+            continue;
+          }
+          dictionary = *std::move(loaded);
+        }
+        Status s = DecodeBlock(values[i], var.type, rows, cols, scratch.data(), dictionary.get());
+        if (!s.ok()) Problem(meta.id, BlockName(a) + ": " + std::string(s.message()));
       }
-      Status s = DecodeBlock(block.value, var->type, rows, cols, scratch.data(), dictionary.get());
-      if (!s.ok()) errors[i] = name + ": " + std::string(s.message());
+      std::lock_guard<std::mutex> lock(mu_);
+      report_.blocks += blocks;
+      report_.bytes_read += bytes;
     });
-    for (size_t i = 0; i < batch->size(); ++i) {
-      ++report_.blocks;
-      report_.bytes_read += static_cast<int64_t>((*batch)[i].value.size());
-      if (orphan[i]) ++orphans_[datasets[i]];
-      if (!errors[i].empty()) report_.problems.push_back(VerifyProblem{datasets[i], errors[i]});
-    }
-    batch->clear();
+    round->clear();
     if (options_.on_progress) options_.on_progress(report_.blocks);
   }
 
-  GridStore* store_;
+  storage::KvStore* const kv_;
+  ThreadPool* const pool_;
   const VerifyOptions& options_;
-  // Its own pool: verification is a long batch job and should not queue behind fetches.
-  std::unique_ptr<ThreadPool> pool_ = std::make_unique<ThreadPool>(0);
-  std::map<std::string, std::unique_ptr<DataSetMeta>, std::less<>> metas_;
-  std::map<std::string, int64_t> orphans_;
-  VerifyReport report_;
   internal_grid::DictionaryCache dictionaries_;  // its own: checks the stored ones, not a cache
+  std::mutex mu_;
+  VerifyReport report_;  // guarded by mu_ while blocks are checked
 };
+
+std::string Near(std::string_view key) {
+  return "near key '" + EscapeForMessage(key.substr(0, 64)) + "'";
+}
+
+// Blocks are read by the keys the meta implies, so keys it does not imply are found here: one
+// seek per variable of the dataset's current incarnation, and one reverse seek for its last key
+// (keys sort by t, z, block, so a key beyond the shape is the last one, or sorts after it).
+Status CheckKeysFitMeta(const internal_grid::DataGroup& group, Verifier* verifier,
+                        const internal_grid::DamageFn& on_damage, storage::KvStore* kv) {
+  std::string bytes;
+  GRIDSTORE_RETURN_IF_ERROR(
+      kv->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(group.dataset), &bytes));
+  auto meta = DataSetMeta::Decode(bytes);
+  if (!meta.ok()) return Status::OK();  // reported with the metas
+  std::string position = group.range.begin;
+  while (position < group.range.end) {
+    std::optional<std::string> first;
+    GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
+        kv, storage::Table::kData, storage::KeyRange{position, group.range.end},
+        [&](std::string_view key, std::string_view) {
+          first.emplace(key);
+          return false;
+        },
+        on_damage));
+    if (!first) break;
+    auto address = DecodeDataKey(*first);
+    if (!address.ok()) {
+      verifier->Problem(group.dataset, "malformed data key " + Near(*first));
+      position = *first + '\0';
+      continue;
+    }
+    const std::string variable(address->variable);
+    const storage::KeyRange range = VariableDataRange(group.dataset, group.incarnation, variable);
+    const VariableMeta* var = meta->FindVariable(variable);
+    if (var == nullptr) {
+      int64_t blocks = 0;
+      uint64_t block_bytes = 0;
+      GRIDSTORE_RETURN_IF_ERROR(
+          internal_grid::CountRange(kv, range, &blocks, &block_bytes, on_damage));
+      verifier->Problem(group.dataset, std::to_string(blocks) + " block(s) of variable '" +
+                                           EscapeForMessage(variable) +
+                                           "', which the dataset's meta does not have");
+    } else {
+      std::optional<std::string> last;
+      const storage::KeyRange blocks_range{
+          range.begin, DictionaryKey(group.dataset, group.incarnation, variable)};
+      Status s = kv->ReverseScan(storage::ReadOptions{.fill_cache = false}, storage::Table::kData,
+                                 blocks_range, [&](std::string_view key, std::string_view) {
+                                   last.emplace(key);
+                                   return false;
+                                 });
+      if (!s.ok() && !s.IsDataLoss()) return s;  // damage is reported by the block reads
+      if (last) {
+        auto a = DecodeDataKey(*last);
+        const internal_grid::BlockGeometry g(*var, meta->layout);
+        if (a.ok() && (a->layout != kPlaneLayout || a->t >= var->shape[kT] ||
+                       (a->t == var->shape[kT] - 1 && a->z >= var->shape[kZ]))) {
+          verifier->Problem(group.dataset, BlockName(*a) + ": outside the variable's shape or "
+                                                           "layout (and maybe more after it)");
+        }
+      }
+    }
+    if (range.end.empty()) break;
+    position = range.end;
+  }
+  return Status::OK();
+}
 
 }  // namespace
 
+Result<VerifyReport> GridStore::Verify(std::string_view id, const VerifyOptions& options) {
+  // Its own pool: verification is a long batch job and should not queue behind fetches.
+  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(0));
+  Verifier verifier(kv_.get(), pool.get(), options);
+  auto damage = [&](std::string_view table) {
+    return [&verifier, table](std::string_view key, const Status& error) {
+      verifier.Problem("", "the " + std::string(table) + " table is unreadable " + Near(key) +
+                               ": " + std::string(error.message()));
+    };
+  };
+
+  if (!id.empty()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, GetDataSetMeta(id));
+    verifier.CheckDataSet(meta);
+  } else {
+    std::vector<std::string> integrity;
+    GRIDSTORE_RETURN_IF_ERROR(kv_->CheckIntegrity(&integrity));
+    for (std::string& problem : integrity) verifier.Problem("", std::move(problem));
+    // Metas one at a time, so that memory stays small and a bad one is one problem.
+    GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
+        kv_.get(), storage::Table::kMeta, AllMetaKeys(),
+        [&](std::string_view key, std::string_view value) {
+          auto meta = DataSetMeta::Decode(value);
+          if (!meta.ok()) {
+            verifier.Problem(std::string(key), "meta: " + std::string(meta.status().message()));
+          } else {
+            verifier.CheckDataSet(*meta);
+          }
+          return true;
+        },
+        damage("meta")));
+  }
+
+  // Replacements, and blocks nobody owns.
+  const storage::KeyRange range = id.empty() ? storage::KeyRange{} : DataSetDataRange(id);
+  VerifyReport& report = verifier.report();
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
+      kv_.get(), storage::Table::kMeta, id.empty() ? AllStagedKeys() : StagedKeysOf(id),
+      [&](std::string_view key, std::string_view value) {
+        std::string_view dataset;
+        uint64_t incarnation = 0;
+        auto record = internal_grid::DecodeStagedRecord(value);
+        if (!DecodeStagedKey(key, &dataset, &incarnation) || !record.ok()) {
+          verifier.Problem(std::string(dataset), "a malformed replacement record " + Near(key));
+          return true;
+        }
+        if (!ReplacementAbandoned(dataset, incarnation, record->started_ms,
+                                  options.shared_store_min_age)) {
+          ++report.replacements_in_progress;
+          return true;
+        }
+        VerifyOrphan orphan{std::string(dataset), incarnation, 0, 0,
+                            "an abandoned replacement (an import --overwrite that did not "
+                            "finish)"};
+        Status counted = internal_grid::CountRange(kv_.get(),
+                                                   IncarnationDataRange(dataset, incarnation),
+                                                   &orphan.blocks, &orphan.bytes, damage("data"));
+        if (!counted.ok()) verifier.Problem(orphan.dataset, std::string(counted.message()));
+        report.orphans.push_back(std::move(orphan));
+        return true;
+      },
+      damage("meta")));
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ForEachDataGroup(
+      kv_.get(), range,
+      [&](const internal_grid::DataGroup& group) -> Status {
+        GRIDSTORE_ASSIGN_OR_RETURN(
+            internal_grid::GroupOwner owner,
+            internal_grid::FindGroupOwner(kv_.get(), group.dataset, group.incarnation));
+        if (owner.kind == internal_grid::GroupOwner::Kind::kCurrent) {
+          return CheckKeysFitMeta(group, &verifier, damage("data"), kv_.get());
+        }
+        if (owner.kind != internal_grid::GroupOwner::Kind::kNone) return Status::OK();
+        VerifyOrphan orphan{group.dataset, group.incarnation, 0, 0,
+                            owner.has_meta ? "an incarnation the dataset no longer uses (a "
+                                             "replaced or interrupted import)"
+                                           : "no dataset meta (a killed import or delete)"};
+        GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(kv_.get(), group.range,
+                                                            &orphan.blocks, &orphan.bytes,
+                                                            damage("data")));
+        report.orphans.push_back(std::move(orphan));
+        return Status::OK();
+      },
+      damage("data")));
+  return std::move(report);
+}
+
 Result<VerifyReport> Verify(GridStore* store, std::string_view id, const VerifyOptions& options) {
-  Verifier verifier(store, options);
-  GRIDSTORE_RETURN_IF_ERROR(verifier.Run(id));
-  return std::move(verifier.report());
+  return store->Verify(id, options);
 }
 
 }  // namespace gridstore::grid

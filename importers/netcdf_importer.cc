@@ -1012,108 +1012,49 @@ Status ReadSlab(int ncid, const std::string& path, const PlannedVariable& pv, in
 
 }  // namespace
 
-Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
-                                         const NetCdfImportOptions& options,
-                                         std::vector<std::string>* notes) {
-  NetCdfLock lock(NetCdfMutex());
-  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<NcFile> file, OpenNetCdf(path));
-  GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(file->id(), path));
-  GRIDSTORE_ASSIGN_OR_RETURN(ImportPlan plan, PlanImport(file->id(), path, options, &structure));
-  if (notes) *notes = std::move(plan.notes);
-  return std::move(plan.meta);
-}
+// How the planes of an import are read: slabs of (t, z) planes per variable, sized for the memory
+// budget (see ImportNetCdf).
+struct SlabPlan {
+  std::vector<SlabShape> slabs;
+  std::vector<std::vector<size_t>> chunk_shapes;
+  std::vector<bool> chunked;
+  size_t budget = 0;
+  bool pipelined = false;
+  size_t slab_bytes = 0;
+};
 
-Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& path,
-                                   const NetCdfImportOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  if (options.dataset_id.empty()) {
-    return Status::InvalidArgument("no dataset id given for importing " + Quote(path));
-  }
-  // Everything that can be checked is checked before the first write. The file's structure is
-  // read under the netCDF lock; then only slab reads take it.
-  std::unique_lock<std::recursive_mutex> nc_lock(NetCdfMutex());
-  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<NcFile> file, OpenNetCdf(path));
-  const int ncid = file->id();
-  GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(ncid, path));
-  GRIDSTORE_ASSIGN_OR_RETURN(ImportPlan plan, PlanImport(ncid, path, options, &structure));
-  DataSetMeta& meta = plan.meta;
-  GRIDSTORE_RETURN_IF_ERROR(meta.Validate().WithContext("importing " + Quote(path)));
-  auto existing = store->GetDataSetMeta(meta.id);
-  if (existing.ok() && !options.overwrite) {
-    return Status::AlreadyExists("dataset " + Quote(meta.id) +
-                                 " already exists (use --overwrite to replace it)");
-  }
-  if (!existing.ok() && !existing.status().IsNotFound()) return existing.status();
-  if (options.overwrite) {
-    Status s = store->DeleteDataSet(meta.id);
-    if (!s.ok() && !s.IsNotFound()) return s;
-  }
-
-  // Budget B: a slab buffer S, the plane being handed over (at most Pmax) and the writer's
-  // queue M, with S + Pmax + M <= B and M >= Pmax (the writer always admits one plane). With too
-  // small a budget, planes are read and written one at a time.
-  const size_t budget = options.memory_budget_bytes;
-  size_t max_plane = 0;
-  for (const auto& v : meta.variables) {
-    max_plane = std::max(
-        max_plane, static_cast<size_t>(v.shape[kX] * v.shape[kY]) * grid::DataTypeSize(v.type));
-  }
-  const bool pipelined = budget / 3 >= max_plane;
-  const size_t slab_budget = pipelined ? std::min(budget / 2, budget - 2 * max_plane) : 0;
-  const size_t max_pending = pipelined ? budget - slab_budget - max_plane : 0;
-
-  GRIDSTORE_RETURN_IF_ERROR(store->PutDataSetMeta(meta));
-  grid::WriteGridOptions write_options;
-  write_options.max_pending_bytes = max_pending;
-  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<grid::GridDataWriter> writer,
-                             store->GetDataWriter(meta.id, write_options));
-
+// Reads every plane of `plan`'s variables from the open file `ncid` and hands it to `writer`,
+// then waits until all are stored. *peak gets the most plane bytes held at once.
+Status WritePlanes(const std::string& path, const NetCdfImportOptions& options,
+                   const ImportPlan& plan, int ncid, const SlabPlan& slabs,
+                   grid::GridDataWriter* writer, size_t* peak) {
+  const DataSetMeta& meta = plan.meta;
   StreamState st;
-  st.writer = writer.get();
+  st.writer = writer;
   st.options = &options;
+  st.slab_bytes = slabs.slab_bytes;
   for (const auto& v : meta.variables) {
     const int64_t planes = v.shape[kT] * v.shape[kZ];
     st.progress.planes_total += planes;
     st.progress.bytes_total += v.num_elements() * static_cast<int64_t>(grid::DataTypeSize(v.type));
   }
-
-  // Slab shapes first: the buffer is sized once for the largest.
-  std::vector<SlabShape> slabs;
-  std::vector<std::vector<size_t>> chunk_shapes(meta.variables.size());
-  std::vector<bool> chunked_variables(meta.variables.size());
-  for (size_t i = 0; i < meta.variables.size(); ++i) {
-    const grid::VariableMeta& var = meta.variables[i];
-    const size_t es = grid::DataTypeSize(var.type);
-    const size_t plane_bytes = static_cast<size_t>(var.shape[kX] * var.shape[kY]) * es;
-    bool chunked = false;
-    auto [ct, cz] = ChunkExtentsTZ(ncid, plan.variables[i], &chunk_shapes[i], &chunked);
-    chunked_variables[i] = chunked;
-    SlabShape slab =
-        pipelined ? ChooseSlab(var, plane_bytes, slab_budget, ct, cz) : SlabShape{1, 1, ct};
-    if (pipelined) {
-      st.slab_bytes =
-          std::max(st.slab_bytes, plane_bytes * static_cast<size_t>(slab.slab_t * slab.slab_z));
-    }
-    slabs.push_back(slab);
-  }
-  nc_lock.unlock();
   std::unique_ptr<char[]> slab_buffer;
   if (st.slab_bytes > 0) slab_buffer = std::make_unique_for_overwrite<char[]>(st.slab_bytes);
 
   for (size_t i = 0; i < meta.variables.size(); ++i) {
     const grid::VariableMeta& var = meta.variables[i];
     const PlannedVariable& pv = plan.variables[i];
-    const SlabShape& slab = slabs[i];
+    const SlabShape& slab = slabs.slabs[i];
     const int64_t nt = var.shape[kT], nz = var.shape[kZ], nx = var.shape[kX], ny = var.shape[kY];
     const size_t plane_bytes = static_cast<size_t>(nx * ny) * grid::DataTypeSize(var.type);
     st.progress.variable = var.name;
     std::optional<ChunkCache> restore;
-    if (chunked_variables[i]) {
-      restore = SetChunkCache(ncid, pv, chunk_shapes[i], slab, grid::DataTypeSize(var.type),
-                              std::max<size_t>(budget, 1));
+    if (slabs.chunked[i]) {
+      restore = SetChunkCache(ncid, pv, slabs.chunk_shapes[i], slab, grid::DataTypeSize(var.type),
+                              std::max<size_t>(slabs.budget, 1));
     }
     Status read = ForEachSlab(nt, nz, slab, [&](int64_t t0, int64_t ts, int64_t z0, int64_t zs) {
-      if (!pipelined) {
+      if (!slabs.pipelined) {
         // One plane at a time, read straight into the plane handed over.
         grid::Grid2D plane(var.type, nx, ny);
         GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, 1, z0, 1, plane.bytes()));
@@ -1136,16 +1077,126 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
       nc_set_var_chunk_cache(ncid, pv.source->id, restore->size, restore->slots,
                              restore->preemption);  // frees the chunks held
     }
-    GRIDSTORE_RETURN_IF_ERROR(read);
+    if (!read.ok()) {
+      writer->Flush().IgnoreError();  // the first error is the one to report
+      return read;
+    }
   }
-  Status flushed = writer->Flush();
-  if (!flushed.ok()) return flushed.WithContext("importing " + Quote(path));
+  *peak = st.peak;
+  return writer->Flush().WithContext("importing " + Quote(path));
+}
+
+Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
+                                         const NetCdfImportOptions& options,
+                                         std::vector<std::string>* notes) {
+  NetCdfLock lock(NetCdfMutex());
+  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<NcFile> file, OpenNetCdf(path));
+  GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(file->id(), path));
+  GRIDSTORE_ASSIGN_OR_RETURN(ImportPlan plan, PlanImport(file->id(), path, options, &structure));
+  if (notes) *notes = std::move(plan.notes);
+  return std::move(plan.meta);
+}
+
+Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& path,
+                                   const NetCdfImportOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  if (options.dataset_id.empty()) {
+    return Status::InvalidArgument("no dataset id given for importing " + Quote(path));
+  }
+  // Everything that can be checked is checked before the first write. The netCDF lock (the
+  // library is not thread-safe) is held only around netCDF calls, never across store I/O, so
+  // other imports and exports in this process wait on nothing but netCDF.
+  std::unique_lock<std::recursive_mutex> nc_lock(NetCdfMutex());
+  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<NcFile> file, OpenNetCdf(path));
+  const int ncid = file->id();
+  GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(ncid, path));
+  GRIDSTORE_ASSIGN_OR_RETURN(ImportPlan plan, PlanImport(ncid, path, options, &structure));
+  DataSetMeta& meta = plan.meta;
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate().WithContext("importing " + Quote(path)));
+
+  // Budget B: a slab buffer S, the plane being handed over (at most Pmax) and the writer's
+  // queue M, with S + Pmax + M <= B and M >= Pmax (the writer always admits one plane). With too
+  // small a budget, planes are read and written one at a time.
+  const size_t budget = options.memory_budget_bytes;
+  size_t max_plane = 0;
+  for (const auto& v : meta.variables) {
+    max_plane = std::max(
+        max_plane, static_cast<size_t>(v.shape[kX] * v.shape[kY]) * grid::DataTypeSize(v.type));
+  }
+  const bool pipelined = budget / 3 >= max_plane;
+  const size_t slab_budget = pipelined ? std::min(budget / 2, budget - 2 * max_plane) : 0;
+  const size_t max_pending = pipelined ? budget - slab_budget - max_plane : 0;
+
+  // Slab shapes: the buffer is sized once for the largest.
+  SlabPlan slabs;
+  slabs.budget = budget;
+  slabs.pipelined = pipelined;
+  slabs.chunk_shapes.resize(meta.variables.size());
+  for (size_t i = 0; i < meta.variables.size(); ++i) {
+    const grid::VariableMeta& var = meta.variables[i];
+    const size_t es = grid::DataTypeSize(var.type);
+    const size_t plane_bytes = static_cast<size_t>(var.shape[kX] * var.shape[kY]) * es;
+    bool chunked = false;
+    auto [ct, cz] = ChunkExtentsTZ(ncid, plan.variables[i], &slabs.chunk_shapes[i], &chunked);
+    slabs.chunked.push_back(chunked);
+    SlabShape slab =
+        pipelined ? ChooseSlab(var, plane_bytes, slab_budget, ct, cz) : SlabShape{1, 1, ct};
+    if (pipelined) {
+      slabs.slab_bytes = std::max(slabs.slab_bytes,
+                                  plane_bytes * static_cast<size_t>(slab.slab_t * slab.slab_z));
+    }
+    slabs.slabs.push_back(slab);
+  }
+  nc_lock.unlock();
+
+  auto existing = store->GetDataSetMeta(meta.id);
+  if (existing.ok() && !options.overwrite) {
+    return Status::AlreadyExists("dataset " + Quote(meta.id) + " already exists (status " +
+                                 Quote(existing->status()) +
+                                 "); use --overwrite to replace it");
+  }
+  if (!existing.ok() && !existing.status().IsNotFound()) return existing.status();
+
+  // A new dataset is published as INIT at once, so that readers can tell an import in progress
+  // (or one that died) from a complete one. A replacement is written beside the dataset it
+  // replaces, which stays readable, and takes its place in one atomic switch at the end: a
+  // failure or a kill at any moment leaves the old dataset or the new one, never neither.
+  const bool replace = existing.ok();
+  std::optional<DataSetMeta> staged;
+  grid::WriteGridOptions write_options;
+  write_options.max_pending_bytes = max_pending;
+  std::unique_ptr<grid::GridDataWriter> writer;
+  if (replace) {
+    GRIDSTORE_ASSIGN_OR_RETURN(staged, store->BeginReplacement(meta));
+    auto made = store->GetReplacementWriter(*staged, write_options);
+    if (!made.ok()) {
+      store->AbandonReplacement(*staged).IgnoreError();
+      return made.status();
+    }
+    writer = std::move(made).value();
+    meta = *staged;
+  } else {
+    GRIDSTORE_RETURN_IF_ERROR(store->PutDataSetMeta(meta));
+    GRIDSTORE_ASSIGN_OR_RETURN(writer, store->GetDataWriter(meta.id, write_options));
+  }
+  size_t peak_buffered_bytes = 0;
+  Status written =
+      WritePlanes(path, options, plan, ncid, slabs, writer.get(), &peak_buffered_bytes);
   const grid::WriteStats stats = writer->stats();
   writer.reset();
+  if (!written.ok()) {
+    // A replacement leaves nothing behind; a new dataset stays visibly INIT (delete removes it).
+    if (replace) store->AbandonReplacement(*staged).IgnoreError();
+    return written;
+  }
 
   meta.set_status(grid::kStatusDone);
   meta.attributes[std::string(grid::kCreateTimeAttribute)] = AttributeValue::Int64(NowMillis());
-  GRIDSTORE_RETURN_IF_ERROR(store->UpdateDataSetMeta(meta));
+  Status published = replace ? store->CommitReplacement(meta) : store->UpdateDataSetMeta(meta);
+  if (!published.ok()) {
+    if (replace) store->AbandonReplacement(*staged).IgnoreError();
+    return published;
+  }
 
   ImportSummary summary;
   summary.dataset_id = meta.id;
@@ -1153,7 +1204,7 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   summary.planes = stats.planes;
   summary.raw_bytes = stats.raw_bytes;
   summary.stored_bytes = stats.stored_bytes;
-  summary.peak_buffered_bytes = st.peak;
+  summary.peak_buffered_bytes = peak_buffered_bytes;
   summary.notes = std::move(plan.notes);
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

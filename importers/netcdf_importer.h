@@ -50,8 +50,10 @@ struct NetCdfImportOptions {
   // that point and profile reads decompress part of a block instead of all of it; the default keeps
   // the compression ratio within a few % of unframed blocks (measured: docs/usage-import.md).
   grid::BlockLayout layout = {.frame_rows = kDefaultImportFrameRows};
-  // Replace an existing dataset of the same id completely. Without it, an existing id is
-  // AlreadyExists.
+  // Replace an existing dataset of the same id completely. The new data is written beside the
+  // old (GridStore::BeginReplacement), which stays readable until the new is whole and takes its
+  // place in one atomic switch; a failure or kill leaves the old dataset as it was. Without it,
+  // an existing id (also one left INIT by a failed import) is AlreadyExists.
   bool overwrite = false;
   // Upper bound on the raw bytes of planes held at once (read buffers plus planes queued for
   // compression and writing). The import of a file larger than this (or than RAM) still works.
@@ -86,9 +88,11 @@ Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
 
 // Imports the file into `store`: writes the meta with status INIT, then every plane, then the
 // meta with status DONE and create_time (ms since the epoch). On failure the error names the file,
-// variable and what went wrong, and the dataset is left visibly not DONE (GridStore::DeleteDataSet
-// removes it); if the failure is detected before anything is written (bad file, unknown
-// variable, existing id), nothing is written at all.
+// variable and what went wrong, and a new dataset is left visibly not DONE
+// (GridStore::DeleteDataSet removes it), while a replaced one (overwrite) is left as it was; if
+// the failure is detected before anything is written (bad file, unknown variable, existing id),
+// nothing is written at all. The netCDF lock is held only around netCDF calls. Callers that want
+// the store settled (no log to replay at the next open) call GridStore::Flush afterwards.
 Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& path,
                                    const NetCdfImportOptions& options);
 

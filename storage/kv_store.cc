@@ -21,6 +21,22 @@ KeyRange KeyRange::Prefix(std::string_view prefix) {
   return range;
 }
 
+Status CheckExpectations(
+    const WriteBatch& batch,
+    const std::function<Status(Table, std::string_view, std::string*)>& get) {
+  std::string value;
+  for (const WriteBatch::Expectation& e : batch.expectations()) {
+    Status s = get(e.table, e.key, &value);
+    if (!s.ok() && !s.IsNotFound()) return s;
+    const bool matches = e.value ? s.ok() && value == *e.value : s.IsNotFound();
+    if (!matches) {
+      return Status::Aborted("a concurrent write changed a key of table '" +
+                             std::string(TableName(e.table)) + "' this write depends on");
+    }
+  }
+  return Status::OK();
+}
+
 Status ValidateDeleteRange(Table table, std::string_view begin, std::string_view end) {
   if (end.empty()) {
     return Status::InvalidArgument("DeleteRange in table '" + std::string(TableName(table)) +
@@ -48,8 +64,15 @@ void WriteBatch::DeleteRange(Table table, std::string_view begin, std::string_vi
   ops_.push_back(Op{OpType::kDeleteRange, table, std::string(begin), std::string(end)});
 }
 
+void WriteBatch::Expect(Table table, std::string_view key, std::optional<std::string_view> value) {
+  expectations_.push_back(
+      Expectation{table, std::string(key),
+                  value ? std::optional<std::string>(std::string(*value)) : std::nullopt});
+}
+
 void WriteBatch::Clear() {
   ops_.clear();
+  expectations_.clear();
   bytes_ = 0;
 }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,13 +73,28 @@ class WriteBatch {
     std::string value;  // kPut: the value; kDeleteRange: end (exclusive)
   };
 
+  // A condition of a conditional write: `key` of `table` holds `value`, or is absent when
+  // `value` is nullopt.
+  struct Expectation {
+    Table table;
+    std::string key;
+    std::optional<std::string> value;
+  };
+
   void Put(Table table, std::string_view key, std::string_view value);
   void Delete(Table table, std::string_view key);
   // Deletes every key in [begin, end) of `table`. REQUIRES: begin <= end, end not empty.
   void DeleteRange(Table table, std::string_view begin, std::string_view end);
+  // Makes the batch conditional: KvStore::Write applies none of its meta and index operations
+  // and returns Aborted unless, at the moment they are applied, `key` of `table` holds `value`
+  // (or is absent, for nullopt). This is how read-modify-write cycles on metas stay correct when
+  // several processes write one store. REQUIRES: table is kMeta or kIndex.
+  void Expect(Table table, std::string_view key, std::optional<std::string_view> value);
+  // Clears operations and expectations.
   void Clear();
 
   const std::vector<Op>& ops() const { return ops_; }
+  const std::vector<Expectation>& expectations() const { return expectations_; }
   size_t count() const { return ops_.size(); }
   bool empty() const { return ops_.empty(); }
   // Approximate bytes of keys and values held, to size batches.
@@ -86,12 +102,20 @@ class WriteBatch {
 
  private:
   std::vector<Op> ops_;
+  std::vector<Expectation> expectations_;
   size_t bytes_ = 0;
 };
 
 // InvalidArgument unless [begin, end) is a valid range for DeleteRange in `table`: end not empty
 // (an unbounded delete is too easy a mistake) and begin <= end. Shared by every backend.
 Status ValidateDeleteRange(Table table, std::string_view begin, std::string_view end);
+
+// OK if every expectation of `batch` holds, reading keys with `get` (which returns OK with the
+// value, NotFound, or an error passed through); Aborted otherwise. For backends that check
+// expectations under a lock of their own.
+Status CheckExpectations(
+    const WriteBatch& batch,
+    const std::function<Status(Table, std::string_view, std::string*)>& get);
 
 class KvStore {
  public:
@@ -131,6 +155,10 @@ class KvStore {
   //     readable before the meta is, and a dataset deleted with its blocks leaves the meta table
   //     before any block goes.
   //   - An invalid operation (see DeleteRange) fails the whole batch before anything is applied.
+  //   - Expectations (WriteBatch::Expect) are checked atomically with the meta and index
+  //     operations, against every writer of the store, in this process or another. If one
+  //     fails, Write returns Aborted naming the key's table and applies no meta or index
+  //     operation; data operations may have been applied, as for any failed Write.
   // A single-node backend (RocksDB, memory) applies the whole batch atomically, which is
   // stronger; a distributed one (RADOS) cannot make writes to many objects atomic.
   virtual Status Write(const WriteOptions& options, const WriteBatch& batch) = 0;
@@ -152,6 +180,28 @@ class KvStore {
 
   // Makes every write so far durable (flush the write-ahead log to stable storage).
   virtual Status Sync() = 0;
+
+  // Moves every write so far into the backend's permanent structures and makes it durable, so
+  // that the next open has no log to replay (RocksDB: flushes every table's memtable to a synced
+  // file, after which no write-ahead log holds anything needed). Backends without such a log
+  // just Sync. OK and a no-op on a read-only handle.
+  virtual Status Flush() = 0;
+
+  // Reclaims the space of deleted keys in `range` of `table` (RocksDB: drops the files wholly
+  // inside it and compacts the rest). A no-op where deletes free their space at once (RADOS,
+  // memory). Slow for large ranges; meant for after a delete. An empty range.end means the whole
+  // rest of the table.
+  virtual Status CompactRange(Table table, const KeyRange& range) = 0;
+
+  // Checks the backend's own checksums of everything it stores (RocksDB: every block of every
+  // table file), appending one sentence per damaged file to *problems. The status is an error
+  // only when the check could not run. Backends with no checksums of their own append nothing.
+  virtual Status CheckIntegrity(std::vector<std::string>* problems) = 0;
+
+  // True if, while this handle is open for writing, no other process can write the store
+  // (RocksDB holds a lock file); false for stores shared between processes (RADOS). GridStore
+  // uses it to tell writes left by a dead process from writes another process is still making.
+  virtual bool single_writer() const = 0;
 
   // Approximate bytes stored for keys in `range` of `table` (on disk, compressed, possibly stale).
   virtual Result<uint64_t> ApproximateSize(Table table, const KeyRange& range) = 0;

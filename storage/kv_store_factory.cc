@@ -2,9 +2,7 @@
 
 #include "storage/kv_store_factory.h"
 
-#include <filesystem>
 #include <string_view>
-#include <system_error>
 
 #include "storage/memory/memory_kv_store.h"
 #include "storage/rados/rados_kv_store.h"
@@ -12,8 +10,6 @@
 
 namespace gridstore::storage {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr std::string_view kSchemeSeparator = "://";
 
@@ -29,35 +25,13 @@ bool IsScheme(std::string_view s) {
   return true;
 }
 
-// Refuses to hand RocksDB a path that holds something else: with create_if_missing it would
-// scatter its files into any directory it is given.
-Status CheckStorePath(const std::string& path) {
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (st.type() == fs::file_type::not_found || st.type() == fs::file_type::none ||
-      st.type() == fs::file_type::unknown) {
-    return Status::OK();  // missing (the backend decides), or unreadable (the backend reports it)
-  }
-  const std::string not_a_store = "'" + path + "' is not a GridStore store";
-  if (st.type() != fs::file_type::directory) {
-    return Status::FailedPrecondition(not_a_store + " (it is not a directory)");
-  }
-  if (fs::exists(fs::path(path) / "CURRENT", ec)) return Status::OK();
-  fs::directory_iterator it(path, ec);
-  if (!ec && it != fs::directory_iterator()) {
-    return Status::FailedPrecondition(not_a_store +
-                                      " (a non-empty directory without a RocksDB database)");
-  }
-  return Status::OK();
-}
-
 Result<std::unique_ptr<KvStore>> OpenPath(const std::string& uri, const std::string& path,
                                           const OpenOptions& options) {
   if (path.empty()) return Status::InvalidArgument("no path in store URI '" + uri + "'");
-  GRIDSTORE_RETURN_IF_ERROR(CheckStorePath(path));
   RocksDbOptions rocks;
   rocks.create_if_missing = options.create_if_missing;
   rocks.read_only = options.read_only;
+  rocks.initialize = options.initialize;
   return OpenRocksDbKvStore(rocks, path);
 }
 
@@ -76,13 +50,18 @@ Result<std::unique_ptr<KvStore>> OpenKvStore(const std::string& uri, const OpenO
       if (!rest.empty()) {
         return Status::InvalidArgument("memory:// takes no path, got '" + uri + "'");
       }
-      return NewMemoryKvStore();
+      std::unique_ptr<KvStore> store = NewMemoryKvStore();
+      if (options.create_if_missing && options.initialize) {
+        GRIDSTORE_RETURN_IF_ERROR(options.initialize(store.get()));
+      }
+      return store;
     }
     if (scheme == "file") return OpenPath(uri, rest, options);
     if (scheme == kRadosScheme) {
       GRIDSTORE_ASSIGN_OR_RETURN(RadosOptions rados, ParseRadosUri(uri));
       rados.create_if_missing = options.create_if_missing;
       rados.read_only = options.read_only;
+      rados.initialize = options.initialize;
       return OpenRadosKvStore(rados);
     }
     return Status::InvalidArgument("unknown store scheme '" + scheme + "' in '" + uri +

@@ -7,6 +7,7 @@
 #ifndef GRIDSTORE_STORAGE_KV_STORE_FACTORY_H_
 #define GRIDSTORE_STORAGE_KV_STORE_FACTORY_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -20,6 +21,9 @@ struct OpenOptions {
   bool create_if_missing = false;
   // Open for reading only (no write lock; every write fails).
   bool read_only = false;
+  // Runs on a store this call creates, before other processes can see it (GridStore writes its
+  // marker here, so that a store is never seen half-made). May be empty.
+  std::function<Status(KvStore*)> initialize;
 };
 
 // Errors: InvalidArgument (malformed or unknown URI scheme), plus the backend's own errors.

@@ -22,6 +22,7 @@ enum class StatusCode : int {
   kNotFound = 5,
   kAlreadyExists = 6,
   kFailedPrecondition = 9,
+  kAborted = 10,
   kOutOfRange = 11,
   kUnimplemented = 12,
   kInternal = 13,
@@ -48,6 +49,9 @@ class [[nodiscard]] Status {
   static Status FailedPrecondition(std::string_view msg) {
     return {StatusCode::kFailedPrecondition, msg};
   }
+  // A conflict with a concurrent writer (a conditional write whose condition no longer held);
+  // retrying the whole read-modify-write can succeed.
+  static Status Aborted(std::string_view msg) { return {StatusCode::kAborted, msg}; }
   static Status OutOfRange(std::string_view msg) { return {StatusCode::kOutOfRange, msg}; }
   static Status Unimplemented(std::string_view msg) { return {StatusCode::kUnimplemented, msg}; }
   static Status Internal(std::string_view msg) { return {StatusCode::kInternal, msg}; }
@@ -63,6 +67,7 @@ class [[nodiscard]] Status {
   bool IsNotFound() const { return code() == StatusCode::kNotFound; }
   bool IsAlreadyExists() const { return code() == StatusCode::kAlreadyExists; }
   bool IsFailedPrecondition() const { return code() == StatusCode::kFailedPrecondition; }
+  bool IsAborted() const { return code() == StatusCode::kAborted; }
   bool IsOutOfRange() const { return code() == StatusCode::kOutOfRange; }
   bool IsDataLoss() const { return code() == StatusCode::kDataLoss; }
   bool IsUnavailable() const { return code() == StatusCode::kUnavailable; }
@@ -92,11 +97,16 @@ std::ostream& operator<<(std::ostream& os, const Status& s);
 
 }  // namespace gridstore
 
-// Returns from the enclosing function if `expr` (a Status) is not OK.
-#define GRIDSTORE_RETURN_IF_ERROR(expr)                  \
-  do {                                                   \
-    ::gridstore::Status gridstore_status_ = (expr);      \
-    if (!gridstore_status_.ok()) return gridstore_status_; \
+// Returns from the enclosing function if `expr` (a Status) is not OK. The temporary's name is
+// unique per use, so the macro nests (inside a lambda passed in `expr`) without shadowing.
+#define GRIDSTORE_RETURN_IF_ERROR(expr) \
+  GRIDSTORE_RETURN_IF_ERROR_IMPL_(GRIDSTORE_STATUS_CONCAT_(gridstore_status_, __COUNTER__), expr)
+#define GRIDSTORE_RETURN_IF_ERROR_IMPL_(tmp, expr) \
+  do {                                             \
+    ::gridstore::Status tmp = (expr);              \
+    if (!tmp.ok()) return tmp;                     \
   } while (0)
+#define GRIDSTORE_STATUS_CONCAT_INNER_(a, b) a##b
+#define GRIDSTORE_STATUS_CONCAT_(a, b) GRIDSTORE_STATUS_CONCAT_INNER_(a, b)
 
 #endif  // GRIDSTORE_UTIL_STATUS_H_

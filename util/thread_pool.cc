@@ -4,23 +4,59 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <string>
+#include <system_error>
 
 namespace gridstore {
 
-ThreadPool::ThreadPool(int num_threads) {
-  if (num_threads <= 0) num_threads = std::max(1u, std::thread::hardware_concurrency());
-  workers_.reserve(num_threads);
-  for (int i = 0; i < num_threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+namespace {
+int ResolveThreads(int num_threads) {
+  return num_threads <= 0 ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
+                          : num_threads;
+}
+}  // namespace
+
+Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {
+  if (num_threads < 0 || num_threads > kMaxThreads) {
+    return Status::InvalidArgument("thread count " + std::to_string(num_threads) +
+                                   " is outside [0, " + std::to_string(kMaxThreads) +
+                                   "] (0 means one per core)");
+  }
+  std::unique_ptr<ThreadPool> pool(new ThreadPool(NoThreads{}));
+  GRIDSTORE_RETURN_IF_ERROR(pool->Start(ResolveThreads(num_threads)));
+  return pool;
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::ThreadPool(int num_threads) {
+  Status s = Start(ResolveThreads(num_threads));
+  if (!s.ok()) throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                                       std::string(s.message()));
+}
+
+Status ThreadPool::Start(int n) {
+  try {
+    workers_.reserve(n);
+    while (static_cast<int>(workers_.size()) < n) workers_.emplace_back([this] { WorkerLoop(); });
+  } catch (const std::exception& e) {
+    const size_t started = workers_.size();
+    Stop();
+    return Status::Unavailable("cannot start " + std::to_string(n) + " worker threads (" +
+                               std::to_string(started) + " started): " + e.what());
+  }
+  return Status::OK();
+}
+
+void ThreadPool::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
   for (auto& w : workers_) w.join();
+  workers_.clear();
 }
+
+ThreadPool::~ThreadPool() { Stop(); }
 
 void ThreadPool::Schedule(std::function<void()> fn) {
   {

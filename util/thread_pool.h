@@ -12,14 +12,25 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <memory>
 #include <thread>
 #include <vector>
+
+#include "util/result.h"
 
 namespace gridstore {
 
 class ThreadPool {
  public:
-  // Starts `num_threads` workers; 0 means std::thread::hardware_concurrency().
+  // The largest pool Create accepts.
+  static constexpr int kMaxThreads = 1024;
+
+  // Starts `num_threads` workers; 0 means std::thread::hardware_concurrency(). InvalidArgument
+  // for a negative count or one above kMaxThreads; Unavailable if the system cannot start that
+  // many threads (then none is left running). Never throws.
+  static Result<std::unique_ptr<ThreadPool>> Create(int num_threads);
+
+  // As Create, but throws std::system_error if a thread cannot start (for tests and tools).
   explicit ThreadPool(int num_threads = 0);
   // Runs every task already scheduled, then joins the workers.
   ~ThreadPool();
@@ -33,6 +44,11 @@ class ThreadPool {
   int num_threads() const { return static_cast<int>(workers_.size()); }
 
  private:
+  struct NoThreads {};
+  explicit ThreadPool(NoThreads) {}
+  // Starts workers until there are `n`; on failure stops and joins those started.
+  Status Start(int n);
+  void Stop();
   void WorkerLoop();
 
   std::mutex mu_;

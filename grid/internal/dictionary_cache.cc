@@ -13,7 +13,7 @@ namespace {
 
 std::string CacheKey(const grid::DataSetMeta& meta, std::string_view variable) {
   std::string key(reinterpret_cast<const char*>(&meta.incarnation), sizeof(meta.incarnation));
-  key += grid::DictionaryKey(meta.id, variable);
+  key += grid::DictionaryKey(meta.id, meta.key_incarnation(), variable);
   return key;
 }
 
@@ -48,7 +48,7 @@ Result<std::shared_ptr<const grid::BlockDictionary>> DictionaryCache::Load(
     const grid::DataSetMeta& meta, std::string_view variable) {
   std::string stored;
   Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kData,
-                      grid::DictionaryKey(meta.id, variable), &stored);
+                      grid::DictionaryKey(meta.id, meta.key_incarnation(), variable), &stored);
   if (s.IsNotFound()) return std::shared_ptr<const grid::BlockDictionary>();
   GRIDSTORE_RETURN_IF_ERROR(s.WithContext("reading the " + Where(meta, variable)));
   auto dictionary = grid::BlockDictionary::Load(stored);
@@ -114,7 +114,7 @@ Result<std::shared_ptr<const grid::BlockDictionary>> DictionaryCache::GetOrTrain
       GRIDSTORE_ASSIGN_OR_RETURN(dictionary, grid::BlockDictionary::Load(stored));
       // Stored before any block compressed with it, so no block is ever unreadable.
       storage::WriteBatch batch;
-      batch.Put(storage::Table::kData, grid::DictionaryKey(meta.id, variable.name), stored);
+      batch.Put(storage::Table::kData, grid::DictionaryKey(meta.id, meta.key_incarnation(), variable.name), stored);
       Status s = kv_->Write(storage::WriteOptions{}, batch);
       if (s.ok() && sync) s = kv_->Sync();
       GRIDSTORE_RETURN_IF_ERROR(s.WithContext("writing the " + Where(meta, variable.name)));

@@ -76,6 +76,14 @@ class MemoryKvStore final : public KvStore {
       }
     }
     std::unique_lock lock(mu_);
+    GRIDSTORE_RETURN_IF_ERROR(CheckExpectations(
+        batch, [&](Table table, std::string_view key, std::string* value) {
+          const Map& map = Tab(table);
+          auto it = map.find(key);
+          if (it == map.end()) return Status::NotFound("key not found");
+          value->assign(it->second);
+          return Status::OK();
+        }));
     for (const WriteBatch::Op& op : batch.ops()) {
       switch (op.type) {
         case WriteBatch::OpType::kPut:
@@ -129,6 +137,11 @@ class MemoryKvStore final : public KvStore {
   }
 
   Status Sync() override { return Status::OK(); }
+  Status Flush() override { return Status::OK(); }
+  // Erasing from a map frees its memory at once.
+  Status CompactRange(Table, const KeyRange&) override { return Status::OK(); }
+  Status CheckIntegrity(std::vector<std::string>*) override { return Status::OK(); }
+  bool single_writer() const override { return true; }  // one process by construction
 
   Result<uint64_t> ApproximateSize(Table table, const KeyRange& range) override {
     std::shared_lock lock(mu_);

@@ -243,7 +243,7 @@ class RadosKvStore final : public KvStore {
       }
     }
     GRIDSTORE_RETURN_IF_ERROR(ApplyDataOps(data_ops, 0, data_before_catalog));
-    GRIDSTORE_RETURN_IF_ERROR(ApplyCatalogOps(catalog_ops));
+    GRIDSTORE_RETURN_IF_ERROR(ApplyCatalogOps(catalog_ops, batch.expectations()));
     return ApplyDataOps(data_ops, data_before_catalog, data_ops.size());
   }
 
@@ -259,6 +259,13 @@ class RadosKvStore final : public KvStore {
 
   // An acknowledged RADOS write is already on every replica's journal: nothing to flush.
   Status Sync() override { return Status::OK(); }
+  Status Flush() override { return Status::OK(); }
+  // Deleting an object or omap key frees its space (the OSDs' own compaction does the rest).
+  Status CompactRange(Table, const KeyRange&) override { return Status::OK(); }
+  // Ceph checks its own data (scrubbing); there is nothing to check from a client.
+  Status CheckIntegrity(std::vector<std::string>*) override { return Status::OK(); }
+  // Any number of clients may write one pool.
+  bool single_writer() const override { return false; }
 
   Result<uint64_t> ApproximateSize(Table table, const KeyRange& range) override {
     uint64_t total = 0;
@@ -675,16 +682,66 @@ class RadosKvStore final : public KvStore {
 
   // One atomic write of the catalog. A DeleteRange needs the keys it covers: they are read at
   // one catalog version and the write asserts that version, retrying if another writer got in.
-  Status ApplyCatalogOps(const std::vector<const WriteBatch::Op*>& ops) {
-    if (ops.empty()) return Status::OK();
+  // Reads the catalog keys `keys` and the catalog's version (0 if it does not exist).
+  Status ReadCatalogKeys(const std::set<std::string>& keys,
+                         std::map<std::string, bufferlist>* found, uint64_t* version) {
+    librados::ObjectReadOperation op;
+    int rval = 0;
+    op.omap_get_vals_by_keys(keys, found, &rval);
+    AioWindow window(1);
+    int r = 0;
+    window.Submit(
+        [&](librados::AioCompletion* c) {
+          return io_.aio_operate(std::string(kCatalogObject), c, &op, nullptr);
+        },
+        [&](int result) {
+          r = result == 0 ? rval : result;
+          *version = window.version();
+        });
+    window.Drain();
+    if (r == -ENOENT) {
+      found->clear();
+      *version = 0;
+      return Status::OK();
+    }
+    if (r < 0) return Error(r, "reading the catalog");
+    return Status::OK();
+  }
+
+  // Applies the catalog operations in one atomic write, if every expectation holds at the
+  // version written (asserted, so that a concurrent writer makes this one read again).
+  Status ApplyCatalogOps(const std::vector<const WriteBatch::Op*>& ops,
+                         const std::vector<WriteBatch::Expectation>& expectations) {
+    if (ops.empty() && expectations.empty()) return Status::OK();
     const bool has_range = std::any_of(ops.begin(), ops.end(), [](const WriteBatch::Op* op) {
       return op->type == WriteBatch::OpType::kDeleteRange;
     });
+    std::set<std::string> expected_keys;
+    for (const WriteBatch::Expectation& e : expectations) {
+      expected_keys.insert(CatalogKey(e.table, e.key));
+    }
     for (int attempt = 0; attempt < kMaxConsistentReadTries; ++attempt) {
       // Existing keys of every deleted range, at one version.
       std::set<std::string> existing;
       uint64_t version = 0;
       bool catalog_exists = false, moved = false;
+      bool version_known = false;
+      if (!expectations.empty()) {
+        std::map<std::string, bufferlist> found;
+        GRIDSTORE_RETURN_IF_ERROR(ReadCatalogKeys(expected_keys, &found, &version));
+        version_known = true;
+        catalog_exists = version != 0;
+        for (const WriteBatch::Expectation& e : expectations) {
+          auto it = found.find(CatalogKey(e.table, e.key));
+          std::string value;
+          if (it != found.end()) CopyOut(it->second, &value);
+          const bool matches = e.value ? it != found.end() && value == *e.value : it == found.end();
+          if (!matches) {
+            return Status::Aborted(where_ + ": a concurrent write changed a key of table '" +
+                                   std::string(TableName(e.table)) + "' this write depends on");
+          }
+        }
+      }
       if (has_range) {
         std::vector<OmapCursor> cursor(1);
         cursor[0].oid = std::string(kCatalogObject);
@@ -693,10 +750,11 @@ class RadosKvStore final : public KvStore {
           const KeyRange r = CatalogRange(op->table, KeyRange{op->key, op->value});
           cursor[0] = OmapCursor{.oid = std::string(kCatalogObject)};
           GRIDSTORE_RETURN_IF_ERROR(ReadOmapRanges(&cursor, r.begin, r.end));
-          if (catalog_exists && cursor[0].version != version) {
-            moved = true;  // changed between two ranges' reads
+          if (version_known && cursor[0].version != version) {
+            moved = true;  // changed between two reads
             break;
           }
+          version_known = true;
           if (cursor[0].version != 0) catalog_exists = true;
           version = cursor[0].version;
           for (auto& entry : cursor[0].entries) existing.insert(std::move(entry.first));
@@ -737,16 +795,24 @@ class RadosKvStore final : public KvStore {
         }
       }
       librados::ObjectWriteOperation write;
-      if (has_range && catalog_exists) write.assert_version(version);
+      if (version_known) {
+        if (catalog_exists) {
+          write.assert_version(version);
+        } else {
+          write.create(/*exclusive=*/true);  // still absent, as read
+        }
+      }
       if (!removals.empty()) write.omap_rm_keys(removals);
       if (!sets.empty()) write.omap_set(sets);
       if (removals.empty() && sets.empty()) return Status::OK();
       const int r = RunWrite(std::string(kCatalogObject), &write);
-      if (r == -ERANGE || r == -EOVERFLOW) continue;  // another writer got in: read again
+      // Another writer got in (or created the catalog) since the read: read again.
+      if (r == -ERANGE || r == -EOVERFLOW || r == -EEXIST) continue;
       if (r < 0) return Error(r, "writing the catalog");
       return Status::OK();
     }
-    return Status::Unavailable(where_ + ": the catalog kept changing under a range delete");
+    return Status::Unavailable(where_ + ": the catalog kept changing under a conditional write "
+                               "or range delete");
   }
 
   std::unique_ptr<librados::Rados> cluster_;
@@ -852,9 +918,17 @@ Result<std::unique_ptr<KvStore>> OpenRadosKvStore(const RadosOptions& options) {
       cluster->shutdown();
       return Status::NotFound("no GridStore store in " + where + " (" + conf + ")");
     }
-    librados::ObjectWriteOperation create;
-    create.create(/*exclusive=*/false);
-    r = io.operate(std::string(rados_internal::kCatalogObject), &create);
+    if (!options.initialize) {
+      librados::ObjectWriteOperation create;
+      create.create(/*exclusive=*/false);
+      r = io.operate(std::string(rados_internal::kCatalogObject), &create);
+    } else {
+      // The initializer's first catalog write creates the catalog, so no client sees a store
+      // before it is initialised.
+      auto store = std::make_unique<RadosKvStore>(std::move(cluster), std::move(io), options);
+      GRIDSTORE_RETURN_IF_ERROR(options.initialize(store.get()));
+      return std::unique_ptr<KvStore>(std::move(store));
+    }
   }
   if (r < 0) {
     io.close();

@@ -10,6 +10,7 @@
 #define GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_H_
 
 #include <memory>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -31,6 +32,9 @@ struct RadosOptions {
   bool create_if_missing = false;
   // Every write fails with FailedPrecondition.
   bool read_only = false;
+  // Runs on a store this call creates; its first catalog write creates the catalog object, so
+  // other clients see no store until it has run. May be empty.
+  std::function<Status(KvStore*)> initialize;
   // Operations in flight per call (reads of a MultiGet or Scan, writes of a batch). Bounded so one
   // huge fetch cannot flood the OSDs' queues or this process's memory.
   int max_in_flight = 64;

@@ -17,12 +17,22 @@
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <chrono>
 #include <cstdarg>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <numeric>
+#include <random>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -230,6 +240,16 @@ class RocksDbKvStore final : public KvStore {
   Status Write(const WriteOptions& options, const WriteBatch& batch) override {
     GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
     if (batch.empty()) return Status::OK();
+    // The lock file keeps other processes out, so checking expectations and writing under one
+    // mutex that every meta and index write takes makes them atomic against all writers.
+    bool catalog = !batch.expectations().empty();
+    for (const WriteBatch::Op& op : batch.ops()) catalog = catalog || op.table != Table::kData;
+    std::unique_lock<std::mutex> lock(catalog_mu_, std::defer_lock);
+    if (catalog) lock.lock();
+    GRIDSTORE_RETURN_IF_ERROR(CheckExpectations(
+        batch, [&](Table table, std::string_view key, std::string* value) {
+          return Get(ReadOptions{}, table, key, value);
+        }));
     rocksdb::WriteBatch wb(/*reserved_bytes=*/batch.ApproximateSize() + 16 * batch.count());
     for (const WriteBatch::Op& op : batch.ops()) {
       rocksdb::ColumnFamilyHandle* h = Handle(op.table);
@@ -301,6 +321,43 @@ class RocksDbKvStore final : public KvStore {
     return ToStatus(db_->FlushWAL(/*sync=*/true), "Sync of store at " + Quoted(path_), path_);
   }
 
+  Status Flush() override {
+    if (read_only_) return Status::OK();
+    rocksdb::FlushOptions flush;
+    flush.wait = true;
+    flush.allow_write_stall = true;
+    std::vector<rocksdb::ColumnFamilyHandle*> ours(tables_.begin(), tables_.end());
+    // Flushing writes synced table files and a synced manifest; once every table is flushed,
+    // no log holds anything needed and RocksDB deletes them.
+    return ToStatus(db_->Flush(flush, ours), "Flush of store at " + Quoted(path_), path_);
+  }
+
+  Status CompactRange(Table table, const KeyRange& range) override {
+    if (read_only_) return CheckWritable();
+    rocksdb::CompactRangeOptions compact;
+    // Without this, files already in the last level are left alone, and with them the space
+    // of keys a range delete covers there.
+    compact.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
+    compact.allow_write_stall = true;
+    const rocksdb::Slice begin = ToSlice(range.begin), end = ToSlice(range.end);
+    return ToStatus(db_->CompactRange(compact, Handle(table), &begin,
+                                      range.end.empty() ? nullptr : &end),
+                    OpContext("CompactRange", table), path_);
+  }
+
+  Status CheckIntegrity(std::vector<std::string>* problems) override {
+    rocksdb::ReadOptions ro;
+    ro.fill_cache = false;
+    rocksdb::Status s = db_->VerifyChecksum(ro);
+    if (s.IsCorruption()) {
+      problems->push_back("the store's table files fail their checksums: " + s.ToString());
+      return Status::OK();
+    }
+    return ToStatus(s, "checking the store's table files at " + Quoted(path_), path_);
+  }
+
+  bool single_writer() const override { return true; }  // the LOCK file
+
   Result<uint64_t> ApproximateSize(Table table, const KeyRange& range) override {
     rocksdb::ColumnFamilyHandle* h = Handle(table);
     std::string limit = range.end;
@@ -364,6 +421,8 @@ class RocksDbKvStore final : public KvStore {
 
   const std::string path_;
   const bool read_only_;
+  // Taken by every write of the meta or index table and by conditional writes.
+  std::mutex catalog_mu_;
   std::unique_ptr<rocksdb::DB> db_;
   // Every handle returned by open (including the unused default column family); all are
   // destroyed before the DB is closed.
@@ -371,96 +430,221 @@ class RocksDbKvStore final : public KvStore {
   const std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables_;
 };
 
-}  // namespace
+// What a store path holds before RocksDB is let near it.
+enum class PathKind { kMissing, kEmptyDirectory, kDatabase, kOther };
 
-Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& options,
-                                                    const std::string& path) {
-  if (path.empty()) return Status::InvalidArgument("empty store path");
-  const std::string open_context = "cannot open store at " + Quoted(path);
-
-  // Decide what is there before RocksDB runs: with create_if_missing=false (or read-only) nothing
-  // may be created, and RocksDB would create the directory and its LOG file before noticing.
+Result<PathKind> ClassifyPath(const std::string& path) {
   std::error_code ec;
-  const fs::file_type type = fs::status(path, ec).type();
-  if (type != fs::file_type::not_found && type != fs::file_type::directory &&
-      type != fs::file_type::none && type != fs::file_type::unknown) {
-    return Status::FailedPrecondition(Quoted(path) + " is not a GridStore store (not a directory)");
+  const fs::file_status st = fs::status(path, ec);
+  if (st.type() == fs::file_type::not_found) return PathKind::kMissing;
+  if (ec) {
+    return Status::Unavailable("cannot inspect store path " + Quoted(path) + ": " + ec.message());
   }
-  bool has_db = false;
-  if (type == fs::file_type::directory) {
-    const fs::file_type current = fs::status(fs::path(path) / "CURRENT", ec).type();
-    has_db = current != fs::file_type::not_found;
+  if (st.type() != fs::file_type::directory) return PathKind::kOther;
+  if (fs::exists(fs::path(path) / "CURRENT", ec)) return PathKind::kDatabase;
+  fs::directory_iterator it(path, ec);
+  if (ec) {
+    return Status::FailedPrecondition("cannot list store directory " + Quoted(path) + ": " +
+                                      ec.message());
   }
-  if (!has_db && type != fs::file_type::none && type != fs::file_type::unknown &&
-      (!options.create_if_missing || options.read_only)) {
-    return Status::NotFound("no GridStore store at " + Quoted(path));
-  }
+  return it == fs::directory_iterator() ? PathKind::kEmptyDirectory : PathKind::kOther;
+}
 
-  if (type == fs::file_type::not_found) {
-    // RocksDB creates only the last path component; a new store may be nested deeper.
-    fs::create_directories(path, ec);
-    if (ec) {
-      const std::string msg = open_context + ": cannot create the directory: " + ec.message();
-      if (ec == std::errc::permission_denied || ec == std::errc::read_only_file_system) {
-        return Status::FailedPrecondition(msg);
-      }
-      return Status::Unavailable(msg);
-    }
-  }
-
+rocksdb::DBOptions MakeDbOptions(const RocksDbOptions& options) {
   rocksdb::DBOptions db_options;
-  db_options.create_if_missing = options.create_if_missing && !options.read_only;
-  db_options.create_missing_column_families = !options.read_only;
+  db_options.create_if_missing = false;
+  db_options.create_missing_column_families = false;
   db_options.max_background_jobs = std::max(2, options.background_threads);
   db_options.keep_log_file_num = 10;
   // A log file is kept until every table written in it is flushed. The meta and index tables
   // take few writes during an import, so without a cap their memtables would pin every log file
   // of a whole import; past the cap RocksDB flushes the tables holding the oldest log.
   db_options.max_total_wal_size = 256 << 20;
+  // A damaged log is an error, never a silent cut (the default, point-in-time recovery, stops
+  // at the first bad record and drops everything after it: a DONE meta became INIT again).
+  // Only a record torn at the very end, which its killed writer never acknowledged, is dropped.
+  db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  // The manifest records each synced log and its synced size, so a deleted or truncated log is
+  // reported at open instead of losing what it held.
+  db_options.track_and_verify_wals_in_manifest = true;
   if (options.read_only) db_options.info_log = std::make_shared<DiscardLogger>();
+  return db_options;
+}
 
-  // RocksDB refuses to open a database without naming all of its column families, so open any
-  // foreign ones too (with default options) and just never use them.
-  std::vector<std::string> existing;
-  if (has_db) {
-    rocksdb::Status s = rocksdb::DB::ListColumnFamilies(db_options, path, &existing);
-    if (!s.ok()) return ToStatus(s, open_context, path);
-  }
-  if (options.read_only) {
-    for (const char* name : kColumnFamilyNames) {
-      if (std::find(existing.begin(), existing.end(), name) == existing.end()) {
-        return Status::FailedPrecondition(
-            Quoted(path) + " is not a GridStore store (no column family '" + name + "')");
-      }
-    }
-  }
+// True if a failed read-only open may be a race with a writer that deleted or replaced a file
+// (a log or manifest) between RocksDB listing it and opening it, or a record the writer is still
+// appending: trying again sees the writer's newer files.
+bool MayBeWriterRace(const rocksdb::Status& s) {
+  const std::string text = s.ToString();
+  return s.IsPathNotFound() || s.IsNotFound() || s.IsCorruption() ||
+         (s.IsIOError() && Contains(text, "No such file"));
+}
 
+constexpr int kReadOnlyOpenTries = 20;
+
+// Opens the existing database at `path`, refusing one whose column families are not GridStore's.
+Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
+                                              const std::string& path) {
+  const std::string open_context = "cannot open store at " + Quoted(path);
+  const rocksdb::DBOptions db_options = MakeDbOptions(options);
   const std::shared_ptr<rocksdb::Cache> cache =
       rocksdb::NewLRUCache(static_cast<size_t>(options.block_cache_bytes));
+  rocksdb::Status s;
+  for (int attempt = 1;; ++attempt) {
+    std::vector<std::string> existing;
+    s = rocksdb::DB::ListColumnFamilies(db_options, path, &existing);
+    if (s.ok()) {
+      std::vector<std::string> expected = {rocksdb::kDefaultColumnFamilyName};
+      for (const char* name : kColumnFamilyNames) expected.push_back(name);
+      std::sort(existing.begin(), existing.end());
+      std::sort(expected.begin(), expected.end());
+      if (existing != expected) {
+        std::string names;
+        for (const std::string& n : existing) names += (names.empty() ? "'" : ", '") + n + "'";
+        return Status::FailedPrecondition(
+            Quoted(path) + " is not a GridStore store (a RocksDB database with column families " +
+            names + "; GridStore's are 'meta', 'data' and 'index')");
+      }
+      std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+      descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
+      for (int t = 0; t < kNumTables; ++t) {
+        descriptors.emplace_back(kColumnFamilyNames[t],
+                                 TableOptions(static_cast<Table>(t), cache));
+      }
+      rocksdb::DB* raw_db = nullptr;
+      std::vector<rocksdb::ColumnFamilyHandle*> handles;
+      s = options.read_only
+              ? rocksdb::DB::OpenForReadOnly(db_options, path, descriptors, &handles, &raw_db)
+              : rocksdb::DB::Open(db_options, path, descriptors, &handles, &raw_db);
+      if (s.ok()) {
+        std::unique_ptr<rocksdb::DB> db(raw_db);
+        std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables{};
+        for (int t = 0; t < kNumTables; ++t) tables[t] = handles[t + 1];  // follow descriptors
+        return std::unique_ptr<KvStore>(std::make_unique<RocksDbKvStore>(
+            path, options.read_only, std::move(db), std::move(handles), tables));
+      }
+    }
+    if (!options.read_only || attempt >= kReadOnlyOpenTries || !MayBeWriterRace(s)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));
+  }
+  if (s.IsCorruption()) {
+    return Status::DataLoss(open_context + ": the store is damaged (" + s.ToString() +
+                            "); restore it from a copy, or re-import its datasets");
+  }
+  if (s.IsPathNotFound() || (s.IsIOError() && Contains(s.ToString(), "No such file"))) {
+    // A file the manifest or CURRENT names is gone: the store is damaged, not merely absent.
+    return Status::DataLoss(open_context + ": a file of the store is missing (" + s.ToString() +
+                            ")");
+  }
+  return ToStatus(s, open_context, path);
+}
+
+// Builds a new store at `path` in a temporary sibling directory, then renames it into place.
+// Creates a database with GridStore's tables at `dir` (missing or empty), runs
+// options.initialize on it, flushes and closes it.
+Status BuildStore(const RocksDbOptions& options, const std::string& dir,
+                  const std::string& open_context) {
+  rocksdb::DBOptions db_options = MakeDbOptions(options);
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.error_if_exists = true;
+  const std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(1 << 20);
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
   for (int t = 0; t < kNumTables; ++t) {
     descriptors.emplace_back(kColumnFamilyNames[t], TableOptions(static_cast<Table>(t), cache));
   }
-  for (const std::string& name : existing) {
-    bool known = name == rocksdb::kDefaultColumnFamilyName;
-    for (const char* ours : kColumnFamilyNames) known = known || name == ours;
-    if (!known) descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions());
-  }
-
   rocksdb::DB* raw_db = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::Status s =
-      options.read_only
-          ? rocksdb::DB::OpenForReadOnly(db_options, path, descriptors, &handles, &raw_db)
-          : rocksdb::DB::Open(db_options, path, descriptors, &handles, &raw_db);
-  if (!s.ok()) return ToStatus(s, open_context, path);
-  std::unique_ptr<rocksdb::DB> db(raw_db);
-
+  rocksdb::Status s = rocksdb::DB::Open(db_options, dir, descriptors, &handles, &raw_db);
+  if (!s.ok()) return ToStatus(s, open_context, dir);
   std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables{};
-  for (int t = 0; t < kNumTables; ++t) tables[t] = handles[t + 1];  // handles follow descriptors
-  return std::unique_ptr<KvStore>(std::make_unique<RocksDbKvStore>(
-      path, options.read_only, std::move(db), std::move(handles), tables));
+  for (int t = 0; t < kNumTables; ++t) tables[t] = handles[t + 1];
+  RocksDbKvStore fresh(dir, /*read_only=*/false, std::unique_ptr<rocksdb::DB>(raw_db),
+                       std::move(handles), tables);
+  Status init = options.initialize ? options.initialize(&fresh) : Status::OK();
+  if (init.ok()) init = fresh.Flush();
+  return init.WithContext(open_context);
+}
+
+// rename(2) also replaces an empty directory atomically (one the user made for the store); if
+// someone filled it meanwhile, the rename fails and their contents stay.
+Result<std::unique_ptr<KvStore>> CreateNew(const RocksDbOptions& options,
+                                           const std::string& path) {
+  const std::string open_context = "cannot create store at " + Quoted(path);
+  fs::path target(path);
+  if (target.filename().empty()) target = target.parent_path();  // "dir/" names "dir"
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::error_code ec;
+  // A new store may be nested deeper than existing folders.
+  fs::create_directories(parent, ec);
+  if (ec) {
+    const std::string msg =
+        open_context + ": cannot create the folder " + Quoted(parent.string()) + ": " + ec.message();
+    if (ec == std::errc::permission_denied || ec == std::errc::read_only_file_system) {
+      return Status::FailedPrecondition(msg);
+    }
+    return Status::Unavailable(msg);
+  }
+  std::random_device random;
+  const fs::path temp = parent / ("." + target.filename().string() + ".gridstore-creating-" +
+                                  std::to_string(getpid()) + "-" + std::to_string(random()));
+  auto cleanup = [&] { fs::remove_all(temp, ec); };
+
+  Status built = BuildStore(options, temp.string(), open_context);
+  if (!built.ok()) {
+    cleanup();
+    return built;
+  }
+
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    cleanup();
+    if (err == ENOTEMPTY || err == EEXIST) {
+      // Another process created the store first: open theirs.
+      return OpenExisting(options, path);
+    }
+    if ((err == EXDEV || err == EBUSY || err == EINVAL) && fs::is_directory(target, ec)) {
+      // An empty directory that cannot be replaced (a mount point): build in it. Not atomic,
+      // but the marker still comes last, so a reader in between sees no GridStore store.
+      GRIDSTORE_RETURN_IF_ERROR(BuildStore(options, target.string(), open_context));
+      return OpenExisting(options, path);
+    }
+    return Status::Unavailable(open_context + ": cannot move the new store into place: " +
+                               std::strerror(err));
+  }
+  // Make the rename durable, so a machine crash cannot leave the folder without its store.
+  const int dir_fd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
+  return OpenExisting(options, path);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& options,
+                                                    const std::string& path) {
+  if (path.empty()) return Status::InvalidArgument("empty store path");
+  GRIDSTORE_ASSIGN_OR_RETURN(PathKind kind, ClassifyPath(path));
+  switch (kind) {
+    case PathKind::kDatabase:
+      return OpenExisting(options, path);
+    case PathKind::kOther:
+      return Status::FailedPrecondition(
+          Quoted(path) + " is not a GridStore store (" +
+          (fs::is_directory(path) ? "a non-empty directory without a RocksDB database"
+                                  : "not a directory") +
+          ")");
+    case PathKind::kMissing:
+    case PathKind::kEmptyDirectory:
+      break;
+  }
+  if (!options.create_if_missing || options.read_only) {
+    return Status::NotFound("no GridStore store at " + Quoted(path));
+  }
+  return CreateNew(options, path);
 }
 
 }  // namespace gridstore::storage

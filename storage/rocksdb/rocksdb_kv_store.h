@@ -6,6 +6,7 @@
 #define GRIDSTORE_STORAGE_ROCKSDB_ROCKSDB_KV_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -27,11 +28,25 @@ struct RocksDbOptions {
   uint64_t block_cache_bytes = 64ull << 20;
   // Background flush and compaction threads.
   int background_threads = 2;
+  // Runs on a store this call creates, before anyone else can see it (the caller's marker goes
+  // here). May be empty.
+  std::function<Status(KvStore*)> initialize;
 };
 
-// Opens (or creates) the RocksDB store at `path`. Errors: NotFound (no store and
-// !create_if_missing), FailedPrecondition (locked by another process, or read-only file system),
-// Unavailable (other I/O errors), DataLoss (corruption). Each message names the path.
+// Opens (or creates) the RocksDB store at `path`.
+//   - A new store is built in a temporary directory beside `path` (its tables, then
+//     `initialize`), flushed, and renamed into place: other processes see no store or a complete
+//     one, and of two processes creating one store at once, the loser opens the winner's.
+//   - An existing database is opened only if its column families are exactly GridStore's; a
+//     foreign RocksDB database is refused, never adopted. A directory holding anything but a
+//     database is refused too.
+//   - A write-ahead log damaged before its last record, missing or shorter than the manifest
+//     recorded is DataLoss naming the store; a record torn at the end by a killed writer (never
+//     acknowledged) is dropped.
+//   - A read-only open retries while a writer in another process rotates its files.
+// Errors: NotFound (no store and !create_if_missing), FailedPrecondition (not a GridStore store,
+// locked by another process, read-only file system, permission denied), Unavailable (other I/O
+// errors), DataLoss (corruption). Each message names the path.
 Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& options,
                                                     const std::string& path);
 

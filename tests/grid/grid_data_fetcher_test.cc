@@ -160,7 +160,9 @@ TEST_F(GridDataFetcherTest, UnknownAndRepeatedVariablesAreInvalid) {
 }
 
 TEST_F(GridDataFetcherTest, CorruptBlockIsDataLossNamingIt) {
-  std::string key = DataKey(BlockAddress{"run", "T", kPlaneLayout, 1, 2, 1, 2});
+  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("run"));
+  std::string key =
+      DataKey(BlockAddress{"run", meta.key_incarnation(), "T", kPlaneLayout, 1, 2, 1, 2});
   std::string value;
   ASSERT_OK(store_->kv_store()->Get({}, storage::Table::kData, key, &value));
   value[value.size() / 2] ^= 0x5a;
@@ -386,7 +388,7 @@ TEST(GridDataFetcherFramesTest, DictionaryIsTrainedStoredAndRequired) {
                         MakeVariable("small", DataType::kFloat32, {1, 1, 20, 20})},
                 64, 64);
   meta.layout.frame_rows = 8;
-  const std::string key = DictionaryKey("dict", "T");
+  std::string key;
   std::vector<Grid2D> planes;
   for (int t = 0; t < 4; ++t) planes.push_back(SmoothPlane(300, 300, 1, t));
   {
@@ -394,6 +396,8 @@ TEST(GridDataFetcherFramesTest, DictionaryIsTrainedStoredAndRequired) {
                          GridStore::Open(dir.Sub("store"), {.create_if_missing = true}));
     ASSERT_OK(store->PutDataSetMeta(meta));
     ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("dict"));
+    const uint64_t inc = writer->meta().key_incarnation();
+    key = DictionaryKey("dict", inc, "T");
     ASSERT_OK(writer->WriteGrid2D("T", 0, 0, planes[0]));
     std::string stored;
     ASSERT_OK(store->kv_store()->Get({}, storage::Table::kData, key, &stored));
@@ -403,12 +407,12 @@ TEST(GridDataFetcherFramesTest, DictionaryIsTrainedStoredAndRequired) {
     ASSERT_OK(writer->Flush());
     // Too small to train on: no dictionary, and its blocks do not need one.
     EXPECT_STATUS(store->kv_store()->Get({}, storage::Table::kData,
-                                         DictionaryKey("dict", "small"), &stored),
+                                         DictionaryKey("dict", inc, "small"), &stored),
                   kNotFound, "");
     // Every block of T needs the dictionary (no plane was written before it existed).
     int flagged = 0;
     ASSERT_OK(store->kv_store()->Scan({}, storage::Table::kData,
-                                      VariableDataRange("dict", "T"),
+                                      VariableDataRange("dict", inc, "T"),
                                       [&](std::string_view k, std::string_view v) {
                                         if (k != key) flagged += BlockNeedsDictionary(v);
                                         return true;

@@ -67,7 +67,8 @@ TEST_F(GridDataWriterTest, WriteGrid2DSplitsIntoBlocksAndCountsThem) {
   EXPECT_GT(stats.stored_bytes, 0);
   int keys = 0;
   ASSERT_OK(store_->kv_store()->Scan({}, storage::Table::kData,
-                                     PlaneDataRange("run", "T", kPlaneLayout, 1, 1),
+                                     PlaneDataRange("run", writer_->meta().key_incarnation(), "T",
+                                                    kPlaneLayout, 1, 1),
                                      [&](std::string_view, std::string_view) {
                                        ++keys;
                                        return true;

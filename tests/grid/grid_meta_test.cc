@@ -200,9 +200,9 @@ TEST(GridMetaTest, CorruptBytesNeverCrash) {
 
 TEST(GridMetaTest, NewerVersionIsUnimplemented) {
   std::string bytes = SimpleMeta().Encode();
-  bytes[4] = 3;
+  bytes[4] = 4;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kUnimplemented,
-                "dataset meta format version 3 is newer than this build reads (2)");
+                "dataset meta format version 4 is newer than this build reads (3)");
   bytes[4] = 0;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kDataLoss, "version 0");
 }
@@ -243,6 +243,8 @@ TEST(GridMetaTest, Version1MetaDecodesWithoutFrames) {
   head += 1 + meta.id.size();
   std::string probe;
   PutVarint64(&probe, meta.incarnation);
+  PutVarint64(&probe, meta.generation);
+  PutVarint64(&probe, 1);  // flags: the incarnation is in data keys
   PutVarsint64(&probe, meta.layout.block_x);
   PutVarsint64(&probe, meta.layout.block_y);
   PutVarsint64(&probe, meta.layout.codec.level);
@@ -251,6 +253,11 @@ TEST(GridMetaTest, Version1MetaDecodesWithoutFrames) {
   v1 += v2.substr(head);
   ASSERT_OK_AND_ASSIGN(DataSetMeta back, DataSetMeta::Decode(v1));
   EXPECT_EQ(back.layout.frame_rows, 0);
+  // Metas before version 3 name data keys without the incarnation, and have no generation.
+  EXPECT_FALSE(back.incarnation_in_keys);
+  EXPECT_EQ(back.key_incarnation(), 0u);
+  EXPECT_EQ(back.generation, 0u);
+  meta.incarnation_in_keys = false;
   EXPECT_EQ(back, meta);
 }
 
@@ -264,6 +271,8 @@ TEST(GridMetaTest, BadMagicAndEnumsAreDataLoss) {
     PutFixed32(&s, kMetaFormatVersion);
     PutLengthPrefixed(&s, "id");
     PutVarint64(&s, 0);   // incarnation
+    PutVarint64(&s, 0);   // generation
+    PutVarint64(&s, 1);   // flags
     PutVarsint64(&s, 8);  // block_x
     PutVarsint64(&s, 8);  // block_y
     return s;

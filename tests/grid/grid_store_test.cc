@@ -80,7 +80,10 @@ TEST_F(GridStoreTest, PutThenGetRoundTripsMeta) {
   ASSERT_OK(store_->PutDataSetMeta(meta));
   ASSERT_OK_AND_ASSIGN(DataSetMeta got, store_->GetDataSetMeta(meta.id));
   EXPECT_NE(got.incarnation, 0u);
+  EXPECT_EQ(got.generation, 1u);
+  EXPECT_TRUE(got.incarnation_in_keys);
   meta.incarnation = got.incarnation;
+  meta.generation = got.generation;
   EXPECT_EQ(got, meta);
 }
 

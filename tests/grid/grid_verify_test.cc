@@ -1,7 +1,10 @@
 // Copyright 2026 The GridStore Authors.
 #include "grid/grid_verify.h"
 
+#include <deque>
+
 #include "grid/grid_keys.h"
+#include "grid/grid_store.h"
 #include "tests/grid/grid_testutil.h"
 
 namespace gridstore::grid {
@@ -25,6 +28,14 @@ class GridVerifyTest : public ::testing::Test {
         ASSERT_OK(writer->WriteGrid2D("T", t, 0, PatternPlane(meta.variables[0], 0, t, 0)));
     }
   }
+  // The address of block (t, z, row, col) of variable T of dataset `id`, as stored now.
+  BlockAddress Block(std::string_view id, uint32_t t, uint32_t z, uint32_t r, uint32_t c) {
+    auto meta = store_->GetDataSetMeta(id);
+    EXPECT_OK(meta.status());
+    incarnations_.push_back(meta.ok() ? meta->key_incarnation() : 0);
+    ids_.emplace_back(id);
+    return BlockAddress{ids_.back(), incarnations_.back(), "T", kPlaneLayout, t, z, r, c};
+  }
   void Corrupt(const BlockAddress& address) {
     std::string key = DataKey(address), value;
     ASSERT_OK(store_->kv_store()->Get({}, storage::Table::kData, key, &value));
@@ -34,6 +45,8 @@ class GridVerifyTest : public ::testing::Test {
 
   ScopedTempDir dir_;
   std::unique_ptr<GridStore> store_;
+  std::deque<std::string> ids_;  // backs the views of Block()
+  std::vector<uint64_t> incarnations_;
 };
 
 TEST_F(GridVerifyTest, CleanStoreHasNoProblems) {
@@ -46,7 +59,7 @@ TEST_F(GridVerifyTest, CleanStoreHasNoProblems) {
 }
 
 TEST_F(GridVerifyTest, CorruptBlockIsReportedByName) {
-  Corrupt(BlockAddress{"b", "T", kPlaneLayout, 1, 0, 2, 1});
+  Corrupt(Block("b", 1, 0, 2, 1));
   ASSERT_OK_AND_ASSIGN(VerifyReport all, Verify(store_.get(), ""));
   ASSERT_EQ(all.problems.size(), 1u);
   EXPECT_EQ(all.problems[0].dataset, "b");
@@ -56,24 +69,80 @@ TEST_F(GridVerifyTest, CorruptBlockIsReportedByName) {
   EXPECT_EQ(only_a.blocks, 18);
 }
 
-TEST_F(GridVerifyTest, OrphanBlocksAndUnknownDataSet) {
+// Blocks no meta owns are garbage, not damage: listed apart, and Compact removes them.
+TEST_F(GridVerifyTest, OrphanBlocksAreListedAndCompactRemovesThem) {
   ASSERT_OK(store_->kv_store()->Delete({}, storage::Table::kMeta, MetaKey("a")));
   ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), ""));
-  ASSERT_EQ(report.problems.size(), 1u);
-  EXPECT_EQ(report.problems[0].dataset, "a");
-  EXPECT_THAT(report.problems[0].message, ::testing::HasSubstr("18 block(s) belong to no dataset"));
+  EXPECT_TRUE(report.ok());
+  ASSERT_EQ(report.orphans.size(), 1u);
+  EXPECT_EQ(report.orphans[0].dataset, "a");
+  EXPECT_EQ(report.orphans[0].blocks, 18);
+  EXPECT_GT(report.orphans[0].bytes, 0u);
+  EXPECT_THAT(report.orphans[0].reason, ::testing::HasSubstr("no dataset meta"));
   EXPECT_STATUS(Verify(store_.get(), "missing"), kNotFound, "'missing'");
+
+  ASSERT_OK_AND_ASSIGN(CompactReport compact, store_->Compact());
+  EXPECT_EQ(compact.orphan_incarnations, 1);
+  EXPECT_EQ(compact.orphan_blocks, 18);
+  ASSERT_OK_AND_ASSIGN(report, Verify(store_.get(), ""));
+  EXPECT_TRUE(report.orphans.empty());
+  EXPECT_EQ(report.blocks, 18);  // b's, untouched
+  EXPECT_TRUE(report.ok());
 }
 
 TEST_F(GridVerifyTest, BlockOfUnknownVariableIsReported) {
   std::string value;
-  ASSERT_OK(store_->kv_store()->Get({}, storage::Table::kData,
-                                    DataKey(BlockAddress{"a", "T", kPlaneLayout, 0, 0, 0, 0}), &value));
-  ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kData,
-                                    DataKey(BlockAddress{"a", "Q", kPlaneLayout, 0, 0, 0, 0}), value));
-  ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), "a"));
-  ASSERT_EQ(report.problems.size(), 1u);
+  const BlockAddress t = Block("a", 0, 0, 0, 0);
+  ASSERT_OK(store_->kv_store()->Get({}, storage::Table::kData, DataKey(t), &value));
+  BlockAddress q = t;
+  q.variable = "Q";
+  ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kData, DataKey(q), value));
+  BlockAddress beyond = t;
+  beyond.t = 7;
+  ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kData, DataKey(beyond), value));
+  ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), ""));
+  ASSERT_EQ(report.problems.size(), 2u);
   EXPECT_THAT(report.problems[0].message, ::testing::HasSubstr("variable 'Q'"));
+  EXPECT_THAT(report.problems[1].message, ::testing::HasSubstr("t=7"));
+  EXPECT_THAT(report.problems[1].message, ::testing::HasSubstr("outside the variable's shape"));
+}
+
+// Every corrupt block is listed, not just the first (issue 12 item 6).
+TEST_F(GridVerifyTest, EveryCorruptBlockIsListed) {
+  Corrupt(Block("a", 0, 0, 0, 0));
+  Corrupt(Block("a", 1, 0, 2, 2));
+  Corrupt(Block("b", 1, 0, 1, 0));
+  ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), ""));
+  EXPECT_EQ(report.problems.size(), 3u);
+  EXPECT_EQ(report.blocks, 36);
+}
+
+// An abandoned replacement (a killed import --overwrite) is garbage once no one writes it; the
+// dataset it was to replace is untouched.
+TEST_F(GridVerifyTest, AbandonedReplacementIsAnOrphan) {
+  ASSERT_OK_AND_ASSIGN(DataSetMeta a, store_->GetDataSetMeta("a"));
+  ASSERT_OK_AND_ASSIGN(DataSetMeta staged, store_->BeginReplacement(a));
+  {
+    ASSERT_OK_AND_ASSIGN(auto writer, store_->GetReplacementWriter(staged));
+    ASSERT_OK(writer->WriteGrid2D("T", 0, 0, PatternPlane(a.variables[0], 9, 0, 0)));
+  }
+  ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), ""));
+  EXPECT_EQ(report.replacements_in_progress, 1);  // this store is writing it
+  EXPECT_TRUE(report.orphans.empty());
+  // As if the process had died: another GridStore on the same key-value store.
+  store_.reset();
+  ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(dir_.Sub("store")));
+  ASSERT_OK_AND_ASSIGN(report, Verify(store_.get(), ""));
+  EXPECT_EQ(report.replacements_in_progress, 0);
+  ASSERT_EQ(report.orphans.size(), 1u);
+  EXPECT_EQ(report.orphans[0].blocks, 9);
+  EXPECT_THAT(report.orphans[0].reason, ::testing::HasSubstr("abandoned replacement"));
+  ASSERT_OK_AND_ASSIGN(CompactReport compact, store_->Compact());
+  EXPECT_EQ(compact.replacements_removed, 1);
+  ASSERT_OK_AND_ASSIGN(report, Verify(store_.get(), ""));
+  EXPECT_TRUE(report.orphans.empty());
+  EXPECT_TRUE(report.ok());
+  EXPECT_EQ(report.blocks, 36);
 }
 
 }  // namespace

@@ -772,7 +772,7 @@ TEST_F(NetCdfImporterTest, ExistingDatasetIsReplacedOnlyWithOverwrite) {
   ASSERT_FALSE(HasFatalFailure());
   ASSERT_OK(ImportNetCdf(store_.get(), v1, Options("run")));
   EXPECT_STATUS(ImportNetCdf(store_.get(), v2, Options("run")), kAlreadyExists,
-                "dataset 'run' already exists (use --overwrite to replace it)");
+                "dataset 'run' already exists", "use --overwrite to replace it");
   ExpectSameAsFile("run", v1);  // untouched
 
   NetCdfImportOptions options = Options("run");

@@ -138,6 +138,14 @@ class FaultInjectionKvStore : public storage::KvStore {
   }
 
   Status Sync() override { return base_->Sync(); }
+  Status Flush() override { return base_->Flush(); }
+  Status CompactRange(storage::Table table, const storage::KeyRange& range) override {
+    return base_->CompactRange(table, range);
+  }
+  Status CheckIntegrity(std::vector<std::string>* problems) override {
+    return base_->CheckIntegrity(problems);
+  }
+  bool single_writer() const override { return base_->single_writer(); }
 
   Result<uint64_t> ApproximateSize(storage::Table table, const storage::KeyRange& range) override {
     return base_->ApproximateSize(table, range);

@@ -208,7 +208,9 @@ TEST_F(CliTest, VerifyReportsACorruptBlockByName) {
   ASSERT_EQ(Run({"import", MakeFile("in.nc"), "--dataset", "d", "--block", "10x10"}).exit_code, 0);
   {
     ASSERT_OK_AND_ASSIGN(auto s, grid::GridStore::Open(store()));
-    std::string key = grid::DataKey(grid::BlockAddress{"d", "T", grid::kPlaneLayout, 2, 1, 1, 2});
+    ASSERT_OK_AND_ASSIGN(grid::DataSetMeta meta, s->GetDataSetMeta("d"));
+    std::string key = grid::DataKey(
+        grid::BlockAddress{"d", meta.key_incarnation(), "T", grid::kPlaneLayout, 2, 1, 1, 2});
     std::string value;
     ASSERT_OK(s->kv_store()->Get({}, storage::Table::kData, key, &value));
     value[value.size() - 5] ^= 0x10;  // in the compressed payload

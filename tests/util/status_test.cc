@@ -44,6 +44,7 @@ TEST(StatusTest, EachFactoryHasItsCodeNameAndMessage) {
       {Status::NotFound("m"), StatusCode::kNotFound, "NotFound"},
       {Status::AlreadyExists("m"), StatusCode::kAlreadyExists, "AlreadyExists"},
       {Status::FailedPrecondition("m"), StatusCode::kFailedPrecondition, "FailedPrecondition"},
+      {Status::Aborted("m"), StatusCode::kAborted, "Aborted"},
       {Status::OutOfRange("m"), StatusCode::kOutOfRange, "OutOfRange"},
       {Status::Unimplemented("m"), StatusCode::kUnimplemented, "Unimplemented"},
       {Status::Internal("m"), StatusCode::kInternal, "Internal"},
@@ -60,6 +61,7 @@ TEST(StatusTest, EachFactoryHasItsCodeNameAndMessage) {
     EXPECT_EQ(c.status.IsNotFound(), c.code == StatusCode::kNotFound);
     EXPECT_EQ(c.status.IsAlreadyExists(), c.code == StatusCode::kAlreadyExists);
     EXPECT_EQ(c.status.IsFailedPrecondition(), c.code == StatusCode::kFailedPrecondition);
+    EXPECT_EQ(c.status.IsAborted(), c.code == StatusCode::kAborted);
     EXPECT_EQ(c.status.IsOutOfRange(), c.code == StatusCode::kOutOfRange);
     EXPECT_EQ(c.status.IsDataLoss(), c.code == StatusCode::kDataLoss);
     EXPECT_EQ(c.status.IsUnavailable(), c.code == StatusCode::kUnavailable);
