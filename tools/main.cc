@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "grid/grid_keys.h"
 #include "grid/grid_store.h"
 #include "grid/grid_verify.h"
 #include "importers/netcdf_exporter.h"
@@ -50,6 +51,12 @@ int Fail(const Status& status) {
 
 Result<std::unique_ptr<GridStore>> OpenStore(const Global& global, GridStoreOptions options) {
   return GridStore::Open(global.store, options);
+}
+
+// Commands that write settle the store before they report success: everything is in the
+// engine's tables and synced, so the next open replays no log (docs/reliability.md).
+Status Settle(GridStore* store) {
+  return store->Flush().WithContext("the write succeeded, but settling the store failed");
 }
 
 // ---- import -------------------------------------------------------------------------------------
@@ -102,6 +109,7 @@ int RunImport(const Global& global, const ImportArgs& args) {
   auto summary = importers::ImportNetCdf(store->get(), args.file, options);
   progress.Finish();
   if (!summary.ok()) return Fail(summary.status());
+  if (Status s = Settle(store->get()); !s.ok()) return Fail(s);
   for (const auto& note : summary->notes) std::fprintf(stderr, "note: %s\n", note.c_str());
   const double mb = static_cast<double>(summary->raw_bytes) / 1e6;
   std::printf(
@@ -225,6 +233,7 @@ int RunIndexCreate(const Global& global, const std::string& name,
   auto store = OpenStore(global, {.create_if_missing = true});
   if (!store.ok()) return Fail(store.status());
   Status s = (*store)->CreateMetaIndex(name, schema);
+  if (s.ok()) s = Settle(store->get());
   if (!s.ok()) return Fail(s);
   std::printf("created index '%s': %s\n", name.c_str(), FormatIndexSchema(schema).c_str());
   return 0;
@@ -245,6 +254,7 @@ int RunIndexDrop(const Global& global, const std::string& name) {
   auto store = OpenStore(global, {});
   if (!store.ok()) return Fail(store.status());
   Status s = (*store)->DropMetaIndex(name);
+  if (s.ok()) s = Settle(store->get());
   if (!s.ok()) return Fail(s);
   std::printf("dropped index '%s'\n", name.c_str());
   return 0;
@@ -270,6 +280,7 @@ int RunMetaPut(const Global& global, const std::string& file) {
   if (!store.ok()) return Fail(store.status());
   auto summary = PutMetas(store->get(), input);
   if (!summary.ok()) return Fail(summary.status());
+  if (Status s = Settle(store->get()); !s.ok()) return Fail(s);
   std::printf("%ld dataset meta(s) created, %ld updated\n", static_cast<long>(summary->created),
               static_cast<long>(summary->updated));
   return 0;
@@ -279,6 +290,7 @@ int RunDelete(const Global& global, const std::string& id) {
   auto store = OpenStore(global, {});
   if (!store.ok()) return Fail(store.status());
   Status s = (*store)->DeleteDataSet(id);
+  if (s.ok()) s = Settle(store->get());
   if (!s.ok()) return Fail(s);
   std::printf("deleted '%s'\n", id.c_str());
   return 0;
@@ -287,19 +299,59 @@ int RunDelete(const Global& global, const std::string& id) {
 int RunVerify(const Global& global, const std::string& id) {
   auto store = OpenStore(global, {.read_only = true});
   if (!store.ok()) return Fail(store.status());
-  auto report = grid::Verify(store->get(), id);
+  auto report = (*store)->Verify(id);
   if (!report.ok()) return Fail(report.status());
   for (const auto& p : report->problems) {
-    std::printf("CORRUPT dataset '%s': %s\n", p.dataset.c_str(), p.message.c_str());
+    if (p.dataset.empty()) {
+      std::printf("CORRUPT store: %s\n", p.message.c_str());
+    } else {
+      std::printf("CORRUPT dataset '%s': %s\n", grid::EscapeForMessage(p.dataset).c_str(),
+                  p.message.c_str());
+    }
   }
-  std::printf(
-      "verified %ld dataset(s), %ld block(s), %s: %zu problem(s)%s\n",
-      static_cast<long>(report->datasets), static_cast<long>(report->blocks),
-      HumanBytes(static_cast<double>(report->bytes_read)).c_str(), report->problems.size(),
-      report->datasets_not_done > 0
-          ? (", " + std::to_string(report->datasets_not_done) + " dataset(s) not DONE").c_str()
-          : "");
+  int64_t orphan_blocks = 0;
+  uint64_t orphan_bytes = 0;
+  for (const auto& o : report->orphans) {
+    std::printf("ORPHAN dataset '%s' incarnation %016llx: %ld block(s), %s: %s\n",
+                grid::EscapeForMessage(o.dataset).c_str(),
+                static_cast<unsigned long long>(o.incarnation), static_cast<long>(o.blocks),
+                HumanBytes(static_cast<double>(o.bytes)).c_str(), o.reason.c_str());
+    orphan_blocks += o.blocks;
+    orphan_bytes += o.bytes;
+  }
+  std::string extra;
+  if (report->datasets_not_done > 0) {
+    extra += ", " + std::to_string(report->datasets_not_done) + " dataset(s) not DONE";
+  }
+  if (report->replacements_in_progress > 0) {
+    extra += ", " + std::to_string(report->replacements_in_progress) +
+             " replacement(s) being written";
+  }
+  if (!report->orphans.empty()) {
+    extra += ", " + std::to_string(orphan_blocks) + " orphan block(s) (" +
+             HumanBytes(static_cast<double>(orphan_bytes)) +
+             ") left by interrupted writes: `gridstore compact` removes them";
+  }
+  std::printf("verified %ld dataset(s), %ld block(s), %s: %zu problem(s)%s\n",
+              static_cast<long>(report->datasets), static_cast<long>(report->blocks),
+              HumanBytes(static_cast<double>(report->bytes_read)).c_str(),
+              report->problems.size(), extra.c_str());
   return report->ok() ? 0 : kExitProblemsFound;
+}
+
+int RunCompact(const Global& global) {
+  auto store = OpenStore(global, {});
+  if (!store.ok()) return Fail(store.status());
+  auto report = (*store)->Compact();
+  if (!report.ok()) return Fail(report.status());
+  std::printf(
+      "compacted: removed %ld orphan block group(s) and %ld abandoned replacement(s), %ld "
+      "block(s) in all; tables %s -> %s\n",
+      static_cast<long>(report->orphan_incarnations),
+      static_cast<long>(report->replacements_removed), static_cast<long>(report->orphan_blocks),
+      HumanBytes(static_cast<double>(report->bytes_before)).c_str(),
+      HumanBytes(static_cast<double>(report->bytes_after)).c_str());
+  return 0;
 }
 
 // ---- fetch --------------------------------------------------------------------------------------
@@ -534,8 +586,14 @@ int Main(int argc, char** argv) {
   del->add_option("ID", delete_id, "Dataset id")->required();
 
   std::string verify_id;
-  auto* verify = app.add_subcommand("verify", "Check every block's checksum (one dataset or all)");
+  auto* verify = app.add_subcommand(
+      "verify",
+      "Check every block (one dataset or all); exit 3 if anything is damaged. Also lists blocks "
+      "that interrupted writes left behind");
   verify->add_option("ID", verify_id, "Dataset id (default: the whole store)");
+
+  auto* compact = app.add_subcommand(
+      "compact", "Remove what interrupted imports and deletes left behind, and reclaim space");
 
   try {
     app.parse(argc, argv);
@@ -556,6 +614,7 @@ int Main(int argc, char** argv) {
   if (*fetch) return RunFetch(global, fetch_args);
   if (*del) return RunDelete(global, delete_id);
   if (*verify) return RunVerify(global, verify_id);
+  if (*compact) return RunCompact(global);
   return kExitError;
 }
 

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <mutex>
 #include <random>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -21,6 +22,8 @@
 
 namespace gridstore::testing {
 namespace {
+
+using std::string_view_literals::operator""sv;
 
 using namespace std::string_literals;  // "\x00..."s keeps embedded NULs
 using storage::KeyRange;
@@ -705,6 +708,110 @@ TEST_P(KvStoreConformanceTest, SyncSucceeds) {
   ASSERT_OK(store().Put(WriteOptions{.sync = true}, Table::kMeta, "k", "v"));
   ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "k2", "v"));
   EXPECT_OK(store().Sync());
+}
+
+
+TEST_P(KvStoreConformanceTest, FlushKeepsEveryWrite) {
+  ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "k", "v"));
+  ASSERT_OK(store().Put(WriteOptions{}, Table::kData, "d", std::string(1000, 'x')));
+  ASSERT_OK(store().Flush());
+  std::string value;
+  ASSERT_OK(store().Get(ReadOptions{}, Table::kMeta, "k", &value));
+  EXPECT_EQ(value, "v");
+  ASSERT_OK(store().Get(ReadOptions{}, Table::kData, "d", &value));
+  EXPECT_EQ(value.size(), 1000u);
+}
+
+TEST_P(KvStoreConformanceTest, CompactRangeKeepsLiveKeysAndDropsDeletedOnes) {
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_OK(store().Put(WriteOptions{}, Table::kData, "k" + std::to_string(100 + i),
+                          std::string(2000, 'a' + i % 26)));
+  }
+  ASSERT_OK(store().DeleteRange(WriteOptions{}, Table::kData, KeyRange{"k110", "k140"}));
+  ASSERT_OK(store().CompactRange(Table::kData, KeyRange{"k110", "k140"}));
+  ASSERT_OK(store().CompactRange(Table::kData, KeyRange{}));
+  ASSERT_OK_AND_ASSIGN(Entries all, ScanAll(store(), Table::kData, KeyRange{}));
+  EXPECT_EQ(all.size(), 20u);
+  for (const auto& [key, value] : all) {
+    EXPECT_TRUE(key < "k110" || key >= "k140") << key;
+    EXPECT_EQ(value.size(), 2000u);
+  }
+}
+
+TEST_P(KvStoreConformanceTest, CheckIntegrityOfAHealthyStoreFindsNothing) {
+  ASSERT_OK(store().Put(WriteOptions{}, Table::kData, "d", "v"));
+  ASSERT_OK(store().Flush());
+  std::vector<std::string> problems;
+  ASSERT_OK(store().CheckIntegrity(&problems));
+  EXPECT_TRUE(problems.empty()) << problems.front();
+}
+
+TEST_P(KvStoreConformanceTest, ExpectationsThatHoldLetTheBatchThrough) {
+  ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "m", "1"));
+  WriteBatch batch;
+  batch.Expect(Table::kMeta, "m", "1"sv);
+  batch.Expect(Table::kIndex, "absent", std::nullopt);
+  batch.Put(Table::kMeta, "m", "2");
+  batch.Put(Table::kIndex, "i", "x");
+  batch.Put(Table::kData, "d", "block");
+  ASSERT_OK(store().Write(WriteOptions{}, batch));
+  std::string value;
+  ASSERT_OK(store().Get(ReadOptions{}, Table::kMeta, "m", &value));
+  EXPECT_EQ(value, "2");
+  ASSERT_OK(store().Get(ReadOptions{}, Table::kIndex, "i", &value));
+  // With only expectations and data, nothing of the catalog changes, and that is fine too.
+  WriteBatch only_expect;
+  only_expect.Expect(Table::kMeta, "m", "2"sv);
+  ASSERT_OK(store().Write(WriteOptions{}, only_expect));
+}
+
+TEST_P(KvStoreConformanceTest, FailedExpectationIsAbortedAndAppliesNoMetaOrIndexOperation) {
+  ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "m", "1"));
+  for (auto expected : {std::optional<std::string_view>("0"sv), std::optional<std::string_view>()}) {
+    WriteBatch batch;
+    batch.Expect(Table::kMeta, "m", expected);
+    batch.Put(Table::kMeta, "m", "2");
+    batch.Delete(Table::kMeta, "other");
+    batch.Put(Table::kIndex, "i", "x");
+    EXPECT_STATUS(store().Write(WriteOptions{}, batch), kAborted, "table 'meta'");
+    std::string value;
+    ASSERT_OK(store().Get(ReadOptions{}, Table::kMeta, "m", &value));
+    EXPECT_EQ(value, "1");
+    EXPECT_STATUS(store().Get(ReadOptions{}, Table::kIndex, "i", &value), kNotFound, "");
+  }
+  WriteBatch absent;
+  absent.Expect(Table::kIndex, "missing", "x"sv);
+  absent.Put(Table::kMeta, "m", "3");
+  EXPECT_STATUS(store().Write(WriteOptions{}, absent), kAborted, "table 'index'");
+}
+
+// Read-modify-write cycles made conditional lose no update however many writers race.
+TEST_P(KvStoreConformanceTest, ConditionalIncrementsFromManyThreadsLoseNothing) {
+  constexpr int kThreads = 4, kIncrements = 25;
+  ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "counter", "0"));
+  std::atomic<int> aborted{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < kIncrements; ++i) {
+        while (true) {
+          std::string value;
+          ASSERT_OK(store().Get(ReadOptions{}, Table::kMeta, "counter", &value));
+          WriteBatch batch;
+          batch.Expect(Table::kMeta, "counter", std::string_view(value));
+          batch.Put(Table::kMeta, "counter", std::to_string(std::stoi(value) + 1));
+          Status s = store().Write(WriteOptions{}, batch);
+          if (s.ok()) break;
+          ASSERT_TRUE(s.IsAborted()) << s;
+          ++aborted;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::string value;
+  ASSERT_OK(store().Get(ReadOptions{}, Table::kMeta, "counter", &value));
+  EXPECT_EQ(value, std::to_string(kThreads * kIncrements)) << aborted << " conflicts";
 }
 
 }  // namespace

@@ -19,6 +19,8 @@
 #include <random>
 #include <string>
 
+#include <rocksdb/db.h>
+
 #include "tests/storage/kv_store_conformance.h"
 #include "tests/test_util.h"
 
@@ -26,6 +28,7 @@ namespace gridstore::testing {
 namespace {
 
 namespace fs = std::filesystem;
+using namespace std::string_literals;
 using storage::KeyRange;
 using storage::KvStore;
 using storage::OpenRocksDbKvStore;
@@ -248,6 +251,175 @@ TEST_F(RocksDbKvStoreTest, ApproximateSizeCountsDataOnDisk) {
   EXPECT_LT(half, all);
   ASSERT_OK_AND_ASSIGN(uint64_t none, store->ApproximateSize(Table::kData, KeyRange{"c", "d"}));
   EXPECT_EQ(none, 0u);
+}
+
+std::string ReadFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Bytes of every file below `dir` whose name ends with `suffix`.
+uintmax_t BytesOf(const fs::path& dir, std::string_view suffix) {
+  uintmax_t total = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(),
+                                                       suffix) == 0) {
+      total += entry.file_size();
+    }
+  }
+  return total;
+}
+
+uintmax_t DirectoryBytes(const fs::path& dir) {
+  uintmax_t total = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) total += entry.file_size();
+  }
+  return total;
+}
+
+// A RocksDB database some other program made: only the default column family, with a key.
+void MakeForeignDatabase(const std::string& path, const std::vector<std::string>& families) {
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.create_missing_column_families = true;
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors = {
+      {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()}};
+  for (const std::string& f : families) descriptors.emplace_back(f, rocksdb::ColumnFamilyOptions());
+  rocksdb::DB* db = nullptr;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::DBOptions(options), path, descriptors, &handles, &db).ok());
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "theirs", "value").ok());
+  for (auto* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
+  delete db;
+}
+
+// Issue 12 item 8: a database GridStore did not make is refused by every open, never adopted.
+TEST_F(RocksDbKvStoreTest, ForeignDatabaseIsRefusedAndLeftAlone) {
+  for (const auto& families : {std::vector<std::string>{}, std::vector<std::string>{"meta"},
+                               std::vector<std::string>{"meta", "data", "index", "extra"}}) {
+    ScopedTempDir dir;
+    const std::string path = dir.Sub("foreign");
+    MakeForeignDatabase(path, families);
+    ASSERT_FALSE(HasFatalFailure());
+    const auto before = Snapshot(path);
+    for (bool read_only : {false, true}) {
+      RocksDbOptions options = TestOptions();
+      options.read_only = read_only;
+      EXPECT_STATUS(OpenRocksDbKvStore(options, path), kFailedPrecondition,
+                    "not a GridStore store", "column families");
+    }
+    EXPECT_EQ(Snapshot(path), before);
+  }
+}
+
+// A new store is built aside and moved into place whole: `initialize` runs before anyone can
+// see it, and a failing one leaves nothing behind.
+TEST_F(RocksDbKvStoreTest, NewStoreIsCreatedWholeOrNotAtAll) {
+  RocksDbOptions options = TestOptions();
+  options.initialize = [](KvStore* kv) {
+    return kv->Put(WriteOptions{}, Table::kMeta, "marker", "1");
+  };
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, OpenRocksDbKvStore(options, path_));
+    std::string value;
+    ASSERT_OK(store->Get(ReadOptions{}, Table::kMeta, "marker", &value));
+  }
+  // Only the store is in the parent folder: no temporary left.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_.path()), fs::directory_iterator()), 1);
+
+  const std::string other = dir_.Sub("failed");
+  options.initialize = [](KvStore*) { return Status::Unavailable("disk on fire"); };
+  EXPECT_STATUS(OpenRocksDbKvStore(options, other), kUnavailable, "disk on fire");
+  EXPECT_FALSE(fs::exists(other));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_.path()), fs::directory_iterator()), 1);
+
+  // An empty directory made for the store is filled atomically too.
+  const std::string empty = dir_.Sub("empty");
+  fs::create_directory(empty);
+  options.initialize = nullptr;
+  ASSERT_OK(OpenRocksDbKvStore(options, empty).status());
+  EXPECT_TRUE(fs::exists(fs::path(empty) / "CURRENT"));
+}
+
+// Issue 12 item 3: once Flush returns, no log holds anything needed; the next open replays none.
+TEST_F(RocksDbKvStoreTest, FlushLeavesNoLogToReplay) {
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Open());
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_OK(store->Put(WriteOptions{}, Table::kData, "k" + std::to_string(i),
+                           std::string(10000, 'x')));
+    }
+    ASSERT_OK(store->Put(WriteOptions{}, Table::kMeta, "m", "v"));
+    EXPECT_GT(BytesOf(path_, ".log"), 1000000u);
+    ASSERT_OK(store->Flush());
+    EXPECT_EQ(BytesOf(path_, ".log"), 0u);
+    EXPECT_GT(BytesOf(path_, ".sst"), 1000000u);
+  }
+  // With the logs gone, every value is still there.
+  for (const auto& entry : fs::directory_iterator(path_)) {
+    if (entry.path().extension() == ".log") fs::remove(entry.path());
+  }
+  ASSERT_OK_AND_ASSIGN(auto store, Open(false, true));
+  std::string value;
+  ASSERT_OK(store->Get(ReadOptions{}, Table::kData, "k99", &value));
+  ASSERT_OK(store->Get(ReadOptions{}, Table::kMeta, "m", &value));
+}
+
+// Issue 12 item 2: a damaged log is DataLoss naming the store, never a silent cut that reverts
+// what it held.
+TEST_F(RocksDbKvStoreTest, DamagedLogIsDataLossNotASilentCut) {
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Open());
+    for (int i = 0; i < 50; ++i) {
+      ASSERT_OK(store->Put(WriteOptions{}, Table::kData, "k" + std::to_string(i),
+                           std::string(5000, 'a' + i % 26)));
+    }
+    ASSERT_OK(store->Put(WriteOptions{.sync = true}, Table::kMeta, "status", "DONE"));
+  }  // closed without a flush: the log holds everything
+  fs::path log;
+  for (const auto& entry : fs::directory_iterator(path_)) {
+    if (entry.path().extension() == ".log" && entry.file_size() > 0) log = entry.path();
+  }
+  ASSERT_FALSE(log.empty());
+  const std::string pristine = ReadFileBytes(log.string());
+  for (size_t at : {pristine.size() / 3, pristine.size() / 2, pristine.size() - 200}) {
+    std::string damaged = pristine;
+    damaged[at] ^= 0x20;
+    std::ofstream(log, std::ios::binary | std::ios::trunc) << damaged;
+    for (bool read_only : {true, false}) {
+      RocksDbOptions options = TestOptions();
+      options.create_if_missing = false;
+      options.read_only = read_only;
+      auto opened = OpenRocksDbKvStore(options, path_);
+      EXPECT_STATUS(opened, kDataLoss, path_.c_str(), "damaged");
+    }
+  }
+  std::ofstream(log, std::ios::binary | std::ios::trunc) << pristine;
+  ASSERT_OK_AND_ASSIGN(auto store, Open(false, true));
+  std::string value;
+  ASSERT_OK(store->Get(ReadOptions{}, Table::kMeta, "status", &value));
+  EXPECT_EQ(value, "DONE");
+}
+
+// Issue 12 item 4: deleted ranges give their space back.
+TEST_F(RocksDbKvStoreTest, CompactRangeReclaimsTheSpaceOfADeletedRange) {
+  ASSERT_OK_AND_ASSIGN(auto store, Open());
+  std::mt19937 rng(7);
+  std::string noise(100000, '\0');
+  for (int i = 0; i < 300; ++i) {
+    for (char& c : noise) c = static_cast<char>(rng());
+    ASSERT_OK(store->Put(WriteOptions{}, Table::kData, "ds\0"s + std::to_string(1000 + i), noise));
+  }
+  ASSERT_OK(store->Flush());
+  const uintmax_t full = DirectoryBytes(path_);
+  EXPECT_GT(full, 25000000u);
+  const KeyRange range = KeyRange::Prefix("ds\0"s);
+  ASSERT_OK(store->DeleteRange(WriteOptions{}, Table::kData, range));
+  ASSERT_OK(store->CompactRange(Table::kData, range));
+  ASSERT_OK(store->Flush());
+  EXPECT_LT(DirectoryBytes(path_), 2000000u) << "was " << full;
 }
 
 TEST_F(RocksDbKvStoreTest, EmptyPathIsInvalidArgument) {
