@@ -471,16 +471,19 @@ rocksdb::DBOptions MakeDbOptions(const RocksDbOptions& options) {
   return db_options;
 }
 
-// True if a failed read-only open may be a race with a writer that deleted or replaced a file
-// (a log or manifest) between RocksDB listing it and opening it, or a record the writer is still
-// appending: trying again sees the writer's newer files.
-bool MayBeWriterRace(const rocksdb::Status& s) {
-  const std::string text = s.ToString();
-  return s.IsPathNotFound() || s.IsNotFound() || s.IsCorruption() ||
-         (s.IsIOError() && Contains(text, "No such file"));
+// How often a read-only open that failed with `s` is tried: it may be a race with a writer that
+// deleted or replaced a file (a log or manifest) between RocksDB listing it and opening it, or a
+// record the writer is still appending; trying again sees the writer's newer files.
+// A missing file is the usual race (tried up to 20 times); a corrupt record is
+// one read while the writer was appending it, which is rare, so a damaged store is reported after
+// kCorruptOpenTries quick tries instead of seconds of retrying.
+int TriesFor(const rocksdb::Status& s) {
+  if (s.IsPathNotFound() || s.IsNotFound() ||
+      (s.IsIOError() && Contains(s.ToString(), "No such file"))) {
+    return 20;
+  }
+  return s.IsCorruption() ? 3 : 1;
 }
-
-constexpr int kReadOnlyOpenTries = 20;
 
 // Opens the existing database at `path`, refusing one whose column families are not GridStore's.
 Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
@@ -524,7 +527,7 @@ Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
             path, options.read_only, std::move(db), std::move(handles), tables));
       }
     }
-    if (!options.read_only || attempt >= kReadOnlyOpenTries || !MayBeWriterRace(s)) break;
+    if (!options.read_only || attempt >= TriesFor(s)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));
   }
   if (s.IsCorruption()) {
@@ -631,12 +634,26 @@ Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& option
   switch (kind) {
     case PathKind::kDatabase:
       return OpenExisting(options, path);
-    case PathKind::kOther:
+    case PathKind::kOther: {
+      std::error_code ec;
+      if (fs::is_directory(path, ec)) {
+        // A database whose CURRENT is gone still has its manifest and table files: that is a
+        // damaged store, not someone else's directory.
+        for (const auto& entry : fs::directory_iterator(path, ec)) {
+          const std::string name = entry.path().filename().string();
+          if (name.rfind("MANIFEST-", 0) == 0 || name == "IDENTITY") {
+            return Status::DataLoss("the store at " + Quoted(path) +
+                                    " is damaged: its CURRENT file (which names the live "
+                                    "MANIFEST) is missing; restore the store from a copy");
+          }
+        }
+      }
       return Status::FailedPrecondition(
           Quoted(path) + " is not a GridStore store (" +
-          (fs::is_directory(path) ? "a non-empty directory without a RocksDB database"
-                                  : "not a directory") +
+          (fs::is_directory(path, ec) ? "a non-empty directory without a RocksDB database"
+                                      : "not a directory") +
           ")");
+    }
     case PathKind::kMissing:
     case PathKind::kEmptyDirectory:
       break;
