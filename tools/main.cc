@@ -585,7 +585,7 @@ int Main(int argc, char** argv) {
     std::string what = SanitizeMessage(e.what(), false);
     if (e.get_name() == "ExtrasError" ||
         (e.get_name() == "RequiredError" && what.find("ID") != std::string::npos)) {
-      what += " (an ID that begins with '-' goes after `--`: gridstore info -- -x)";
+      what += "; an ID that begins with '-' goes after `--`: gridstore info -- -x";
     }
     return "gridstore: " + what + " (usage: gridstore --help)\n";
   });
