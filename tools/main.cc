@@ -581,9 +581,13 @@ int Main(int argc, char** argv) {
       "An ID that begins with '-' goes after `--`, which ends the options: gridstore info -- -x\n"
       "(or --dataset=-x for import). Manual: docs/usage.md.");
   // One line, like every other error (CLI11's default adds a second one).
-  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+  app.failure_message([](const CLI::App* failed, const CLI::Error& e) {
     std::string what = SanitizeMessage(e.what(), false);
-    if (e.get_name() == "ExtrasError" ||
+    const std::vector<std::string> rest = failed->remaining();
+    if (e.get_name() == "RequiredError" && failed->get_subcommands().empty() && !rest.empty()) {
+      what = "unknown command " + Quoted(rest.front()) +
+             " (the commands: import, info, query, fetch, delete, verify, index, meta)";
+    } else if (e.get_name() == "ExtrasError" ||
         (e.get_name() == "RequiredError" && what.find("ID") != std::string::npos)) {
       what += "; an ID that begins with '-' goes after `--`: gridstore info -- -x";
     }
