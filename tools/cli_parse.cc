@@ -160,8 +160,8 @@ Result<std::pair<int64_t, int64_t>> ParseBlockShape(std::string_view text) {
     return Status::InvalidArgument("--block '" + EscapeBytes(text) +
                                    "' is not XxY (two integers, e.g. 256x256)");
   }
-  if (px == IntParse::kOutOfRange || py == IntParse::kOutOfRange || bx < 1 || by < 1 ||
-      bx > kMax || by > kMax) {
+  if (px == IntParse::kOutOfRange || py == IntParse::kOutOfRange || bx < 1 || by < 1 || bx > kMax ||
+      by > kMax) {
     return Status::InvalidArgument("--block '" + EscapeBytes(text) +
                                    "': each side must be in [1, 1048576]");
   }

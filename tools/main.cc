@@ -279,8 +279,8 @@ int RunIndexCreate(const Global& global, const std::string& name,
     valid = grid::ValidateIndexFieldName(field->name);
     if (!valid.ok()) return Fail(valid.WithContext("index field " + Quoted(arg)));
     if (!names.insert(field->name).second) {
-      return Fail(Status::InvalidArgument("index field " + Quoted(field->name) +
-                                          " is given twice"));
+      return Fail(
+          Status::InvalidArgument("index field " + Quoted(field->name) + " is given twice"));
     }
     schema.fields.push_back(*field);
   }
@@ -451,7 +451,8 @@ Result<grid::Shape4> ShapeToEnd(const grid::VariableMeta& first, const grid::Sha
   for (int a = 0; a < grid::kRank; ++a) {
     if (origin[a] >= first.shape[a]) {
       std::string axis = std::string(grid::AxisName(a));
-      if (!first.dimension_names[a].empty()) axis += " (" + EscapeBytes(first.dimension_names[a]) + ")";
+      if (!first.dimension_names[a].empty())
+        axis += " (" + EscapeBytes(first.dimension_names[a]) + ")";
       return Status::OutOfRange("--origin " + Quoted(origin_text) + ": variable " +
                                 Quoted(first.name) + ", axis " + axis + ": origin " +
                                 std::to_string(origin[a]) + " is beyond the extent " +
@@ -469,8 +470,7 @@ int RunFetch(const Global& global, const FetchArgs& args) {
   auto format = ChooseFormat(args);
   if (!format.ok()) return Fail(format.status());
   if (args.output && args.output->empty()) {
-    return Fail(Status::InvalidArgument(
-        "-o is empty; give a file name, or - for standard output"));
+    return Fail(Status::InvalidArgument("-o is empty; give a file name, or - for standard output"));
   }
   std::optional<grid::Shape4> origin, shape;
   if (!args.origin.empty()) {
@@ -490,6 +490,18 @@ int RunFetch(const Global& global, const FetchArgs& args) {
     variables = *names;
   }
 
+  // The output is opened first: a bad path fails fast, before any reading, and nothing there
+  // changes unless the whole output is written (tools/output_file.h). First also because then
+  // every descriptor /proc/self/fd/N can name is one the command inherited, never one the store
+  // opened.
+  std::unique_ptr<OutputFile> out;
+  if (!args.explain) {
+    auto opened = OutputFile::Open(
+        args.output.value_or("-"),
+        *format == "nc" ? OutputFile::WriterKind::kPath : OutputFile::WriterKind::kStream);
+    if (!opened.ok()) return Fail(opened.status());
+    out = std::move(opened).value();
+  }
   auto store = OpenStore(global, {.read_only = true});
   if (!store.ok()) return Fail(store.status());
   auto fetcher_or = (*store)->GetDataFetcher(args.id);
@@ -516,8 +528,7 @@ int RunFetch(const Global& global, const FetchArgs& args) {
     // Else an unknown variable or a dataset without any: Explain below says which.
   }
   fetcher.set_options({.unpack = args.unpack, .allow_incomplete = args.allow_incomplete});
-  // Explain checks the whole request (variables, box) without reading: a bad one fails before
-  // the output is opened.
+  // Explain checks the whole request (variables, box) without reading a block.
   auto plan = fetcher.Explain();
   if (!plan.ok()) return Fail(plan.status());
   if (args.allow_incomplete && meta.status() != grid::kStatusDone) {
@@ -533,43 +544,37 @@ int RunFetch(const Global& global, const FetchArgs& args) {
     return Fail(Status::InvalidArgument("npy output holds one variable; name it with --variables"));
   }
 
-  // Opened before the fetch, so that a bad path fails fast; nothing there changes unless the
-  // whole output is written (tools/output_file.h).
-  auto out = OutputFile::Open(args.output.value_or("-"), *format == "nc"
-                                                            ? OutputFile::WriterKind::kPath
-                                                            : OutputFile::WriterKind::kStream);
-  if (!out.ok()) return Fail(out.status());
   auto result = fetcher.Fetch();
   if (!result.ok()) return Fail(result.status());  // `out` is abandoned: the file is untouched
   Status s;
   if (*format == "nc") {
-    s = importers::WriteNetCdf((*out)->writer_path(), meta, *result, {.unpacked = args.unpack});
+    s = importers::WriteNetCdf(out->writer_path(), meta, *result, {.unpacked = args.unpack});
     if (!s.ok()) {
-      s = Status(s.code(), "writing the netCDF output for " + (*out)->display_name() + " failed: " +
-                               std::string(s.message()));
+      s = Status(s.code(), "writing the netCDF output for " + out->display_name() +
+                               " failed: " + std::string(s.message()));
       // A netCDF-4 file whose close failed (a full disk) stays open inside HDF5, and HDF5's exit
       // handler then crashes closing it (SIGSEGV in H5F__close_cb). So remove our temporary
       // folder, say why, and leave without exit handlers; nothing else needs tearing down (the
       // store is open read-only). TODO(library): importers/netcdf_exporter.cc should not leave
       // the file open in HDF5 after a failed write.
-      (*out)->Abort();
+      out->Abort();
       const int rc = Fail(s);
       std::fflush(nullptr);
       std::_Exit(rc);
     }
   } else if (*format == "npy") {
-    s = WriteNpy(result->variables.begin()->second, (*out)->stream());
+    s = WriteNpy(result->variables.begin()->second, out->stream());
   } else if (*format == "csv") {
-    s = WriteCsv(meta, *result, (*out)->stream());
+    s = WriteCsv(meta, *result, out->stream());
   } else {
-    s = WriteJson(meta, *result, (*out)->stream());
+    s = WriteJson(meta, *result, out->stream());
   }
   if (!s.ok()) {
     // A writer that stopped at a failed write cannot know why; the output knows (errno).
-    Status io = (*out)->WriteError();
+    Status io = out->WriteError();
     return Fail(io.ok() ? s : io);
   }
-  s = (*out)->Commit();
+  s = out->Commit();
   return s.ok() ? 0 : Fail(s);
 }
 
@@ -588,7 +593,7 @@ int Main(int argc, char** argv) {
       what = "unknown command " + Quoted(rest.front()) +
              " (the commands: import, info, query, fetch, delete, verify, index, meta)";
     } else if (e.get_name() == "ExtrasError" ||
-        (e.get_name() == "RequiredError" && what.find("ID") != std::string::npos)) {
+               (e.get_name() == "RequiredError" && what.find("ID") != std::string::npos)) {
       what += "; an ID that begins with '-' goes after `--`: gridstore info -- -x";
     }
     return "gridstore: " + what + " (usage: gridstore --help)\n";
@@ -610,18 +615,19 @@ int Main(int argc, char** argv) {
   import->add_option("FILE", import_args.file, "NetCDF file (classic, 64-bit offset, netCDF-4)")
       ->required();
   import->add_option("--dataset", import_args.dataset, "Dataset id")->required();
-  auto* import_variables = import->add_option("--variables", variables_text,
-                                              "Variables to import: A,B (default all)");
+  auto* import_variables =
+      import->add_option("--variables", variables_text, "Variables to import: A,B (default all)");
   import->add_option("--attr", import_args.attrs, "Dataset attribute KEY=VALUE (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   import->add_option("--block", import_args.block, "Block shape XxY (default 256x256)");
   import->add_option("--codec", import_args.codec,
                      "none, zstd or shuffle-zstd, optionally :LEVEL (default shuffle-zstd:3)");
-  auto* import_frame_rows = import->add_option("--frame-rows", frame_rows_text,
-                     "Rows (along x) per independently compressed frame of a block; 0 for one "
-                     "frame (default " +
-                         std::to_string(importers::kDefaultImportFrameRows) + ")");
+  auto* import_frame_rows =
+      import->add_option("--frame-rows", frame_rows_text,
+                         "Rows (along x) per independently compressed frame of a block; 0 for one "
+                         "frame (default " +
+                             std::to_string(importers::kDefaultImportFrameRows) + ")");
   auto* import_threads = import->add_option(
       "--threads", threads_text,
       "Compression threads, 1 to " + std::to_string(kMaxThreads) + " (default: one per core)");

@@ -86,8 +86,7 @@ class MetaLineSax {
   bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
   bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
   bool number_float(json::number_float_t v, const std::string& text) {
-    if (depth_ == 2 && top_key_ == "attributes" &&
-        text.find_first_of(".eE") == std::string::npos) {
+    if (depth_ == 2 && top_key_ == "attributes" && text.find_first_of(".eE") == std::string::npos) {
       huge_integers_.emplace(key_, text);
     }
     return dom_.number_float(v, text);

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <streambuf>
 #include <vector>
 
@@ -160,12 +161,11 @@ Result<Resolved> Resolve(const std::string& given, const std::string& shown) {
           if (perr == ENOTDIR) {
             const std::string bad = FirstNonFolder(cur);
             return Status::InvalidArgument("cannot write " + at + ": " +
-                                           (bad.empty() ? "a part of the path"
-                                                        : Quote(bad)) +
+                                           (bad.empty() ? "a part of the path" : Quote(bad)) +
                                            " is not a folder");
           }
-          return Status::FailedPrecondition("cannot write " + at + ": the folder " +
-                                            Quote(parent) + ": " + ErrnoText(perr));
+          return Status::FailedPrecondition("cannot write " + at + ": the folder " + Quote(parent) +
+                                            ": " + ErrnoText(perr));
         }
         if (!S_ISDIR(pst.st_mode)) {
           return Status::InvalidArgument("cannot write " + at + ": " + Quote(parent) +
@@ -229,8 +229,7 @@ Result<Resolved> Resolve(const std::string& given, const std::string& shown) {
                                     : Resolved::Type::kOpenPath;
     return r;
   }
-  return Status::InvalidArgument("cannot write " + shown +
-                                 ": too many levels of symbolic links");
+  return Status::InvalidArgument("cannot write " + shown + ": too many levels of symbolic links");
 }
 
 // A private folder (mode 0700) in `folder`, named after `name` so that one left behind by a
@@ -243,10 +242,25 @@ Result<std::string> MakePrivateFolder(const std::string& folder, const std::stri
   buf.push_back('\0');
   if (mkdtemp(buf.data()) == nullptr) {
     const int err = errno;
-    return Status::FailedPrecondition("cannot write " + shown + ": cannot create a file in the folder " +
-                                      Quote(folder) + ": " + ErrnoText(err));
+    return Status::FailedPrecondition("cannot write " + shown +
+                                      ": cannot create a file in the folder " + Quote(folder) +
+                                      ": " + ErrnoText(err));
   }
   return std::string(buf.data());
+}
+
+// The process's umask. /proc/self/status has it (Linux 4.7+) without changing it; umask(2) can
+// only read it by setting it, which a thread creating a file meanwhile would see.
+mode_t CurrentUmask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
+  }
+  const mode_t mask = umask(0);
+  umask(mask);
+  return mask;
 }
 
 int OpenRetrying(const char* path, int flags, mode_t mode = 0) {
@@ -259,8 +273,7 @@ int OpenRetrying(const char* path, int flags, mode_t mode = 0) {
 
 }  // namespace
 
-Result<std::unique_ptr<OutputFile>> OutputFile::Open(const std::string& path,
-                                                     WriterKind writer) {
+Result<std::unique_ptr<OutputFile>> OutputFile::Open(const std::string& path, WriterKind writer) {
   std::unique_ptr<OutputFile> out(new OutputFile);
   out->writer_ = writer;
   const bool to_stdout = path.empty() || path == "-";
@@ -317,9 +330,7 @@ Result<std::unique_ptr<OutputFile>> OutputFile::Open(const std::string& path,
           out->uid_ = r.st.st_uid;
           out->gid_ = r.st.st_gid;
         } else {
-          const mode_t mask = umask(0);  // reading the umask means setting it; put it back
-          umask(mask);
-          out->mode_ = 0666 & ~mask;
+          out->mode_ = 0666 & ~CurrentUmask();
         }
         temp_name = NameOf(r.path);
         GRIDSTORE_ASSIGN_OR_RETURN(out->temp_dir_,
@@ -381,7 +392,8 @@ Status OutputFile::Commit() {
   if (s.ok() && own_fd_ && fd_ >= 0) {
     const int rc = ::close(fd_);
     fd_ = -1;
-    if (rc != 0 && errno != EINTR) s = Status::Unavailable("cannot write " + display_ + ": " + ErrnoText(errno));
+    if (rc != 0 && errno != EINTR)
+      s = Status::Unavailable("cannot write " + display_ + ": " + ErrnoText(errno));
   }
   if (!s.ok()) {
     Abort();
@@ -439,8 +451,8 @@ Status OutputFile::CommitFile() {
 Status OutputFile::CopyWriterFileToStream() {
   const int in = OpenRetrying(writer_path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) {
-    return Status::Unavailable("cannot write " + display_ + ": reading the temporary file: " +
-                               ErrnoText(errno));
+    return Status::Unavailable("cannot write " + display_ +
+                               ": reading the temporary file: " + ErrnoText(errno));
   }
   FdStreamBuf out(fd_);
   std::vector<char> buf(1 << 20);
@@ -449,8 +461,8 @@ Status OutputFile::CopyWriterFileToStream() {
     const ssize_t n = ::read(in, buf.data(), buf.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      s = Status::Unavailable("cannot write " + display_ + ": reading the temporary file: " +
-                              ErrnoText(errno));
+      s = Status::Unavailable("cannot write " + display_ +
+                              ": reading the temporary file: " + ErrnoText(errno));
       break;
     }
     if (n == 0) break;

@@ -91,13 +91,13 @@ class OutputFile {
   bool own_fd_ = false;
   // For a file destination: the resolved path the temporary file is renamed to.
   std::string target_;
-  mode_t mode_ = 0;                 // permission bits the finished file gets
-  uid_t uid_ = 0;                   // owner of the file it replaces, if any
+  mode_t mode_ = 0;  // permission bits the finished file gets
+  uid_t uid_ = 0;    // owner of the file it replaces, if any
   gid_t gid_ = 0;
   bool replaces_ = false;
-  std::string temp_dir_;            // private folder: ours to remove
-  std::string temp_file_;           // the file in it that becomes the output
-  std::string writer_path_;         // == temp_file_ for kPath writers
+  std::string temp_dir_;     // private folder: ours to remove
+  std::string temp_file_;    // the file in it that becomes the output
+  std::string writer_path_;  // == temp_file_ for kPath writers
   std::unique_ptr<FdStreamBuf> buf_;
   std::unique_ptr<std::ostream> stream_;
   bool done_ = false;

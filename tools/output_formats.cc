@@ -257,7 +257,8 @@ Status WriteJson(const grid::DataSetMeta& meta, const grid::GridDataSet& data, s
       double c = label.coordinate->values[src.origin[label.axis] + i[label.axis]];
       row[src.label_columns[l]] = std::isfinite(c) ? nlohmann::ordered_json(c) : nullptr;
     }
-    for (size_t v = 0; v < src.grids.size(); ++v) row[src.names[v]] = JsonValue(*src.grids[v], offset);
+    for (size_t v = 0; v < src.grids.size(); ++v)
+      row[src.names[v]] = JsonValue(*src.grids[v], offset);
     out << (first ? "\n  " : ",\n  ") << dump(row);
     first = false;
   });

@@ -77,6 +77,8 @@ std::vector<BadInput> Catalogue() {
   const std::string deep_parens = std::string(20000, '(') + "a = 1" + std::string(20000, ')');
   const std::string deep_nots = Repeat("not ", 20000) + "a = 1";
   const std::string long_id(257, 'x');
+  // One row per mistake, each kept as written (the formatter would scatter them).
+  // clang-format off
   return {
       // ---- import: files ----
       {"import_missing_file", kNo, {"import", "@DIR@/missing.nc", "--dataset", "x"}, 1,
@@ -325,6 +327,7 @@ std::vector<BadInput> Catalogue() {
       {"unknown_command", kSt, {"frobnicate"}, 2, {"unknown command 'frobnicate'"}},
       {"no_command", kSt, {}, 2, {"subcommand"}},
   };
+  // clang-format on
 }
 
 std::string Substitute(std::string s, const std::string& dir, const std::string& store) {
@@ -390,9 +393,9 @@ class BadInputTest : public ::testing::TestWithParam<BadInput> {
         << std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0", 29);
     fs::create_directory(d + "/adir");
     fs::create_directory(d + "/rofolder");
-    fs::permissions(d + "/rofolder",
-                    fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
-                        fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(d + "/rofolder", fs::perms::owner_read | fs::perms::owner_exec |
+                                         fs::perms::group_read | fs::perms::group_exec |
+                                         fs::perms::others_read | fs::perms::others_exec);
 
     auto store = grid::GridStore::Open(StorePath(), {.create_if_missing = true});
     ASSERT_TRUE(store.ok()) << store.status();
@@ -434,8 +437,8 @@ TEST_P(BadInputTest, Row) {
     store = Dir() + "/read-only-" + c.name;
     fs::copy(StorePath(), store, fs::copy_options::recursive);
     AddPermissions(store, fs::perms::others_read | fs::perms::others_exec);
-    RemovePermissions(store, fs::perms::owner_write | fs::perms::group_write |
-                                 fs::perms::others_write);
+    RemovePermissions(store,
+                      fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write);
   }
   const std::string before = c.setup == Setup::kNoStore ? "" : StoreContents(store);
 
@@ -487,8 +490,7 @@ TEST(BadInputCatalogueTest, NamesAreUniqueIdentifiers) {
   std::set<std::string> names;
   for (const BadInput& c : Catalogue()) {
     EXPECT_TRUE(names.insert(c.name).second) << c.name;
-    EXPECT_EQ(c.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_"),
-              std::string::npos)
+    EXPECT_EQ(c.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_"), std::string::npos)
         << c.name;
   }
 }

@@ -9,10 +9,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "grid/grid_keys.h"
 #include "grid/grid_store.h"
@@ -25,9 +24,9 @@ namespace gridstore {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ExpectCliError;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::ExpectCliError;
 using testing::RunGridStore;
 using testing::RunResult;
 using testing::ScopedTempDir;
@@ -292,9 +291,9 @@ TEST_F(CliSafetyTest, MetaPutIntegersBeyondInt64AreErrorsNamingLineAndKey) {
     ExpectCliError(r, {"line 2", "attribute 'n'", n, "out of the int64 range"});
     EXPECT_FALSE(fs::exists(store())) << n;
   }
-  RunResult r = Run({"meta", "put"},
-                    R"({"id": "a", "attributes": {"big": 9223372036854775807, "neg": )"
-                    R"(-9223372036854775808, "d": 1e3, "f": 1.5e300}})");
+  RunResult r =
+      Run({"meta", "put"}, R"({"id": "a", "attributes": {"big": 9223372036854775807, "neg": )"
+                           R"(-9223372036854775808, "d": 1e3, "f": 1.5e300}})");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = Run({"info", "--json", "a"});
   auto attrs = nlohmann::json::parse(r.out)["attributes"];
@@ -307,14 +306,14 @@ TEST_F(CliSafetyTest, MetaPutIntegersBeyondInt64AreErrorsNamingLineAndKey) {
 // `--attr run=01` became the integer 1.
 TEST_F(CliSafetyTest, AttrValuesAreTypedLikeJsonLiterals) {
   testing::WriteTestNetCdf(dir_.Sub("in.nc"), {"T"});
-  ExpectCliError(Run({"import", dir_.Sub("in.nc"), "--dataset", "d", "--attr",
-                      "n=99999999999999999999"}),
-                 {"--attr 'n=99999999999999999999'", "out of the int64 range"});
+  ExpectCliError(
+      Run({"import", dir_.Sub("in.nc"), "--dataset", "d", "--attr", "n=99999999999999999999"}),
+      {"--attr 'n=99999999999999999999'", "out of the int64 range"});
   EXPECT_FALSE(fs::exists(store()));
-  RunResult r = Run({"import", dir_.Sub("in.nc"), "--dataset", "d", "--attr", "run=01", "--attr",
-                     "neg=-01", "--attr", "zero=0", "--attr", "mzero=-0", "--attr", "e=1e3",
-                     "--attr", "plus=+1", "--attr", "q='7'", "--attr", "ok=true", "--attr",
-                     "inf=inf"});
+  RunResult r = Run({"import", dir_.Sub("in.nc"), "--dataset", "d",       "--attr", "run=01",
+                     "--attr", "neg=-01",         "--attr",    "zero=0",  "--attr", "mzero=-0",
+                     "--attr", "e=1e3",           "--attr",    "plus=+1", "--attr", "q='7'",
+                     "--attr", "ok=true",         "--attr",    "inf=inf"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = Run({"info", "--json", "d"});
   auto attrs = nlohmann::json::parse(r.out)["attributes"];

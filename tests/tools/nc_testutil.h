@@ -5,6 +5,7 @@
 #ifndef GRIDSTORE_TESTS_TOOLS_NC_TESTUTIL_H_
 #define GRIDSTORE_TESTS_TOOLS_NC_TESTUTIL_H_
 
+#include <gtest/gtest.h>
 #include <netcdf.h>
 #include <sys/stat.h>
 
@@ -12,8 +13,6 @@
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace gridstore::testing {
 

@@ -17,11 +17,10 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "grid/grid_keys.h"
 #include "grid/grid_store.h"
@@ -33,8 +32,8 @@ namespace gridstore {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::HasSubstr;
 using testing::ExpectCliError;
+using ::testing::HasSubstr;
 using testing::LstatMode;
 using testing::ReadFile;
 using testing::RunGridStore;
@@ -322,6 +321,28 @@ TEST_F(FetchOutputTest, LinkToProcSelfFdWritesToThatDescriptor) {
   EXPECT_THAT(TempLeftovers(Out("")), ::testing::IsEmpty());
 }
 
+// A descriptor the shell opened (`3>>log`) is written through as it is: appended to, not
+// reopened at offset 0 nor replaced.
+TEST_F(FetchOutputTest, InheritedDescriptorKeepsItsOffsetAndFlags) {
+  const std::string log = Out("log.csv");
+  std::ofstream(log) << "earlier lines\n";
+  struct stat before;
+  ASSERT_EQ(stat(log.c_str(), &before), 0);
+  for (const char* path : {"/proc/self/fd/3", "/dev/fd/3"}) {
+    RunResult r = Fetch("csv", {"--shape", "1,1,1,2", "-o", path},
+                        "exec 3>>" + testing::ShellQuote(log) + "; ");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const std::string rows = "@t,@z,@x,@y,time,level,lat,lon,T\n0,0,0,0,0,10,20,30,100\n"
+                           "0,0,0,1,0,10,20,31,100.25\n";
+  EXPECT_EQ(ReadFile(log), "earlier lines\n" + rows + rows);
+  struct stat after;
+  ASSERT_EQ(stat(log.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  // A descriptor that is not open.
+  ExpectCliError(Fetch("csv", {"-o", "/proc/self/fd/9"}), {"'/proc/self/fd/9'"});
+}
+
 TEST_F(FetchOutputTest, StandardOutputWithDashOrWithoutOutput) {
   for (const std::string& format : kFormats) {
     RunResult r = Fetch(format, {"-o", "-"});
@@ -404,9 +425,9 @@ TEST_F(FetchOutputTest, BadDestinationsNameThePathAndTheCause) {
   for (const std::string& format : kFormats) {
     SCOPED_TRACE(format);
     // A folder that does not exist (this said "Permission denied" before).
-    ExpectCliError(Fetch(format, {"-o", Out("nodir/x." + format)}),
-                   {"'" + Out("nodir/x." + format) + "'", "the folder '" + Out("nodir") +
-                                                              "' does not exist"});
+    ExpectCliError(
+        Fetch(format, {"-o", Out("nodir/x." + format)}),
+        {"'" + Out("nodir/x." + format) + "'", "the folder '" + Out("nodir") + "' does not exist"});
     EXPECT_FALSE(fs::exists(Out("nodir")));
     // Relative, as typed.
     ExpectCliError(Run({"fetch", "d", "--variables", "T", "-o", "nodir/x." + format}),
@@ -417,7 +438,8 @@ TEST_F(FetchOutputTest, BadDestinationsNameThePathAndTheCause) {
     EXPECT_TRUE(fs::is_empty(Out("adir")));
     // A file on the way.
     std::ofstream(Out("plain")) << "x";
-    ExpectCliError(Fetch(format, {"-o", Out("plain/x")}), {"'" + Out("plain") + "' is not a folder"});
+    ExpectCliError(Fetch(format, {"-o", Out("plain/x")}),
+                   {"'" + Out("plain") + "' is not a folder"});
     EXPECT_EQ(ReadFile(Out("plain")), "x");
   }
   EXPECT_THAT(TempLeftovers(Out("")), ::testing::IsEmpty());
