@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "tools/cli_parse.h"
+#include "tools/text_escape.h"
 
 namespace gridstore::tools {
 
@@ -41,8 +42,20 @@ ordered_json AttributesJson(const grid::Attributes& attrs) {
 }
 
 std::string AttributeText(const AttributeValue& v) {
-  if (v.is_string()) return "\"" + v.string_value() + "\"";
+  if (v.is_string()) return "\"" + EscapeBytes(v.string_value()) + "\"";
   return v.ToString();
+}
+
+// Bytes that are not UTF-8 become U+FFFD (JSON strings are Unicode); see IdJson for ids.
+std::string Dump(const ordered_json& doc) {
+  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
+
+// Adds "id" and, if the id is not UTF-8 (and so shows U+FFFD in "id"), "id_hex": its bytes in
+// hexadecimal, so that a program can still address the dataset.
+void AddId(const std::string& id, ordered_json* j) {
+  (*j)["id"] = id;
+  if (!IsValidUtf8(id)) (*j)["id_hex"] = HexBytes(id);
 }
 
 std::pair<double, double> Range(const std::vector<double>& values) {
@@ -62,7 +75,7 @@ std::string Num(double v) {
 }
 
 std::string StatusLine(const grid::DataSetMeta& meta) {
-  std::string s = meta.status().empty() ? "(none)" : meta.status();
+  std::string s = meta.status().empty() ? "(none)" : EscapeBytes(meta.status());
   auto it = meta.attributes.find(grid::kCreateTimeAttribute);
   if (it != meta.attributes.end() && it->second.is_number() && it->second.size() == 1) {
     s += " (created " + FormatTimestampMs(static_cast<int64_t>(it->second.AsDouble())) + ")";
@@ -70,9 +83,10 @@ std::string StatusLine(const grid::DataSetMeta& meta) {
   return s;
 }
 
+// For the text output: escaped.
 std::string Attr(const grid::Attributes& attrs, std::string_view name) {
   auto it = attrs.find(name);
-  return it == attrs.end() ? "" : it->second.ToString();
+  return it == attrs.end() ? "" : EscapeBytes(it->second.ToString());
 }
 
 }  // namespace
@@ -90,7 +104,7 @@ std::string FormatTimestampMs(int64_t ms) {
 
 std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t> stored_bytes) {
   std::ostringstream out;
-  out << "dataset      " << meta.id << "\n";
+  out << "dataset      " << EscapeBytes(meta.id) << "\n";
   out << "status       " << StatusLine(meta) << "\n";
   if (stored_bytes)
     out << "stored       " << HumanBytes(static_cast<double>(*stored_bytes)) << " (approximate)\n";
@@ -101,11 +115,11 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
   }
   out << "variables    " << meta.variables.size() << "\n";
   for (const auto& v : meta.variables) {
-    out << "  " << v.name << "  " << grid::DataTypeName(v.type) << "  [";
+    out << "  " << EscapeBytes(v.name) << "  " << grid::DataTypeName(v.type) << "  [";
     for (int a = 0; a < grid::kRank; ++a) {
       if (a) out << ", ";
       out << grid::AxisName(a) << "=" << v.shape[a];
-      if (!v.dimension_names[a].empty()) out << " (" << v.dimension_names[a] << ")";
+      if (!v.dimension_names[a].empty()) out << " (" << EscapeBytes(v.dimension_names[a]) << ")";
     }
     out << "]";
     if (v.packing) {
@@ -120,9 +134,9 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
   }
   if (!meta.coordinates.empty()) out << "coordinates  " << meta.coordinates.size() << "\n";
   for (const auto& c : meta.coordinates) {
-    out << "  " << c.name << " (";
+    out << "  " << EscapeBytes(c.name) << " (";
     for (size_t i = 0; i < c.dimensions.size(); ++i) {
-      out << (i ? ", " : "") << c.dimensions[i] << ": " << c.shape[i];
+      out << (i ? ", " : "") << EscapeBytes(c.dimensions[i]) << ": " << c.shape[i];
     }
     auto [lo, hi] = Range(c.values);
     out << ") " << grid::DataTypeName(c.type);
@@ -132,13 +146,15 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
     out << "\n";
   }
   out << "attributes   " << meta.attributes.size() << "\n";
-  for (const auto& [k, v] : meta.attributes) out << "  " << k << " = " << AttributeText(v) << "\n";
+  for (const auto& [k, v] : meta.attributes) {
+    out << "  " << EscapeBytes(k) << " = " << AttributeText(v) << "\n";
+  }
   return out.str();
 }
 
 std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t> stored_bytes) {
   ordered_json doc;
-  doc["id"] = meta.id;
+  AddId(meta.id, &doc);
   doc["status"] = meta.status();
   if (stored_bytes) doc["stored_bytes"] = *stored_bytes;
   doc["layout"] = {{"block_x", meta.layout.block_x},
@@ -180,16 +196,16 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
   }
   doc["coordinates"] = std::move(coords);
   doc["attributes"] = AttributesJson(meta.attributes);
-  return doc.dump(2) + "\n";
+  return Dump(doc);
 }
 
 std::string FormatDataSetListText(const std::vector<grid::DataSetMeta>& metas, size_t total) {
   std::ostringstream out;
   for (const auto& m : metas) {
-    out << m.id << "  " << StatusLine(m);
+    out << EscapeBytes(m.id) << "  " << StatusLine(m);
     for (const auto& [k, v] : m.attributes) {
       if (k == grid::kStatusAttribute || k == grid::kCreateTimeAttribute) continue;
-      out << "  " << k << "=" << v.ToString();
+      out << "  " << EscapeBytes(k) << "=" << EscapeBytes(v.ToString());
     }
     out << "\n";
   }
@@ -202,11 +218,14 @@ std::string FormatDataSetListJson(const std::vector<grid::DataSetMeta>& metas, s
   doc["total"] = total;
   ordered_json list = ordered_json::array();
   for (const auto& m : metas) {
-    list.push_back(
-        {{"id", m.id}, {"status", m.status()}, {"attributes", AttributesJson(m.attributes)}});
+    ordered_json j;
+    AddId(m.id, &j);
+    j["status"] = m.status();
+    j["attributes"] = AttributesJson(m.attributes);
+    list.push_back(std::move(j));
   }
   doc["datasets"] = std::move(list);
-  return doc.dump(2) + "\n";
+  return Dump(doc);
 }
 
 }  // namespace gridstore::tools

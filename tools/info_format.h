@@ -13,6 +13,10 @@
 
 namespace gridstore::tools {
 
+// Text output escapes ids, names and attribute values for the terminal (EscapeBytes in
+// tools/text_escape.h). JSON output writes bytes that are not UTF-8 as U+FFFD and, for an id that
+// is not UTF-8, adds "id_hex" with its bytes in hexadecimal.
+
 // A multi-line description: status, stored size, layout and codec, variables (type, shape with
 // dimension names, packing, fill, units), coordinates with their ranges, attributes.
 std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t> stored_bytes);
@@ -22,7 +26,7 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
 // One line per dataset: id, status, create_time, other attributes. `total` datasets matched
 // before paging.
 std::string FormatDataSetListText(const std::vector<grid::DataSetMeta>& metas, size_t total);
-// {"total": N, "datasets": [{"id":..., "status":..., "attributes": {...}}, ...]}
+// {"total": N, "datasets": [{"id":..., ["id_hex": ...,] "status":..., "attributes": {...}}, ...]}
 std::string FormatDataSetListJson(const std::vector<grid::DataSetMeta>& metas, size_t total);
 
 // Milliseconds since the epoch as "2026-11-21T06:00:00.000Z".

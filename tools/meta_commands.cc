@@ -11,6 +11,7 @@
 #include "grid/grid_keys.h"
 #include "tools/cli_parse.h"
 #include "tools/info_format.h"
+#include "tools/text_escape.h"
 
 namespace gridstore::tools {
 namespace {
@@ -66,11 +67,75 @@ const char* JsonTypeName(const json& v) {
   }
 }
 
+// Builds the document as nlohmann's own parser does, and also remembers what the document cannot
+// tell: which attribute values were integers too large for any integer type (nlohmann makes them
+// doubles, silently losing digits), and the parse error's description, without exceptions.
+class MetaLineSax {
+ public:
+  explicit MetaLineSax(json* doc) : dom_(*doc, /*allow_exceptions_=*/false) {}
+
+  // Attribute name -> the integer's text, for values of "attributes" that were integer literals
+  // beyond uint64 / int64.
+  const std::map<std::string, std::string, std::less<>>& huge_integers() const {
+    return huge_integers_;
+  }
+  const std::string& error() const { return error_; }
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const std::string& text) {
+    if (depth_ == 2 && top_key_ == "attributes" && text.find_first_of(".eE") == std::string::npos) {
+      huge_integers_.emplace(key_, text);
+    }
+    return dom_.number_float(v, text);
+  }
+  bool string(std::string& v) { return dom_.string(v); }
+  bool binary(json::binary_t& v) { return dom_.binary(v); }
+  bool start_object(std::size_t n) {
+    ++depth_;
+    return dom_.start_object(n);
+  }
+  bool key(std::string& k) {
+    if (depth_ == 1) top_key_ = k;
+    key_ = k;
+    return dom_.key(k);
+  }
+  bool end_object() {
+    --depth_;
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t n) {
+    ++depth_;
+    return dom_.start_array(n);
+  }
+  bool end_array() {
+    --depth_;
+    return dom_.end_array();
+  }
+  template <typename Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) {
+    error_ = e.what();
+    return false;
+  }
+
+ private:
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  int depth_ = 0;
+  std::string top_key_;
+  std::string key_;
+  std::map<std::string, std::string, std::less<>> huge_integers_;
+  std::string error_;
+};
+
 }  // namespace
 
 Result<std::vector<grid::SortField>> ParseSort(std::string_view text) {
   std::vector<grid::SortField> keys;
-  for (const std::string& item : SplitList(text)) {
+  if (text.empty()) return keys;
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<std::string> items, ParseNameList(text, "--sort"));
+  for (const std::string& item : items) {
     grid::SortField key;
     key.field = item;
     const size_t colon = item.rfind(':');
@@ -80,11 +145,12 @@ Result<std::vector<grid::SortField>> ParseSort(std::string_view text) {
       if (order == "desc") {
         key.order = grid::SortOrder::kDescending;
       } else if (order != "asc") {
-        return Status::InvalidArgument("--sort '" + item + "': the order must be asc or desc");
+        return Status::InvalidArgument("--sort '" + EscapeBytes(item) +
+                                       "': the order must be asc or desc");
       }
     }
     if (key.field.empty()) {
-      return Status::InvalidArgument("--sort '" + item + "': the field name is empty");
+      return Status::InvalidArgument("--sort '" + EscapeBytes(item) + "': the field name is empty");
     }
     keys.push_back(std::move(key));
   }
@@ -95,15 +161,15 @@ Result<grid::IndexField> ParseIndexField(std::string_view text) {
   const size_t colon = text.rfind(':');
   if (colon == std::string_view::npos || colon == 0) {
     return Status::InvalidArgument(
-        "index field '" + std::string(text) +
+        "index field '" + EscapeBytes(text) +
         "': expected FIELD:TYPE with TYPE string, int64, double or bool");
   }
   grid::IndexField field;
   field.name = std::string(text.substr(0, colon));
   auto type = grid::ParseIndexFieldType(text.substr(colon + 1));
   if (!type.ok()) {
-    return Status::InvalidArgument("index field '" + std::string(text) + "': unknown type '" +
-                                   std::string(text.substr(colon + 1)) +
+    return Status::InvalidArgument("index field '" + EscapeBytes(text) + "': unknown type '" +
+                                   EscapeBytes(text.substr(colon + 1)) +
                                    "' (expected string, int64, double or bool)");
   }
   field.type = *type;
@@ -114,7 +180,7 @@ std::string FormatIndexSchema(const grid::MetaIndexSchema& schema) {
   std::string out;
   for (const auto& f : schema.fields) {
     if (!out.empty()) out += ", ";
-    out += f.name + ":" + std::string(grid::IndexFieldTypeName(f.type));
+    out += EscapeBytes(f.name) + ":" + std::string(grid::IndexFieldTypeName(f.type));
   }
   return out;
 }
@@ -149,7 +215,7 @@ std::string UncoveredFields(const grid::Query& query, const std::vector<grid::So
   std::string out;
   for (const std::string& f : QueryAndSortFields(query, sort)) {
     if (schema != nullptr && Holds(*schema, f)) continue;
-    out += (out.empty() ? "" : ", ") + f;
+    out += (out.empty() ? "" : ", ") + EscapeBytes(f);
   }
   return out;
 }
@@ -161,22 +227,18 @@ std::string FormatQueryResultJson(const grid::QueryResult& result) {
   doc["plan"] = result.plan;
   doc["scanned"] = result.scanned;
   doc["next_token"] = result.next_token;
-  return doc.dump(2) + "\n";
+  // The plan quotes field names and values, which may be bytes that are not UTF-8 (U+FFFD then).
+  return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 Result<MetaPutLine> ParseMetaPutLine(std::string_view text, size_t line_number) {
   const std::string where = "line " + std::to_string(line_number) + ": ";
-  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    // Parse again with exceptions only to get nlohmann's description of where it went wrong.
-    std::string detail;
-    try {
-      [[maybe_unused]] json again = json::parse(text);
-    } catch (const json::parse_error& e) {
-      detail = e.what();
-      const size_t at = detail.find("parse error at ");
-      if (at != std::string::npos) detail = detail.substr(at + 15);
-    }
+  json doc;
+  MetaLineSax sax(&doc);
+  if (!json::sax_parse(text, &sax) || !sax.error().empty()) {
+    std::string detail = sax.error();
+    const size_t at = detail.find("parse error at ");
+    if (at != std::string::npos) detail = detail.substr(at + 15);
     return Status::InvalidArgument(where + "not valid JSON (" + detail + ")");
   }
   if (!doc.is_object()) {
@@ -204,6 +266,7 @@ Result<MetaPutLine> ParseMetaPutLine(std::string_view text, size_t line_number) 
       for (auto a = it->begin(); a != it->end(); ++a) {
         const std::string& name = a.key();
         if (name.empty()) return Status::InvalidArgument(where + "an attribute name is empty");
+        const std::string shown = "attribute '" + EscapeBytes(name) + "'";
         const json& v = a.value();
         switch (v.type()) {
           case json::value_t::string:
@@ -218,27 +281,32 @@ Result<MetaPutLine> ParseMetaPutLine(std::string_view text, size_t line_number) 
           case json::value_t::number_unsigned: {
             const uint64_t u = v.get<uint64_t>();
             if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-              return Status::InvalidArgument(where + "attribute '" + name + "': " +
-                                             std::to_string(u) + " is out of the int64 range");
+              return Status::InvalidArgument(where + shown + ": " + std::to_string(u) +
+                                             " is out of the int64 range");
             }
             out.set[name] = grid::AttributeValue::Int64(static_cast<int64_t>(u));
             break;
           }
           case json::value_t::number_float:
+            if (auto huge = sax.huge_integers().find(name); huge != sax.huge_integers().end()) {
+              return Status::InvalidArgument(where + shown + ": " + huge->second +
+                                             " is out of the int64 range (write a string, or a "
+                                             "number with a fraction or exponent for a double)");
+            }
             out.set[name] = grid::AttributeValue::Double(v.get<double>());
             break;
           case json::value_t::null:
             out.remove.push_back(name);
             break;
           default:
-            return Status::InvalidArgument(where + "attribute '" + name +
-                                           "' must be a string, number, boolean or null (to "
+            return Status::InvalidArgument(where + shown +
+                                           " must be a string, number, boolean or null (to "
                                            "remove it), not " +
                                            JsonTypeName(v));
         }
       }
     } else {
-      return Status::InvalidArgument(where + "unknown key '" + it.key() +
+      return Status::InvalidArgument(where + "unknown key '" + EscapeBytes(it.key()) +
                                      "' (expected \"id\" and \"attributes\")");
     }
   }

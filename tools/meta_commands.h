@@ -18,7 +18,8 @@
 
 namespace gridstore::tools {
 
-// "FIELD[:asc|:desc],..." -> sort keys. InvalidArgument naming --sort and the bad item.
+// "FIELD[:asc|:desc],..." -> sort keys ("" -> none). InvalidArgument naming --sort and the bad
+// item (an empty item too).
 Result<std::vector<grid::SortField>> ParseSort(std::string_view text);
 
 // "FIELD:TYPE" with TYPE string (or keyword), int64, double or bool. InvalidArgument naming the

@@ -4,10 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "tools/text_escape.h"
 
 namespace gridstore::tools {
 
@@ -45,7 +48,19 @@ struct RowSource {
   std::vector<AxisLabel> labels;
   grid::Shape4 origin{};
   grid::Shape4 shape{};
+  // Column names (MakeColumnNames): of the index columns, and of the labels, in order.
+  std::array<std::string, grid::kRank> index_columns;
+  std::vector<std::string> label_columns;
 };
+
+constexpr std::string_view kAxisNames[] = {"t", "z", "x", "y"};
+
+// `name`, with '@' put in front until no column in `taken` has it; then taken by it.
+std::string Claim(std::string name, std::set<std::string, std::less<>>* taken) {
+  while (taken->count(name)) name.insert(name.begin(), '@');
+  taken->insert(name);
+  return name;
+}
 
 std::string ShapeString(const grid::Shape4& s) {
   return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) +
@@ -95,6 +110,11 @@ Result<RowSource> MakeRowSource(const grid::DataSetMeta& meta, const grid::GridD
       }
     }
   }
+  std::vector<std::string> label_names;
+  for (const auto& label : src.labels) label_names.push_back(label.coordinate->name);
+  ColumnNames columns = MakeColumnNames(src.names, label_names);
+  src.index_columns = std::move(columns.index);
+  src.label_columns = std::move(columns.labels);
   return src;
 }
 
@@ -141,6 +161,18 @@ nlohmann::ordered_json JsonValue(const Grid4D& grid, size_t offset) {
 
 }  // namespace
 
+ColumnNames MakeColumnNames(const std::vector<std::string>& variables,
+                            const std::vector<std::string>& labels) {
+  // Variables keep their names: they are what the user asked for by name.
+  std::set<std::string, std::less<>> taken(variables.begin(), variables.end());
+  ColumnNames columns;
+  for (int a = 0; a < grid::kRank; ++a) {
+    columns.index[a] = Claim("@" + std::string(kAxisNames[a]), &taken);
+  }
+  for (const std::string& label : labels) columns.labels.push_back(Claim(label, &taken));
+  return columns;
+}
+
 Status WriteNpy(const Grid4D& grid, std::ostream& out) {
   const auto& s = grid.shape();
   std::string header = "{'descr': '" + std::string(NpyDescr(grid.type())) +
@@ -163,9 +195,9 @@ Status WriteNpy(const Grid4D& grid, std::ostream& out) {
 
 Status WriteCsv(const grid::DataSetMeta& meta, const grid::GridDataSet& data, std::ostream& out) {
   GRIDSTORE_ASSIGN_OR_RETURN(RowSource src, MakeRowSource(meta, data, "csv"));
-  out << "t,z,x,y";
-  for (const auto& label : src.labels) out << ',' << label.coordinate->name;
-  for (const auto& name : src.names) out << ',' << name;
+  for (int a = 0; a < grid::kRank; ++a) out << (a ? "," : "") << src.index_columns[a];
+  for (const auto& name : src.label_columns) out << ',' << CsvField(name);
+  for (const auto& name : src.names) out << ',' << CsvField(name);
   out << '\n';
   std::string line;
   ForEachPoint(src, [&](const grid::Shape4& i, size_t offset) {
@@ -208,20 +240,26 @@ Status WriteJson(const grid::DataSetMeta& meta, const grid::GridDataSet& data, s
     vars[src.names[v]] = std::move(info);
   }
   doc["variables"] = std::move(vars);
+  // Names and ids may hold bytes that are not UTF-8; JSON cannot: those become U+FFFD.
+  constexpr auto kReplace = nlohmann::ordered_json::error_handler_t::replace;
+  auto dump = [&](const nlohmann::ordered_json& j) { return j.dump(-1, ' ', false, kReplace); };
   // One row per line: readable by people, and by `jq -c '.rows[]'`.
-  out << "{\n \"dataset\": " << nlohmann::ordered_json(meta.id).dump()
-      << ",\n \"variables\": " << doc["variables"].dump() << ",\n \"rows\": [";
-  static constexpr const char* kAxes[] = {"t", "z", "x", "y"};
+  out << "{\n \"dataset\": " << dump(nlohmann::ordered_json(meta.id))
+      << ",\n \"variables\": " << dump(doc["variables"])
+      << ",\n \"index_columns\": " << dump(nlohmann::ordered_json(src.index_columns))
+      << ",\n \"rows\": [";
   bool first = true;
   ForEachPoint(src, [&](const grid::Shape4& i, size_t offset) {
     nlohmann::ordered_json row;
-    for (int a = 0; a < grid::kRank; ++a) row[kAxes[a]] = src.origin[a] + i[a];
-    for (const auto& label : src.labels) {
+    for (int a = 0; a < grid::kRank; ++a) row[src.index_columns[a]] = src.origin[a] + i[a];
+    for (size_t l = 0; l < src.labels.size(); ++l) {
+      const AxisLabel& label = src.labels[l];
       double c = label.coordinate->values[src.origin[label.axis] + i[label.axis]];
-      row[label.coordinate->name] = std::isfinite(c) ? nlohmann::ordered_json(c) : nullptr;
+      row[src.label_columns[l]] = std::isfinite(c) ? nlohmann::ordered_json(c) : nullptr;
     }
-    for (size_t v = 0; v < src.grids.size(); ++v) row[src.names[v]] = JsonValue(*src.grids[v], offset);
-    out << (first ? "\n  " : ",\n  ") << row.dump();
+    for (size_t v = 0; v < src.grids.size(); ++v)
+      row[src.names[v]] = JsonValue(*src.grids[v], offset);
+    out << (first ? "\n  " : ",\n  ") << dump(row);
     first = false;
   });
   out << "\n ]\n}\n";

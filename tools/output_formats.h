@@ -6,8 +6,11 @@
 #ifndef GRIDSTORE_TOOLS_OUTPUT_FORMATS_H_
 #define GRIDSTORE_TOOLS_OUTPUT_FORMATS_H_
 
+#include <array>
 #include <cstdint>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "grid/grid.h"
 #include "grid/grid_meta.h"
@@ -18,15 +21,30 @@ namespace gridstore::tools {
 // csv and json are for small slices: more values than this is InvalidArgument (use nc or npy).
 inline constexpr int64_t kMaxTextValues = 5'000'000;
 
+// The column names of csv and json rows. Variables keep their names. The index columns are "@t",
+// "@z", "@x", "@y" (netCDF names cannot start with '@', so an imported variable never has one of
+// them), and the coordinate (label) columns their coordinates' names; a name that an earlier
+// column already has (variables first, then @t @z @x @y, then labels in order) gets one more '@'
+// in front until it is unique. So no two columns ever share a name.
+struct ColumnNames {
+  std::array<std::string, grid::kRank> index;
+  std::vector<std::string> labels;
+};
+ColumnNames MakeColumnNames(const std::vector<std::string>& variables,
+                            const std::vector<std::string>& labels);
+
 // A NumPy .npy (format 1.0) file: shape (t, z, x, y), little-endian, the grid's own type.
 Status WriteNpy(const grid::Grid4D& grid, std::ostream& out);
 
-// Rows "t,z,x,y,<coordinate names...>,<variable names...>". Every variable must have the same
-// origin, shape and dimensions (InvalidArgument naming two that differ).
+// Rows "@t,@z,@x,@y,<coordinate names...>,<variable names...>" (MakeColumnNames; a name with a
+// comma, a quote, CR, LF or an outer space is quoted as RFC 4180 says). Every variable must have
+// the same origin, shape and dimensions (InvalidArgument naming two that differ).
 Status WriteCsv(const grid::DataSetMeta& meta, const grid::GridDataSet& data, std::ostream& out);
 
-// {"dataset": ID, "variables": {NAME: {type, origin, shape, dimensions, units}}, "rows": [{"t":..,
-// "z":.., "x":.., "y":.., <coordinate>: .., <variable>: ..}, ...]}; NaN is null.
+// {"dataset": ID, "variables": {NAME: {type, origin, shape, dimensions, units}}, "index_columns":
+// ["@t", "@z", "@x", "@y"], "rows": [{"@t":.., "@z":.., "@x":.., "@y":.., <coordinate>: ..,
+// <variable>: ..}, ...]} with the column names of MakeColumnNames; NaN is null; bytes of names
+// that are not UTF-8 are written as U+FFFD.
 Status WriteJson(const grid::DataSetMeta& meta, const grid::GridDataSet& data, std::ostream& out);
 
 }  // namespace gridstore::tools

@@ -117,7 +117,8 @@ class Parser {
   Status Error(size_t pos, const std::string& what) const {
     std::string line(text_);
     for (char& c : line) {
-      if (c == '\n' || c == '\r' || c == '\t') c = ' ';  // keep the caret under its column
+      // Keep the caret under its column, and no control byte reaches the terminal.
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
     }
     const size_t column = ColumnOf(text_, pos);
     return Status::InvalidArgument("--where: column " + std::to_string(column) + ": " + what +
@@ -296,14 +297,36 @@ class Parser {
     return children.size() == 1 ? children[0] : QueryBuilder::And(std::move(children));
   }
 
+  // Counts one level of '(' or 'not' for as long as it lives. The parser recurses once per level,
+  // so 20,000 '(' would overflow the stack without a limit.
+  class Nesting {
+   public:
+    explicit Nesting(int* depth) : depth_(depth) { ++*depth_; }
+    ~Nesting() { --*depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+
+   private:
+    int* depth_;
+  };
+
+  Status TooDeep(size_t pos) const {
+    return Error(pos, "the expression nests '(' and 'not' more than " +
+                          std::to_string(kMaxWhereDepth) + " deep (the limit)");
+  }
+
   Result<Query> ParseNot() {
     if (PeekKeyword("not")) {
-      Next();
+      const size_t at = Next().pos;
+      Nesting nesting(&depth_);
+      if (depth_ > kMaxWhereDepth) return TooDeep(at);
       GRIDSTORE_ASSIGN_OR_RETURN(Query q, ParseNot());
       return QueryBuilder::Not(std::move(q));
     }
     if (Peek().kind == Tok::kLParen) {
       const size_t open = Next().pos;
+      Nesting nesting(&depth_);
+      if (depth_ > kMaxWhereDepth) return TooDeep(open);
       GRIDSTORE_ASSIGN_OR_RETURN(Query q, ParseOr());
       if (Peek().kind != Tok::kRParen) {
         if (Peek().kind == Tok::kEnd) {
@@ -539,6 +562,7 @@ class Parser {
   int64_t now_ms_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;
+  int depth_ = 0;  // '(' and 'not' open around the current token
 };
 
 }  // namespace

@@ -20,7 +20,8 @@
 //   STRING    := '...' | "..."   (escapes: \\ \' \")
 //   NUMBER    := [-]digits -> int64; [-]digits[.digits][e[+-]digits] -> double
 //
-// Precedence: not binds tighter than and, which binds tighter than or.
+// Precedence: not binds tighter than and, which binds tighter than or. Parentheses and 'not' nest
+// at most kMaxWhereDepth deep (together), so that no expression can exhaust the stack.
 #ifndef GRIDSTORE_TOOLS_WHERE_PARSER_H_
 #define GRIDSTORE_TOOLS_WHERE_PARSER_H_
 
@@ -31,6 +32,9 @@
 #include "util/result.h"
 
 namespace gridstore::tools {
+
+// The deepest nesting of '(' and 'not' an expression may have; deeper is InvalidArgument.
+inline constexpr int kMaxWhereDepth = 100;
 
 // Parses `text`; `now` is the current time (ms since the epoch). InvalidArgument on a syntax
 // error: "--where: column C: what is wrong", then the text and a caret under column C, each on

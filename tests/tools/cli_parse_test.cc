@@ -51,6 +51,70 @@ TEST(CliParseTest, AttributeTypesAreInferred) {
   EXPECT_STATUS(ParseAttribute("=x"), kInvalidArgument, "not KEY=VALUE");
 }
 
+// Issue "data safety": run=01 became the integer 1. Values are typed like JSON literals.
+TEST(CliParseTest, AttributeNumbersFollowTheJsonGrammar) {
+  auto value = [](const std::string& v) {
+    auto a = ParseAttribute("k=" + v);
+    EXPECT_TRUE(a.ok()) << v << ": " << a.status();
+    return a.ok() ? a->second : grid::AttributeValue::String("<error>");
+  };
+  using grid::AttributeValue;
+  EXPECT_EQ(value("0"), AttributeValue::Int64(0));
+  EXPECT_EQ(value("-0"), AttributeValue::Int64(0));
+  EXPECT_EQ(value("7"), AttributeValue::Int64(7));
+  EXPECT_EQ(value("-12"), AttributeValue::Int64(-12));
+  EXPECT_EQ(value("9223372036854775807"), AttributeValue::Int64(INT64_MAX));
+  EXPECT_EQ(value("-9223372036854775808"), AttributeValue::Int64(INT64_MIN));
+  EXPECT_EQ(value("01"), AttributeValue::String("01"));
+  EXPECT_EQ(value("-01"), AttributeValue::String("-01"));
+  EXPECT_EQ(value("00"), AttributeValue::String("00"));
+  EXPECT_EQ(value("+1"), AttributeValue::String("+1"));
+  EXPECT_EQ(value("1e3"), AttributeValue::Double(1000));
+  EXPECT_EQ(value("-2.5E-1"), AttributeValue::Double(-0.25));
+  EXPECT_EQ(value("0.5"), AttributeValue::Double(0.5));
+  EXPECT_EQ(value("-0.0"), AttributeValue::Double(-0.0));
+  EXPECT_EQ(value("01.5"), AttributeValue::String("01.5"));
+  EXPECT_EQ(value(".5"), AttributeValue::String(".5"));
+  EXPECT_EQ(value("1."), AttributeValue::String("1."));
+  EXPECT_EQ(value("1e"), AttributeValue::String("1e"));
+  EXPECT_EQ(value("0x10"), AttributeValue::String("0x10"));
+  EXPECT_EQ(value("inf"), AttributeValue::String("inf"));
+  EXPECT_EQ(value("nan"), AttributeValue::String("nan"));
+  EXPECT_EQ(value("-"), AttributeValue::String("-"));
+  EXPECT_EQ(value(""), AttributeValue::String(""));
+  EXPECT_EQ(value("'42'"), AttributeValue::String("42"));
+  EXPECT_EQ(value("True"), AttributeValue::String("True"));
+  EXPECT_STATUS(ParseAttribute("k=99999999999999999999"), kInvalidArgument,
+                "--attr 'k=99999999999999999999'", "out of the int64 range",
+                "k='99999999999999999999'");
+  EXPECT_STATUS(ParseAttribute("k=-9223372036854775809"), kInvalidArgument, "int64 range");
+  EXPECT_STATUS(ParseAttribute("k=1e999"), kInvalidArgument, "out of the double range");
+}
+
+TEST(CliParseTest, IntegerFlagsAndNameLists) {
+  ASSERT_OK_AND_ASSIGN(int64_t n, ParseIntegerFlag("8", "--threads", 1, 1024));
+  EXPECT_EQ(n, 8);
+  EXPECT_STATUS(ParseIntegerFlag("0", "--threads", 1, 1024), kInvalidArgument,
+                "--threads '0' is out of range; expected an integer in [1, 1024]");
+  EXPECT_STATUS(ParseIntegerFlag("-1", "--threads", 1, 1024), kInvalidArgument, "'-1'",
+                "out of range");
+  EXPECT_STATUS(ParseIntegerFlag("100000", "--threads", 1, 1024), kInvalidArgument, "out of range");
+  EXPECT_STATUS(ParseIntegerFlag("99999999999999999999", "--limit", 0, INT64_MAX),
+                kInvalidArgument, "out of range");
+  EXPECT_STATUS(ParseIntegerFlag("4x", "--limit", 0, 10), kInvalidArgument, "is not an integer");
+  EXPECT_STATUS(ParseIntegerFlag("", "--limit", 0, 10), kInvalidArgument, "is not an integer");
+
+  ASSERT_OK_AND_ASSIGN(auto names, ParseNameList("T,ps", "--variables"));
+  EXPECT_EQ(names, (std::vector<std::string>{"T", "ps"}));
+  EXPECT_STATUS(ParseNameList("", "--variables"), kInvalidArgument, "--variables is empty");
+  EXPECT_STATUS(ParseNameList("a,,b", "--variables"), kInvalidArgument, "--variables 'a,,b'",
+                "empty name");
+  EXPECT_STATUS(ParseNameList(",a", "--variables"), kInvalidArgument, "empty name");
+  EXPECT_STATUS(ParseNameList("a,", "--variables"), kInvalidArgument, "ends with a comma");
+  EXPECT_STATUS(ParseShape4("0,0,99999999999999999999,0", "--origin"), kInvalidArgument,
+                "99999999999999999999 is out of the int64 range");
+}
+
 TEST(CliParseTest, SplitListAndHumanBytes) {
   EXPECT_EQ(SplitList("a,b,,c"), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_TRUE(SplitList("").empty());

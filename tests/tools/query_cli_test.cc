@@ -321,7 +321,7 @@ TEST_F(QueryCliTest, BadArguments) {
   LoadCatalogue();
   ExpectError(Run({"query", "--index", "nope"}), {"no index named 'nope'", "'main'"});
   ExpectError(Run({"query", "--sort", "create_time:up"}), {"--sort 'create_time:up'"});
-  ExpectError(Run({"query", "--offset", "-1"}), {"--offset must not be negative"});
+  ExpectError(Run({"query", "--offset", "-1"}), {"--offset '-1' is out of range"});
   ExpectError(Run({"query", "--where", "create_time = 'x'"}), {"create_time"});
 }
 

@@ -310,6 +310,34 @@ TEST(WhereParserTest, RelativeTimeErrors) {
   EXPECT_THAT(E("t > now - 9999999999999 w"), ::testing::HasSubstr("out of the int64"));
 }
 
+// Issue "data safety": 20,000 '(' or 'not' overflowed the stack (SIGSEGV). Nesting up to the
+// limit parses; one level more is an error naming the limit, at the '(' or 'not' that crossed it.
+TEST(WhereParserTest, NestingDeeperThanTheLimitIsAnErrorNotACrash) {
+  auto parens = [](int n) { return std::string(n, '(') + "a = 1" + std::string(n, ')'); };
+  auto nots = [](int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += "not ";
+    return s + "a = 1";
+  };
+  EXPECT_EQ(P(parens(kMaxWhereDepth)), "a = 1i");
+  EXPECT_THAT(P(nots(kMaxWhereDepth)), ::testing::StartsWith("NOT(NOT("));
+  const std::string limit = "more than " + std::to_string(kMaxWhereDepth) + " deep (the limit)";
+  EXPECT_THAT(E(parens(kMaxWhereDepth + 1)),
+              ::testing::StartsWith("--where: column " + std::to_string(kMaxWhereDepth + 1) +
+                                    ": the expression nests '(' and 'not' " + limit));
+  EXPECT_THAT(E(nots(kMaxWhereDepth + 1)), ::testing::HasSubstr(limit));
+  // Mixed, and far beyond: what crashed before.
+  EXPECT_THAT(E(parens(20000)), ::testing::HasSubstr(limit));
+  EXPECT_THAT(E(nots(20000)), ::testing::HasSubstr(limit));
+  std::string mixed;
+  for (int i = 0; i < 60; ++i) mixed += "not (";
+  EXPECT_THAT(E(mixed + "a = 1" + std::string(60, ')')), ::testing::HasSubstr(limit));
+  // Depth, not count: many siblings are fine.
+  std::string wide = "(a = 1)";
+  for (int i = 0; i < 500; ++i) wide += " or (not a = " + std::to_string(i) + ")";
+  EXPECT_THAT(P(wide), ::testing::StartsWith("OR("));
+}
+
 TEST(WhereParserTest, CaretCountsCharactersNotBytes) {
   // '北京' is 6 bytes but 2 columns.
   EXPECT_EQ(E("a = '北京' b"), Msg(10,

@@ -1,0 +1,95 @@
+// Copyright 2026 The GridStore Authors.
+#include "tools/text_escape.h"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "grid/grid_keys.h"
+
+namespace gridstore::tools {
+namespace {
+
+// Length of the well-formed UTF-8 sequence at the start of `s` (any code point), or 0.
+size_t Utf8Length(std::string_view s) {
+  const auto b0 = static_cast<uint8_t>(s[0]);
+  if (b0 < 0x80) return 1;
+  size_t n;
+  uint32_t cp;
+  if (b0 >= 0xc2 && b0 <= 0xdf) {
+    n = 2;
+    cp = b0 & 0x1f;
+  } else if (b0 >= 0xe0 && b0 <= 0xef) {
+    n = 3;
+    cp = b0 & 0x0f;
+  } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+    n = 4;
+    cp = b0 & 0x07;
+  } else {
+    return 0;
+  }
+  if (s.size() < n) return 0;
+  for (size_t i = 1; i < n; ++i) {
+    const auto b = static_cast<uint8_t>(s[i]);
+    if ((b & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3f);
+  }
+  const bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
+  const bool surrogate = cp >= 0xd800 && cp <= 0xdfff;
+  if (overlong || surrogate || cp > 0x10ffff) return 0;
+  return n;
+}
+
+}  // namespace
+
+std::string EscapeBytes(std::string_view bytes) { return grid::EscapeForMessage(bytes); }
+
+std::string SanitizeMessage(std::string_view message, bool keep_newlines) {
+  std::string out;
+  out.reserve(message.size());
+  // Only backslashes differ from EscapeForMessage: escape the runs between them and newlines.
+  size_t start = 0;
+  for (size_t i = 0; i <= message.size(); ++i) {
+    const bool end = i == message.size();
+    if (!end && message[i] != '\\' && !(keep_newlines && message[i] == '\n')) continue;
+    out += grid::EscapeForMessage(message.substr(start, i - start));
+    if (!end) out.push_back(message[i]);
+    start = i + 1;
+  }
+  return out;
+}
+
+bool IsValidUtf8(std::string_view bytes) {
+  while (!bytes.empty()) {
+    const size_t n = Utf8Length(bytes);
+    if (n == 0) return false;
+    bytes.remove_prefix(n);
+  }
+  return true;
+}
+
+std::string HexBytes(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (char c : bytes) {
+    const auto b = static_cast<uint8_t>(c);
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 15]);
+  }
+  return out;
+}
+
+std::string CsvField(std::string_view text) {
+  const bool quote = text.find_first_of(",\"\r\n") != std::string_view::npos ||
+                     (!text.empty() && (text.front() == ' ' || text.back() == ' '));
+  if (!quote) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+}  // namespace gridstore::tools
