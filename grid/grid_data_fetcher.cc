@@ -195,7 +195,9 @@ Result<std::vector<const VariableMeta*>> GridDataFetcher::ResolveVariables() con
     const VariableMeta* var = meta_->FindVariable(name);
     if (var == nullptr) {
       std::string names;
-      for (const auto& v : meta_->variables) names += (names.empty() ? "" : ", ") + v.name;
+      for (const auto& v : meta_->variables) {
+        names += (names.empty() ? "" : ", ") + EscapeForMessage(v.name);
+      }
       return Status::InvalidArgument("dataset '" + EscapeForMessage(meta_->id) +
                                      "' has no variable '" + EscapeForMessage(name) +
                                      "' (it has: " + names + ")");
@@ -214,7 +216,9 @@ Status GridDataFetcher::CheckBox(const VariableMeta& var, const Shape4& origin,
   for (int axis = 0; axis < kRank; ++axis) {
     std::string where =
         "variable '" + EscapeForMessage(var.name) + "', axis " + std::string(AxisName(axis));
-    if (!var.dimension_names[axis].empty()) where += " (" + var.dimension_names[axis] + ")";
+    if (!var.dimension_names[axis].empty()) {
+      where += " (" + EscapeForMessage(var.dimension_names[axis]) + ")";
+    }
     if (origin[axis] < 0) {
       return Status::InvalidArgument(where + ": origin " + std::to_string(origin[axis]) +
                                      " is negative");

@@ -48,7 +48,9 @@ Result<const VariableMeta*> GridDataWriter::CheckPlane(std::string_view variable
   const VariableMeta* var = meta_->FindVariable(variable);
   if (var == nullptr) {
     std::string names;
-    for (const auto& v : meta_->variables) names += (names.empty() ? "" : ", ") + v.name;
+    for (const auto& v : meta_->variables) {
+        names += (names.empty() ? "" : ", ") + EscapeForMessage(v.name);
+      }
     return Status::InvalidArgument(dataset + " has no variable '" + EscapeForMessage(variable) +
                                    "' (it has: " + names + ")");
   }

@@ -134,13 +134,16 @@ Result<std::unique_ptr<GridStore>> GridStore::Open(const std::string& uri,
                                    std::to_string(options.threads) + " is outside [0, " +
                                    std::to_string(ThreadPool::kMaxThreads) + "]");
   }
+  // The threads first: if they cannot start, no store has been created for nothing.
+  auto pool = ThreadPool::Create(options.threads);
+  if (!pool.ok()) return pool.status().WithContext("store '" + uri + "'");
   storage::OpenOptions open_options;
   open_options.create_if_missing = options.create_if_missing && !options.read_only;
   open_options.read_only = options.read_only;
   open_options.initialize = WriteStoreMarker;
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<storage::KvStore> kv,
                              storage::OpenKvStore(uri, open_options));
-  auto opened = Open(std::move(kv), options);
+  auto opened = OpenWith(std::move(kv), std::move(pool).value(), options);
   if (!opened.ok()) return opened.status().WithContext("store '" + uri + "'");
   return opened;
 }
@@ -148,6 +151,12 @@ Result<std::unique_ptr<GridStore>> GridStore::Open(const std::string& uri,
 Result<std::unique_ptr<GridStore>> GridStore::Open(std::unique_ptr<storage::KvStore> kv,
                                                    const GridStoreOptions& options) {
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(options.threads));
+  return OpenWith(std::move(kv), std::move(pool), options);
+}
+
+Result<std::unique_ptr<GridStore>> GridStore::OpenWith(std::unique_ptr<storage::KvStore> kv,
+                                                       std::unique_ptr<ThreadPool> pool,
+                                                       const GridStoreOptions& options) {
   std::unique_ptr<GridStore> store(new GridStore(std::move(kv), std::move(pool), options));
   std::string marker;
   Status s = store->kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(),

@@ -202,6 +202,10 @@ class GridStore {
   struct IndexDefinitionsCache;
   GridStore(std::unique_ptr<storage::KvStore> kv, std::unique_ptr<ThreadPool> pool,
             const GridStoreOptions& options);
+  // Checks the marker (writing it into an empty store if options.create_if_missing).
+  static Result<std::unique_ptr<GridStore>> OpenWith(std::unique_ptr<storage::KvStore> kv,
+                                                     std::unique_ptr<ThreadPool> pool,
+                                                     const GridStoreOptions& options);
   // The meta of `id`: the cached one if the stored stamp says it is still current, else read.
   Result<std::shared_ptr<const DataSetMeta>> LoadMeta(std::string_view id);
   Status StoreMeta(const DataSetMeta& meta, bool must_exist);

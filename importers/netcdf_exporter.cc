@@ -6,10 +6,14 @@
 #include "importers/netcdf_exporter.h"
 
 #include <netcdf.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -366,11 +370,21 @@ Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
                    const grid::GridDataSet& data, const NetCdfExportOptions& options) {
   Writer writer(path, meta, options);
   GRIDSTORE_RETURN_IF_ERROR(writer.Plan(data));
-  const std::string partial = path + ".partial";
+  // A temporary name of our own beside the file (made with O_EXCL, so nothing that exists is
+  // ever clobbered), renamed over it only once complete.
+  std::string partial = path + ".partial-XXXXXX";
+  const int fd = ::mkstemp(partial.data());
+  if (fd < 0) {
+    return Status::FailedPrecondition(Quote(path) + ": cannot create the file (a temporary beside "
+                                      "it first): " + std::strerror(errno));
+  }
+  ::close(fd);
   NetCdfLock lock(NetCdfMutex());
   int ncid = -1;
   int rc = nc_create(partial.c_str(), NC_NETCDF4 | NC_CLOBBER, &ncid);
   if (rc != NC_NOERR) {
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
     return Status::FailedPrecondition(Quote(path) + ": cannot create the file: " + nc_strerror(rc));
   }
   Status s = writer.Write(ncid);

@@ -22,7 +22,9 @@ struct NetCdfExportOptions {
 };
 
 // Writes `data` (fetched from the dataset described by `meta`) to a new netCDF-4 file at `path`,
-// replacing any file there. Axes a variable does not have in the source (empty dimension name,
+// replacing any file there only once it is complete (written beside it under a fresh temporary
+// name, then renamed; on failure the temporary is removed). Axes a variable does not have in the
+// source (empty dimension name,
 // extent 1) are not written as dimensions. Errors name the path: FailedPrecondition / Unavailable
 // when it cannot be created or written.
 Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,

@@ -1093,6 +1093,7 @@ Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<NcFile> file, OpenNetCdf(path));
   GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(file->id(), path));
   GRIDSTORE_ASSIGN_OR_RETURN(ImportPlan plan, PlanImport(file->id(), path, options, &structure));
+  GRIDSTORE_RETURN_IF_ERROR(plan.meta.Validate().WithContext("importing " + Quote(path)));
   if (notes) *notes = std::move(plan.notes);
   return std::move(plan.meta);
 }
@@ -1185,8 +1186,13 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   const grid::WriteStats stats = writer->stats();
   writer.reset();
   if (!written.ok()) {
-    // A replacement leaves nothing behind; a new dataset stays visibly INIT (delete removes it).
-    if (replace) store->AbandonReplacement(*staged).IgnoreError();
+    // A failed import leaves nothing behind: a replacement is dropped (the old dataset stays),
+    // a new dataset deleted. (A killed one cannot clean up: it stays visibly INIT.)
+    if (replace) {
+      store->AbandonReplacement(*staged).IgnoreError();
+    } else {
+      store->DeleteDataSet(meta.id).IgnoreError();
+    }
     return written;
   }
 
@@ -1194,7 +1200,11 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   meta.attributes[std::string(grid::kCreateTimeAttribute)] = AttributeValue::Int64(NowMillis());
   Status published = replace ? store->CommitReplacement(meta) : store->UpdateDataSetMeta(meta);
   if (!published.ok()) {
-    if (replace) store->AbandonReplacement(*staged).IgnoreError();
+    if (replace) {
+      store->AbandonReplacement(*staged).IgnoreError();
+    } else {
+      store->DeleteDataSet(meta.id).IgnoreError();
+    }
     return published;
   }
 

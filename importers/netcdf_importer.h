@@ -88,10 +88,11 @@ Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
 
 // Imports the file into `store`: writes the meta with status INIT, then every plane, then the
 // meta with status DONE and create_time (ms since the epoch). On failure the error names the file,
-// variable and what went wrong, and a new dataset is left visibly not DONE
-// (GridStore::DeleteDataSet removes it), while a replaced one (overwrite) is left as it was; if
-// the failure is detected before anything is written (bad file, unknown variable, existing id),
-// nothing is written at all. The netCDF lock is held only around netCDF calls. Callers that want
+// variable and what went wrong, and what was written is removed: a new dataset is deleted, a
+// replaced one (overwrite) is left as it was. Only a process killed mid-import leaves a dataset
+// behind, visibly not DONE (GridStore::DeleteDataSet removes it, or an overwrite replaces it).
+// If the failure is detected before anything is written (bad file, unknown variable, existing
+// id), nothing is written at all. The netCDF lock is held only around netCDF calls. Callers that want
 // the store settled (no log to replay at the next open) call GridStore::Flush afterwards.
 Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& path,
                                    const NetCdfImportOptions& options);

@@ -602,15 +602,8 @@ int RunFetch(const Global& global, const FetchArgs& args) {
     if (!s.ok()) {
       s = Status(s.code(), "writing the netCDF output for " + out->display_name() +
                                " failed: " + std::string(s.message()));
-      // A netCDF-4 file whose close failed (a full disk) stays open inside HDF5, and HDF5's exit
-      // handler then crashes closing it (SIGSEGV in H5F__close_cb). So remove our temporary
-      // folder, say why, and leave without exit handlers; nothing else needs tearing down (the
-      // store is open read-only). TODO(library): importers/netcdf_exporter.cc should not leave
-      // the file open in HDF5 after a failed write.
       out->Abort();
-      const int rc = Fail(s);
-      std::fflush(nullptr);
-      std::_Exit(rc);
+      return Fail(s);
     }
   } else if (*format == "npy") {
     s = WriteNpy(result->variables.begin()->second, out->stream());

@@ -798,7 +798,9 @@ TEST_F(NetCdfImporterTest, ExistingDatasetIsReplacedOnlyWithOverwrite) {
 
 // A chunk that fails its checksum half-way: the error names file and variable, and the dataset
 // stays INIT (the import began writing before it could know).
-TEST_F(NetCdfImporterTest, FailureMidwayLeavesTheDatasetInit) {
+// A new dataset is INIT while it is written; an import that fails midway removes it (issue 12:
+// nothing half-made), and one over an existing dataset leaves that dataset as it was.
+TEST_F(NetCdfImporterTest, FailureMidwayRemovesWhatItWrote) {
   const std::string path = dir_.Sub("corrupt.nc");
   MakeFile(
       path, NC_NETCDF4,
@@ -838,13 +840,20 @@ TEST_F(NetCdfImporterTest, FailureMidwayLeavesTheDatasetInit) {
   EXPECT_STATUS(ImportNetCdf(store_.get(), path, options), kDataLoss,
                 ("'" + path + "': variable 'temp' at t 4").c_str(), "NetCDF: HDF error");
   EXPECT_EQ(seen_status, std::vector<std::string>(4, "INIT"));
-  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("run"));
-  EXPECT_EQ(meta.status(), grid::kStatusInit);
-  EXPECT_FALSE(meta.attributes.count("create_time"));
-  // Importing it again must say it exists; DeleteDataSet clears it.
-  EXPECT_STATUS(ImportNetCdf(store_.get(), path, options), kAlreadyExists, "'run'");
-  ASSERT_OK(store_->DeleteDataSet("run"));
+  EXPECT_STATUS(store_->GetDataSetMeta("run"), kNotFound, "'run'");
   ExpectStoreEmpty();
+
+  // Over an existing dataset (here one of another file): it stays whole and readable.
+  const std::string good = dir_.Sub("good.nc");
+  WriteVersion(good, 2);
+  ASSERT_FALSE(HasFatalFailure());
+  ASSERT_OK(ImportNetCdf(store_.get(), good, Options("run")));
+  options.overwrite = true;
+  EXPECT_STATUS(ImportNetCdf(store_.get(), path, options), kDataLoss, "variable 'temp' at t 4");
+  ExpectSameAsFile("run", good);
+  ASSERT_OK_AND_ASSIGN(grid::VerifyReport report, store_->Verify(""));
+  EXPECT_TRUE(report.ok());
+  EXPECT_TRUE(report.orphans.empty());  // the replacement's blocks are gone
 }
 
 // ---- Threads ----

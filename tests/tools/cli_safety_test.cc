@@ -386,5 +386,17 @@ TEST_F(CliSafetyTest, ExceptionsBecomeOneSentenceAndExitStatusOne) {
   EXPECT_THAT(testing::TempLeftovers(dir_.path().string()), ::testing::IsEmpty());
 }
 
+
+// Threads that cannot start (too little address space for their stacks) are an error, not an
+// abort, and no store is created for nothing (issue 12 item 8).
+TEST_F(CliSafetyTest, ThreadsThatCannotStartLeaveNoStore) {
+  const std::string file = dir_.Sub("in.nc");
+  testing::WriteTestNetCdf(file, {"T"});
+  RunResult r = Run({"import", file, "--dataset", "d", "--threads", "1024"}, "",
+                    "ulimit -v 600000; ");
+  ExpectCliError(r, {"cannot start 1024 worker threads"});
+  EXPECT_FALSE(fs::exists(store()));
+}
+
 }  // namespace
 }  // namespace gridstore
