@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -20,7 +21,9 @@
 #include <vector>
 
 #include "grid/grid_store.h"
+#include "storage/memory/memory_kv_store.h"
 #include "tests/importers/netcdf_testutil.h"
+#include "tests/storage/fault_injection_kv_store.h"
 #include "tests/test_util.h"
 
 namespace gridstore::importers {
@@ -857,6 +860,31 @@ TEST_F(NetCdfImporterTest, FailureMidwayRemovesWhatItWrote) {
 }
 
 // ---- Threads ----
+
+// Issue 12 item 13: the process-wide netCDF lock is held only around netCDF calls, so an import
+// waiting on its store (here: one that hangs) holds up no other netCDF work in the process.
+TEST_F(NetCdfImporterTest, AnImportWaitingOnItsStoreHoldsUpNoOtherNetCdfWork) {
+  const std::string a = dir_.Sub("a.nc"), b = dir_.Sub("b.nc");
+  WriteVersion(a, 1);
+  WriteVersion(b, 2);
+  ASSERT_FALSE(HasFatalFailure());
+  std::unique_ptr<storage::KvStore> base = storage::NewMemoryKvStore();
+  auto faulty = std::make_unique<testing::FaultInjectionKvStore>(base.get());
+  testing::FaultInjectionKvStore* hang = faulty.get();
+  ASSERT_OK_AND_ASSIGN(auto store,
+                       grid::GridStore::Open(std::move(faulty), {.create_if_missing = true}));
+  hang->HoldReads(true);
+  std::thread importer([&] { EXPECT_OK(ImportNetCdf(store.get(), a, Options("a")).status()); });
+  while (hang->held_reads() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // The import is inside the store now. Reading another file's structure must not wait for it.
+  auto read = std::async(std::launch::async, [&] { return ReadNetCdfMeta(b, Options("b")); });
+  const bool finished = read.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  hang->HoldReads(false);
+  importer.join();
+  ASSERT_TRUE(finished) << "ReadNetCdfMeta waited for another import's store I/O";
+  EXPECT_OK(read.get().status());
+}
+
 
 // netCDF-C is not thread-safe; the importer serialises its calls, so imports (and meta reads)
 // may run on several threads at once.

@@ -213,6 +213,11 @@ def check_case(gs, work, pristine, baseline, name, damage, tally):
                 errors.append(f"{key}: the error names neither the store nor a file: {line}")
     if reported and seen[("verify",)][0] == 0:
         errors.append("a command reported damage, but verify exited 0")
+    # A store that opens is verified to the end: damage is listed (exit 3), not a stop (exit 1).
+    opened = any(code == 0 for key, (code, _, _) in seen.items() if key != ("verify",))
+    if opened and seen[("verify",)][0] not in (0, 3):
+        errors.append(f"the store opens, but verify stopped (exit {seen[('verify',)][0]}): "
+                      f"{seen[('verify',)][2][-300:]}")
     if errors:
         tally["failed"] += 1
         print(f"FAIL {name}:\n  " + "\n  ".join(errors))

@@ -11,6 +11,7 @@
 #ifndef GRIDSTORE_TESTS_STORAGE_FAULT_INJECTION_KV_STORE_H_
 #define GRIDSTORE_TESTS_STORAGE_FAULT_INJECTION_KV_STORE_H_
 
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -50,6 +51,21 @@ class FaultInjectionKvStore : public storage::KvStore {
   void CorruptValues(bool on) {
     std::lock_guard<std::mutex> lock(mu_);
     corrupt_values_ = on;
+  }
+
+  // While on, every read call waits (holding no lock of the caller's) until it is turned off:
+  // a store that hangs, to see what else waits on it.
+  void HoldReads(bool on) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      hold_reads_ = on;
+    }
+    held_cv_.notify_all();
+  }
+  // Read calls waiting in HoldReads now.
+  int held_reads() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return held_reads_;
   }
 
   // Stops all failures and corruption and zeroes the call counters.
@@ -164,7 +180,10 @@ class FaultInjectionKvStore : public storage::KvStore {
   }
 
   Status AdmitRead(bool* corrupt) {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_);
+    ++held_reads_;
+    held_cv_.wait(lock, [&] { return !hold_reads_; });
+    --held_reads_;
     *corrupt = corrupt_values_;
     return Admit(read_fault_, &reads_);
   }
@@ -186,6 +205,9 @@ class FaultInjectionKvStore : public storage::KvStore {
   Fault write_fault_;            // guarded by mu_
   Fault read_fault_;             // guarded by mu_
   bool corrupt_values_ = false;  // guarded by mu_
+  bool hold_reads_ = false;      // guarded by mu_
+  int held_reads_ = 0;           // guarded by mu_
+  std::condition_variable held_cv_;
   int64_t writes_ = 0;           // guarded by mu_
   int64_t reads_ = 0;            // guarded by mu_
 };

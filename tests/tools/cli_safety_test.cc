@@ -28,7 +28,9 @@ using testing::ExpectCliError;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::RunGridStore;
+using testing::ReadFile;
 using testing::RunResult;
+using testing::ShellQuote;
 using testing::ScopedTempDir;
 using namespace std::string_literals;
 
@@ -396,6 +398,41 @@ TEST_F(CliSafetyTest, ThreadsThatCannotStartLeaveNoStore) {
                     "ulimit -v 600000; ");
   ExpectCliError(r, {"cannot start 1024 worker threads"});
   EXPECT_FALSE(fs::exists(store()));
+}
+
+
+// Two processes creating one new store at once: each either writes or is told the store is in
+// use, never that it is "not a GridStore store", and the store is whole afterwards (issue 12
+// item 8: creation is atomic).
+TEST_F(CliSafetyTest, ProcessesCreatingOneStoreAtOnceNeverSeeItHalfMade) {
+  for (int round = 0; round < 8; ++round) {
+    const std::string store = dir_.Sub("new" + std::to_string(round));
+    std::vector<std::string> outputs(3);
+    std::string cmd;
+    for (int p = 0; p < 3; ++p) {
+      cmd += "echo '{\"id\": \"p" + std::to_string(p) + "\", \"attributes\": {}}' | " +
+             ShellQuote(GRIDSTORE_CLI) + " --store " + ShellQuote(store) + " meta put - > " +
+             ShellQuote(dir_.Sub("out" + std::to_string(p))) + " 2>&1; echo $? >> " +
+             ShellQuote(dir_.Sub("codes" + std::to_string(p))) + " & ";
+    }
+    cmd += "wait";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    int succeeded = 0;
+    for (int p = 0; p < 3; ++p) {
+      const std::string out = ReadFile(dir_.Sub("out" + std::to_string(p)));
+      const std::string code = ReadFile(dir_.Sub("codes" + std::to_string(p)));
+      std::remove(dir_.Sub("codes" + std::to_string(p)).c_str());
+      if (code == "0\n") {
+        ++succeeded;
+      } else {
+        EXPECT_THAT(out, HasSubstr("in use by another process")) << out;
+      }
+      EXPECT_THAT(out, Not(HasSubstr("not a GridStore store"))) << out;
+    }
+    EXPECT_GE(succeeded, 1);
+    RunResult r = RunGridStore(dir_.path().string(), store, {"query"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
 }
 
 }  // namespace
