@@ -158,8 +158,10 @@ std::string Near(std::string_view key) {
 Status CheckKeysFitMeta(const internal_grid::DataGroup& group, Verifier* verifier,
                         const internal_grid::DamageFn& on_damage, storage::KvStore* kv) {
   std::string bytes;
-  GRIDSTORE_RETURN_IF_ERROR(
-      kv->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(group.dataset), &bytes));
+  Status read = kv->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(group.dataset),
+                        &bytes);
+  if (read.IsDataLoss()) return Status::OK();  // reported with the metas
+  GRIDSTORE_RETURN_IF_ERROR(read);
   auto meta = DataSetMeta::Decode(bytes);
   if (!meta.ok()) return Status::OK();  // reported with the metas
   std::string position = group.range.begin;
@@ -286,6 +288,13 @@ Result<VerifyReport> GridStore::Verify(std::string_view id, const VerifyOptions&
         GRIDSTORE_ASSIGN_OR_RETURN(
             internal_grid::GroupOwner owner,
             internal_grid::FindGroupOwner(kv_.get(), group.dataset, group.incarnation));
+        if (owner.kind == internal_grid::GroupOwner::Kind::kUnknown) {
+          verifier.Problem(group.dataset, "cannot tell whether its blocks of incarnation " +
+                                              std::to_string(group.incarnation) +
+                                              " are current: " +
+                                              std::string(owner.damage.message()));
+          return Status::OK();
+        }
         if (owner.kind == internal_grid::GroupOwner::Kind::kCurrent) {
           return CheckKeysFitMeta(group, &verifier, damage("data"), kv_.get());
         }

@@ -120,6 +120,10 @@ Result<GroupOwner> FindGroupOwner(storage::KvStore* kv, std::string_view dataset
       owner.kind = GroupOwner::Kind::kCurrent;
       return owner;
     }
+  } else if (s.IsDataLoss()) {
+    owner.kind = GroupOwner::Kind::kUnknown;
+    owner.damage = s;
+    return owner;
   } else if (!s.IsNotFound()) {
     return s;
   }
@@ -130,6 +134,11 @@ Result<GroupOwner> FindGroupOwner(storage::KvStore* kv, std::string_view dataset
       owner.kind = GroupOwner::Kind::kReplacement;
       auto record = DecodeStagedRecord(bytes);
       if (record.ok()) owner.replacement_started_ms = record->started_ms;
+      return owner;
+    }
+    if (s.IsDataLoss()) {
+      owner.kind = GroupOwner::Kind::kUnknown;
+      owner.damage = s;
       return owner;
     }
     if (!s.IsNotFound()) return s;
