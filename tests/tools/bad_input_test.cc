@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include <rocksdb/db.h>
+
 #include "grid/grid_store.h"
 #include "importers/netcdf_importer.h"
 #include "tests/test_util.h"
@@ -46,6 +48,9 @@ enum class Setup {
   // A copy of the shared store with every file and folder read-only (the command runs as the
   // unprivileged user "nobody" when the test runs as root, which permissions do not stop).
   kReadOnlyStore,
+  // A RocksDB database some other program made (only the default column family, one key): it
+  // must be refused, and its files left byte for byte as they were.
+  kForeignDatabase,
 };
 
 struct BadInput {
@@ -72,7 +77,7 @@ std::string Repeat(const std::string& s, int n) {
 
 std::vector<BadInput> Catalogue() {
   const Setup kNo = Setup::kNoStore, kSt = Setup::kStore, kLock = Setup::kLockedStore,
-              kRo = Setup::kReadOnlyStore;
+              kRo = Setup::kReadOnlyStore, kFor = Setup::kForeignDatabase;
   const std::string good = "@DIR@/good.nc";
   const std::string deep_parens = std::string(20000, '(') + "a = 1" + std::string(20000, ')');
   const std::string deep_nots = Repeat("not ", 20000) + "a = 1";
@@ -322,6 +327,19 @@ std::vector<BadInput> Catalogue() {
       {"delete_read_only_store", kRo, {"delete", "d"}, 1, {"@STORE@"}},
       {"verify_unknown_dataset", kSt, {"verify", "nope"}, 1, {"dataset 'nope' does not exist"}},
       {"verify_no_store", kNo, {"verify"}, 1, {"no GridStore store", "@STORE@"}},
+      {"compact_no_store", kNo, {"compact"}, 1, {"no GridStore store", "@STORE@"}},
+      {"compact_read_only_store", kRo, {"compact"}, 1, {"@STORE@"}},
+
+      // ---- a database that is not GridStore's: refused by every command, never adopted ----
+      {"import_into_foreign_database", kFor, {"import", "@DIR@/good.nc", "--dataset", "x"}, 1,
+       {"not a GridStore store", "column families"}},
+      {"meta_put_into_foreign_database", kFor, {"meta", "put"}, 1,
+       {"not a GridStore store", "column families"}, R"({"id": "x", "attributes": {}})"},
+      {"index_create_into_foreign_database", kFor, {"index", "create", "i", "a:string"}, 1,
+       {"not a GridStore store", "column families"}},
+      {"info_foreign_database", kFor, {"info", "x"}, 1, {"not a GridStore store"}},
+      {"delete_foreign_database", kFor, {"delete", "x"}, 1, {"not a GridStore store"}},
+      {"compact_foreign_database", kFor, {"compact"}, 1, {"not a GridStore store"}},
 
       // ---- the command line itself ----
       {"unknown_command", kSt, {"frobnicate"}, 2, {"unknown command 'frobnicate'"}},
@@ -341,6 +359,27 @@ std::string Substitute(std::string s, const std::string& dir, const std::string&
 }
 
 // Every key and value of every table, in order: equal strings mean an unchanged store.
+// Every file below `path` with its bytes: for stores GridStore must not even open.
+std::string DirectoryContents(const std::string& path) {
+  std::string out;
+  for (const auto& e : fs::recursive_directory_iterator(path)) {
+    out += e.path().string() + ":" + (e.is_regular_file() ? ReadFile(e.path().string()) : "") +
+           "\n";
+  }
+  return out;
+}
+
+// A RocksDB database with only the default column family and one key.
+void MakeForeignDatabase(const std::string& path) {
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  rocksdb::DB* db = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(options, path, &db).ok());
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "theirs", "value").ok());
+  ASSERT_TRUE(db->Close().ok());
+  delete db;
+}
+
 std::string StoreContents(const std::string& path) {
   auto store = grid::GridStore::Open(path, {.read_only = true});
   if (!store.ok()) return "<cannot open: " + store.status().ToString() + ">";
@@ -439,8 +478,14 @@ TEST_P(BadInputTest, Row) {
     AddPermissions(store, fs::perms::others_read | fs::perms::others_exec);
     RemovePermissions(store,
                       fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write);
+  } else if (c.setup == Setup::kForeignDatabase) {
+    store = Dir() + "/foreign-" + c.name;
+    MakeForeignDatabase(store);
+    ASSERT_FALSE(HasFatalFailure());
   }
-  const std::string before = c.setup == Setup::kNoStore ? "" : StoreContents(store);
+  const std::string before = c.setup == Setup::kNoStore            ? ""
+                             : c.setup == Setup::kForeignDatabase ? DirectoryContents(store)
+                                                                  : StoreContents(store);
 
   std::vector<std::string> args;
   for (const std::string& a : c.args) args.push_back(Substitute(a, Dir(), store));
@@ -472,7 +517,11 @@ TEST_P(BadInputTest, Row) {
     if (c.setup == Setup::kReadOnlyStore) {
       AddPermissions(store, fs::perms::owner_write);
     }
-    EXPECT_EQ(StoreContents(store), before) << "the store changed";
+    if (c.setup == Setup::kForeignDatabase) {
+      EXPECT_EQ(DirectoryContents(store), before) << "the foreign database was touched";
+    } else {
+      EXPECT_EQ(StoreContents(store), before) << "the store changed";
+    }
   }
   EXPECT_THAT(testing::TempLeftovers(Dir()), ::testing::IsEmpty());
   EXPECT_THAT(testing::TempLeftovers(Dir() + "/rofolder"), ::testing::IsEmpty());
