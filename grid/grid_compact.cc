@@ -29,32 +29,12 @@ Result<CompactReport> GridStore::Compact(const CompactOptions& options) {
   // Damage is for `verify` to report; compaction removes only what it can read and prove dead.
   const internal_grid::DamageFn ignore_damage = [](std::string_view, const Status&) {};
 
-  // Abandoned replacements: their records and blocks.
-  std::vector<std::pair<std::string, uint64_t>> dead;
-  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
-      kv_.get(), storage::Table::kMeta, AllStagedKeys(),
-      [&](std::string_view key, std::string_view value) {
-        std::string_view dataset;
-        uint64_t incarnation = 0;
-        auto record = internal_grid::DecodeStagedRecord(value);
-        if (DecodeStagedKey(key, &dataset, &incarnation) &&
-            ReplacementAbandoned(dataset, incarnation, record.ok() ? record->started_ms : 0,
-                                 options.shared_store_min_age)) {
-          dead.emplace_back(std::string(dataset), incarnation);
-        }
-        return true;
-      },
-      ignore_damage));
+  // Abandoned replacements: their records and blocks (reclaimed by the compaction below).
+  GRIDSTORE_ASSIGN_OR_RETURN(auto dead,
+                             AbandonedReplacements(AllStagedKeys(), options.shared_store_min_age));
   for (const auto& [dataset, incarnation] : dead) {
-    int64_t blocks = 0;
-    uint64_t bytes = 0;
-    const storage::KeyRange range = IncarnationDataRange(dataset, incarnation);
-    GRIDSTORE_RETURN_IF_ERROR(
-        internal_grid::CountRange(kv_.get(), range, &blocks, &bytes, ignore_damage));
-    storage::WriteBatch batch;
-    batch.Delete(storage::Table::kMeta, StagedKey(dataset, incarnation));
-    batch.DeleteRange(storage::Table::kData, range.begin, range.end);
-    GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch));
+    GRIDSTORE_ASSIGN_OR_RETURN(int64_t blocks,
+                               RemoveReplacement(dataset, incarnation, /*reclaim=*/false));
     ++report.replacements_removed;
     report.orphan_blocks += blocks;
   }

@@ -43,6 +43,7 @@
 #include <cstring>
 
 #include "util/coding.h"
+#include "util/utf8.h"
 
 namespace gridstore::grid {
 namespace {
@@ -72,33 +73,11 @@ void AppendString(std::string_view s, std::string* dst) {
 }
 
 // Length of the well-formed UTF-8 sequence (of a code point >= U+00A0) at the start of `s`, or 0.
+// C1 controls (U+0080..U+009F) print as garbage; their bytes are escaped like other controls.
 size_t Utf8SequenceLength(std::string_view s) {
-  const auto b0 = static_cast<uint8_t>(s[0]);
-  size_t n;
-  uint32_t cp;
-  if (b0 >= 0xc2 && b0 <= 0xdf) {
-    n = 2;
-    cp = b0 & 0x1f;
-  } else if (b0 >= 0xe0 && b0 <= 0xef) {
-    n = 3;
-    cp = b0 & 0x0f;
-  } else if (b0 >= 0xf0 && b0 <= 0xf4) {
-    n = 4;
-    cp = b0 & 0x07;
-  } else {
-    return 0;
-  }
-  if (s.size() < n) return 0;
-  for (size_t i = 1; i < n; ++i) {
-    const auto b = static_cast<uint8_t>(s[i]);
-    if ((b & 0xc0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3f);
-  }
-  const bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-  const bool surrogate = cp >= 0xd800 && cp <= 0xdfff;
-  // C1 controls (U+0080..U+009F) print as garbage; escape their bytes like other controls.
-  if (overlong || surrogate || cp > 0x10ffff || cp < 0xa0) return 0;
-  return n;
+  uint32_t cp = 0;
+  const size_t n = gridstore::Utf8SequenceLength(s, &cp);
+  return n > 1 && cp >= 0xa0 ? n : 0;
 }
 
 }  // namespace

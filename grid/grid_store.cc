@@ -542,27 +542,10 @@ Result<DataSetMeta> GridStore::BeginReplacement(const DataSetMeta& meta) {
   staged.incarnation_in_keys = true;
   staged.generation = 0;
   // Replacements of this id that a dead process left go first.
-  std::vector<std::pair<std::string, uint64_t>> dead;
-  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(
-      storage::ReadOptions{}, storage::Table::kMeta, StagedKeysOf(meta.id),
-      [&](std::string_view key, std::string_view value) {
-        std::string_view id;
-        uint64_t inc = 0;
-        auto record = internal_grid::DecodeStagedRecord(value);
-        if (DecodeStagedKey(key, &id, &inc) &&
-            ReplacementAbandoned(id, inc, record.ok() ? record->started_ms : 0,
-                                 CompactOptions{}.shared_store_min_age)) {
-          dead.emplace_back(std::string(key), inc);
-        }
-        return true;
-      }));
-  for (const auto& [key, inc] : dead) {
-    storage::WriteBatch batch;
-    batch.Delete(storage::Table::kMeta, key);
-    const storage::KeyRange range = IncarnationDataRange(meta.id, inc);
-    batch.DeleteRange(storage::Table::kData, range.begin, range.end);
-    GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch));
-    GRIDSTORE_RETURN_IF_ERROR(ReclaimDataRange(range, "removing an abandoned replacement"));
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      auto dead, AbandonedReplacements(StagedKeysOf(meta.id), CompactOptions{}.shared_store_min_age));
+  for (const auto& [id, incarnation] : dead) {
+    GRIDSTORE_RETURN_IF_ERROR(RemoveReplacement(id, incarnation, /*reclaim=*/true).status());
   }
   {
     std::lock_guard<std::mutex> lock(replacements_mu_);
@@ -659,18 +642,47 @@ Status GridStore::CommitReplacement(const DataSetMeta& meta) {
 
 Status GridStore::AbandonReplacement(const DataSetMeta& staged) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-  const std::string what = "abandoning the replacement of dataset " + Quoted(staged.id);
+  Status s = RemoveReplacement(staged.id, staged.incarnation, /*reclaim=*/true).status();
+  std::lock_guard<std::mutex> lock(replacements_mu_);
+  replacements_.erase({staged.id, staged.incarnation});
+  return s;
+}
+
+Result<std::vector<std::pair<std::string, uint64_t>>> GridStore::AbandonedReplacements(
+    const storage::KeyRange& records, std::chrono::seconds min_age) {
+  std::vector<std::pair<std::string, uint64_t>> dead;
+  // Damage is for Verify to report; what cannot be read is never declared dead.
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
+      kv_.get(), storage::Table::kMeta, records,
+      [&](std::string_view key, std::string_view value) {
+        std::string_view id;
+        uint64_t incarnation = 0;
+        auto record = internal_grid::DecodeStagedRecord(value);
+        if (DecodeStagedKey(key, &id, &incarnation) &&
+            ReplacementAbandoned(id, incarnation, record.ok() ? record->started_ms : 0,
+                                 min_age)) {
+          dead.emplace_back(std::string(id), incarnation);
+        }
+        return true;
+      },
+      [](std::string_view, const Status&) {}));
+  return dead;
+}
+
+Result<int64_t> GridStore::RemoveReplacement(std::string_view id, uint64_t incarnation,
+                                             bool reclaim) {
+  const std::string what = "removing the replacement of dataset " + Quoted(id);
+  const storage::KeyRange range = IncarnationDataRange(id, incarnation);
+  int64_t blocks = 0;
+  uint64_t bytes = 0;
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(kv_.get(), range, &blocks, &bytes,
+                                                      [](std::string_view, const Status&) {}));
   storage::WriteBatch batch;
-  batch.Delete(storage::Table::kMeta, StagedKey(staged.id, staged.incarnation));
-  const storage::KeyRange range = IncarnationDataRange(staged.id, staged.incarnation);
+  batch.Delete(storage::Table::kMeta, StagedKey(id, incarnation));
   batch.DeleteRange(storage::Table::kData, range.begin, range.end);
-  Status s = kv_->Write(storage::WriteOptions{}, batch).WithContext(what);
-  {
-    std::lock_guard<std::mutex> lock(replacements_mu_);
-    replacements_.erase({staged.id, staged.incarnation});
-  }
-  GRIDSTORE_RETURN_IF_ERROR(s);
-  return ReclaimDataRange(range, what);
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch).WithContext(what));
+  if (reclaim) GRIDSTORE_RETURN_IF_ERROR(ReclaimDataRange(range, what));
+  return blocks;
 }
 
 // ---- Meta indexes ----

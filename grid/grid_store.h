@@ -237,6 +237,13 @@ class GridStore {
   Status ReclaimDataRange(const storage::KeyRange& range, std::string_view what);
   // True if replacement (id, incarnation) is being written by this store.
   bool ReplacementActive(std::string_view id, uint64_t incarnation);
+  // The replacements whose records lie in `records` (a range of the meta table) and that are
+  // abandoned (ReplacementAbandoned), as (id, incarnation).
+  Result<std::vector<std::pair<std::string, uint64_t>>> AbandonedReplacements(
+      const storage::KeyRange& records, std::chrono::seconds min_age);
+  // Deletes the record and the blocks of replacement (id, incarnation), reclaiming their space
+  // if `reclaim`; returns how many blocks it had.
+  Result<int64_t> RemoveReplacement(std::string_view id, uint64_t incarnation, bool reclaim);
   // True if replacement (id, incarnation), begun at `started_ms`, is dead: not written here,
   // and either no other process can write the store or it began longer than `min_age` ago.
   bool ReplacementAbandoned(std::string_view id, uint64_t incarnation, int64_t started_ms,

@@ -1164,6 +1164,15 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   // failure or a kill at any moment leaves the old dataset or the new one, never neither.
   const bool replace = existing.ok();
   std::optional<DataSetMeta> staged;
+  // What a failed import leaves: nothing. A replacement is dropped (the old dataset stays), a new
+  // dataset deleted. (A killed one cannot clean up: it stays visibly INIT.)
+  auto discard = [&] {
+    if (replace) {
+      store->AbandonReplacement(*staged).IgnoreError();
+    } else {
+      store->DeleteDataSet(meta.id).IgnoreError();
+    }
+  };
   grid::WriteGridOptions write_options;
   write_options.max_pending_bytes = max_pending;
   std::unique_ptr<grid::GridDataWriter> writer;
@@ -1186,13 +1195,7 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   const grid::WriteStats stats = writer->stats();
   writer.reset();
   if (!written.ok()) {
-    // A failed import leaves nothing behind: a replacement is dropped (the old dataset stays),
-    // a new dataset deleted. (A killed one cannot clean up: it stays visibly INIT.)
-    if (replace) {
-      store->AbandonReplacement(*staged).IgnoreError();
-    } else {
-      store->DeleteDataSet(meta.id).IgnoreError();
-    }
+    discard();
     return written;
   }
 
@@ -1200,11 +1203,7 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   meta.attributes[std::string(grid::kCreateTimeAttribute)] = AttributeValue::Int64(NowMillis());
   Status published = replace ? store->CommitReplacement(meta) : store->UpdateDataSetMeta(meta);
   if (!published.ok()) {
-    if (replace) {
-      store->AbandonReplacement(*staged).IgnoreError();
-    } else {
-      store->DeleteDataSet(meta.id).IgnoreError();
-    }
+    discard();
     return published;
   }
 

@@ -1,0 +1,20 @@
+// Copyright 2026 The GridStore Authors.
+//
+// UTF-8 decoding for messages and output: where a well-formed sequence starts. Pure functions.
+#ifndef GRIDSTORE_UTIL_UTF8_H_
+#define GRIDSTORE_UTIL_UTF8_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace gridstore {
+
+// The length (1 to 4) of the well-formed UTF-8 sequence at the start of `s`, with its code point
+// in *code_point; 0 if `s` is empty or does not start with one (a stray continuation byte, an
+// overlong form, a surrogate, a code point above U+10FFFF, a truncated sequence).
+size_t Utf8SequenceLength(std::string_view s, uint32_t* code_point);
+
+}  // namespace gridstore
+
+#endif  // GRIDSTORE_UTIL_UTF8_H_
