@@ -84,7 +84,8 @@ TEST(GridKeysTest, MetaTableKeysOfTheStoreAreReserved) {
     EXPECT_FALSE(StagedKeysOf(id + "b").Contains(StagedKey(id, 7)));
     std::string_view decoded_id;
     uint64_t inc = 0;
-    ASSERT_TRUE(DecodeStagedKey(StagedKey(id, 0x00ff00ff00ff00ffull), &decoded_id, &inc));
+    const std::string staged = StagedKey(id, 0x00ff00ff00ff00ffull);  // decoded_id points into it
+    ASSERT_TRUE(DecodeStagedKey(staged, &decoded_id, &inc));
     EXPECT_EQ(decoded_id, id);
     EXPECT_EQ(inc, 0x00ff00ff00ff00ffull);
   }

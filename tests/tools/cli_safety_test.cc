@@ -370,6 +370,7 @@ TEST_F(CliSafetyTest, DeepWhereNestingIsAnErrorNotACrash) {
 // An exception from the standard library (here std::bad_alloc: a 6.4 GB result under a 2 GiB
 // address-space limit) used to escape main and abort. Now: one sentence, exit status 1.
 TEST_F(CliSafetyTest, ExceptionsBecomeOneSentenceAndExitStatusOne) {
+  GRIDSTORE_SKIP_UNDER_ADDRESS_LIMIT();
   {
     ASSERT_OK_AND_ASSIGN(auto s, grid::GridStore::Open(store(), {.create_if_missing = true}));
     grid::DataSetMeta meta;
@@ -388,10 +389,10 @@ TEST_F(CliSafetyTest, ExceptionsBecomeOneSentenceAndExitStatusOne) {
   EXPECT_THAT(testing::TempLeftovers(dir_.path().string()), ::testing::IsEmpty());
 }
 
-
 // Threads that cannot start (too little address space for their stacks) are an error, not an
 // abort, and no store is created for nothing (issue 12 item 8).
 TEST_F(CliSafetyTest, ThreadsThatCannotStartLeaveNoStore) {
+  GRIDSTORE_SKIP_UNDER_ADDRESS_LIMIT();
   const std::string file = dir_.Sub("in.nc");
   testing::WriteTestNetCdf(file, {"T"});
   RunResult r = Run({"import", file, "--dataset", "d", "--threads", "1024"}, "",
