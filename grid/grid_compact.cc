@@ -33,8 +33,8 @@ Result<CompactReport> GridStore::Compact(const CompactOptions& options) {
   GRIDSTORE_ASSIGN_OR_RETURN(auto dead,
                              AbandonedReplacements(AllStagedKeys(), options.shared_store_min_age));
   for (const auto& [dataset, incarnation] : dead) {
-    GRIDSTORE_ASSIGN_OR_RETURN(int64_t blocks,
-                               RemoveReplacement(dataset, incarnation, /*reclaim=*/false));
+    int64_t blocks = 0;
+    GRIDSTORE_RETURN_IF_ERROR(RemoveReplacement(dataset, incarnation, /*reclaim=*/false, &blocks));
     ++report.replacements_removed;
     report.orphan_blocks += blocks;
   }

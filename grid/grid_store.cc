@@ -545,7 +545,7 @@ Result<DataSetMeta> GridStore::BeginReplacement(const DataSetMeta& meta) {
   GRIDSTORE_ASSIGN_OR_RETURN(
       auto dead, AbandonedReplacements(StagedKeysOf(meta.id), CompactOptions{}.shared_store_min_age));
   for (const auto& [id, incarnation] : dead) {
-    GRIDSTORE_RETURN_IF_ERROR(RemoveReplacement(id, incarnation, /*reclaim=*/true).status());
+    GRIDSTORE_RETURN_IF_ERROR(RemoveReplacement(id, incarnation, /*reclaim=*/true));
   }
   {
     std::lock_guard<std::mutex> lock(replacements_mu_);
@@ -642,7 +642,7 @@ Status GridStore::CommitReplacement(const DataSetMeta& meta) {
 
 Status GridStore::AbandonReplacement(const DataSetMeta& staged) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-  Status s = RemoveReplacement(staged.id, staged.incarnation, /*reclaim=*/true).status();
+  Status s = RemoveReplacement(staged.id, staged.incarnation, /*reclaim=*/true);
   std::lock_guard<std::mutex> lock(replacements_mu_);
   replacements_.erase({staged.id, staged.incarnation});
   return s;
@@ -669,20 +669,21 @@ Result<std::vector<std::pair<std::string, uint64_t>>> GridStore::AbandonedReplac
   return dead;
 }
 
-Result<int64_t> GridStore::RemoveReplacement(std::string_view id, uint64_t incarnation,
-                                             bool reclaim) {
+Status GridStore::RemoveReplacement(std::string_view id, uint64_t incarnation, bool reclaim,
+                                    int64_t* blocks) {
   const std::string what = "removing the replacement of dataset " + Quoted(id);
   const storage::KeyRange range = IncarnationDataRange(id, incarnation);
-  int64_t blocks = 0;
-  uint64_t bytes = 0;
-  GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(kv_.get(), range, &blocks, &bytes,
-                                                      [](std::string_view, const Status&) {}));
+  if (blocks != nullptr) {
+    uint64_t bytes = 0;
+    GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(kv_.get(), range, blocks, &bytes,
+                                                        [](std::string_view, const Status&) {}));
+  }
   storage::WriteBatch batch;
   batch.Delete(storage::Table::kMeta, StagedKey(id, incarnation));
   batch.DeleteRange(storage::Table::kData, range.begin, range.end);
   GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch).WithContext(what));
   if (reclaim) GRIDSTORE_RETURN_IF_ERROR(ReclaimDataRange(range, what));
-  return blocks;
+  return Status::OK();
 }
 
 // ---- Meta indexes ----

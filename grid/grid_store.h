@@ -242,8 +242,9 @@ class GridStore {
   Result<std::vector<std::pair<std::string, uint64_t>>> AbandonedReplacements(
       const storage::KeyRange& records, std::chrono::seconds min_age);
   // Deletes the record and the blocks of replacement (id, incarnation), reclaiming their space
-  // if `reclaim`; returns how many blocks it had.
-  Result<int64_t> RemoveReplacement(std::string_view id, uint64_t incarnation, bool reclaim);
+  // if `reclaim`; *blocks (if not null) gets how many blocks it had (read to count them).
+  Status RemoveReplacement(std::string_view id, uint64_t incarnation, bool reclaim,
+                           int64_t* blocks = nullptr);
   // True if replacement (id, incarnation), begun at `started_ms`, is dead: not written here,
   // and either no other process can write the store or it began longer than `min_age` ago.
   bool ReplacementAbandoned(std::string_view id, uint64_t incarnation, int64_t started_ms,
