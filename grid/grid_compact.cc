@@ -19,8 +19,8 @@ Result<CompactReport> GridStore::Compact(const CompactOptions& options) {
   auto stored_bytes = [&]() -> Result<uint64_t> {
     uint64_t total = 0;
     for (int t = 0; t < storage::kNumTables; ++t) {
-      GRIDSTORE_ASSIGN_OR_RETURN(uint64_t bytes, kv_->ApproximateSize(
-                                                     static_cast<storage::Table>(t), {}));
+      GRIDSTORE_ASSIGN_OR_RETURN(uint64_t bytes,
+                                 kv_->ApproximateSize(static_cast<storage::Table>(t), {}));
       total += bytes;
     }
     return total;
@@ -51,8 +51,8 @@ Result<CompactReport> GridStore::Compact(const CompactOptions& options) {
         uint64_t bytes = 0;
         GRIDSTORE_RETURN_IF_ERROR(
             internal_grid::CountRange(kv_.get(), group.range, &blocks, &bytes, ignore_damage));
-        GRIDSTORE_RETURN_IF_ERROR(kv_->DeleteRange(storage::WriteOptions{},
-                                                   storage::Table::kData, group.range));
+        GRIDSTORE_RETURN_IF_ERROR(
+            kv_->DeleteRange(storage::WriteOptions{}, storage::Table::kData, group.range));
         ++report.orphan_incarnations;
         report.orphan_blocks += blocks;
         return Status::OK();

@@ -313,7 +313,8 @@ Status GridDataFetcher::CheckStillCurrent() const {
     return s.WithContext("checking that " + dataset + " is unchanged");
   }
   if (incarnation != meta_->incarnation) {
-    return Status::Aborted(dataset + " was replaced while it was being read (deleted and "
+    return Status::Aborted(dataset +
+                           " was replaced while it was being read (deleted and "
                            "written again, or imported with --overwrite); fetch again");
   }
   return Status::OK();

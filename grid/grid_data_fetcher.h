@@ -74,11 +74,12 @@ class GridDataFetcher {
 
   // Reads the box of every chosen variable. Errors: FailedPrecondition if the dataset is not
   // complete (see FetchOptions::allow_incomplete); InvalidArgument for a dataset without
-  // variables, an unknown or repeated variable, or a negative origin or a shape below 1 (naming variable, axis and value); OutOfRange
-  // if the box does not fit inside a variable (naming variable, axis, dimension, origin, shape and
-  // extent); DataLoss for a corrupt block (naming dataset, variable, t, z and block); NotFound or
-  // Aborted if the dataset was deleted or replaced while it was read (its blocks vanished, and
-  // fill values would stand in for them); the store's own errors otherwise.
+  // variables, an unknown or repeated variable, or a negative origin or a shape below 1 (naming
+  // variable, axis and value); OutOfRange if the box does not fit inside a variable (naming
+  // variable, axis, dimension, origin, shape and extent); DataLoss for a corrupt block (naming
+  // dataset, variable, t, z and block); NotFound or Aborted if the dataset was deleted or replaced
+  // while it was read (its blocks vanished, and fill values would stand in for them); the store's
+  // own errors otherwise.
   Result<GridDataSet> Fetch() const;
 
   // Validates the request as Fetch does and returns the plan, reading nothing.

@@ -49,8 +49,8 @@ Result<const VariableMeta*> GridDataWriter::CheckPlane(std::string_view variable
   if (var == nullptr) {
     std::string names;
     for (const auto& v : meta_->variables) {
-        names += (names.empty() ? "" : ", ") + EscapeForMessage(v.name);
-      }
+      names += (names.empty() ? "" : ", ") + EscapeForMessage(v.name);
+    }
     return Status::InvalidArgument(dataset + " has no variable '" + EscapeForMessage(variable) +
                                    "' (it has: " + names + ")");
   }
@@ -103,11 +103,10 @@ Status GridDataWriter::EncodeBlock(const VariableMeta& var, int64_t t, int64_t z
     std::memcpy(scratch.data() + i * cols * esize, src + i * g.y * esize, cols * esize);
   }
   key->clear();
-  AppendDataKey(
-      BlockAddress{meta_->id, meta_->key_incarnation(), var.name, kPlaneLayout,
-                   static_cast<uint32_t>(t),
-                   static_cast<uint32_t>(z), static_cast<uint32_t>(r), static_cast<uint32_t>(c)},
-      key);
+  AppendDataKey(BlockAddress{meta_->id, meta_->key_incarnation(), var.name, kPlaneLayout,
+                             static_cast<uint32_t>(t), static_cast<uint32_t>(z),
+                             static_cast<uint32_t>(r), static_cast<uint32_t>(c)},
+                key);
   return grid::EncodeBlock(meta_->layout.codec, var.type, static_cast<uint32_t>(rows),
                            static_cast<uint32_t>(cols),
                            static_cast<uint32_t>(meta_->layout.frame_rows), scratch, value,

@@ -202,8 +202,8 @@ Result<BlockAddress> DecodeDataKey(std::string_view key) {
                             std::to_string(kDataKeyTailBytes));
   }
   ok = reader.ReadByte(&a.layout) && reader.ReadFixed32BigEndian(&a.t) &&
-            reader.ReadFixed32BigEndian(&a.z) && reader.ReadFixed32BigEndian(&a.block_row) &&
-            reader.ReadFixed32BigEndian(&a.block_col);
+       reader.ReadFixed32BigEndian(&a.z) && reader.ReadFixed32BigEndian(&a.block_row) &&
+       reader.ReadFixed32BigEndian(&a.block_col);
   if (!ok) return Status::DataLoss("data key '" + EscapeForMessage(key) + "' is truncated");
   return a;
 }

@@ -101,8 +101,7 @@ storage::KeyRange IncarnationDataRange(std::string_view id, uint64_t incarnation
 storage::KeyRange VariableDataRange(std::string_view id, uint64_t incarnation,
                                     std::string_view variable);
 storage::KeyRange PlaneDataRange(std::string_view id, uint64_t incarnation,
-                                 std::string_view variable, uint8_t layout, uint32_t t,
-                                 uint32_t z);
+                                 std::string_view variable, uint8_t layout, uint32_t t, uint32_t z);
 // The index-table range holding every entry that belongs to dataset `id`.
 storage::KeyRange DataSetIndexRange(std::string_view id);
 

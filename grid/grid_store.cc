@@ -98,7 +98,8 @@ Result<bool> IsEmpty(storage::KvStore* kv) {
   for (int t = 0; t < storage::kNumTables; ++t) {
     bool any = false;
     GRIDSTORE_RETURN_IF_ERROR(kv->Scan(storage::ReadOptions{}, static_cast<storage::Table>(t),
-                                       storage::KeyRange{}, [&](std::string_view, std::string_view) {
+                                       storage::KeyRange{},
+                                       [&](std::string_view, std::string_view) {
                                          any = true;
                                          return false;
                                        }));
@@ -268,9 +269,8 @@ Status GridStore::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev,
     const uint64_t inc = prev->key_incarnation();
     std::vector<std::pair<std::string, storage::KeyRange>> changes;
     if (!(prev->layout == meta.layout)) {
-      changes.emplace_back("its block layout cannot change (" +
-                               BlockLayoutToString(prev->layout) + " -> " +
-                               BlockLayoutToString(meta.layout) + ")",
+      changes.emplace_back("its block layout cannot change (" + BlockLayoutToString(prev->layout) +
+                               " -> " + BlockLayoutToString(meta.layout) + ")",
                            IncarnationDataRange(meta.id, inc));
     }
     for (const VariableMeta& var : prev->variables) {
@@ -292,7 +292,8 @@ Status GridStore::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev,
     stored->generation = 1;
   }
   batch->Put(storage::Table::kMeta, MetaKey(stored->id), stored->Encode());
-  batch->Put(storage::Table::kMeta, MetaStampKey(stored->id), EncodeMetaStamp(stored->incarnation, stored->generation));
+  batch->Put(storage::Table::kMeta, MetaStampKey(stored->id),
+             EncodeMetaStamp(stored->incarnation, stored->generation));
   // Postings go in the same batch as the meta: a crash never leaves them disagreeing.
   return AddPostingChanges(stored->id, prev != nullptr ? &prev->attributes : nullptr,
                            &stored->attributes, batch);
@@ -308,9 +309,9 @@ Status GridStore::ExpectIndexDefinitions(storage::WriteBatch* batch) {
   GRIDSTORE_RETURN_IF_ERROR(IndexDefinitions().status());
   // The postings a write adds follow the definitions this store holds: the write must fail if
   // another process created or dropped an index since they were read.
-  batch->Expect(storage::Table::kIndex, IndexDefinitionsVersionKey(),
-                index_defs_->version ? std::optional<std::string_view>(*index_defs_->version)
-                                     : std::nullopt);
+  batch->Expect(
+      storage::Table::kIndex, IndexDefinitionsVersionKey(),
+      index_defs_->version ? std::optional<std::string_view>(*index_defs_->version) : std::nullopt);
   return Status::OK();
 }
 
@@ -490,8 +491,7 @@ Status GridStore::DeleteDataSet(std::string_view id) {
                   storage::ReadOptions{.fill_cache = false}, storage::Table::kIndex,
                   storage::KeyRange::Prefix(prefix), [&](std::string_view key, std::string_view) {
                     std::string_view value, posting_id;
-                    if (SplitIndexPosting(key.substr(prefix.size()), width, &value,
-                                          &posting_id) &&
+                    if (SplitIndexPosting(key.substr(prefix.size()), width, &value, &posting_id) &&
                         posting_id == id) {
                       batch.Delete(storage::Table::kIndex, key);
                     }
@@ -526,8 +526,8 @@ bool GridStore::ReplacementActive(std::string_view id, uint64_t incarnation) {
   return replacements_.count({std::string(id), incarnation}) > 0;
 }
 
-bool GridStore::ReplacementAbandoned(std::string_view id, uint64_t incarnation,
-                                     int64_t started_ms, std::chrono::seconds min_age) {
+bool GridStore::ReplacementAbandoned(std::string_view id, uint64_t incarnation, int64_t started_ms,
+                                     std::chrono::seconds min_age) {
   if (ReplacementActive(id, incarnation)) return false;
   if (kv_->single_writer()) return true;
   return NowMillis() - started_ms >
@@ -543,7 +543,8 @@ Result<DataSetMeta> GridStore::BeginReplacement(const DataSetMeta& meta) {
   staged.generation = 0;
   // Replacements of this id that a dead process left go first.
   GRIDSTORE_ASSIGN_OR_RETURN(
-      auto dead, AbandonedReplacements(StagedKeysOf(meta.id), CompactOptions{}.shared_store_min_age));
+      auto dead,
+      AbandonedReplacements(StagedKeysOf(meta.id), CompactOptions{}.shared_store_min_age));
   for (const auto& [id, incarnation] : dead) {
     GRIDSTORE_RETURN_IF_ERROR(RemoveReplacement(id, incarnation, /*reclaim=*/true));
   }
@@ -595,8 +596,9 @@ Status GridStore::CommitReplacement(const DataSetMeta& meta) {
       auto staged = DataSetMeta::Decode(std::string_view(record).substr(8));
       if (!staged.ok()) return staged.status().WithContext(what + ": its record");
       if (!(staged->layout == meta.layout) || staged->variables != meta.variables) {
-        return Status::InvalidArgument(what + ": its variables or layout differ from those it "
-                                              "was begun with");
+        return Status::InvalidArgument(what +
+                                       ": its variables or layout differ from those it "
+                                       "was begun with");
       }
       std::string bytes;
       s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(meta.id), &bytes);
@@ -616,10 +618,11 @@ Status GridStore::CommitReplacement(const DataSetMeta& meta) {
       ExpectUnchanged(meta.id, s.ok() ? std::optional<std::string>(bytes) : std::nullopt, &batch);
       batch.Expect(storage::Table::kMeta, staged_key, record);
       batch.Put(storage::Table::kMeta, MetaKey(meta.id), stored.Encode());
-      batch.Put(storage::Table::kMeta, MetaStampKey(meta.id), EncodeMetaStamp(stored.incarnation, stored.generation));
+      batch.Put(storage::Table::kMeta, MetaStampKey(meta.id),
+                EncodeMetaStamp(stored.incarnation, stored.generation));
       batch.Delete(storage::Table::kMeta, staged_key);
-      GRIDSTORE_RETURN_IF_ERROR(AddPostingChanges(
-          meta.id, prev ? &prev->attributes : nullptr, &stored.attributes, &batch));
+      GRIDSTORE_RETURN_IF_ERROR(AddPostingChanges(meta.id, prev ? &prev->attributes : nullptr,
+                                                  &stored.attributes, &batch));
       GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
       replaced.reset();
       if (prev) {
@@ -659,8 +662,7 @@ Result<std::vector<std::pair<std::string, uint64_t>>> GridStore::AbandonedReplac
         uint64_t incarnation = 0;
         auto record = internal_grid::DecodeStagedRecord(value);
         if (DecodeStagedKey(key, &id, &incarnation) &&
-            ReplacementAbandoned(id, incarnation, record.ok() ? record->started_ms : 0,
-                                 min_age)) {
+            ReplacementAbandoned(id, incarnation, record.ok() ? record->started_ms : 0, min_age)) {
           dead.emplace_back(std::string(id), incarnation);
         }
         return true;
@@ -734,10 +736,10 @@ Result<const std::vector<MetaIndexInfo>*> GridStore::IndexDefinitions() {
     } else if (!s.IsNotFound()) {
       return s;
     }
-    GRIDSTORE_RETURN_IF_ERROR(ReadIndexDefinitions(kv_.get(), AllIndexDefinitions(),
-                                                   &loaded->defs));
-    GRIDSTORE_RETURN_IF_ERROR(ReadIndexDefinitions(kv_.get(), AllBuildingIndexDefinitions(),
-                                                   &loaded->defs));
+    GRIDSTORE_RETURN_IF_ERROR(
+        ReadIndexDefinitions(kv_.get(), AllIndexDefinitions(), &loaded->defs));
+    GRIDSTORE_RETURN_IF_ERROR(
+        ReadIndexDefinitions(kv_.get(), AllBuildingIndexDefinitions(), &loaded->defs));
     std::sort(loaded->defs.begin(), loaded->defs.end(),
               [](const MetaIndexInfo& a, const MetaIndexInfo& b) { return a.name < b.name; });
     index_defs_ = std::move(loaded);
@@ -887,8 +889,7 @@ Status GridStore::CreateMetaIndex(std::string_view name, const MetaIndexSchema& 
     begin = last + '\0';
   }
   // 3. Ready: queries use it from now on.
-  return RetryOnConflict(what,
-                         [&] { return WriteIndexDefinition(name, &schema, nullptr, false); });
+  return RetryOnConflict(what, [&] { return WriteIndexDefinition(name, &schema, nullptr, false); });
 }
 
 Status GridStore::DropMetaIndex(std::string_view name) {

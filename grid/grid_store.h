@@ -19,11 +19,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -71,10 +71,10 @@ struct CompactOptions {
 };
 
 struct CompactReport {
-  int64_t orphan_incarnations = 0;  // (dataset, incarnation) block ranges no meta owns, removed
-  int64_t orphan_blocks = 0;        // their blocks
-  int64_t replacements_removed = 0; // abandoned replacements removed (record and blocks)
-  uint64_t bytes_before = 0;        // approximate stored bytes of every table, before and after
+  int64_t orphan_incarnations = 0;   // (dataset, incarnation) block ranges no meta owns, removed
+  int64_t orphan_blocks = 0;         // their blocks
+  int64_t replacements_removed = 0;  // abandoned replacements removed (record and blocks)
+  uint64_t bytes_before = 0;         // approximate stored bytes of every table, before and after
   uint64_t bytes_after = 0;
 };
 

@@ -57,10 +57,9 @@ class Verifier {
         for (int64_t z = 0; z < var.shape[kZ]; ++z) {
           for (int64_t r = 0; r < g.block_rows; ++r) {
             for (int64_t c = 0; c < g.block_cols; ++c) {
-              round.push_back(BlockAddress{meta.id, meta.key_incarnation(), var.name,
-                                           kPlaneLayout, static_cast<uint32_t>(t),
-                                           static_cast<uint32_t>(z), static_cast<uint32_t>(r),
-                                           static_cast<uint32_t>(c)});
+              round.push_back(BlockAddress{meta.id, meta.key_incarnation(), var.name, kPlaneLayout,
+                                           static_cast<uint32_t>(t), static_cast<uint32_t>(z),
+                                           static_cast<uint32_t>(r), static_cast<uint32_t>(c)});
               if (round.size() == kRoundBlocks) {
                 CheckBlocks(meta, var, g, &round);
               }
@@ -158,8 +157,8 @@ std::string Near(std::string_view key) {
 Status CheckKeysFitMeta(const internal_grid::DataGroup& group, Verifier* verifier,
                         const internal_grid::DamageFn& on_damage, storage::KvStore* kv) {
   std::string bytes;
-  Status read = kv->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(group.dataset),
-                        &bytes);
+  Status read =
+      kv->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(group.dataset), &bytes);
   if (read.IsDataLoss()) return Status::OK();  // reported with the metas
   GRIDSTORE_RETURN_IF_ERROR(read);
   auto meta = DataSetMeta::Decode(bytes);
@@ -207,8 +206,9 @@ Status CheckKeysFitMeta(const internal_grid::DataGroup& group, Verifier* verifie
         const internal_grid::BlockGeometry g(*var, meta->layout);
         if (a.ok() && (a->layout != kPlaneLayout || a->t >= var->shape[kT] ||
                        (a->t == var->shape[kT] - 1 && a->z >= var->shape[kZ]))) {
-          verifier->Problem(group.dataset, BlockName(*a) + ": outside the variable's shape or "
-                                                           "layout (and maybe more after it)");
+          verifier->Problem(group.dataset, BlockName(*a) +
+                                               ": outside the variable's shape or "
+                                               "layout (and maybe more after it)");
         }
       }
     }
@@ -274,9 +274,9 @@ Result<VerifyReport> GridStore::Verify(std::string_view id, const VerifyOptions&
         VerifyOrphan orphan{std::string(dataset), incarnation, 0, 0,
                             "an abandoned replacement (an import --overwrite that did not "
                             "finish)"};
-        Status counted = internal_grid::CountRange(kv_.get(),
-                                                   IncarnationDataRange(dataset, incarnation),
-                                                   &orphan.blocks, &orphan.bytes, damage("data"));
+        Status counted =
+            internal_grid::CountRange(kv_.get(), IncarnationDataRange(dataset, incarnation),
+                                      &orphan.blocks, &orphan.bytes, damage("data"));
         if (!counted.ok()) verifier.Problem(orphan.dataset, std::string(counted.message()));
         report.orphans.push_back(std::move(orphan));
         return true;
@@ -290,8 +290,7 @@ Result<VerifyReport> GridStore::Verify(std::string_view id, const VerifyOptions&
             internal_grid::FindGroupOwner(kv_.get(), group.dataset, group.incarnation));
         if (owner.kind == internal_grid::GroupOwner::Kind::kUnknown) {
           verifier.Problem(group.dataset, "cannot tell whether its blocks of incarnation " +
-                                              std::to_string(group.incarnation) +
-                                              " are current: " +
+                                              std::to_string(group.incarnation) + " are current: " +
                                               std::string(owner.damage.message()));
           return Status::OK();
         }
@@ -303,9 +302,8 @@ Result<VerifyReport> GridStore::Verify(std::string_view id, const VerifyOptions&
                             owner.has_meta ? "an incarnation the dataset no longer uses (a "
                                              "replaced or interrupted import)"
                                            : "no dataset meta (a killed import or delete)"};
-        GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(kv_.get(), group.range,
-                                                            &orphan.blocks, &orphan.bytes,
-                                                            damage("data")));
+        GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(kv_.get(), group.range, &orphan.blocks,
+                                                            &orphan.bytes, damage("data")));
         report.orphans.push_back(std::move(orphan));
         return Status::OK();
       },

@@ -375,8 +375,10 @@ Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
   std::string partial = path + ".partial-XXXXXX";
   const int fd = ::mkstemp(partial.data());
   if (fd < 0) {
-    return Status::FailedPrecondition(Quote(path) + ": cannot create the file (a temporary beside "
-                                      "it first): " + std::strerror(errno));
+    return Status::FailedPrecondition(Quote(path) +
+                                      ": cannot create the file (a temporary beside "
+                                      "it first): " +
+                                      std::strerror(errno));
   }
   ::close(fd);
   NetCdfLock lock(NetCdfMutex());

@@ -1143,8 +1143,8 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
     SlabShape slab =
         pipelined ? ChooseSlab(var, plane_bytes, slab_budget, ct, cz) : SlabShape{1, 1, ct};
     if (pipelined) {
-      slabs.slab_bytes = std::max(slabs.slab_bytes,
-                                  plane_bytes * static_cast<size_t>(slab.slab_t * slab.slab_z));
+      slabs.slab_bytes =
+          std::max(slabs.slab_bytes, plane_bytes * static_cast<size_t>(slab.slab_t * slab.slab_z));
     }
     slabs.slabs.push_back(slab);
   }
@@ -1153,8 +1153,7 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   auto existing = store->GetDataSetMeta(meta.id);
   if (existing.ok() && !options.overwrite) {
     return Status::AlreadyExists("dataset " + Quote(meta.id) + " already exists (status " +
-                                 Quote(existing->status()) +
-                                 "); use --overwrite to replace it");
+                                 Quote(existing->status()) + "); use --overwrite to replace it");
   }
   if (!existing.ok() && !existing.status().IsNotFound()) return existing.status();
 

@@ -92,8 +92,8 @@ Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
 // replaced one (overwrite) is left as it was. Only a process killed mid-import leaves a dataset
 // behind, visibly not DONE (GridStore::DeleteDataSet removes it, or an overwrite replaces it).
 // If the failure is detected before anything is written (bad file, unknown variable, existing
-// id), nothing is written at all. The netCDF lock is held only around netCDF calls. Callers that want
-// the store settled (no log to replay at the next open) call GridStore::Flush afterwards.
+// id), nothing is written at all. The netCDF lock is held only around netCDF calls. Callers that
+// want the store settled (no log to replay at the next open) call GridStore::Flush afterwards.
 Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& path,
                                    const NetCdfImportOptions& options);
 

@@ -21,9 +21,8 @@ KeyRange KeyRange::Prefix(std::string_view prefix) {
   return range;
 }
 
-Status CheckExpectations(
-    const WriteBatch& batch,
-    const std::function<Status(Table, std::string_view, std::string*)>& get) {
+Status CheckExpectations(const WriteBatch& batch,
+                         const std::function<Status(Table, std::string_view, std::string*)>& get) {
   std::string value;
   for (const WriteBatch::Expectation& e : batch.expectations()) {
     Status s = get(e.table, e.key, &value);

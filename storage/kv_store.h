@@ -113,9 +113,8 @@ Status ValidateDeleteRange(Table table, std::string_view begin, std::string_view
 // OK if every expectation of `batch` holds, reading keys with `get` (which returns OK with the
 // value, NotFound, or an error passed through); Aborted otherwise. For backends that check
 // expectations under a lock of their own.
-Status CheckExpectations(
-    const WriteBatch& batch,
-    const std::function<Status(Table, std::string_view, std::string*)>& get);
+Status CheckExpectations(const WriteBatch& batch,
+                         const std::function<Status(Table, std::string_view, std::string*)>& get);
 
 class KvStore {
  public:

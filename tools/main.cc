@@ -402,9 +402,9 @@ int RunVerify(const Global& global, const std::string& id) {
   uint64_t orphan_bytes = 0;
   for (const auto& o : report->orphans) {
     std::printf("ORPHAN dataset %s incarnation %016llx: %ld block(s), %s: %s\n",
-                Quoted(o.dataset).c_str(),
-                static_cast<unsigned long long>(o.incarnation), static_cast<long>(o.blocks),
-                HumanBytes(static_cast<double>(o.bytes)).c_str(), o.reason.c_str());
+                Quoted(o.dataset).c_str(), static_cast<unsigned long long>(o.incarnation),
+                static_cast<long>(o.blocks), HumanBytes(static_cast<double>(o.bytes)).c_str(),
+                o.reason.c_str());
     orphan_blocks += o.blocks;
     orphan_bytes += o.bytes;
   }
@@ -413,8 +413,8 @@ int RunVerify(const Global& global, const std::string& id) {
     extra += ", " + std::to_string(report->datasets_not_done) + " dataset(s) not DONE";
   }
   if (report->replacements_in_progress > 0) {
-    extra += ", " + std::to_string(report->replacements_in_progress) +
-             " replacement(s) being written";
+    extra +=
+        ", " + std::to_string(report->replacements_in_progress) + " replacement(s) being written";
   }
   if (!report->orphans.empty()) {
     extra += ", " + std::to_string(orphan_blocks) + " orphan block(s) (" +
@@ -423,8 +423,8 @@ int RunVerify(const Global& global, const std::string& id) {
   }
   std::printf("verified %ld dataset(s), %ld block(s), %s: %zu problem(s)%s\n",
               static_cast<long>(report->datasets), static_cast<long>(report->blocks),
-              HumanBytes(static_cast<double>(report->bytes_read)).c_str(),
-              report->problems.size(), extra.c_str());
+              HumanBytes(static_cast<double>(report->bytes_read)).c_str(), report->problems.size(),
+              extra.c_str());
   return report->ok() ? 0 : kExitProblemsFound;
 }
 

@@ -10,7 +10,8 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kNotFound: return "NotFound";
     case StatusCode::kAlreadyExists: return "AlreadyExists";
     case StatusCode::kFailedPrecondition: return "FailedPrecondition";
-    case StatusCode::kAborted: return "Aborted";
+    case StatusCode::kAborted:
+      return "Aborted";
     case StatusCode::kOutOfRange: return "OutOfRange";
     case StatusCode::kUnimplemented: return "Unimplemented";
     case StatusCode::kInternal: return "Internal";

@@ -29,8 +29,9 @@ Result<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {
 
 ThreadPool::ThreadPool(int num_threads) {
   Status s = Start(ResolveThreads(num_threads));
-  if (!s.ok()) throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
-                                       std::string(s.message()));
+  if (!s.ok())
+    throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                            std::string(s.message()));
 }
 
 Status ThreadPool::Start(int n) {

@@ -114,7 +114,8 @@ Result<std::shared_ptr<const grid::BlockDictionary>> DictionaryCache::GetOrTrain
       GRIDSTORE_ASSIGN_OR_RETURN(dictionary, grid::BlockDictionary::Load(stored));
       // Stored before any block compressed with it, so no block is ever unreadable.
       storage::WriteBatch batch;
-      batch.Put(storage::Table::kData, grid::DictionaryKey(meta.id, meta.key_incarnation(), variable.name), stored);
+      batch.Put(storage::Table::kData,
+                grid::DictionaryKey(meta.id, meta.key_incarnation(), variable.name), stored);
       Status s = kv_->Write(storage::WriteOptions{}, batch);
       if (s.ok() && sync) s = kv_->Sync();
       GRIDSTORE_RETURN_IF_ERROR(s.WithContext("writing the " + Where(meta, variable.name)));

@@ -48,15 +48,15 @@ Status ForEachDataGroup(storage::KvStore* kv, const storage::KeyRange& range,
 // to delete a group cannot rest on a stale view.
 struct GroupOwner {
   enum class Kind {
-    kCurrent,          // the dataset's meta names this incarnation
-    kReplacement,      // a replacement record names it
-    kNone,             // nothing: garbage
-    kUnknown,          // the meta table cannot be read there (damage): never garbage
+    kCurrent,      // the dataset's meta names this incarnation
+    kReplacement,  // a replacement record names it
+    kNone,         // nothing: garbage
+    kUnknown,      // the meta table cannot be read there (damage): never garbage
   };
   Kind kind = Kind::kNone;
-  bool has_meta = false;           // the dataset has a meta (of another incarnation, if kNone)
+  bool has_meta = false;               // the dataset has a meta (of another incarnation, if kNone)
   int64_t replacement_started_ms = 0;  // kReplacement: when it began
-  Status damage;                   // kUnknown: the read error
+  Status damage;                       // kUnknown: the read error
 };
 Result<GroupOwner> FindGroupOwner(storage::KvStore* kv, std::string_view dataset,
                                   uint64_t incarnation);

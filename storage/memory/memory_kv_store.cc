@@ -76,8 +76,8 @@ class MemoryKvStore final : public KvStore {
       }
     }
     std::unique_lock lock(mu_);
-    GRIDSTORE_RETURN_IF_ERROR(CheckExpectations(
-        batch, [&](Table table, std::string_view key, std::string* value) {
+    GRIDSTORE_RETURN_IF_ERROR(
+        CheckExpectations(batch, [&](Table table, std::string_view key, std::string* value) {
           const Map& map = Tab(table);
           auto it = map.find(key);
           if (it == map.end()) return Status::NotFound("key not found");

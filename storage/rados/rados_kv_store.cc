@@ -811,7 +811,8 @@ class RadosKvStore final : public KvStore {
       if (r < 0) return Error(r, "writing the catalog");
       return Status::OK();
     }
-    return Status::Unavailable(where_ + ": the catalog kept changing under a conditional write "
+    return Status::Unavailable(where_ +
+                               ": the catalog kept changing under a conditional write "
                                "or range delete");
   }
 

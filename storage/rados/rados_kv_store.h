@@ -9,8 +9,8 @@
 #ifndef GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_H_
 #define GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_H_
 
-#include <memory>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 

@@ -7,6 +7,7 @@
 
 #include "storage/rocksdb/rocksdb_kv_store.h"
 
+#include <fcntl.h>
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
@@ -16,8 +17,6 @@
 #include <rocksdb/slice.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
-
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -246,8 +245,8 @@ class RocksDbKvStore final : public KvStore {
     for (const WriteBatch::Op& op : batch.ops()) catalog = catalog || op.table != Table::kData;
     std::unique_lock<std::mutex> lock(catalog_mu_, std::defer_lock);
     if (catalog) lock.lock();
-    GRIDSTORE_RETURN_IF_ERROR(CheckExpectations(
-        batch, [&](Table table, std::string_view key, std::string* value) {
+    GRIDSTORE_RETURN_IF_ERROR(
+        CheckExpectations(batch, [&](Table table, std::string_view key, std::string* value) {
           return Get(ReadOptions{}, table, key, value);
         }));
     rocksdb::WriteBatch wb(/*reserved_bytes=*/batch.ApproximateSize() + 16 * batch.count());
@@ -340,9 +339,9 @@ class RocksDbKvStore final : public KvStore {
     compact.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
     compact.allow_write_stall = true;
     const rocksdb::Slice begin = ToSlice(range.begin), end = ToSlice(range.end);
-    return ToStatus(db_->CompactRange(compact, Handle(table), &begin,
-                                      range.end.empty() ? nullptr : &end),
-                    OpContext("CompactRange", table), path_);
+    return ToStatus(
+        db_->CompactRange(compact, Handle(table), &begin, range.end.empty() ? nullptr : &end),
+        OpContext("CompactRange", table), path_);
   }
 
   Status CheckIntegrity(std::vector<std::string>* problems) override {
@@ -511,8 +510,7 @@ Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
       std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
       descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
       for (int t = 0; t < kNumTables; ++t) {
-        descriptors.emplace_back(kColumnFamilyNames[t],
-                                 TableOptions(static_cast<Table>(t), cache));
+        descriptors.emplace_back(kColumnFamilyNames[t], TableOptions(static_cast<Table>(t), cache));
       }
       rocksdb::DB* raw_db = nullptr;
       std::vector<rocksdb::ColumnFamilyHandle*> handles;
@@ -572,8 +570,7 @@ Status BuildStore(const RocksDbOptions& options, const std::string& dir,
 
 // rename(2) also replaces an empty directory atomically (one the user made for the store); if
 // someone filled it meanwhile, the rename fails and their contents stay.
-Result<std::unique_ptr<KvStore>> CreateNew(const RocksDbOptions& options,
-                                           const std::string& path) {
+Result<std::unique_ptr<KvStore>> CreateNew(const RocksDbOptions& options, const std::string& path) {
   const std::string open_context = "cannot create store at " + Quoted(path);
   fs::path target(path);
   if (target.filename().empty()) target = target.parent_path();  // "dir/" names "dir"
@@ -582,8 +579,8 @@ Result<std::unique_ptr<KvStore>> CreateNew(const RocksDbOptions& options,
   // A new store may be nested deeper than existing folders.
   fs::create_directories(parent, ec);
   if (ec) {
-    const std::string msg =
-        open_context + ": cannot create the folder " + Quoted(parent.string()) + ": " + ec.message();
+    const std::string msg = open_context + ": cannot create the folder " + Quoted(parent.string()) +
+                            ": " + ec.message();
     if (ec == std::errc::permission_denied || ec == std::errc::read_only_file_system) {
       return Status::FailedPrecondition(msg);
     }
@@ -613,8 +610,8 @@ Result<std::unique_ptr<KvStore>> CreateNew(const RocksDbOptions& options,
       GRIDSTORE_RETURN_IF_ERROR(BuildStore(options, target.string(), open_context));
       return OpenExisting(options, path);
     }
-    return Status::Unavailable(open_context + ": cannot move the new store into place: " +
-                               std::strerror(err));
+    return Status::Unavailable(open_context +
+                               ": cannot move the new store into place: " + std::strerror(err));
   }
   // Make the rename durable, so a machine crash cannot leave the folder without its store.
   const int dir_fd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY);
@@ -648,11 +645,11 @@ Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& option
           }
         }
       }
-      return Status::FailedPrecondition(
-          Quoted(path) + " is not a GridStore store (" +
-          (fs::is_directory(path, ec) ? "a non-empty directory without a RocksDB database"
-                                      : "not a directory") +
-          ")");
+      return Status::FailedPrecondition(Quoted(path) + " is not a GridStore store (" +
+                                        (fs::is_directory(path, ec)
+                                             ? "a non-empty directory without a RocksDB database"
+                                             : "not a directory") +
+                                        ")");
     }
     case PathKind::kMissing:
     case PathKind::kEmptyDirectory:

@@ -165,9 +165,8 @@ TEST_F(ReplacementTest, NextReplacementRemovesAnAbandonedOne) {
 // shape is refused for the written one (it used to stop at the first changed variable).
 TEST(MetaChangeTest, EveryVariableIsCheckedBeforeALayoutChange) {
   ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open("memory://", {.create_if_missing = true}));
-  DataSetMeta meta =
-      MakeMeta("d", {MakeVariable("A", DataType::kFloat32, {1, 1, 4, 4}),
-                     MakeVariable("B", DataType::kFloat32, {1, 1, 4, 4})});
+  DataSetMeta meta = MakeMeta("d", {MakeVariable("A", DataType::kFloat32, {1, 1, 4, 4}),
+                                    MakeVariable("B", DataType::kFloat32, {1, 1, 4, 4})});
   ASSERT_OK(store->PutDataSetMeta(meta));
   ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("d"));
   ASSERT_OK(writer->WriteGrid2D("B", 0, 0, PatternPlane(meta.variables[1], 0, 0, 0)));
@@ -279,9 +278,9 @@ TEST_F(SharedStoreTest, RacingWritersKeepIndexEntriesAndMetasInAgreement) {
   ASSERT_OK_AND_ASSIGN(auto metas, b_->ListDataSets());
   for (const DataSetMeta& m : metas) status_of[m.id] = m.status();
   for (char c : std::string("ABCD")) {
-    ASSERT_OK_AND_ASSIGN(QueryResult result,
-                         b_->QueryDataSets("by_status",
-                                           QueryBuilder::Equal("status", std::string(1, c))));
+    ASSERT_OK_AND_ASSIGN(
+        QueryResult result,
+        b_->QueryDataSets("by_status", QueryBuilder::Equal("status", std::string(1, c))));
     std::set<std::string> indexed;
     for (const DataSetMeta& m : result.metas) {
       indexed.insert(m.id);

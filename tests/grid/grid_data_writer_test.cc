@@ -66,13 +66,13 @@ TEST_F(GridDataWriterTest, WriteGrid2DSplitsIntoBlocksAndCountsThem) {
   EXPECT_EQ(stats.raw_bytes, 37 * 45 * 4);
   EXPECT_GT(stats.stored_bytes, 0);
   int keys = 0;
-  ASSERT_OK(store_->kv_store()->Scan({}, storage::Table::kData,
-                                     PlaneDataRange("run", writer_->meta().key_incarnation(), "T",
-                                                    kPlaneLayout, 1, 1),
-                                     [&](std::string_view, std::string_view) {
-                                       ++keys;
-                                       return true;
-                                     }));
+  ASSERT_OK(store_->kv_store()->Scan(
+      {}, storage::Table::kData,
+      PlaneDataRange("run", writer_->meta().key_incarnation(), "T", kPlaneLayout, 1, 1),
+      [&](std::string_view, std::string_view) {
+        ++keys;
+        return true;
+      }));
   EXPECT_EQ(keys, 9);
 }
 

@@ -20,17 +20,17 @@ std::vector<std::string> AllKeysOf(std::string_view id, const std::vector<std::s
                                    const std::vector<uint64_t>& incarnations = kIncarnations) {
   std::vector<std::string> keys;
   for (uint64_t inc : incarnations) {
-  for (const std::string& v : variables) {
-    for (uint32_t t : {0u, 1u, 255u, 256u, 0xffffffffu}) {
-      for (uint32_t z : {0u, 7u, 0xffffffffu}) {
-        for (uint32_t r : {0u, 1u, 0xffffffffu}) {
-          for (uint32_t c : {0u, 2u, 0xffffffffu}) {
-            keys.push_back(DataKey(BlockAddress{id, inc, v, kPlaneLayout, t, z, r, c}));
+    for (const std::string& v : variables) {
+      for (uint32_t t : {0u, 1u, 255u, 256u, 0xffffffffu}) {
+        for (uint32_t z : {0u, 7u, 0xffffffffu}) {
+          for (uint32_t r : {0u, 1u, 0xffffffffu}) {
+            for (uint32_t c : {0u, 2u, 0xffffffffu}) {
+              keys.push_back(DataKey(BlockAddress{id, inc, v, kPlaneLayout, t, z, r, c}));
+            }
           }
         }
       }
     }
-  }
   }
   return keys;
 }
@@ -163,8 +163,7 @@ TEST(GridKeysTest, PlaneRangeHoldsExactlyItsPlane) {
     ASSERT_OK_AND_ASSIGN(BlockAddress a, DecodeDataKey(key));
     EXPECT_EQ(range.Contains(key), a.incarnation == 1 && a.variable == "x" && a.t == 1 && a.z == 7);
   }
-  const storage::KeyRange last =
-      PlaneDataRange("a", 0, "x", kPlaneLayout, 0xffffffff, 0xffffffff);
+  const storage::KeyRange last = PlaneDataRange("a", 0, "x", kPlaneLayout, 0xffffffff, 0xffffffff);
   EXPECT_FALSE(last.end.empty());
   EXPECT_TRUE(last.Contains(
       DataKey(BlockAddress{"a", 0, "x", 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff})));
@@ -190,19 +189,19 @@ TEST(GridKeysTest, KeysSortByTimeThenLevelThenBlock) {
 
 TEST(GridKeysTest, DecodeDataKeyRoundTrips) {
   for (uint64_t inc : kIncarnations) {
-  const BlockAddress in{"a/b c|\xc3\xa9", inc, "x,y", kPlaneLayout, 0xdeadbeef, 3, 0, 0xffffffff};
-  const std::string key = DataKey(in);
-  ASSERT_OK_AND_ASSIGN(BlockAddress out, DecodeDataKey(key));
-  EXPECT_EQ(out.dataset, in.dataset);
-  EXPECT_EQ(out.incarnation, in.incarnation);
-  EXPECT_EQ(out.variable, in.variable);
-  EXPECT_EQ(out.layout, in.layout);
-  EXPECT_EQ(out.t, in.t);
-  EXPECT_EQ(out.z, in.z);
-  EXPECT_EQ(out.block_row, in.block_row);
-  EXPECT_EQ(out.block_col, in.block_col);
-  // The views point into the key.
-  EXPECT_EQ(out.dataset.data(), key.data());
+    const BlockAddress in{"a/b c|\xc3\xa9", inc, "x,y", kPlaneLayout, 0xdeadbeef, 3, 0, 0xffffffff};
+    const std::string key = DataKey(in);
+    ASSERT_OK_AND_ASSIGN(BlockAddress out, DecodeDataKey(key));
+    EXPECT_EQ(out.dataset, in.dataset);
+    EXPECT_EQ(out.incarnation, in.incarnation);
+    EXPECT_EQ(out.variable, in.variable);
+    EXPECT_EQ(out.layout, in.layout);
+    EXPECT_EQ(out.t, in.t);
+    EXPECT_EQ(out.z, in.z);
+    EXPECT_EQ(out.block_row, in.block_row);
+    EXPECT_EQ(out.block_col, in.block_col);
+    // The views point into the key.
+    EXPECT_EQ(out.dataset.data(), key.data());
   }
   // Trailing integers that hold NUL bytes do not confuse the parser.
   const std::string zero_key = DataKey({"d", 0, "v", 0, 0, 0, 0, 0});

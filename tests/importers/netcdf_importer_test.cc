@@ -885,7 +885,6 @@ TEST_F(NetCdfImporterTest, AnImportWaitingOnItsStoreHoldsUpNoOtherNetCdfWork) {
   EXPECT_OK(read.get().status());
 }
 
-
 // netCDF-C is not thread-safe; the importer serialises its calls, so imports (and meta reads)
 // may run on several threads at once.
 TEST_F(NetCdfImporterTest, ImportsOnSeveralThreadsAreIndependent) {

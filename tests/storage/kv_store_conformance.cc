@@ -9,12 +9,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <map>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <mutex>
-#include <random>
 #include <optional>
+#include <random>
 #include <string>
 #include <thread>
 #include <utility>
@@ -710,7 +710,6 @@ TEST_P(KvStoreConformanceTest, SyncSucceeds) {
   EXPECT_OK(store().Sync());
 }
 
-
 TEST_P(KvStoreConformanceTest, FlushKeepsEveryWrite) {
   ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "k", "v"));
   ASSERT_OK(store().Put(WriteOptions{}, Table::kData, "d", std::string(1000, 'x')));
@@ -767,7 +766,8 @@ TEST_P(KvStoreConformanceTest, ExpectationsThatHoldLetTheBatchThrough) {
 
 TEST_P(KvStoreConformanceTest, FailedExpectationIsAbortedAndAppliesNoMetaOrIndexOperation) {
   ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "m", "1"));
-  for (auto expected : {std::optional<std::string_view>("0"sv), std::optional<std::string_view>()}) {
+  for (auto expected :
+       {std::optional<std::string_view>("0"sv), std::optional<std::string_view>()}) {
     WriteBatch batch;
     batch.Expect(Table::kMeta, "m", expected);
     batch.Put(Table::kMeta, "m", "2");

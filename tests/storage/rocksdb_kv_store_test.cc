@@ -5,10 +5,9 @@
 
 #include "storage/rocksdb/rocksdb_kv_store.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <rocksdb/db.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -18,8 +17,6 @@
 #include <memory>
 #include <random>
 #include <string>
-
-#include <rocksdb/db.h>
 
 #include "tests/storage/kv_store_conformance.h"
 #include "tests/test_util.h"
@@ -263,8 +260,8 @@ uintmax_t BytesOf(const fs::path& dir, std::string_view suffix) {
   uintmax_t total = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(),
-                                                       suffix) == 0) {
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
       total += entry.file_size();
     }
   }
@@ -289,7 +286,8 @@ void MakeForeignDatabase(const std::string& path, const std::vector<std::string>
   for (const std::string& f : families) descriptors.emplace_back(f, rocksdb::ColumnFamilyOptions());
   rocksdb::DB* db = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::DBOptions(options), path, descriptors, &handles, &db).ok());
+  ASSERT_TRUE(
+      rocksdb::DB::Open(rocksdb::DBOptions(options), path, descriptors, &handles, &db).ok());
   ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "theirs", "value").ok());
   for (auto* h : handles) ASSERT_TRUE(db->DestroyColumnFamilyHandle(h).ok());
   delete db;
@@ -307,8 +305,8 @@ TEST_F(RocksDbKvStoreTest, ForeignDatabaseIsRefusedAndLeftAlone) {
     for (bool read_only : {false, true}) {
       RocksDbOptions options = TestOptions();
       options.read_only = read_only;
-      EXPECT_STATUS(OpenRocksDbKvStore(options, path), kFailedPrecondition,
-                    "not a GridStore store", "column families");
+      EXPECT_STATUS(OpenRocksDbKvStore(options, path), kFailedPrecondition, "not a GridStore store",
+                    "column families");
     }
     EXPECT_EQ(Snapshot(path), before);
   }

@@ -6,6 +6,7 @@
 // and the store exactly as it was: every key and value of every table is compared before and
 // after, and a store that did not exist must still not exist. To add a case, add a row to
 // Catalogue(); each row is its own ctest case (tools.Catalogue/BadInputTest.Row/<name>).
+#include <rocksdb/db.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,8 +17,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <rocksdb/db.h>
 
 #include "grid/grid_store.h"
 #include "importers/netcdf_importer.h"
@@ -363,8 +362,8 @@ std::string Substitute(std::string s, const std::string& dir, const std::string&
 std::string DirectoryContents(const std::string& path) {
   std::string out;
   for (const auto& e : fs::recursive_directory_iterator(path)) {
-    out += e.path().string() + ":" + (e.is_regular_file() ? ReadFile(e.path().string()) : "") +
-           "\n";
+    out +=
+        e.path().string() + ":" + (e.is_regular_file() ? ReadFile(e.path().string()) : "") + "\n";
   }
   return out;
 }
@@ -483,7 +482,7 @@ TEST_P(BadInputTest, Row) {
     MakeForeignDatabase(store);
     ASSERT_FALSE(HasFatalFailure());
   }
-  const std::string before = c.setup == Setup::kNoStore            ? ""
+  const std::string before = c.setup == Setup::kNoStore           ? ""
                              : c.setup == Setup::kForeignDatabase ? DirectoryContents(store)
                                                                   : StoreContents(store);
 

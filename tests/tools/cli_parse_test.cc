@@ -99,8 +99,8 @@ TEST(CliParseTest, IntegerFlagsAndNameLists) {
   EXPECT_STATUS(ParseIntegerFlag("-1", "--threads", 1, 1024), kInvalidArgument, "'-1'",
                 "out of range");
   EXPECT_STATUS(ParseIntegerFlag("100000", "--threads", 1, 1024), kInvalidArgument, "out of range");
-  EXPECT_STATUS(ParseIntegerFlag("99999999999999999999", "--limit", 0, INT64_MAX),
-                kInvalidArgument, "out of range");
+  EXPECT_STATUS(ParseIntegerFlag("99999999999999999999", "--limit", 0, INT64_MAX), kInvalidArgument,
+                "out of range");
   EXPECT_STATUS(ParseIntegerFlag("4x", "--limit", 0, 10), kInvalidArgument, "is not an integer");
   EXPECT_STATUS(ParseIntegerFlag("", "--limit", 0, 10), kInvalidArgument, "is not an integer");
 

@@ -27,11 +27,11 @@ namespace fs = std::filesystem;
 using testing::ExpectCliError;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::RunGridStore;
 using testing::ReadFile;
+using testing::RunGridStore;
 using testing::RunResult;
-using testing::ShellQuote;
 using testing::ScopedTempDir;
+using testing::ShellQuote;
 using namespace std::string_literals;
 
 class CliSafetyTest : public ::testing::Test {
@@ -395,12 +395,11 @@ TEST_F(CliSafetyTest, ThreadsThatCannotStartLeaveNoStore) {
   GRIDSTORE_SKIP_UNDER_ADDRESS_LIMIT();
   const std::string file = dir_.Sub("in.nc");
   testing::WriteTestNetCdf(file, {"T"});
-  RunResult r = Run({"import", file, "--dataset", "d", "--threads", "1024"}, "",
-                    "ulimit -v 600000; ");
+  RunResult r =
+      Run({"import", file, "--dataset", "d", "--threads", "1024"}, "", "ulimit -v 600000; ");
   ExpectCliError(r, {"cannot start 1024 worker threads"});
   EXPECT_FALSE(fs::exists(store()));
 }
-
 
 // Two processes creating one new store at once: each either writes or is told the store is in
 // use, never that it is "not a GridStore store", and the store is whole afterwards (issue 12

@@ -168,7 +168,8 @@ TEST_F(CliTest, ImportInfoFetchEveryFormatDeleteRoundTrip) {
   // csv and json with coordinate values per row.
   r = Run({"fetch", "run/1", "--variables", "T", "--origin", "2,3,19,29", "--shape", "1,1,1,1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, ::testing::HasSubstr("@t,@z,@x,@y,time,level,lat,lon,T\n2,3,19,29,12,250,50,348,"));
+  EXPECT_THAT(r.out,
+              ::testing::HasSubstr("@t,@z,@x,@y,time,level,lat,lon,T\n2,3,19,29,12,250,50,348,"));
   r = Run({"fetch", "run/1", "--variables", "ps", "--shape", "1,1,1,8", "--unpack", "--format",
            "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

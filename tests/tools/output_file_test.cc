@@ -335,8 +335,9 @@ TEST_F(FetchOutputTest, InheritedDescriptorKeepsItsOffsetAndFlags) {
                         "exec 3>>" + testing::ShellQuote(log) + "; ");
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
-  const std::string rows = "@t,@z,@x,@y,time,level,lat,lon,T\n0,0,0,0,0,10,20,30,100\n"
-                           "0,0,0,1,0,10,20,31,100.25\n";
+  const std::string rows =
+      "@t,@z,@x,@y,time,level,lat,lon,T\n0,0,0,0,0,10,20,30,100\n"
+      "0,0,0,1,0,10,20,31,100.25\n";
   EXPECT_EQ(ReadFile(log), "earlier lines\n" + rows + rows);
   struct stat after;
   ASSERT_EQ(stat(log.c_str(), &after), 0);

@@ -124,8 +124,8 @@ TEST(OutputFormatsTest, VariablesNamedLikeAxesKeepEveryColumn) {
   auto doc = nlohmann::json::parse(json.str());
   EXPECT_EQ(doc["index_columns"], nlohmann::json::parse(R"(["@t", "@z", "@x", "@y"])"));
   ASSERT_EQ(doc["rows"].size(), 2u);
-  EXPECT_EQ(doc["rows"][1]["@z"], 1);   // the level index
-  EXPECT_EQ(doc["rows"][1]["z"], 31);   // the variable
+  EXPECT_EQ(doc["rows"][1]["@z"], 1);  // the level index
+  EXPECT_EQ(doc["rows"][1]["z"], 31);  // the variable
   EXPECT_EQ(doc["rows"][1]["t"], 1);
   EXPECT_EQ(doc["rows"][1].size(), 9u);
 }

@@ -8,14 +8,13 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
-#include <set>
-#include <thread>
 #include <filesystem>
-#include <string>
-#include <vector>
-
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "grid/grid_store.h"
 #include "tests/importers/netcdf_testutil.h"
@@ -88,7 +87,6 @@ TEST_F(RadosCliTest, UnusableRadosUrisAreOneLineErrors) {
   ExpectCliError(Run({"info", "x"}), {"unknown parameter 'user'"});
 }
 
-
 // Writes `path`: float T(lat 40, lon 50) with every value `value`, and global attribute
 // version = value, so that a fetch can tell which import its data came from.
 void WriteConstantFile(const std::string& path, float value) {
@@ -131,9 +129,11 @@ TEST_F(RadosCliTest, ProcessesSharingAStoreKeepIndexAndDataConsistent) {
   }
   loops.push_back("for i in $(seq 1 6); do " + gs + " import " + ShellQuote(f2) +
                   " --dataset d --overwrite > /dev/null 2>&1 || exit 1; " + gs + " import " +
-                  ShellQuote(f1) + " --dataset d --overwrite > /dev/null 2>&1 || exit 1; "
-                  "if [ $i = 3 ]; then " + gs + " delete d > /dev/null || exit 1; " + gs +
-                  " import " + ShellQuote(f1) + " --dataset d > /dev/null 2>&1 || exit 1; fi; "
+                  ShellQuote(f1) +
+                  " --dataset d --overwrite > /dev/null 2>&1 || exit 1; "
+                  "if [ $i = 3 ]; then " +
+                  gs + " delete d > /dev/null || exit 1; " + gs + " import " + ShellQuote(f1) +
+                  " --dataset d > /dev/null 2>&1 || exit 1; fi; "
                   "done");
   std::vector<FILE*> children;
   for (const std::string& loop : loops) {
@@ -158,8 +158,7 @@ TEST_F(RadosCliTest, ProcessesSharingAStoreKeepIndexAndDataConsistent) {
         ++refused;  // deleted or replaced meanwhile, or not DONE: said so, never wrong data
         continue;
       }
-      const float want =
-          static_cast<float>((*fetcher)->meta().attributes.at("version").AsDouble());
+      const float want = static_cast<float>((*fetcher)->meta().attributes.at("version").AsDouble());
       for (float v : got->GetVariable("T")->data<float>()) {
         ASSERT_EQ(v, want) << "a fetch returned another incarnation's data";
       }
@@ -185,15 +184,15 @@ TEST_F(RadosCliTest, ProcessesSharingAStoreKeepIndexAndDataConsistent) {
   }
   EXPECT_EQ(status_of.size(), 4u);
   for (const std::string s : {"A", "B", "C", "D"}) {
-    RunResult r = Run({"query", "--index", "by_status", "--where", "status = '" + s + "'",
-                       "--json"});
+    RunResult r =
+        Run({"query", "--index", "by_status", "--where", "status = '" + s + "'", "--json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::set<std::string> found;
     const auto doc = nlohmann::json::parse(r.out);  // alive through the loop
     for (const auto& m : doc["datasets"]) found.insert(m["id"].get<std::string>());
     for (const auto& [id, status] : status_of) {
-      EXPECT_EQ(found.count(id) > 0, status == s) << id << " has status " << status
-                                                  << "; the index says " << s << ": " << r.out;
+      EXPECT_EQ(found.count(id) > 0, status == s)
+          << id << " has status " << status << "; the index says " << s << ": " << r.out;
     }
   }
 }
