@@ -97,6 +97,9 @@ for round in $(seq 1 "$rounds"); do
     1) id=victim
        if [ "$(digest victim)" = "$hash_a" ]; then new=b; else new=a; fi
        before=$(digest victim)
+       # A replacement reads a larger file and switches at the very end: kill over a longer span,
+       # so that some kills land after the switch (the new data in place).
+       delay_ms=$(( RANDOM % (import_ms * 3 / 2 + 1) ))
        cmd=(import "$work/$new.nc" --dataset victim --overwrite) ;;
     2) id=del$round
        "$gs" --store "$store" import "$work/a.nc" --dataset "$id" >> "$log" 2>&1
@@ -105,7 +108,7 @@ for round in $(seq 1 "$rounds"); do
   esac
   "$gs" --store "$store" "${cmd[@]}" > /dev/null 2>&1 &
   pid=$!
-  sleep "$(printf '0.%03d' "$delay_ms")"
+  sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
   if kill -9 "$pid" 2>/dev/null; then kills=$((kills + 1)); else finished=$((finished + 1)); fi
   wait "$pid" 2>/dev/null || true
 
