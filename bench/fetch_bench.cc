@@ -67,10 +67,10 @@
 #include <vector>
 
 #include "bench/fetch_queries.h"
-#include "grid/block_codec.h"
-#include "grid/grid.h"
-#include "grid/grid_keys.h"
-#include "grid/grid_store.h"
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/grid.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/grid_store.h"
 
 #ifndef GRIDSTORE_BUILD_TYPE
 #define GRIDSTORE_BUILD_TYPE "?"

@@ -45,10 +45,10 @@
 #include <vector>
 
 #include "bench/derived_fields.h"
-#include "grid/block_codec.h"
-#include "grid/grid_meta.h"
-#include "grid/grid_store.h"
-#include "importers/netcdf_importer.h"
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/grid_meta.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/importers/netcdf_importer.h"
 
 namespace {
 

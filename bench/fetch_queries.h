@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "grid/grid.h"
+#include "gridstore/grid/grid.h"
 
 namespace gridstore::bench {
 

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "grid/block_codec.h"
-#include "grid/grid_store.h"
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/grid_store.h"
 
 namespace {
 

@@ -40,10 +40,10 @@
 #include <thread>
 #include <vector>
 
-#include "grid/block_codec.h"
-#include "grid/grid_keys.h"
-#include "storage/kv_store.h"
-#include "storage/kv_store_factory.h"
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/storage/kv_store.h"
+#include "gridstore/storage/kv_store_factory.h"
 
 namespace {
 

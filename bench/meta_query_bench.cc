@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "grid/grid_store.h"
-#include "grid/meta_query.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/meta_query.h"
 
 namespace {
 

@@ -35,9 +35,9 @@
 #include <vector>
 
 #include "bench/fetch_queries.h"
-#include "grid/grid_keys.h"
-#include "grid/grid_store.h"
-#include "storage/kv_store_factory.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/storage/kv_store_factory.h"
 
 namespace {
 

@@ -1,15 +1,25 @@
-# gridstore_add_library(NAME ALIAS SRCS ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
-# One static library per module, warnings on, includes rooted at the repository root, and an
-# alias GridStore::<ALIAS> so in-tree and installed users spell targets the same way.
+# gridstore_add_library(NAME ALIAS SRCS ... [PUBLIC_HEADERS ...] [PUBLIC_DEPS ...]
+#                       [PRIVATE_DEPS ...])
+# One static library per module, warnings on, includes rooted at the repository root
+# (#include "gridstore/grid/grid_store.h", in the tree and installed alike), C++20 as a usage
+# requirement, and an alias GridStore::<ALIAS> so in-tree and installed users spell targets the
+# same way. Only PUBLIC_HEADERS are installed: everything else is the library's own.
 function(gridstore_add_library name)
-  cmake_parse_arguments(ARG "" "ALIAS" "SRCS;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "ALIAS" "SRCS;PUBLIC_HEADERS;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(${name} ${ARG_SRCS})
   add_library(GridStore::${ARG_ALIAS} ALIAS ${name})
   set_target_properties(${name} PROPERTIES EXPORT_NAME ${ARG_ALIAS} POSITION_INDEPENDENT_CODE ON)
   target_include_directories(${name} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/gridstore>)
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_compile_features(${name} PUBLIC cxx_std_20)
   target_link_libraries(${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  file(RELATIVE_PATH module_dir ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+  foreach(header ${ARG_PUBLIC_HEADERS})
+    get_filename_component(header_dir ${header} DIRECTORY)
+    install(FILES ${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${module_dir}/${header_dir})
+  endforeach()
   gridstore_set_warnings(${name})
   install(TARGETS ${name} EXPORT GridStoreTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "grid/grid_store.h"
+#include "gridstore/grid/grid_store.h"
 
 namespace samples {
 

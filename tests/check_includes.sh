@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Checks the module boundaries of STYLE.md: who may include whom. Prints every violation.
+#   check_includes.sh SOURCE_DIR
 set -uo pipefail
 cd "$1"
 fail=0
@@ -9,15 +10,19 @@ check() {  # check FOLDER_GLOB PATTERN WHY
   hits=$(grep -nE "$2" $1 2>/dev/null | grep -v '^\s*//' || true)
   [ -n "$hits" ] && violation "$3:"$'\n'"$hits"
 }
-check "util/*.h util/*.cc" '#include "(storage|grid|importers|tools)/' "util/ includes a higher module"
-check "storage/*.h storage/*.cc storage/memory/* storage/rados/*" '#include "(grid|importers|tools)/' "storage/ includes a higher module"
-check "storage/*.h storage/*.cc storage/memory/* storage/rocksdb/*.h" '#include <rocksdb/' "RocksDB outside storage/rocksdb/*.cc"
-check "util/* storage/*.h storage/*.cc storage/memory/* storage/rocksdb/* storage/rados/*.h grid/*.h grid/*.cc grid/internal/* importers/* tools/* samples/* tests/*/* bench/*" '#include <rados/' "librados outside storage/rados/*.cc"
-check "grid/*.h grid/*.cc grid/internal/*" '#include "(storage/rocksdb|storage/memory|storage/rados|importers|tools)/' "grid/ includes a backend or a higher module"
-check "grid/*.h grid/*.cc grid/internal/*" '#include <(rocksdb|rados|netcdf|hdf5)' "grid/ includes an engine or file-format header"
-check "grid/*.h" '#include <(zstd|xxhash)' "a public grid header exposes zstd/xxHash"
-check "samples/*" '#include "[a-z_]+/internal/|#include <(rocksdb|zstd|netcdf)' "samples/ includes a private or third-party header"
-[ -d tools ] && check "tools/*" '#include "[a-z_]+/internal/' "tools/ includes a private header"
-[ -d importers ] && check "importers/*" '#include "(storage/rocksdb|storage/memory|storage/rados|grid/internal)/' "importers/ includes a backend or grid internals"
+g=gridstore
+check "$g/util/*.h $g/util/*.cc $g/util/internal/*" '#include "gridstore/(storage|grid|importers)/|#include "tools/' "util/ includes a higher module"
+check "$g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rados/* $g/storage/rocksdb/*" '#include "gridstore/(grid|importers)/|#include "tools/' "storage/ includes a higher module"
+check "$g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rocksdb/*.h" '#include <rocksdb/' "RocksDB outside storage/rocksdb/*.cc"
+check "$g/util/*/* $g/util/*.* $g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rocksdb/* $g/storage/rados/*.h $g/grid/*.h $g/grid/*.cc $g/grid/internal/* $g/importers/*/* $g/importers/*.* tools/* samples/* tests/*/* bench/*" '#include <rados/' "librados outside storage/rados/*.cc"
+check "$g/grid/*.h $g/grid/*.cc $g/grid/internal/*" '#include "gridstore/(storage/rocksdb|storage/memory|storage/rados|importers)/|#include "tools/' "grid/ includes a backend or a higher module"
+check "$g/grid/*.h $g/grid/*.cc $g/grid/internal/*" '#include <(rocksdb|rados|netcdf|hdf5)' "grid/ includes an engine or file-format header"
+check "$g/grid/*.h" '#include <(zstd|xxhash)' "a public grid header exposes zstd/xxHash"
+# Installed (public) headers include only other public headers: no internal/, no storage/.
+check "$g/util/*.h $g/grid/*.h $g/importers/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
+check "samples/*" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/|#include <(rocksdb|zstd|netcdf)' "samples/ includes a private or third-party header"
+# tools/ sees public headers, plus util/internal/ (text and thread helpers shared with the library).
+[ -d tools ] && check "tools/*" '#include "gridstore/(grid|importers|storage)/internal/' "tools/ includes a private header"
+check "$g/importers/*.* $g/importers/internal/*" '#include "gridstore/(storage/rocksdb|storage/memory|storage/rados|grid/internal)/' "importers/ includes a backend or grid internals"
 if [ $fail -eq 0 ]; then echo "layering: all module boundaries hold"; fi
 exit $fail

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "util/result.h"
-#include "util/status.h"
+#include "gridstore/util/result.h"
+#include "gridstore/util/status.h"
 
 namespace gridstore::testing {
 

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "grid/grid_meta.h"
-#include "util/result.h"
+#include "gridstore/grid/grid_meta.h"
+#include "gridstore/util/result.h"
 
 namespace gridstore::tools {
 

@@ -8,7 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "grid/grid_keys.h"
+#include "gridstore/grid/names.h"
+#include "gridstore/util/internal/utf8.h"
 #include "tools/cli_parse.h"
 #include "tools/info_format.h"
 #include "tools/text_escape.h"

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "grid/grid_meta.h"
-#include "grid/grid_store.h"
-#include "grid/meta_query.h"
-#include "util/result.h"
+#include "gridstore/grid/grid_meta.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/meta_query.h"
+#include "gridstore/util/result.h"
 
 namespace gridstore::tools {
 

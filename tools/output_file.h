@@ -29,8 +29,8 @@
 #include <ostream>
 #include <string>
 
-#include "util/result.h"
-#include "util/status.h"
+#include "gridstore/util/result.h"
+#include "gridstore/util/status.h"
 
 namespace gridstore::tools {
 

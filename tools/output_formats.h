@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "grid/grid.h"
-#include "grid/grid_meta.h"
-#include "util/status.h"
+#include "gridstore/grid/grid.h"
+#include "gridstore/grid/grid_meta.h"
+#include "gridstore/util/status.h"
 
 namespace gridstore::tools {
 

@@ -4,8 +4,9 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "grid/grid_keys.h"
-#include "util/utf8.h"
+#include "gridstore/grid/names.h"
+#include "gridstore/util/internal/utf8.h"
+#include "gridstore/util/internal/utf8.h"
 
 namespace gridstore::tools {
 namespace {
@@ -18,7 +19,7 @@ size_t Utf8Length(std::string_view s) {
 
 }  // namespace
 
-std::string EscapeBytes(std::string_view bytes) { return grid::EscapeForMessage(bytes); }
+std::string EscapeBytes(std::string_view bytes) { return gridstore::EscapeForMessage(bytes); }
 
 std::string SanitizeMessage(std::string_view message, bool keep_newlines) {
   std::string out;
@@ -28,7 +29,7 @@ std::string SanitizeMessage(std::string_view message, bool keep_newlines) {
   for (size_t i = 0; i <= message.size(); ++i) {
     const bool end = i == message.size();
     if (!end && message[i] != '\\' && !(keep_newlines && message[i] == '\n')) continue;
-    out += grid::EscapeForMessage(message.substr(start, i - start));
+    out += gridstore::EscapeForMessage(message.substr(start, i - start));
     if (!end) out.push_back(message[i]);
     start = i + 1;
   }

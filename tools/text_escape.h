@@ -14,7 +14,7 @@ namespace gridstore::tools {
 
 // `bytes` for people, losslessly: printable ASCII and well-formed UTF-8 (from U+00A0) as they
 // are, a backslash as `\\`, every other byte (controls, DEL, C1 controls, bytes that are not
-// UTF-8) as `\xNN`. The same escaping as the library's messages (grid::EscapeForMessage), so an id
+// UTF-8) as `\xNN`. The same escaping as the library's messages (EscapeForMessage), so an id
 // looks the same in `info` as in an error.
 std::string EscapeBytes(std::string_view bytes);
 

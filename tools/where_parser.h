@@ -28,8 +28,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "grid/meta_query.h"
-#include "util/result.h"
+#include "gridstore/grid/meta_query.h"
+#include "gridstore/util/result.h"
 
 namespace gridstore::tools {
 

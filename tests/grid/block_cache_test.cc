@@ -1,5 +1,5 @@
 // Copyright 2026 The GridStore Authors.
-#include "grid/internal/block_cache.h"
+#include "gridstore/grid/internal/block_cache.h"
 
 #include <cstring>
 #include <thread>

@@ -1,5 +1,5 @@
 // Copyright 2026 The GridStore Authors.
-#include "grid/block_codec.h"
+#include "gridstore/grid/internal/block_codec.h"
 
 #include <xxhash.h>
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tests/test_util.h"
-#include "util/coding.h"
+#include "gridstore/util/internal/coding.h"
 
 namespace gridstore::grid {
 namespace {

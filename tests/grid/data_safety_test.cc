@@ -9,9 +9,9 @@
 #include <set>
 #include <thread>
 
-#include "grid/grid_keys.h"
-#include "grid/grid_store.h"
-#include "storage/memory/memory_kv_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/storage/fault_injection_kv_store.h"
 

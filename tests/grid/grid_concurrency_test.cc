@@ -5,7 +5,7 @@
 #include <atomic>
 #include <thread>
 
-#include "grid/grid_store.h"
+#include "gridstore/grid/grid_store.h"
 #include "tests/grid/grid_testutil.h"
 
 namespace gridstore::grid {

@@ -1,9 +1,9 @@
 // Copyright 2026 The GridStore Authors.
-#include "grid/grid_data_writer.h"
+#include "gridstore/grid/grid_data_writer.h"
 
-#include "grid/grid_keys.h"
-#include "grid/grid_store.h"
-#include "storage/rocksdb/rocksdb_kv_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/storage/fault_injection_kv_store.h"
 

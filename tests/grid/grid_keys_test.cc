@@ -1,5 +1,5 @@
 // Copyright 2026 The GridStore Authors.
-#include "grid/grid_keys.h"
+#include "gridstore/grid/internal/grid_keys.h"
 
 #include <algorithm>
 #include <string>

@@ -1,5 +1,5 @@
 // Copyright 2026 The GridStore Authors.
-#include "grid/grid_meta.h"
+#include "gridstore/grid/grid_meta.h"
 
 #include <cmath>
 #include <limits>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tests/test_util.h"
-#include "util/coding.h"
+#include "gridstore/util/internal/coding.h"
 
 namespace gridstore::grid {
 namespace {

@@ -5,8 +5,8 @@
 // and random boxes, each fetch compared value by value with an in-memory reference array.
 #include <random>
 
-#include "grid/grid_store.h"
-#include "storage/memory/memory_kv_store.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/test_stores.h"
 

@@ -1,8 +1,8 @@
 // Copyright 2026 The GridStore Authors.
-#include "grid/grid_store.h"
+#include "gridstore/grid/grid_store.h"
 
-#include "grid/grid_keys.h"
-#include "storage/kv_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/storage/kv_store.h"
 #include "tests/grid/grid_testutil.h"
 
 namespace gridstore::grid {

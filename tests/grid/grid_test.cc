@@ -1,5 +1,5 @@
 // Copyright 2026 The GridStore Authors.
-#include "grid/grid.h"
+#include "gridstore/grid/grid.h"
 
 #include "tests/test_util.h"
 

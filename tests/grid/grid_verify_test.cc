@@ -1,10 +1,10 @@
 // Copyright 2026 The GridStore Authors.
-#include "grid/grid_verify.h"
+#include "gridstore/grid/grid_verify.h"
 
 #include <deque>
 
-#include "grid/grid_keys.h"
-#include "grid/grid_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/grid_store.h"
 #include "tests/grid/grid_testutil.h"
 
 namespace gridstore::grid {

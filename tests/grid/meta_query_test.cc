@@ -3,7 +3,7 @@
 // Meta queries against a brute-force evaluator that implements docs/meta-queries.md on its own
 // (numbers compared as long double, which holds every int64 and double exactly on x86-64), plus a
 // checker that the index table holds exactly the postings the metas imply.
-#include "grid/meta_query.h"
+#include "gridstore/grid/meta_query.h"
 
 #include <algorithm>
 #include <atomic>
@@ -20,10 +20,10 @@
 #include <variant>
 #include <vector>
 
-#include "grid/grid_keys.h"
-#include "grid/grid_store.h"
-#include "storage/kv_store.h"
-#include "storage/memory/memory_kv_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/storage/kv_store.h"
+#include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/test_util.h"
 

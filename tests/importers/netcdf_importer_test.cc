@@ -3,7 +3,7 @@
 // The importer on NetCDF files written here through netCDF-C: every numeric type, the (t, z, x, y)
 // mapping, fill values and packing, memory bounds on a file larger than the budget, and bad input
 // (each with its own message, leaving the store as it was).
-#include "importers/netcdf_importer.h"
+#include "gridstore/importers/netcdf_importer.h"
 
 #include <netcdf.h>
 
@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "grid/grid_store.h"
-#include "storage/memory/memory_kv_store.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/storage/fault_injection_kv_store.h"
 #include "tests/test_util.h"

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "grid/grid_store.h"
-#include "importers/netcdf_exporter.h"
-#include "importers/netcdf_importer.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/importers/netcdf_exporter.h"
+#include "gridstore/importers/netcdf_importer.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/test_stores.h"
 #include "tests/test_util.h"

@@ -2,7 +2,7 @@
 // Writes and reads back one plane through the installed package.
 #include <cstdio>
 
-#include "grid/grid_store.h"
+#include "gridstore/grid/grid_store.h"
 
 int main() {
   using namespace gridstore::grid;

@@ -21,9 +21,9 @@
 #include <utility>
 #include <vector>
 
-#include "storage/kv_store.h"
-#include "util/result.h"
-#include "util/status.h"
+#include "gridstore/storage/kv_store.h"
+#include "gridstore/util/result.h"
+#include "gridstore/util/status.h"
 
 namespace gridstore::testing {
 

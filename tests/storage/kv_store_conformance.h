@@ -19,9 +19,9 @@
 #include <ostream>
 #include <string>
 
-#include "storage/kv_store.h"
+#include "gridstore/storage/kv_store.h"
 #include "tests/test_util.h"
-#include "util/result.h"
+#include "gridstore/util/result.h"
 
 namespace gridstore::testing {
 

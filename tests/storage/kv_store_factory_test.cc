@@ -1,6 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 
-#include "storage/kv_store_factory.h"
+#include "gridstore/storage/kv_store_factory.h"
 
 #include <gtest/gtest.h>
 

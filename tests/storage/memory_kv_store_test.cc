@@ -3,7 +3,7 @@
 // The memory backend runs the conformance suite, and so does FaultInjectionKvStore over it with no
 // faults set (it must forward faithfully). The wrapper's own fault behaviour is tested here too.
 
-#include "storage/memory/memory_kv_store.h"
+#include "gridstore/storage/memory/memory_kv_store.h"
 
 #include <gtest/gtest.h>
 

@@ -16,10 +16,10 @@
 #include <string>
 #include <thread>
 
-#include "grid/grid_store.h"
-#include "grid/grid_verify.h"
-#include "importers/netcdf_importer.h"
-#include "storage/kv_store_factory.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/grid_verify.h"
+#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/storage/kv_store_factory.h"
 #include "tests/test_util.h"
 
 namespace gridstore::testing {

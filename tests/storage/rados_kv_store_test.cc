@@ -5,7 +5,7 @@
 // command, what a crash between a directory entry and its object leaves, and the errors of
 // opening a store that is not there.
 
-#include "storage/rados/rados_kv_store.h"
+#include "gridstore/storage/rados/rados_kv_store.h"
 
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 #include <sstream>
 #include <string>
 
-#include "storage/kv_store_factory.h"
-#include "storage/rados/object_names.h"
+#include "gridstore/storage/kv_store_factory.h"
+#include "gridstore/storage/rados/object_names.h"
 #include "tests/storage/kv_store_conformance.h"
 #include "tests/test_stores.h"
 #include "tests/test_util.h"

@@ -3,14 +3,14 @@
 // The RADOS backend's object naming and URI parsing, which need no cluster: the names are part of
 // the stored layout (docs/format.md), so they are pinned here.
 
-#include "storage/rados/object_names.h"
+#include "gridstore/storage/rados/object_names.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
-#include "storage/rados/rados_kv_store.h"
+#include "gridstore/storage/rados/rados_kv_store.h"
 #include "tests/test_util.h"
 
 namespace gridstore::testing {

@@ -3,7 +3,7 @@
 // The RocksDB backend: the conformance suite, plus what only a store on disk has (persistence,
 // locking, read-only opens, error conversion on open).
 
-#include "storage/rocksdb/rocksdb_kv_store.h"
+#include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>

@@ -18,8 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "grid/grid_store.h"
-#include "importers/netcdf_importer.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/importers/netcdf_importer.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
 #include "tests/tools/nc_testutil.h"

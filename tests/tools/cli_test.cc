@@ -16,8 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "grid/grid_keys.h"
-#include "grid/grid_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/grid_store.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "grid/grid_store.h"
+#include "gridstore/grid/grid_store.h"
 #include "tests/test_util.h"
 #include "tools/where_parser.h"
 

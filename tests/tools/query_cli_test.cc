@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "grid/grid_store.h"
+#include "gridstore/grid/grid_store.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
 

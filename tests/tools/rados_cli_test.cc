@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "grid/grid_store.h"
+#include "gridstore/grid/grid_store.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/test_stores.h"
 #include "tests/test_util.h"

@@ -3,7 +3,7 @@
 // Byte coding: exact layouts, round trips at the edges, the big-endian ordering property that keys
 // rely on, and that every reader refuses truncated input.
 
-#include "util/coding.h"
+#include "gridstore/util/internal/coding.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 //
 // Status and Result<T>, including the propagation macros.
 
-#include "util/status.h"
+#include "gridstore/util/status.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "tests/test_util.h"
-#include "util/result.h"
+#include "gridstore/util/result.h"
 
 namespace gridstore {
 namespace {

@@ -3,7 +3,7 @@
 // ThreadPool and ParallelFor. Waits that could hang on a bug are bounded so that a broken pool
 // fails the test instead of stalling CI.
 
-#include "util/thread_pool.h"
+#include "gridstore/util/internal/thread_pool.h"
 
 #include <gtest/gtest.h>
 

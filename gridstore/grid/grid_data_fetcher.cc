@@ -1,0 +1,501 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/grid/grid_data_fetcher.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <utility>
+
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/block_geometry.h"
+#include "gridstore/grid/internal/store_context.h"
+#include "gridstore/util/internal/thread_pool.h"
+
+namespace gridstore::grid {
+
+using internal_grid::BlockCache;
+using internal_grid::BlockGeometry;
+using internal_grid::DecodedBlock;
+
+namespace {
+
+// One block the box touches.
+struct BlockTask {
+  size_t output;  // index into the fetch's outputs
+  int64_t t, z, r, c;
+};
+
+// What one variable's part of the fetch needs while copying.
+struct Output {
+  const VariableMeta* var;
+  BlockGeometry geometry;
+  Shape4 origin;
+  Shape4 shape;
+  Grid4D* grid;
+};
+
+// The rows [first, second) of block (task.r, task.c), relative to the block, that lie inside the
+// output box.
+std::pair<uint32_t, uint32_t> RowsNeeded(const Output& out, const BlockTask& task) {
+  const BlockGeometry& g = out.geometry;
+  const int64_t bx0 = g.row_begin(task.r);
+  const int64_t x_lo = std::max(bx0, out.origin[kX]);
+  const int64_t x_hi = std::min(bx0 + g.rows_of(task.r), out.origin[kX] + out.shape[kX]);
+  return {static_cast<uint32_t>(x_lo - bx0), static_cast<uint32_t>(x_hi - bx0)};
+}
+
+// Copies the part of block (task.r, task.c) that lies inside the output box and inside the block's
+// rows [first_row, first_row + num_rows), row by row, from `rows`, which holds those decoded rows.
+void CopyOverlap(const Output& out, const BlockTask& task, const char* rows, int64_t first_row,
+                 int64_t num_rows) {
+  const BlockGeometry& g = out.geometry;
+  const size_t es = DataTypeSize(out.var->type);
+  const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
+  const int64_t cols = g.cols_of(task.c);
+  const int64_t x_lo = std::max(bx0 + first_row, out.origin[kX]);
+  const int64_t x_hi = std::min({bx0 + std::min(first_row + num_rows, g.rows_of(task.r)),
+                                 out.origin[kX] + out.shape[kX]});
+  const int64_t y_lo = std::max(by0, out.origin[kY]);
+  const int64_t y_hi = std::min(by0 + cols, out.origin[kY] + out.shape[kY]);
+  const size_t run = (y_hi - y_lo) * es;
+  char* dst_base = out.grid->bytes();
+  for (int64_t x = x_lo; x < x_hi; ++x) {
+    const char* src = rows + ((x - bx0 - first_row) * cols + (y_lo - by0)) * es;
+    char* dst = dst_base + out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
+                                            x - out.origin[kX], y_lo - out.origin[kY]) *
+                               es;
+    std::memcpy(dst, src, run);
+  }
+}
+
+// The frames [first, second) of block (task.r, task.c) holding the rows the box needs.
+std::pair<uint32_t, uint32_t> FramesNeeded(const Output& out, const BlockTask& task) {
+  const auto [row_begin, row_end] = RowsNeeded(out, task);
+  const auto fr = static_cast<uint32_t>(out.geometry.frame_rows);
+  return {row_begin / fr, (row_end - 1) / fr + 1};
+}
+
+// Serves the block's needed frames from the cache if every one of them is there (a partial hit
+// reads the block anyway, so it counts as a miss). `cache_key` is scratch.
+bool CopyFromCache(const Output& out, const BlockTask& task, uint64_t incarnation,
+                   std::string_view data_key, BlockCache* cache, std::string* cache_key) {
+  thread_local std::vector<std::shared_ptr<const DecodedBlock>> hits;
+  hits.clear();
+  const auto [first, last] = FramesNeeded(out, task);
+  for (uint32_t f = first; f < last; ++f) {
+    cache_key->clear();
+    internal_grid::AppendCacheKey(incarnation, data_key, f, cache_key);
+    auto hit = cache->Lookup(*cache_key);
+    if (!hit) {
+      hits.clear();
+      return false;
+    }
+    hits.push_back(std::move(hit));
+  }
+  const int64_t fr = out.geometry.frame_rows;
+  for (uint32_t f = first; f < last; ++f) {
+    CopyOverlap(out, task, hits[f - first]->data.get(), f * fr, fr);
+  }
+  hits.clear();
+  return true;
+}
+
+// Writes the variable's fill value (zero if it has none) over the block's overlap.
+void FillOverlap(const Output& out, const BlockTask& task) {
+  const BlockGeometry& g = out.geometry;
+  const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
+  const int64_t x_lo = std::max(bx0, out.origin[kX]);
+  const int64_t x_hi = std::min(bx0 + g.rows_of(task.r), out.origin[kX] + out.shape[kX]);
+  const int64_t y_lo = std::max(by0, out.origin[kY]);
+  const int64_t y_hi = std::min(by0 + g.cols_of(task.c), out.origin[kY] + out.shape[kY]);
+  VisitDataType(out.var->type, [&](auto tag) {
+    using T = decltype(tag);
+    T fill{};
+    if (out.var->has_fill_value()) std::memcpy(&fill, out.var->fill_value.data(), sizeof(T));
+    T* base = reinterpret_cast<T*>(out.grid->bytes());
+    for (int64_t x = x_lo; x < x_hi; ++x) {
+      T* dst = base + out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
+                                       x - out.origin[kX], y_lo - out.origin[kY]);
+      std::fill(dst, dst + (y_hi - y_lo), fill);
+    }
+  });
+}
+
+DataType UnpackedType(const VariableMeta& var) {
+  if (var.packing) return var.packing->unpacked_type;
+  return IsFloatingPoint(var.type) ? var.type : DataType::kFloat64;
+}
+
+// Converts a stored-type grid to floating point: fill and missing values become NaN, packed values
+// are scaled. Runs in parallel over chunks of the grid.
+Grid4D Unpack(const VariableMeta& var, const Grid4D& stored, ThreadPool* pool, int parallelism) {
+  Grid4D out(UnpackedType(var), stored.origin(), stored.shape());
+  const double scale = var.packing ? var.packing->scale_factor : 1.0;
+  const double offset = var.packing ? var.packing->add_offset : 0.0;
+  const size_t n = stored.size();
+  constexpr size_t kChunk = 1 << 16;
+  VisitDataType(var.type, [&](auto in_tag) {
+    using In = decltype(in_tag);
+    In fill{};
+    const bool has_fill = var.has_fill_value();
+    if (has_fill) std::memcpy(&fill, var.fill_value.data(), sizeof(In));
+    const In* src = stored.data<In>().data();
+    VisitDataType(out.type(), [&](auto out_tag) {
+      using Out = decltype(out_tag);
+      if constexpr (std::is_floating_point_v<Out>) {
+        Out* dst = out.data<Out>().data();
+        ParallelFor(pool, (n + kChunk - 1) / kChunk, parallelism, [&](size_t chunk) {
+          const size_t end = std::min(n, (chunk + 1) * kChunk);
+          for (size_t i = chunk * kChunk; i < end; ++i) {
+            const In v = src[i];
+            bool missing = has_fill && v == fill;
+            for (double m : var.missing_values) missing |= static_cast<double>(v) == m;
+            dst[i] = missing ? std::numeric_limits<Out>::quiet_NaN()
+                             : static_cast<Out>(static_cast<double>(v) * scale + offset);
+          }
+        });
+      }
+    });
+  });
+  return out;
+}
+
+}  // namespace
+
+GridDataFetcher::GridDataFetcher(internal_grid::StoreContext* context,
+                                 std::shared_ptr<const DataSetMeta> meta)
+    : context_(context), meta_(std::move(meta)) {}
+
+void GridDataFetcher::SetVariablesToGet(std::vector<std::string> variables) {
+  variables_ = std::move(variables);
+}
+
+void GridDataFetcher::SetOriginShape(const Shape4& origin, const Shape4& shape) {
+  box_.emplace(origin, shape);
+}
+
+void GridDataFetcher::ClearOriginShape() { box_.reset(); }
+
+Result<std::vector<const VariableMeta*>> GridDataFetcher::ResolveVariables() const {
+  std::vector<const VariableMeta*> vars;
+  if (meta_->variables.empty()) {
+    return Status::InvalidArgument("dataset '" + EscapeForMessage(meta_->id) +
+                                   "' has no variables (a catalogue entry without data)");
+  }
+  if (variables_.empty()) {
+    for (const auto& v : meta_->variables) vars.push_back(&v);
+    return vars;
+  }
+  std::set<std::string_view> seen;
+  for (const auto& name : variables_) {
+    const VariableMeta* var = meta_->FindVariable(name);
+    if (var == nullptr) {
+      std::string names;
+      for (const auto& v : meta_->variables) {
+        names += (names.empty() ? "" : ", ") + EscapeForMessage(v.name);
+      }
+      return Status::InvalidArgument("dataset '" + EscapeForMessage(meta_->id) +
+                                     "' has no variable '" + EscapeForMessage(name) +
+                                     "' (it has: " + names + ")");
+    }
+    if (!seen.insert(name).second) {
+      return Status::InvalidArgument("variable '" + EscapeForMessage(name) +
+                                     "' is requested twice");
+    }
+    vars.push_back(var);
+  }
+  return vars;
+}
+
+Status GridDataFetcher::CheckBox(const VariableMeta& var, const Shape4& origin,
+                                 const Shape4& shape) const {
+  for (int axis = 0; axis < kRank; ++axis) {
+    std::string where =
+        "variable '" + EscapeForMessage(var.name) + "', axis " + std::string(AxisName(axis));
+    if (!var.dimension_names[axis].empty()) {
+      where += " (" + EscapeForMessage(var.dimension_names[axis]) + ")";
+    }
+    if (origin[axis] < 0) {
+      return Status::InvalidArgument(where + ": origin " + std::to_string(origin[axis]) +
+                                     " is negative");
+    }
+    if (shape[axis] < 1) {
+      return Status::InvalidArgument(where + ": shape " + std::to_string(shape[axis]) +
+                                     " must be at least 1");
+    }
+    const int64_t extent = var.shape[axis];
+    if (origin[axis] >= extent || shape[axis] > extent - origin[axis]) {
+      return Status::OutOfRange(where + ": origin " + std::to_string(origin[axis]) + " + shape " +
+                                std::to_string(shape[axis]) + " exceeds the extent " +
+                                std::to_string(extent));
+    }
+  }
+  return Status::OK();
+}
+
+Result<FetchPlan> GridDataFetcher::Explain() const {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
+  FetchPlan plan;
+  plan.layout = "plane blocks " + BlockLayoutToString(meta_->layout);
+  for (const VariableMeta* var : vars) {
+    FetchPlan::Variable v;
+    v.name = var->name;
+    v.type = var->type;
+    v.shape = var->shape;
+    if (box_) std::tie(v.origin, v.shape) = *box_;
+    GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, v.origin, v.shape));
+    const BlockGeometry g(*var, meta_->layout);
+    const int64_t es = static_cast<int64_t>(DataTypeSize(var->type));
+    int64_t plane_blocks = 0, plane_bytes = 0;
+    for (int64_t r = v.origin[kX] / g.block_x; r <= (v.origin[kX] + v.shape[kX] - 1) / g.block_x;
+         ++r) {
+      for (int64_t c = v.origin[kY] / g.block_y; c <= (v.origin[kY] + v.shape[kY] - 1) / g.block_y;
+           ++c) {
+        ++plane_blocks;
+        // Only the frames holding the box's rows are decoded (all rows of unframed blocks).
+        const int64_t bx0 = g.row_begin(r);
+        const int64_t x_lo = std::max(bx0, v.origin[kX]);
+        const int64_t x_hi = std::min(bx0 + g.rows_of(r), v.origin[kX] + v.shape[kX]);
+        const int64_t rows = RowsToDecode(
+            static_cast<uint32_t>(g.rows_of(r)), static_cast<uint32_t>(meta_->layout.frame_rows),
+            static_cast<uint32_t>(x_lo - bx0), static_cast<uint32_t>(x_hi - bx0));
+        plane_bytes += rows * g.cols_of(c) * es;
+      }
+    }
+    const int64_t planes = v.shape[kT] * v.shape[kZ];
+    v.blocks = planes * plane_blocks;
+    v.bytes_to_decode = planes * plane_bytes;
+    v.bytes_returned = v.shape[kT] * v.shape[kZ] * v.shape[kX] * v.shape[kY] * es;
+    plan.blocks += v.blocks;
+    plan.bytes_to_decode += v.bytes_to_decode;
+    plan.bytes_returned += v.bytes_returned;
+    plan.variables.push_back(std::move(v));
+  }
+  return plan;
+}
+
+Status GridDataFetcher::CheckComplete() const {
+  if (options_.allow_incomplete) return Status::OK();
+  const std::string status = meta_->status();
+  if (status == kStatusDone) return Status::OK();
+  return Status::FailedPrecondition(
+      "dataset '" + EscapeForMessage(meta_->id) + "' is not complete (status " +
+      (status.empty() ? std::string("unset") : "'" + EscapeForMessage(status) + "'") +
+      ", not 'DONE': an import in progress or one that failed); its unwritten blocks would read "
+      "as fill values. Allow incomplete data to read it anyway");
+}
+
+Status GridDataFetcher::CheckStillCurrent() const {
+  const std::string dataset = "dataset '" + EscapeForMessage(meta_->id) + "'";
+  std::string value;
+  Status s = context_->kv->Get(storage::ReadOptions{}, storage::Table::kMeta,
+                               MetaStampKey(meta_->id), &value);
+  uint64_t incarnation = 0, generation = 0;
+  if (s.ok()) {
+    if (!DecodeMetaStamp(value, &incarnation, &generation)) {
+      return Status::DataLoss("the meta stamp of " + dataset + " is malformed");
+    }
+  } else if (s.IsNotFound()) {
+    // No stamp: a meta written before stamps existed, or no meta at all.
+    s = context_->kv->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(meta_->id),
+                          &value);
+    if (s.IsNotFound()) {
+      return Status::NotFound(dataset + " was deleted while it was being read");
+    }
+    GRIDSTORE_RETURN_IF_ERROR(s);
+    GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta stored, DataSetMeta::Decode(value));
+    incarnation = stored.incarnation;
+  } else {
+    return s.WithContext("checking that " + dataset + " is unchanged");
+  }
+  if (incarnation != meta_->incarnation) {
+    return Status::Aborted(dataset +
+                           " was replaced while it was being read (deleted and "
+                           "written again, or imported with --overwrite); fetch again");
+  }
+  return Status::OK();
+}
+
+Result<GridDataSet> GridDataFetcher::Fetch() const {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
+  GRIDSTORE_RETURN_IF_ERROR(CheckComplete());
+  GridDataSet result;
+  result.id = meta_->id;
+
+  // Plan: one output per variable, one task per block the box touches.
+  std::vector<Output> outputs;
+  outputs.reserve(vars.size());
+  for (const VariableMeta* var : vars) {
+    Shape4 origin = {0, 0, 0, 0}, shape = var->shape;
+    if (box_) std::tie(origin, shape) = *box_;
+    GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, origin, shape));
+    Grid4D& grid = result.variables[var->name] = Grid4D(var->type, origin, shape);
+    outputs.push_back(Output{var, BlockGeometry(*var, meta_->layout), origin, shape, &grid});
+  }
+  std::vector<BlockTask> tasks;
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const Output& out = outputs[o];
+    const BlockGeometry& g = out.geometry;
+    const int64_t r0 = out.origin[kX] / g.block_x;
+    const int64_t r1 = (out.origin[kX] + out.shape[kX] - 1) / g.block_x;
+    const int64_t c0 = out.origin[kY] / g.block_y;
+    const int64_t c1 = (out.origin[kY] + out.shape[kY] - 1) / g.block_y;
+    for (int64_t t = out.origin[kT]; t < out.origin[kT] + out.shape[kT]; ++t) {
+      for (int64_t z = out.origin[kZ]; z < out.origin[kZ] + out.shape[kZ]; ++z) {
+        for (int64_t r = r0; r <= r1; ++r) {
+          for (int64_t c = c0; c <= c1; ++c) tasks.push_back(BlockTask{o, t, z, r, c});
+        }
+      }
+    }
+  }
+
+  // Execute: groups of blocks, each read with one MultiGet and decoded by one thread. Groups are
+  // small enough to spread over every thread and to bound the compressed bytes held at once.
+  const int parallelism =
+      options_.parallelism > 0 ? options_.parallelism : context_->pool->num_threads() + 1;
+  const size_t group_size =
+      std::clamp<size_t>((tasks.size() + 4 * parallelism - 1) / (4 * parallelism), 1, 64);
+  const size_t groups = (tasks.size() + group_size - 1) / group_size;
+  const bool use_cache = options_.use_cache && context_->cache->capacity() > 0;
+  std::mutex mu;
+  Status first_error;
+  // Once a group fails, the rest are skipped: against a dead cluster each would otherwise wait
+  // out its own op timeout before the fetch could report the first error.
+  std::atomic<bool> failed{false};
+  FetchStats& stats = result.stats;
+  stats.blocks = static_cast<int64_t>(tasks.size());
+
+  ParallelFor(context_->pool, groups, parallelism, [&](size_t group) {
+    if (failed.load(std::memory_order_relaxed)) return;
+    const size_t begin = group * group_size, end = std::min(tasks.size(), begin + group_size);
+    FetchStats local;
+    Status status;
+    std::vector<std::string> keys(end - begin);
+    std::string cache_key;
+    std::vector<size_t> misses;  // indices into [begin, end)
+    for (size_t i = begin; i < end; ++i) {
+      const BlockTask& task = tasks[i];
+      const Output& out = outputs[task.output];
+      std::string& key = keys[i - begin];
+      AppendDataKey(BlockAddress{meta_->id, meta_->key_incarnation(), out.var->name, kPlaneLayout,
+                                 static_cast<uint32_t>(task.t), static_cast<uint32_t>(task.z),
+                                 static_cast<uint32_t>(task.r), static_cast<uint32_t>(task.c)},
+                    &key);
+      if (use_cache && CopyFromCache(out, task, meta_->incarnation, key, context_->cache,
+                                     &cache_key)) {
+        ++local.cache_hits;
+        continue;
+      }
+      misses.push_back(i - begin);
+    }
+    if (!misses.empty()) {
+      std::vector<std::string_view> miss_keys;
+      miss_keys.reserve(misses.size());
+      for (size_t m : misses) miss_keys.push_back(keys[m]);
+      std::vector<std::string> values;
+      std::vector<Status> statuses;
+      context_->kv->MultiGet(storage::ReadOptions{}, storage::Table::kData, miss_keys, &values,
+                             &statuses);
+      thread_local std::string scratch;
+      for (size_t j = 0; j < misses.size() && status.ok(); ++j) {
+        const BlockTask& task = tasks[begin + misses[j]];
+        const Output& out = outputs[task.output];
+        if (statuses[j].IsNotFound()) {
+          FillOverlap(out, task);
+          ++local.blocks_missing;
+          continue;
+        }
+        // Built only on error: formatting it for every block would cost more than a small copy.
+        auto context = [&] {
+          return "dataset '" + EscapeForMessage(meta_->id) + "', variable '" +
+                 EscapeForMessage(out.var->name) + "', t=" + std::to_string(task.t) +
+                 ", z=" + std::to_string(task.z) + ", block (" + std::to_string(task.r) + ", " +
+                 std::to_string(task.c) + ")";
+        };
+        if (!statuses[j].ok()) {
+          status = statuses[j].WithContext("reading " + context());
+          break;
+        }
+        const uint32_t rows = static_cast<uint32_t>(out.geometry.rows_of(task.r));
+        const uint32_t cols = static_cast<uint32_t>(out.geometry.cols_of(task.c));
+        const size_t row_bytes = size_t{cols} * DataTypeSize(out.var->type);
+        // Decode only the frames holding the rows the box needs (all rows of an unframed block),
+        // and cache each frame on its own, so a later point read hits without decoding more.
+        const auto fr = static_cast<uint32_t>(out.geometry.frame_rows);
+        const auto [first, last] = FramesNeeded(out, task);
+        const uint32_t row_begin = first * fr, row_end = std::min(rows, last * fr);
+        const size_t bytes = (row_end - row_begin) * row_bytes;
+        std::shared_ptr<DecodedBlock> single;  // one frame: decoded straight into its cache entry
+        char* dst;
+        if (use_cache && last - first == 1) {
+          single = std::make_shared<DecodedBlock>(bytes);
+          dst = single->data.get();
+        } else {
+          scratch.resize(bytes);
+          dst = scratch.data();
+        }
+        std::shared_ptr<const BlockDictionary> dictionary;
+        if (BlockNeedsDictionary(values[j])) {
+          auto loaded = context_->dictionaries->Get(*meta_, out.var->name);
+          if (!loaded.ok()) {
+            status = loaded.status().WithContext(context());
+            break;
+          }
+          dictionary = *std::move(loaded);
+        }
+        size_t bytes_decoded = 0;
+        Status s = DecodeBlockRows(values[j], out.var->type, rows, cols, row_begin, row_end, dst,
+                                   &bytes_decoded, dictionary.get());
+        if (!s.ok()) {
+          status = s.WithContext(context());
+          break;
+        }
+        CopyOverlap(out, task, dst, row_begin, row_end - row_begin);
+        ++local.blocks_read;
+        local.bytes_read += static_cast<int64_t>(values[j].size());
+        local.bytes_decompressed += static_cast<int64_t>(bytes_decoded);
+        if (!use_cache) continue;
+        for (uint32_t f = first; f < last; ++f) {
+          cache_key.clear();
+          internal_grid::AppendCacheKey(meta_->incarnation, keys[misses[j]], f, &cache_key);
+          std::shared_ptr<DecodedBlock> frame = std::move(single);
+          if (!frame) {
+            const uint32_t fb = f * fr, fe = std::min(rows, fb + fr);
+            frame = std::make_shared<DecodedBlock>((fe - fb) * row_bytes);
+            std::memcpy(frame->data.get(), dst + (fb - row_begin) * row_bytes, frame->size);
+          }
+          context_->cache->Insert(cache_key, std::move(frame));
+        }
+      }
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    if (!status.ok()) failed.store(true, std::memory_order_relaxed);
+    if (!status.ok() && first_error.ok()) first_error = status;
+    stats.blocks_read += local.blocks_read;
+    stats.blocks_missing += local.blocks_missing;
+    stats.cache_hits += local.cache_hits;
+    stats.bytes_read += local.bytes_read;
+    stats.bytes_decompressed += local.bytes_decompressed;
+  });
+  GRIDSTORE_RETURN_IF_ERROR(first_error);
+  // A missing block reads as the fill value: right only if the dataset is still the incarnation
+  // planned from. Deleting or replacing it meanwhile removes blocks, so check (one small read,
+  // and only when some block was missing).
+  if (stats.blocks_missing > 0) GRIDSTORE_RETURN_IF_ERROR(CheckStillCurrent());
+
+  if (options_.unpack) {
+    for (const Output& out : outputs) {
+      *out.grid = Unpack(*out.var, *out.grid, context_->pool, parallelism);
+    }
+  }
+  for (const auto& [name, grid] : result.variables) {
+    stats.bytes_returned += static_cast<int64_t>(grid.size_bytes());
+  }
+  return result;
+}
+
+}  // namespace gridstore::grid

@@ -1,0 +1,259 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/grid/grid_data_writer.h"
+
+#include <cstring>
+#include <vector>
+
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/block_geometry.h"
+#include "gridstore/grid/internal/store_context.h"
+#include "gridstore/util/result.h"
+
+namespace gridstore::grid {
+
+using internal_grid::BlockGeometry;
+
+namespace {
+// Raw bytes encoded by one pool task of the submit pipeline: enough work to amortise scheduling,
+// little enough that one plane spreads over every core.
+constexpr int64_t kTaskRawBytes = 1 << 20;
+}  // namespace
+
+struct GridDataWriter::PlaneJob {
+  PlaneJob(const VariableMeta* var, int64_t t_in, int64_t z_in, Grid2D p, const BlockLayout& layout)
+      : variable(var), t(t_in), z(z_in), plane(std::move(p)), geometry(*var, layout) {}
+  const VariableMeta* variable;
+  int64_t t;
+  int64_t z;
+  Grid2D plane;
+  BlockGeometry geometry;
+  std::shared_ptr<const BlockDictionary> dictionary;
+  std::atomic<int64_t> remaining_tasks{0};
+};
+
+GridDataWriter::GridDataWriter(internal_grid::StoreContext* context,
+                               std::shared_ptr<const DataSetMeta> meta,
+                               const WriteGridOptions& options)
+    : context_(context), meta_(std::move(meta)), options_(options) {}
+
+GridDataWriter::~GridDataWriter() { Flush().IgnoreError(); }
+
+Result<const VariableMeta*> GridDataWriter::CheckPlane(std::string_view variable, int64_t t,
+                                                       int64_t z, const Grid2D& plane) const {
+  const std::string dataset = "dataset '" + EscapeForMessage(meta_->id) + "'";
+  if (context_->read_only) {
+    return Status::FailedPrecondition("the store is open read-only; cannot write " + dataset);
+  }
+  const VariableMeta* var = meta_->FindVariable(variable);
+  if (var == nullptr) {
+    std::string names;
+    for (const auto& v : meta_->variables) {
+      names += (names.empty() ? "" : ", ") + EscapeForMessage(v.name);
+    }
+    return Status::InvalidArgument(dataset + " has no variable '" + EscapeForMessage(variable) +
+                                   "' (it has: " + names + ")");
+  }
+  const std::string where = dataset + ", variable '" + EscapeForMessage(variable) + "'";
+  if (t < 0 || t >= var->shape[kT]) {
+    return Status::OutOfRange(where + ": t = " + std::to_string(t) + " is outside [0, " +
+                              std::to_string(var->shape[kT]) + ")");
+  }
+  if (z < 0 || z >= var->shape[kZ]) {
+    return Status::OutOfRange(where + ": z = " + std::to_string(z) + " is outside [0, " +
+                              std::to_string(var->shape[kZ]) + ")");
+  }
+  if (plane.type() != var->type) {
+    return Status::InvalidArgument(where + ": plane has type " +
+                                   std::string(DataTypeName(plane.type())) +
+                                   " but the variable is " + std::string(DataTypeName(var->type)));
+  }
+  if (plane.x() != var->shape[kX] || plane.y() != var->shape[kY]) {
+    return Status::InvalidArgument(
+        where + ": plane is " + std::to_string(plane.x()) + "x" + std::to_string(plane.y()) +
+        " (x by y) but the variable's planes are " + std::to_string(var->shape[kX]) + "x" +
+        std::to_string(var->shape[kY]));
+  }
+  return var;
+}
+
+Result<std::shared_ptr<const BlockDictionary>> GridDataWriter::DictionaryFor(
+    const VariableMeta& var, const Grid2D& plane) {
+  auto dictionary = context_->dictionaries->GetOrTrain(*meta_, var, plane, options_.sync);
+  if (!dictionary.ok()) {
+    return dictionary.status().WithContext("writing dataset '" + EscapeForMessage(meta_->id) +
+                                           "'");
+  }
+  return dictionary;
+}
+
+Status GridDataWriter::EncodeBlock(const VariableMeta& var, int64_t t, int64_t z,
+                                   const Grid2D& plane, int64_t index,
+                                   const BlockDictionary* dictionary, std::string* key,
+                                   std::string* value) const {
+  const BlockGeometry g(var, meta_->layout);
+  const int64_t r = index / g.block_cols, c = index % g.block_cols;
+  const int64_t rows = g.rows_of(r), cols = g.cols_of(c);
+  const size_t esize = DataTypeSize(var.type);
+  // Gather the block's rows into one contiguous buffer, reused per thread.
+  thread_local std::string scratch;
+  scratch.resize(rows * cols * esize);
+  const char* src = plane.bytes() + (g.row_begin(r) * g.y + g.col_begin(c)) * esize;
+  for (int64_t i = 0; i < rows; ++i) {
+    std::memcpy(scratch.data() + i * cols * esize, src + i * g.y * esize, cols * esize);
+  }
+  key->clear();
+  AppendDataKey(BlockAddress{meta_->id, meta_->key_incarnation(), var.name, kPlaneLayout,
+                             static_cast<uint32_t>(t), static_cast<uint32_t>(z),
+                             static_cast<uint32_t>(r), static_cast<uint32_t>(c)},
+                key);
+  return grid::EncodeBlock(meta_->layout.codec, var.type, static_cast<uint32_t>(rows),
+                           static_cast<uint32_t>(cols),
+                           static_cast<uint32_t>(meta_->layout.frame_rows), scratch, value,
+                           dictionary);
+}
+
+Status GridDataWriter::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
+  if (batch->empty()) return Status::OK();
+  Status s = context_->kv->Write(storage::WriteOptions{}, *batch);
+  if (context_->cache->capacity() > 0) {
+    // After the write, so that a concurrent fetch cannot re-cache the old block.
+    const BlockLayout& layout = meta_->layout;
+    const int64_t frames = layout.frame_rows > 0 && layout.frame_rows < layout.block_x
+                               ? (layout.block_x + layout.frame_rows - 1) / layout.frame_rows
+                               : 1;
+    std::string cache_key;
+    for (const auto& op : batch->ops()) {
+      for (int64_t f = 0; f < frames; ++f) {
+        cache_key.clear();
+        internal_grid::AppendCacheKey(meta_->incarnation, op.key, static_cast<uint32_t>(f),
+                                      &cache_key);
+        context_->cache->Erase(cache_key);
+      }
+    }
+  }
+  batch->Clear();
+  return s.WithContext("writing dataset '" + EscapeForMessage(meta_->id) + "'");
+}
+
+Status GridDataWriter::WriteGrid2D(std::string_view variable, int64_t t, int64_t z,
+                                   const Grid2D& plane) {
+  GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
+  GRIDSTORE_ASSIGN_OR_RETURN(auto dictionary, DictionaryFor(*var, plane));
+  const int64_t n = BlockGeometry(*var, meta_->layout).num_blocks();
+  std::vector<std::string> keys(n), values(n);
+  std::vector<Status> statuses(n);
+  ParallelFor(context_->pool, n, 0, [&](size_t i) {
+    statuses[i] = EncodeBlock(*var, t, z, plane, static_cast<int64_t>(i), dictionary.get(),
+                              &keys[i], &values[i]);
+  });
+  for (const Status& s : statuses) GRIDSTORE_RETURN_IF_ERROR(s);
+
+  storage::WriteBatch batch;
+  int64_t stored = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    stored += values[i].size();
+    batch.Put(storage::Table::kData, keys[i], values[i]);
+    if (batch.ApproximateSize() >= options_.batch_bytes) {
+      GRIDSTORE_RETURN_IF_ERROR(WriteBatchAndInvalidate(&batch));
+    }
+  }
+  GRIDSTORE_RETURN_IF_ERROR(WriteBatchAndInvalidate(&batch));
+  if (options_.sync) GRIDSTORE_RETURN_IF_ERROR(context_->kv->Sync());
+  std::lock_guard<std::mutex> lock(mu_);
+  stats_.planes += 1;
+  stats_.blocks += n;
+  stats_.raw_bytes += static_cast<int64_t>(plane.size_bytes());
+  stats_.stored_bytes += stored;
+  return Status::OK();
+}
+
+Status GridDataWriter::SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) {
+  GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
+  GRIDSTORE_ASSIGN_OR_RETURN(auto dictionary, DictionaryFor(*var, plane));
+  const size_t bytes = plane.size_bytes();
+  auto job = std::make_shared<PlaneJob>(var, t, z, std::move(plane), meta_->layout);
+  job->dictionary = std::move(dictionary);
+  const int64_t n = job->geometry.num_blocks();
+  const int64_t raw_per_block =
+      std::max<int64_t>(1, job->geometry.block_x * job->geometry.block_y *
+                               static_cast<int64_t>(DataTypeSize(var->type)));
+  const int64_t blocks_per_task = std::max<int64_t>(1, kTaskRawBytes / raw_per_block);
+  const int64_t tasks = (n + blocks_per_task - 1) / blocks_per_task;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!first_error_.ok()) return first_error_;
+    // A plane larger than the whole budget still goes through, alone.
+    cv_.wait(lock, [&] {
+      return pending_bytes_ == 0 || pending_bytes_ + bytes <= options_.max_pending_bytes;
+    });
+    pending_bytes_ += bytes;
+    pending_tasks_ += tasks;
+  }
+  job->remaining_tasks = tasks;
+  for (int64_t first = 0; first < n; first += blocks_per_task) {
+    const int64_t last = std::min(n, first + blocks_per_task);
+    context_->pool->Schedule([this, job, first, last] { RunBlockTask(job, first, last); });
+  }
+  return Status::OK();
+}
+
+void GridDataWriter::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t first,
+                                  int64_t last) {
+  Status status;
+  std::string key, value;
+  int64_t stored = 0;
+  storage::WriteBatch full;  // a full batch this task took over to write
+  for (int64_t i = first; i < last && status.ok(); ++i) {
+    status = EncodeBlock(*job->variable, job->t, job->z, job->plane, i, job->dictionary.get(),
+                         &key, &value);
+    if (!status.ok()) break;
+    stored += value.size();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      batch_.Put(storage::Table::kData, key, value);
+      if (batch_.ApproximateSize() >= options_.batch_bytes) std::swap(full, batch_);
+    }
+    // Written outside the lock, so other tasks keep encoding meanwhile.
+    if (!full.empty()) status = WriteBatchAndInvalidate(&full);
+  }
+  const bool plane_done = job->remaining_tasks.fetch_sub(1) == 1;
+  if (plane_done) job->plane = Grid2D();  // release the plane's memory now, not at the last ref
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!status.ok() && first_error_.ok()) first_error_ = status;
+    stats_.blocks += last - first;
+    stats_.stored_bytes += stored;
+    if (plane_done) {
+      stats_.planes += 1;
+      stats_.raw_bytes += static_cast<int64_t>(job->geometry.x * job->geometry.y *
+                                               DataTypeSize(job->variable->type));
+      pending_bytes_ -= job->geometry.x * job->geometry.y * DataTypeSize(job->variable->type);
+    }
+    --pending_tasks_;
+    // Notify under the lock: once it is released, Flush (perhaps in the destructor) may return and
+    // destroy cv_, so this task must not touch the writer afterwards.
+    cv_.notify_all();
+  }
+}
+
+Status GridDataWriter::Flush() {
+  storage::WriteBatch rest;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return pending_tasks_ == 0; });
+    std::swap(rest, batch_);
+  }
+  Status s = WriteBatchAndInvalidate(&rest);
+  if (s.ok() && options_.sync) s = context_->kv->Sync();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!s.ok() && first_error_.ok()) first_error_ = s;
+  return first_error_;
+}
+
+WriteStats GridDataWriter::stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stats_;
+}
+
+}  // namespace gridstore::grid

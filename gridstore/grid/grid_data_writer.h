@@ -1,0 +1,122 @@
+// Copyright 2026 The GridStore Authors.
+//
+// GridDataWriter writes planes of one dataset: each (x, y) plane of a variable at (t, z) is cut
+// into the dataset's blocks, compressed in parallel on the store's thread pool, and written in
+// batches. Two paths:
+//   - WriteGrid2D: one plane, stored when the call returns.
+//   - SubmitGrid2D + Flush: a pipeline for bulk import. Submit hands a plane over and returns
+//     while it is compressed and written in the background, so the caller can read the next one;
+//     memory stays bounded by `max_pending_bytes`.
+// Writes are durable (in the store's write-ahead log) once WriteGrid2D / Flush return OK.
+//
+// Thread safety: WriteGrid2D may be called from many threads at once. SubmitGrid2D and Flush may
+// be called from many threads too, but never from a task running on the store's thread pool.
+#ifndef GRIDSTORE_GRID_GRID_DATA_WRITER_H_
+#define GRIDSTORE_GRID_GRID_DATA_WRITER_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "gridstore/grid/codec_options.h"
+#include "gridstore/grid/grid.h"
+#include "gridstore/grid/grid_meta.h"
+#include "gridstore/storage/kv_store.h"
+#include "gridstore/util/status.h"
+
+namespace gridstore::internal_grid {
+struct StoreContext;
+}  // namespace gridstore::internal_grid
+
+namespace gridstore::grid {
+
+class BlockDictionary;  // internal/block_codec.h
+
+struct WriteGridOptions {
+  // Raw bytes of submitted planes not yet stored. SubmitGrid2D waits while more are in flight, so
+  // memory stays near this bound whatever the input size.
+  size_t max_pending_bytes = 256ull << 20;
+  // Target size of one write batch; larger batches amortise the engine's per-write cost.
+  size_t batch_bytes = 8ull << 20;
+  // Make the data durable on stable storage (fsync) at Flush and after WriteGrid2D. If false it is
+  // still in the write-ahead log, which survives a process crash.
+  bool sync = false;
+};
+
+// What a writer has stored so far.
+struct WriteStats {
+  int64_t planes = 0;
+  int64_t blocks = 0;
+  int64_t raw_bytes = 0;
+  int64_t stored_bytes = 0;
+};
+
+class GridDataWriter {
+ public:
+  // Waits for submitted planes to be written (their errors are dropped: call Flush to see them).
+  ~GridDataWriter();
+
+  GridDataWriter(const GridDataWriter&) = delete;
+  GridDataWriter& operator=(const GridDataWriter&) = delete;
+
+  // Stores `plane` as `variable` at (t, z), replacing what was there. InvalidArgument if the
+  // variable does not exist, OutOfRange if t or z is outside its shape, InvalidArgument if the
+  // plane's type or (x, y) shape differs from the variable's; each message names the dataset,
+  // variable and bound. Errors of the store pass through.
+  Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z, const Grid2D& plane);
+
+  // Validates as WriteGrid2D, then queues `plane` for compression and writing and returns. Blocks
+  // while more than max_pending_bytes are in flight. An error of an earlier plane is returned by
+  // the next SubmitGrid2D or Flush (and the plane is then not queued). Blocks are written in no
+  // particular order: submitting the same (variable, t, z) twice without a Flush in between leaves
+  // either plane's blocks.
+  Status SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane);
+
+  // Waits until every submitted plane is stored, then returns the first error any of them met.
+  Status Flush();
+
+  const DataSetMeta& meta() const { return *meta_; }
+  WriteStats stats() const;
+
+ private:
+  friend class GridStore;
+  struct PlaneJob;
+  GridDataWriter(internal_grid::StoreContext* context, std::shared_ptr<const DataSetMeta> meta,
+                 const WriteGridOptions& options);
+
+  Result<const VariableMeta*> CheckPlane(std::string_view variable, int64_t t, int64_t z,
+                                         const Grid2D& plane) const;
+  // Compresses block `index` of `plane` (variable `var` at t, z) into its key and value.
+  // `dictionary` (may be null) is the variable's, from DictionaryFor.
+  Status EncodeBlock(const VariableMeta& var, int64_t t, int64_t z, const Grid2D& plane,
+                     int64_t index, const BlockDictionary* dictionary, std::string* key,
+                     std::string* value) const;
+  // The variable's compression dictionary, trained from `plane` if it has none yet; null if the
+  // layout does not use one.
+  Result<std::shared_ptr<const BlockDictionary>> DictionaryFor(const VariableMeta& var,
+                                                               const Grid2D& plane);
+  // Encodes blocks [first, last) of a submitted plane into the shared batch.
+  void RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t first, int64_t last);
+  // Writes `batch` in one atomic write, then drops the blocks it replaced from the cache.
+  Status WriteBatchAndInvalidate(storage::WriteBatch* batch);
+
+  internal_grid::StoreContext* const context_;
+  const std::shared_ptr<const DataSetMeta> meta_;
+  const WriteGridOptions options_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  size_t pending_bytes_ = 0;     // guarded by mu_: raw bytes of queued, unfinished planes
+  int64_t pending_tasks_ = 0;    // guarded by mu_
+  storage::WriteBatch batch_;    // guarded by mu_: blocks encoded but not yet written
+  Status first_error_;           // guarded by mu_
+  WriteStats stats_;             // guarded by mu_
+};
+
+}  // namespace gridstore::grid
+
+#endif  // GRIDSTORE_GRID_GRID_DATA_WRITER_H_

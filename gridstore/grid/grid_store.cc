@@ -1,0 +1,947 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Meta writes are read-modify-write cycles (the previous meta decides the index postings to
+// remove and whether a layout may change). Within one GridStore they are serialised by
+// meta_write_mu_; against other processes writing the same store (RADOS), each write expects
+// the meta it read and the index definitions it holds to be unchanged (WriteBatch::Expect), and
+// is redone after a conflict. Every meta write also writes the meta's stamp (incarnation,
+// generation), which readers check before trusting a cached meta.
+#include "gridstore/grid/grid_store.h"
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <thread>
+#include <unordered_map>
+
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/block_cache.h"
+#include "gridstore/grid/internal/dictionary_cache.h"
+#include "gridstore/grid/internal/meta_index.h"
+#include "gridstore/grid/internal/store_context.h"
+#include "gridstore/grid/internal/store_walk.h"
+#include "gridstore/storage/kv_store_factory.h"
+#include "gridstore/util/internal/coding.h"
+#include "gridstore/util/internal/thread_pool.h"
+
+namespace gridstore::grid {
+
+namespace {
+
+// The store marker's value: a magic word and the store format version. Version 2 put the
+// incarnation into data keys; version-1 stores are read as they are and marked version 2 on
+// their first open for writing (an older build would misread the new keys).
+constexpr std::string_view kStoreMagic = "GridStore";
+constexpr uint32_t kStoreFormatVersion = 2;
+
+// Conflicting writers retry this often before a meta write gives up with Aborted.
+constexpr int kMaxConflictRetries = 64;
+
+std::string Quoted(std::string_view id) { return "'" + EscapeForMessage(id) + "'"; }
+
+// Datasets indexed per write batch when an index is created on a populated store.
+constexpr size_t kBackfillBatch = 1000;
+
+uint64_t RandomNonZero() {
+  static std::mutex mu;
+  static std::mt19937_64 rng(std::random_device{}() ^
+                             static_cast<uint64_t>(
+                                 std::chrono::steady_clock::now().time_since_epoch().count()));
+  std::lock_guard<std::mutex> lock(mu);
+  uint64_t v = 0;
+  while (v == 0) v = rng();
+  return v;
+}
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// A staged replacement's record: when it began, then its meta.
+std::string EncodeStagedRecord(const DataSetMeta& staged) {
+  std::string s;
+  PutFixed64(&s, static_cast<uint64_t>(NowMillis()));
+  staged.EncodeTo(&s);
+  return s;
+}
+
+std::string ShapeString(const Shape4& s) {
+  return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) +
+         ", " + std::to_string(s[3]) + "]";
+}
+
+std::string VariableChange(const VariableMeta& prev, const VariableMeta* next) {
+  if (next == nullptr) return "variable '" + EscapeForMessage(prev.name) + "' cannot be removed";
+  if (next->type != prev.type) {
+    return "variable '" + EscapeForMessage(prev.name) + "' cannot change type (" +
+           std::string(DataTypeName(prev.type)) + " -> " + std::string(DataTypeName(next->type)) +
+           ")";
+  }
+  if (next->shape != prev.shape) {
+    return "variable '" + EscapeForMessage(prev.name) + "' cannot change shape (" +
+           ShapeString(prev.shape) + " -> " + ShapeString(next->shape) + ")";
+  }
+  return "";
+}
+
+Status WriteStoreMarker(storage::KvStore* kv) {
+  std::string value(kStoreMagic);
+  PutFixed32(&value, kStoreFormatVersion);
+  return kv->Put(storage::WriteOptions{.sync = true}, storage::Table::kMeta, StoreMarkerKey(),
+                 value);
+}
+
+// True if no table of `kv` holds any key.
+Result<bool> IsEmpty(storage::KvStore* kv) {
+  for (int t = 0; t < storage::kNumTables; ++t) {
+    bool any = false;
+    GRIDSTORE_RETURN_IF_ERROR(kv->Scan(storage::ReadOptions{}, static_cast<storage::Table>(t),
+                                       storage::KeyRange{},
+                                       [&](std::string_view, std::string_view) {
+                                         any = true;
+                                         return false;
+                                       }));
+    if (any) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// The index definitions a writer maintains, and the stored version they were read at.
+struct GridStore::IndexDefinitionsCache {
+  std::vector<MetaIndexInfo> defs;  // ready and building, ordered by name
+  std::optional<std::string> version;
+};
+
+GridStore::GridStore(std::unique_ptr<storage::KvStore> kv, std::unique_ptr<ThreadPool> pool,
+                     const GridStoreOptions& options)
+    : options_(options),
+      kv_(std::move(kv)),
+      pool_(std::move(pool)),
+      cache_(std::make_unique<internal_grid::BlockCache>(options.block_cache_bytes)),
+      dictionaries_(std::make_unique<internal_grid::DictionaryCache>(kv_.get())),
+      context_(std::make_unique<internal_grid::StoreContext>(internal_grid::StoreContext{
+          kv_.get(), pool_.get(), cache_.get(), dictionaries_.get(), options.read_only})) {}
+
+GridStore::~GridStore() = default;
+
+Result<std::unique_ptr<GridStore>> GridStore::Open(const std::string& uri,
+                                                   const GridStoreOptions& options) {
+  if (options.threads < 0 || options.threads > ThreadPool::kMaxThreads) {
+    return Status::InvalidArgument("store '" + uri + "': thread count " +
+                                   std::to_string(options.threads) + " is outside [0, " +
+                                   std::to_string(ThreadPool::kMaxThreads) + "]");
+  }
+  // The threads first: if they cannot start, no store has been created for nothing.
+  auto pool = ThreadPool::Create(options.threads);
+  if (!pool.ok()) return pool.status().WithContext("store '" + uri + "'");
+  storage::OpenOptions open_options;
+  open_options.create_if_missing = options.create_if_missing && !options.read_only;
+  open_options.read_only = options.read_only;
+  open_options.initialize = WriteStoreMarker;
+  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<storage::KvStore> kv,
+                             storage::OpenKvStore(uri, open_options));
+  auto opened = OpenWith(std::move(kv), std::move(pool).value(), options);
+  if (!opened.ok()) return opened.status().WithContext("store '" + uri + "'");
+  return opened;
+}
+
+Result<std::unique_ptr<GridStore>> GridStore::Open(std::unique_ptr<storage::KvStore> kv,
+                                                   const GridStoreOptions& options) {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(options.threads));
+  return OpenWith(std::move(kv), std::move(pool), options);
+}
+
+Result<std::unique_ptr<GridStore>> GridStore::OpenWith(std::unique_ptr<storage::KvStore> kv,
+                                                       std::unique_ptr<ThreadPool> pool,
+                                                       const GridStoreOptions& options) {
+  std::unique_ptr<GridStore> store(new GridStore(std::move(kv), std::move(pool), options));
+  std::string marker;
+  Status s = store->kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(),
+                             &marker);
+  if (s.IsNotFound() && (!options.create_if_missing || options.read_only)) {
+    return Status::FailedPrecondition(
+        "not a GridStore store (the key-value store has no GridStore marker)");
+  }
+  if (!s.ok() && !s.IsNotFound()) return s;
+  GRIDSTORE_RETURN_IF_ERROR(store->CreateStore());  // checks the marker's version
+  return store;
+}
+
+Status GridStore::CreateStore() {
+  std::string marker;
+  Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(), &marker);
+  if (s.ok()) {
+    ByteReader reader(marker);
+    std::string_view magic;
+    uint32_t version = 0;
+    if (!reader.ReadBytes(kStoreMagic.size(), &magic) || magic != kStoreMagic ||
+        !reader.ReadFixed32(&version)) {
+      return Status::DataLoss("the GridStore store marker is corrupt");
+    }
+    if (version > kStoreFormatVersion) {
+      return Status::FailedPrecondition("the store has format version " + std::to_string(version) +
+                                        "; this build reads up to " +
+                                        std::to_string(kStoreFormatVersion));
+    }
+    if (version < kStoreFormatVersion && !options_.read_only) return WriteStoreMarker(kv_.get());
+    return Status::OK();
+  }
+  if (!s.IsNotFound()) return s;
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  // Only an empty key-value store becomes a GridStore store: one holding anything else belongs
+  // to someone else. (New stores get their marker as they are created; an empty one without it
+  // was left by a creation that died, before creation was atomic.)
+  GRIDSTORE_ASSIGN_OR_RETURN(bool empty, IsEmpty(kv_.get()));
+  if (!empty) {
+    return Status::FailedPrecondition(
+        "not a GridStore store (the key-value store holds data but no GridStore marker)");
+  }
+  return WriteStoreMarker(kv_.get());
+}
+
+Status GridStore::Flush() { return kv_->Flush(); }
+
+Status GridStore::CheckWritable() const {
+  if (options_.read_only) return Status::FailedPrecondition("the store is open read-only");
+  return Status::OK();
+}
+
+Result<bool> GridStore::HasData(const storage::KeyRange& range) {
+  bool found = false;
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(storage::ReadOptions{.fill_cache = false},
+                                      storage::Table::kData, range,
+                                      [&](std::string_view, std::string_view) {
+                                        found = true;
+                                        return false;
+                                      }));
+  return found;
+}
+
+Result<std::shared_ptr<const DataSetMeta>> GridStore::LoadMeta(std::string_view id) {
+  GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
+  std::shared_ptr<const DataSetMeta> cached;
+  {
+    std::lock_guard<std::mutex> lock(meta_cache_mu_);
+    if (auto it = meta_cache_.find(id); it != meta_cache_.end()) cached = it->second;
+  }
+  if (cached != nullptr && cached->generation != 0) {
+    // Another process may have rewritten, deleted or re-created the dataset: trust the cached
+    // meta only while the stored stamp still names it (a small read, not the whole meta).
+    std::string stamp;
+    Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaStampKey(id), &stamp);
+    uint64_t incarnation = 0, generation = 0;
+    if (s.ok() && DecodeMetaStamp(stamp, &incarnation, &generation) &&
+        incarnation == cached->incarnation && generation == cached->generation) {
+      return cached;
+    }
+    if (!s.ok() && !s.IsNotFound()) {
+      return s.WithContext("reading the meta of dataset " + Quoted(id));
+    }
+  }
+  std::string bytes;
+  Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(id), &bytes);
+  if (s.IsNotFound()) {
+    EraseCachedMeta(id);
+    return Status::NotFound("dataset " + Quoted(id) + " does not exist");
+  }
+  GRIDSTORE_RETURN_IF_ERROR(s.WithContext("reading the meta of dataset " + Quoted(id)));
+  auto decoded = DataSetMeta::Decode(bytes);
+  if (!decoded.ok()) return decoded.status().WithContext("meta of dataset " + Quoted(id));
+  auto meta = std::make_shared<const DataSetMeta>(std::move(decoded).value());
+  std::lock_guard<std::mutex> lock(meta_cache_mu_);
+  meta_cache_[std::string(id)] = meta;
+  return meta;
+}
+
+Status GridStore::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev,
+                               storage::WriteBatch* batch, DataSetMeta* stored) {
+  *stored = meta;
+  if (prev != nullptr) {
+    stored->incarnation = prev->incarnation;
+    stored->incarnation_in_keys = prev->incarnation_in_keys;
+    stored->generation = prev->generation + 1;
+    // A layout change matters if any block exists; a variable change only if that variable's
+    // do. Every variable is checked: one unchanged or data-less variable does not hide another.
+    const uint64_t inc = prev->key_incarnation();
+    std::vector<std::pair<std::string, storage::KeyRange>> changes;
+    if (!(prev->layout == meta.layout)) {
+      changes.emplace_back("its block layout cannot change (" + BlockLayoutToString(prev->layout) +
+                               " -> " + BlockLayoutToString(meta.layout) + ")",
+                           IncarnationDataRange(meta.id, inc));
+    }
+    for (const VariableMeta& var : prev->variables) {
+      std::string why = VariableChange(var, meta.FindVariable(var.name));
+      if (!why.empty()) {
+        changes.emplace_back(std::move(why), VariableDataRange(meta.id, inc, var.name));
+      }
+    }
+    for (const auto& [why, range] : changes) {
+      GRIDSTORE_ASSIGN_OR_RETURN(bool has_data, HasData(range));
+      if (has_data) {
+        return Status::FailedPrecondition("dataset " + Quoted(meta.id) + " has data, so " + why +
+                                          "; delete the dataset and write it again instead");
+      }
+    }
+  } else {
+    stored->incarnation = RandomNonZero();
+    stored->incarnation_in_keys = true;
+    stored->generation = 1;
+  }
+  batch->Put(storage::Table::kMeta, MetaKey(stored->id), stored->Encode());
+  batch->Put(storage::Table::kMeta, MetaStampKey(stored->id),
+             EncodeMetaStamp(stored->incarnation, stored->generation));
+  // Postings go in the same batch as the meta: a crash never leaves them disagreeing.
+  return AddPostingChanges(stored->id, prev != nullptr ? &prev->attributes : nullptr,
+                           &stored->attributes, batch);
+}
+
+void GridStore::ExpectUnchanged(std::string_view id, const std::optional<std::string>& prev_bytes,
+                                storage::WriteBatch* batch) {
+  batch->Expect(storage::Table::kMeta, MetaKey(id),
+                prev_bytes ? std::optional<std::string_view>(*prev_bytes) : std::nullopt);
+}
+
+Status GridStore::ExpectIndexDefinitions(storage::WriteBatch* batch) {
+  GRIDSTORE_RETURN_IF_ERROR(IndexDefinitions().status());
+  // The postings a write adds follow the definitions this store holds: the write must fail if
+  // another process created or dropped an index since they were read.
+  batch->Expect(
+      storage::Table::kIndex, IndexDefinitionsVersionKey(),
+      index_defs_->version ? std::optional<std::string_view>(*index_defs_->version) : std::nullopt);
+  return Status::OK();
+}
+
+Status GridStore::RetryOnConflict(std::string_view what, const std::function<Status()>& attempt) {
+  for (int i = 0; i < kMaxConflictRetries; ++i) {
+    Status s = attempt();
+    if (!s.IsAborted()) return s;
+    // Another writer changed a meta this one read, or the index definitions: read again.
+    index_defs_.reset();
+    std::this_thread::sleep_for(std::chrono::microseconds(100 * (i + 1)));
+  }
+  return Status::Aborted(std::string(what) + ": other writers kept changing the same metas; " +
+                         "try again");
+}
+
+Status GridStore::StoreMeta(const DataSetMeta& meta, bool must_exist) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  const std::string what = "writing the meta of dataset " + Quoted(meta.id);
+  return RetryOnConflict(what, [&]() -> Status {
+    std::string bytes;
+    Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(meta.id), &bytes);
+    if (!s.ok() && !s.IsNotFound()) return s.WithContext(what);
+    if (s.IsNotFound() && must_exist) {
+      return Status::NotFound("dataset " + Quoted(meta.id) + " does not exist");
+    }
+    std::optional<DataSetMeta> prev;
+    if (s.ok()) {
+      auto decoded = DataSetMeta::Decode(bytes);
+      if (!decoded.ok()) return decoded.status().WithContext("stored meta of " + Quoted(meta.id));
+      prev = std::move(decoded).value();
+    }
+    storage::WriteBatch batch;
+    DataSetMeta stored;
+    GRIDSTORE_RETURN_IF_ERROR(AddMetaWrite(meta, prev ? &*prev : nullptr, &batch, &stored));
+    ExpectUnchanged(meta.id, s.ok() ? std::optional<std::string>(bytes) : std::nullopt, &batch);
+    GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
+    Status written = kv_->Write(storage::WriteOptions{}, batch);
+    EraseCachedMeta(meta.id);
+    return written.WithContext(what);
+  });
+}
+
+Status GridStore::PutDataSetMetas(const std::vector<DataSetMeta>& metas) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  auto which = [&](size_t i) {
+    return "meta " + std::to_string(i + 1) + " of " + std::to_string(metas.size()) +
+           " (dataset " + Quoted(metas[i].id) + ")";
+  };
+  for (size_t i = 0; i < metas.size(); ++i) {
+    GRIDSTORE_RETURN_IF_ERROR(metas[i].Validate().WithContext(which(i)));
+  }
+  if (metas.empty()) return Status::OK();
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  const std::string what = "writing " + std::to_string(metas.size()) + " dataset metas";
+  return RetryOnConflict(what, [&]() -> Status {
+    std::vector<std::string> keys;
+    keys.reserve(metas.size());
+    for (const DataSetMeta& meta : metas) keys.push_back(MetaKey(meta.id));
+    const std::vector<std::string_view> key_views(keys.begin(), keys.end());
+    std::vector<std::string> values;
+    std::vector<Status> statuses;
+    kv_->MultiGet(storage::ReadOptions{}, storage::Table::kMeta, key_views, &values, &statuses);
+
+    // What this batch has written so far, so that a repeated id is checked against its
+    // predecessor in the batch (and expected unchanged only once).
+    std::unordered_map<std::string_view, DataSetMeta> written;
+    storage::WriteBatch batch;
+    for (size_t i = 0; i < metas.size(); ++i) {
+      const DataSetMeta* prev = nullptr;
+      DataSetMeta decoded;
+      if (auto it = written.find(metas[i].id); it != written.end()) {
+        prev = &it->second;
+      } else {
+        if (statuses[i].ok()) {
+          auto d = DataSetMeta::Decode(values[i]);
+          if (!d.ok()) return d.status().WithContext("stored meta of " + which(i));
+          decoded = std::move(d).value();
+          prev = &decoded;
+        } else if (!statuses[i].IsNotFound()) {
+          return statuses[i].WithContext("reading the meta of " + which(i));
+        }
+        ExpectUnchanged(metas[i].id,
+                        statuses[i].ok() ? std::optional<std::string>(values[i]) : std::nullopt,
+                        &batch);
+      }
+      DataSetMeta stored;
+      GRIDSTORE_RETURN_IF_ERROR(
+          AddMetaWrite(metas[i], prev, &batch, &stored).WithContext(which(i)));
+      written[metas[i].id] = std::move(stored);
+    }
+    GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
+    Status s = kv_->Write(storage::WriteOptions{}, batch);
+    for (const DataSetMeta& meta : metas) EraseCachedMeta(meta.id);
+    return s.WithContext(what);
+  });
+}
+
+void GridStore::EraseCachedMeta(std::string_view id) {
+  std::lock_guard<std::mutex> lock(meta_cache_mu_);
+  if (auto it = meta_cache_.find(id); it != meta_cache_.end()) meta_cache_.erase(it);
+}
+
+Status GridStore::PutDataSetMeta(const DataSetMeta& meta) { return StoreMeta(meta, false); }
+
+Status GridStore::UpdateDataSetMeta(const DataSetMeta& meta) { return StoreMeta(meta, true); }
+
+Result<DataSetMeta> GridStore::GetDataSetMeta(std::string_view id) {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
+  return *meta;
+}
+
+Result<std::vector<DataSetMeta>> GridStore::ListDataSets() {
+  std::vector<DataSetMeta> metas;
+  Status error;
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(
+      storage::ReadOptions{}, storage::Table::kMeta, AllMetaKeys(),
+      [&](std::string_view key, std::string_view value) {
+        auto meta = DataSetMeta::Decode(value);
+        if (!meta.ok()) {
+          error = meta.status().WithContext("meta of dataset " + Quoted(key));
+          return false;
+        }
+        metas.push_back(std::move(meta).value());
+        return true;
+      }));
+  GRIDSTORE_RETURN_IF_ERROR(error);
+  return metas;
+}
+
+Status GridStore::ReclaimDataRange(const storage::KeyRange& range, std::string_view what) {
+  return kv_->CompactRange(storage::Table::kData, range)
+      .WithContext(std::string(what) + " succeeded, but reclaiming its space failed");
+}
+
+Status GridStore::DeleteDataSet(std::string_view id) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
+  const std::string what = "deleting dataset " + Quoted(id);
+  {
+    std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+    GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
+      std::string bytes;
+      Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(id), &bytes);
+      if (!s.ok() && !s.IsNotFound()) return s.WithContext(what);
+      std::vector<std::string> staged;
+      GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(storage::ReadOptions{}, storage::Table::kMeta,
+                                          StagedKeysOf(id),
+                                          [&](std::string_view key, std::string_view) {
+                                            staged.emplace_back(key);
+                                            return true;
+                                          }));
+      if (s.IsNotFound() && staged.empty()) {
+        // No meta: delete anyway if blocks were left behind, else there is nothing to delete.
+        GRIDSTORE_ASSIGN_OR_RETURN(bool has_data, HasData(DataSetDataRange(id)));
+        if (!has_data) return Status::NotFound("dataset " + Quoted(id) + " does not exist");
+      }
+      storage::WriteBatch batch;
+      if (s.ok()) {
+        // Postings are not under the dataset's index range; delete them by what the meta
+        // implies.
+        Attributes attributes;
+        Status decoded = DataSetMeta::DecodeAttributes(bytes, &attributes);
+        if (decoded.ok()) {
+          GRIDSTORE_RETURN_IF_ERROR(AddPostingChanges(id, &attributes, nullptr, &batch));
+        } else {
+          // A damaged meta: find its postings by scanning each indexed field.
+          GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
+          for (const MetaIndexInfo& def : *defs) {
+            for (const IndexField& field : def.schema.fields) {
+              const std::string prefix = IndexFieldPrefix(def.name, field.name);
+              const size_t width = field.type == IndexFieldType::kString ? 0
+                                   : field.type == IndexFieldType::kBool ? 1
+                                                                         : 8;
+              GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(
+                  storage::ReadOptions{.fill_cache = false}, storage::Table::kIndex,
+                  storage::KeyRange::Prefix(prefix), [&](std::string_view key, std::string_view) {
+                    std::string_view value, posting_id;
+                    if (SplitIndexPosting(key.substr(prefix.size()), width, &value, &posting_id) &&
+                        posting_id == id) {
+                      batch.Delete(storage::Table::kIndex, key);
+                    }
+                    return true;
+                  }));
+            }
+          }
+        }
+      }
+      ExpectUnchanged(id, s.ok() ? std::optional<std::string>(bytes) : std::nullopt, &batch);
+      GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
+      batch.Delete(storage::Table::kMeta, MetaKey(id));
+      batch.Delete(storage::Table::kMeta, MetaStampKey(id));
+      for (const std::string& key : staged) batch.Delete(storage::Table::kMeta, key);
+      const storage::KeyRange data = DataSetDataRange(id), index = DataSetIndexRange(id);
+      batch.DeleteRange(storage::Table::kData, data.begin, data.end);
+      batch.DeleteRange(storage::Table::kIndex, index.begin, index.end);
+      Status written = kv_->Write(storage::WriteOptions{.sync = true}, batch);
+      // Cached blocks are keyed by incarnation, so a re-created dataset never sees them; they
+      // age out.
+      EraseCachedMeta(id);
+      return written.WithContext(what);
+    }));
+  }
+  return ReclaimDataRange(DataSetDataRange(id), what);
+}
+
+// ---- Replacements ----
+
+bool GridStore::ReplacementActive(std::string_view id, uint64_t incarnation) {
+  std::lock_guard<std::mutex> lock(replacements_mu_);
+  return replacements_.count({std::string(id), incarnation}) > 0;
+}
+
+bool GridStore::ReplacementAbandoned(std::string_view id, uint64_t incarnation, int64_t started_ms,
+                                     std::chrono::seconds min_age) {
+  if (ReplacementActive(id, incarnation)) return false;
+  if (kv_->single_writer()) return true;
+  return NowMillis() - started_ms >
+         std::chrono::duration_cast<std::chrono::milliseconds>(min_age).count();
+}
+
+Result<DataSetMeta> GridStore::BeginReplacement(const DataSetMeta& meta) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+  DataSetMeta staged = meta;
+  staged.incarnation = RandomNonZero();
+  staged.incarnation_in_keys = true;
+  staged.generation = 0;
+  // Replacements of this id that a dead process left go first.
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      auto dead,
+      AbandonedReplacements(StagedKeysOf(meta.id), CompactOptions{}.shared_store_min_age));
+  for (const auto& [id, incarnation] : dead) {
+    GRIDSTORE_RETURN_IF_ERROR(RemoveReplacement(id, incarnation, /*reclaim=*/true));
+  }
+  {
+    std::lock_guard<std::mutex> lock(replacements_mu_);
+    replacements_.emplace(meta.id, staged.incarnation);
+  }
+  Status s = kv_->Put(storage::WriteOptions{.sync = true}, storage::Table::kMeta,
+                      StagedKey(meta.id, staged.incarnation), EncodeStagedRecord(staged));
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> lock(replacements_mu_);
+    replacements_.erase({meta.id, staged.incarnation});
+    return s.WithContext("starting a replacement of dataset " + Quoted(meta.id));
+  }
+  return staged;
+}
+
+Result<std::unique_ptr<GridDataWriter>> GridStore::GetReplacementWriter(
+    const DataSetMeta& staged, const WriteGridOptions& options) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  if (!ReplacementActive(staged.id, staged.incarnation)) {
+    return Status::FailedPrecondition("no replacement of dataset " + Quoted(staged.id) +
+                                      " with that incarnation is in progress in this store");
+  }
+  auto meta = std::make_shared<const DataSetMeta>(staged);
+  return std::unique_ptr<GridDataWriter>(new GridDataWriter(context_.get(), meta, options));
+}
+
+Status GridStore::CommitReplacement(const DataSetMeta& meta) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+  const std::string what = "committing the replacement of dataset " + Quoted(meta.id);
+  if (!ReplacementActive(meta.id, meta.incarnation)) {
+    return Status::FailedPrecondition(what + ": it is not in progress in this store");
+  }
+  std::optional<storage::KeyRange> replaced;
+  {
+    std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+    GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
+      const std::string staged_key = StagedKey(meta.id, meta.incarnation);
+      std::string record;
+      Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, staged_key, &record);
+      if (s.IsNotFound()) {
+        return Status::FailedPrecondition(
+            what + ": the replacement was removed meanwhile (was the dataset deleted?)");
+      }
+      GRIDSTORE_RETURN_IF_ERROR(s.WithContext(what));
+      if (record.size() < 8) return Status::DataLoss(what + ": its record is truncated");
+      auto staged = DataSetMeta::Decode(std::string_view(record).substr(8));
+      if (!staged.ok()) return staged.status().WithContext(what + ": its record");
+      if (!(staged->layout == meta.layout) || staged->variables != meta.variables) {
+        return Status::InvalidArgument(what +
+                                       ": its variables or layout differ from those it "
+                                       "was begun with");
+      }
+      std::string bytes;
+      s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(meta.id), &bytes);
+      if (!s.ok() && !s.IsNotFound()) return s.WithContext(what);
+      std::optional<DataSetMeta> prev;
+      if (s.ok()) {
+        auto decoded = DataSetMeta::Decode(bytes);
+        if (!decoded.ok()) {
+          return decoded.status().WithContext("stored meta of dataset " + Quoted(meta.id));
+        }
+        prev = std::move(decoded).value();
+      }
+      DataSetMeta stored = meta;
+      stored.incarnation_in_keys = true;
+      stored.generation = prev ? prev->generation + 1 : 1;
+      storage::WriteBatch batch;
+      ExpectUnchanged(meta.id, s.ok() ? std::optional<std::string>(bytes) : std::nullopt, &batch);
+      batch.Expect(storage::Table::kMeta, staged_key, record);
+      batch.Put(storage::Table::kMeta, MetaKey(meta.id), stored.Encode());
+      batch.Put(storage::Table::kMeta, MetaStampKey(meta.id),
+                EncodeMetaStamp(stored.incarnation, stored.generation));
+      batch.Delete(storage::Table::kMeta, staged_key);
+      GRIDSTORE_RETURN_IF_ERROR(AddPostingChanges(meta.id, prev ? &prev->attributes : nullptr,
+                                                  &stored.attributes, &batch));
+      GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
+      replaced.reset();
+      if (prev) {
+        // After the meta switches (KvStore::Write orders data deletes after the meta).
+        replaced = IncarnationDataRange(meta.id, prev->key_incarnation());
+        batch.DeleteRange(storage::Table::kData, replaced->begin, replaced->end);
+      }
+      Status written = kv_->Write(storage::WriteOptions{.sync = true}, batch);
+      EraseCachedMeta(meta.id);
+      return written.WithContext(what);
+    }));
+  }
+  {
+    std::lock_guard<std::mutex> lock(replacements_mu_);
+    replacements_.erase({meta.id, meta.incarnation});
+  }
+  if (replaced) return ReclaimDataRange(*replaced, what);
+  return Status::OK();
+}
+
+Status GridStore::AbandonReplacement(const DataSetMeta& staged) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  Status s = RemoveReplacement(staged.id, staged.incarnation, /*reclaim=*/true);
+  std::lock_guard<std::mutex> lock(replacements_mu_);
+  replacements_.erase({staged.id, staged.incarnation});
+  return s;
+}
+
+Result<std::vector<std::pair<std::string, uint64_t>>> GridStore::AbandonedReplacements(
+    const storage::KeyRange& records, std::chrono::seconds min_age) {
+  std::vector<std::pair<std::string, uint64_t>> dead;
+  // Damage is for Verify to report; what cannot be read is never declared dead.
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
+      kv_.get(), storage::Table::kMeta, records,
+      [&](std::string_view key, std::string_view value) {
+        std::string_view id;
+        uint64_t incarnation = 0;
+        auto record = internal_grid::DecodeStagedRecord(value);
+        if (DecodeStagedKey(key, &id, &incarnation) &&
+            ReplacementAbandoned(id, incarnation, record.ok() ? record->started_ms : 0, min_age)) {
+          dead.emplace_back(std::string(id), incarnation);
+        }
+        return true;
+      },
+      [](std::string_view, const Status&) {}));
+  return dead;
+}
+
+Status GridStore::RemoveReplacement(std::string_view id, uint64_t incarnation, bool reclaim,
+                                    int64_t* blocks) {
+  const std::string what = "removing the replacement of dataset " + Quoted(id);
+  const storage::KeyRange range = IncarnationDataRange(id, incarnation);
+  if (blocks != nullptr) {
+    uint64_t bytes = 0;
+    GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(kv_.get(), range, blocks, &bytes,
+                                                        [](std::string_view, const Status&) {}));
+  }
+  storage::WriteBatch batch;
+  batch.Delete(storage::Table::kMeta, StagedKey(id, incarnation));
+  batch.DeleteRange(storage::Table::kData, range.begin, range.end);
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch).WithContext(what));
+  if (reclaim) GRIDSTORE_RETURN_IF_ERROR(ReclaimDataRange(range, what));
+  return Status::OK();
+}
+
+// ---- Meta indexes ----
+
+namespace {
+
+// Reads the definitions under `range` (ready: AllIndexDefinitions, or building).
+Status ReadIndexDefinitions(storage::KvStore* kv, const storage::KeyRange& range,
+                            std::vector<MetaIndexInfo>* defs) {
+  Status error;
+  GRIDSTORE_RETURN_IF_ERROR(
+      kv->Scan(storage::ReadOptions{}, storage::Table::kIndex, range,
+               [&](std::string_view key, std::string_view value) {
+                 std::string_view name;
+                 if (!DecodeIndexDefinitionKey(key, &name)) {
+                   error = Status::DataLoss("malformed meta index definition key '" +
+                                            EscapeForMessage(key) + "'");
+                   return false;
+                 }
+                 auto schema = internal_grid::DecodeMetaIndexSchema(value);
+                 if (!schema.ok()) {
+                   error = schema.status().WithContext("meta index " + Quoted(name));
+                   return false;
+                 }
+                 defs->push_back(MetaIndexInfo{std::string(name), std::move(schema).value()});
+                 return true;
+               }));
+  return error;
+}
+
+Result<std::vector<MetaIndexInfo>> ReadReadyIndexDefinitions(storage::KvStore* kv) {
+  std::vector<MetaIndexInfo> defs;
+  GRIDSTORE_RETURN_IF_ERROR(ReadIndexDefinitions(kv, AllIndexDefinitions(), &defs));
+  return defs;
+}
+
+}  // namespace
+
+Result<const std::vector<MetaIndexInfo>*> GridStore::IndexDefinitions() {
+  if (index_defs_ == nullptr) {
+    auto loaded = std::make_unique<IndexDefinitionsCache>();
+    // The version first: definitions written after it was read make the next write conflict.
+    std::string version;
+    Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kIndex,
+                        IndexDefinitionsVersionKey(), &version);
+    if (s.ok()) {
+      loaded->version = std::move(version);
+    } else if (!s.IsNotFound()) {
+      return s;
+    }
+    GRIDSTORE_RETURN_IF_ERROR(
+        ReadIndexDefinitions(kv_.get(), AllIndexDefinitions(), &loaded->defs));
+    GRIDSTORE_RETURN_IF_ERROR(
+        ReadIndexDefinitions(kv_.get(), AllBuildingIndexDefinitions(), &loaded->defs));
+    std::sort(loaded->defs.begin(), loaded->defs.end(),
+              [](const MetaIndexInfo& a, const MetaIndexInfo& b) { return a.name < b.name; });
+    index_defs_ = std::move(loaded);
+  }
+  return &index_defs_->defs;
+}
+
+Status GridStore::AddPostingChanges(std::string_view id, const Attributes* before,
+                                    const Attributes* after, storage::WriteBatch* batch) {
+  GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
+  if (defs->empty()) return Status::OK();
+  std::vector<std::string> old_keys, new_keys;
+  for (const MetaIndexInfo& def : *defs) {
+    if (before != nullptr) internal_grid::AppendMetaPostings(def, id, *before, &old_keys);
+    if (after != nullptr) internal_grid::AppendMetaPostings(def, id, *after, &new_keys);
+  }
+  std::sort(old_keys.begin(), old_keys.end());
+  std::sort(new_keys.begin(), new_keys.end());
+  // Unchanged postings are left alone, so an update touching one attribute writes little.
+  std::vector<std::string> gone, added;
+  std::set_difference(old_keys.begin(), old_keys.end(), new_keys.begin(), new_keys.end(),
+                      std::back_inserter(gone));
+  std::set_difference(new_keys.begin(), new_keys.end(), old_keys.begin(), old_keys.end(),
+                      std::back_inserter(added));
+  for (const std::string& key : gone) batch->Delete(storage::Table::kIndex, key);
+  for (const std::string& key : added) batch->Put(storage::Table::kIndex, key, "");
+  return Status::OK();
+}
+
+Status GridStore::WriteIndexDefinition(std::string_view name, const MetaIndexSchema* ready,
+                                       const MetaIndexSchema* building, bool clear_postings) {
+  storage::WriteBatch batch;
+  GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
+  std::string value;
+  if (ready != nullptr) {
+    internal_grid::EncodeMetaIndexSchema(*ready, &value);
+    batch.Put(storage::Table::kIndex, IndexDefinitionKey(name), value);
+  } else {
+    batch.Delete(storage::Table::kIndex, IndexDefinitionKey(name));
+  }
+  if (building != nullptr) {
+    value.clear();
+    internal_grid::EncodeMetaIndexSchema(*building, &value);
+    batch.Put(storage::Table::kIndex, BuildingIndexDefinitionKey(name), value);
+  } else {
+    batch.Delete(storage::Table::kIndex, BuildingIndexDefinitionKey(name));
+  }
+  std::string version;
+  PutFixed64(&version, RandomNonZero());
+  batch.Put(storage::Table::kIndex, IndexDefinitionsVersionKey(), version);
+  if (clear_postings) {
+    const storage::KeyRange postings = IndexPostingsRange(name);
+    batch.DeleteRange(storage::Table::kIndex, postings.begin, postings.end);
+  }
+  Status s = kv_->Write(storage::WriteOptions{.sync = true}, batch);
+  index_defs_.reset();  // reloaded, with the new version, by the next write
+  return s;
+}
+
+Status GridStore::CreateMetaIndex(std::string_view name, const MetaIndexSchema& schema) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
+  GRIDSTORE_RETURN_IF_ERROR(
+      internal_grid::ValidateMetaIndexSchema(schema).WithContext("meta index " + Quoted(name)));
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  const std::string what = "creating meta index " + Quoted(name);
+  bool exists = false;
+  // 1. Declare the index as being built: from then on every writer (here or in another
+  // process) maintains its postings, while queries do not use it yet.
+  GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
+    std::vector<MetaIndexInfo> ready;
+    GRIDSTORE_RETURN_IF_ERROR(ReadIndexDefinitions(kv_.get(), AllIndexDefinitions(), &ready));
+    for (const MetaIndexInfo& def : ready) {
+      if (def.name != name) continue;
+      std::string why = internal_grid::MetaIndexSchemaConflict(def.schema, schema);
+      if (!why.empty()) {
+        return Status::FailedPrecondition("meta index " + Quoted(name) +
+                                          " already exists with another schema: " + why);
+      }
+      exists = true;
+      return Status::OK();
+    }
+    GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
+    bool resuming = false;
+    for (const MetaIndexInfo& def : *defs) {
+      if (def.name != name) continue;
+      if (!internal_grid::MetaIndexSchemaConflict(def.schema, schema).empty()) {
+        return Status::FailedPrecondition("meta index " + Quoted(name) +
+                                          " is being built with another schema");
+      }
+      resuming = true;  // a build that died: its postings are kept up to date, so go on
+    }
+    // Postings left by an index of this name that was dropped half-way go first. Only if there
+    // are any: a range tombstone is checked by every later read of the index until compaction.
+    bool leftovers = false;
+    if (!resuming) {
+      GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(storage::ReadOptions{}, storage::Table::kIndex,
+                                          IndexPostingsRange(name),
+                                          [&](std::string_view, std::string_view) {
+                                            leftovers = true;
+                                            return false;
+                                          }));
+    }
+    return WriteIndexDefinition(name, nullptr, &schema, leftovers);
+  }));
+  if (exists) return Status::OK();
+
+  // 2. Index existing datasets a bounded batch at a time. Each batch expects the metas it read
+  // unchanged: one a writer changed meanwhile is read again (the writer maintained the index).
+  const MetaIndexInfo info{std::string(name), schema};
+  std::string begin = AllMetaKeys().begin;
+  std::vector<std::string> keys;
+  while (true) {
+    size_t datasets = 0;
+    std::string last;
+    GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
+      storage::WriteBatch batch;
+      datasets = 0;
+      Status error;
+      Attributes attributes;
+      GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(
+          storage::ReadOptions{.fill_cache = false}, storage::Table::kMeta,
+          storage::KeyRange{begin, ""}, [&](std::string_view key, std::string_view value) {
+            if (datasets == kBackfillBatch) return false;
+            Status s = DataSetMeta::DecodeAttributes(value, &attributes);
+            if (!s.ok()) {
+              error = s.WithContext("indexing the meta of dataset " + Quoted(key));
+              return false;
+            }
+            batch.Expect(storage::Table::kMeta, key, value);
+            keys.clear();
+            internal_grid::AppendMetaPostings(info, key, attributes, &keys);
+            for (const std::string& k : keys) batch.Put(storage::Table::kIndex, k, "");
+            last.assign(key);
+            ++datasets;
+            return true;
+          }));
+      GRIDSTORE_RETURN_IF_ERROR(error);
+      if (datasets == 0) return Status::OK();
+      // The index must still be the one being built (not dropped meanwhile).
+      std::string building;
+      internal_grid::EncodeMetaIndexSchema(schema, &building);
+      batch.Expect(storage::Table::kIndex, BuildingIndexDefinitionKey(name), building);
+      return kv_->Write(storage::WriteOptions{}, batch);
+    }));
+    if (datasets < kBackfillBatch) break;
+    begin = last + '\0';
+  }
+  // 3. Ready: queries use it from now on.
+  return RetryOnConflict(what, [&] { return WriteIndexDefinition(name, &schema, nullptr, false); });
+}
+
+Status GridStore::DropMetaIndex(std::string_view name) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  return RetryOnConflict("dropping meta index " + Quoted(name), [&]() -> Status {
+    GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
+    const bool found = std::any_of(defs->begin(), defs->end(),
+                                   [&](const MetaIndexInfo& def) { return def.name == name; });
+    if (!found) return Status::NotFound("meta index " + Quoted(name) + " does not exist");
+    return WriteIndexDefinition(name, nullptr, nullptr, /*clear_postings=*/true);
+  });
+}
+
+Result<std::vector<MetaIndexInfo>> GridStore::ListMetaIndexes() {
+  return ReadReadyIndexDefinitions(kv_.get());  // not the cache: never waits for an index build
+}
+
+Result<QueryResult> GridStore::QueryDataSets(std::string_view index, const Query& query,
+                                             const QueryParams& params) {
+  if (index.empty()) return internal_grid::RunMetaQuery(kv_.get(), nullptr, query, params);
+  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(index));
+  // Read the definition itself (not the writers' cache) so that queries never wait for a writer.
+  std::string value;
+  Status s =
+      kv_->Get(storage::ReadOptions{}, storage::Table::kIndex, IndexDefinitionKey(index), &value);
+  if (s.IsNotFound()) return Status::NotFound("meta index " + Quoted(index) + " does not exist");
+  GRIDSTORE_RETURN_IF_ERROR(s);
+  auto schema = internal_grid::DecodeMetaIndexSchema(value);
+  if (!schema.ok()) return schema.status().WithContext("meta index " + Quoted(index));
+  const MetaIndexInfo info{std::string(index), std::move(schema).value()};
+  return internal_grid::RunMetaQuery(kv_.get(), &info, query, params);
+}
+
+Result<std::unique_ptr<GridDataWriter>> GridStore::GetDataWriter(std::string_view id,
+                                                                 const WriteGridOptions& options) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
+  return std::unique_ptr<GridDataWriter>(new GridDataWriter(context_.get(), meta, options));
+}
+
+Result<std::unique_ptr<GridDataFetcher>> GridStore::GetDataFetcher(std::string_view id) {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
+  return std::unique_ptr<GridDataFetcher>(new GridDataFetcher(context_.get(), meta));
+}
+
+Result<uint64_t> GridStore::ApproximateDataSetSize(std::string_view id) {
+  GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
+  return kv_->ApproximateSize(storage::Table::kData, DataSetDataRange(id));
+}
+
+storage::KvStore* GridStore::kv_store() { return kv_.get(); }
+
+}  // namespace gridstore::grid

@@ -1,0 +1,318 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Verification reads each dataset's blocks by the keys its meta implies (MultiGet in groups,
+// decoded in parallel), so that every block gets its own outcome: an unreadable block is one
+// problem, not the end of the run. Blocks nobody owns are found by walking the data table one
+// (dataset, incarnation) group at a time, without reading them.
+#include "gridstore/grid/grid_verify.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/block_geometry.h"
+#include "gridstore/grid/internal/dictionary_cache.h"
+#include "gridstore/grid/internal/store_walk.h"
+#include "gridstore/util/internal/thread_pool.h"
+
+namespace gridstore::grid {
+
+namespace {
+
+// Blocks read with one MultiGet and decoded by one thread.
+constexpr size_t kGroupBlocks = 32;
+// Blocks planned at once (then read by groups on every thread).
+constexpr size_t kRoundBlocks = 4096;
+
+std::string BlockName(const BlockAddress& a) {
+  return "variable '" + EscapeForMessage(a.variable) + "', t=" + std::to_string(a.t) +
+         ", z=" + std::to_string(a.z) + ", block (" + std::to_string(a.block_row) + ", " +
+         std::to_string(a.block_col) + ")";
+}
+
+class Verifier {
+ public:
+  Verifier(storage::KvStore* kv, ThreadPool* pool, const VerifyOptions& options)
+      : kv_(kv), pool_(pool), options_(options), dictionaries_(kv) {}
+
+  // Checks every block `meta` implies.
+  void CheckDataSet(const DataSetMeta& meta) {
+    ++report_.datasets;
+    if (meta.status() != kStatusDone) ++report_.datasets_not_done;
+    Status valid = meta.Validate();
+    if (!valid.ok()) {
+      Problem(meta.id, std::string(valid.message()));
+      return;  // its shapes cannot be trusted to plan keys
+    }
+    for (const VariableMeta& var : meta.variables) {
+      CheckDictionary(meta, var);
+      const internal_grid::BlockGeometry g(var, meta.layout);
+      std::vector<BlockAddress> round;
+      for (int64_t t = 0; t < var.shape[kT]; ++t) {
+        for (int64_t z = 0; z < var.shape[kZ]; ++z) {
+          for (int64_t r = 0; r < g.block_rows; ++r) {
+            for (int64_t c = 0; c < g.block_cols; ++c) {
+              round.push_back(BlockAddress{meta.id, meta.key_incarnation(), var.name, kPlaneLayout,
+                                           static_cast<uint32_t>(t), static_cast<uint32_t>(z),
+                                           static_cast<uint32_t>(r), static_cast<uint32_t>(c)});
+              if (round.size() == kRoundBlocks) {
+                CheckBlocks(meta, var, g, &round);
+              }
+            }
+          }
+        }
+      }
+      CheckBlocks(meta, var, g, &round);
+    }
+  }
+
+  void Problem(std::string dataset, std::string message) {
+    std::lock_guard<std::mutex> lock(mu_);
+    report_.problems.push_back(VerifyProblem{std::move(dataset), std::move(message)});
+  }
+
+  VerifyReport& report() { return report_; }
+
+ private:
+  void CheckDictionary(const DataSetMeta& meta, const VariableMeta& var) {
+    std::string stored;
+    Status s = kv_->Get(storage::ReadOptions{.fill_cache = false}, storage::Table::kData,
+                        DictionaryKey(meta.id, meta.key_incarnation(), var.name), &stored);
+    if (s.IsNotFound()) return;  // blocks that need one report it missing
+    if (s.ok()) s = BlockDictionary::Load(stored).status();
+    if (!s.ok()) {
+      Problem(meta.id, "variable '" + EscapeForMessage(var.name) +
+                           "', dictionary: " + std::string(s.message()));
+    }
+  }
+
+  // Reads and decodes the blocks of `round` (then clears it): groups of kGroupBlocks per task.
+  void CheckBlocks(const DataSetMeta& meta, const VariableMeta& var,
+                   const internal_grid::BlockGeometry& g, std::vector<BlockAddress>* round) {
+    const size_t groups = (round->size() + kGroupBlocks - 1) / kGroupBlocks;
+    ParallelFor(pool_, groups, 0, [&](size_t group) {
+      const size_t begin = group * kGroupBlocks;
+      const size_t end = std::min(round->size(), begin + kGroupBlocks);
+      std::vector<std::string> keys;
+      for (size_t i = begin; i < end; ++i) keys.push_back(DataKey((*round)[i]));
+      const std::vector<std::string_view> views(keys.begin(), keys.end());
+      std::vector<std::string> values;
+      std::vector<Status> statuses;
+      kv_->MultiGet(storage::ReadOptions{.fill_cache = false}, storage::Table::kData, views,
+                    &values, &statuses);
+      int64_t blocks = 0, bytes = 0;
+      thread_local std::string scratch;
+      for (size_t i = 0; i < keys.size(); ++i) {
+        const BlockAddress& a = (*round)[begin + i];
+        if (statuses[i].IsNotFound()) continue;  // never written: reads as the fill value
+        ++blocks;
+        if (!statuses[i].ok()) {
+          Problem(meta.id, BlockName(a) + ": unreadable: " + std::string(statuses[i].message()));
+          continue;
+        }
+        bytes += static_cast<int64_t>(values[i].size());
+        const auto rows = static_cast<uint32_t>(g.rows_of(a.block_row));
+        const auto cols = static_cast<uint32_t>(g.cols_of(a.block_col));
+        scratch.resize(size_t{rows} * cols * DataTypeSize(var.type));
+        std::shared_ptr<const BlockDictionary> dictionary;
+        if (BlockNeedsDictionary(values[i])) {
+          auto loaded = dictionaries_.Get(meta, var.name);
+          if (!loaded.ok()) {
+            Problem(meta.id, BlockName(a) + ": " + std::string(loaded.status().message()));
+            continue;
+          }
+          dictionary = *std::move(loaded);
+        }
+        Status s = DecodeBlock(values[i], var.type, rows, cols, scratch.data(), dictionary.get());
+        if (!s.ok()) Problem(meta.id, BlockName(a) + ": " + std::string(s.message()));
+      }
+      std::lock_guard<std::mutex> lock(mu_);
+      report_.blocks += blocks;
+      report_.bytes_read += bytes;
+    });
+    round->clear();
+    if (options_.on_progress) options_.on_progress(report_.blocks);
+  }
+
+  storage::KvStore* const kv_;
+  ThreadPool* const pool_;
+  const VerifyOptions& options_;
+  internal_grid::DictionaryCache dictionaries_;  // its own: checks the stored ones, not a cache
+  std::mutex mu_;
+  VerifyReport report_;  // guarded by mu_ while blocks are checked
+};
+
+std::string Near(std::string_view key) {
+  return "near key '" + EscapeForMessage(key.substr(0, 64)) + "'";
+}
+
+// Blocks are read by the keys the meta implies, so keys it does not imply are found here: one
+// seek per variable of the dataset's current incarnation, and one reverse seek for its last key
+// (keys sort by t, z, block, so a key beyond the shape is the last one, or sorts after it).
+Status CheckKeysFitMeta(const internal_grid::DataGroup& group, Verifier* verifier,
+                        const internal_grid::DamageFn& on_damage, storage::KvStore* kv) {
+  std::string bytes;
+  Status read =
+      kv->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(group.dataset), &bytes);
+  if (read.IsDataLoss()) return Status::OK();  // reported with the metas
+  GRIDSTORE_RETURN_IF_ERROR(read);
+  auto meta = DataSetMeta::Decode(bytes);
+  if (!meta.ok()) return Status::OK();  // reported with the metas
+  std::string position = group.range.begin;
+  while (position < group.range.end) {
+    std::optional<std::string> first;
+    GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
+        kv, storage::Table::kData, storage::KeyRange{position, group.range.end},
+        [&](std::string_view key, std::string_view) {
+          first.emplace(key);
+          return false;
+        },
+        on_damage));
+    if (!first) break;
+    auto address = DecodeDataKey(*first);
+    if (!address.ok()) {
+      verifier->Problem(group.dataset, "malformed data key " + Near(*first));
+      position = *first + '\0';
+      continue;
+    }
+    const std::string variable(address->variable);
+    const storage::KeyRange range = VariableDataRange(group.dataset, group.incarnation, variable);
+    const VariableMeta* var = meta->FindVariable(variable);
+    if (var == nullptr) {
+      int64_t blocks = 0;
+      uint64_t block_bytes = 0;
+      GRIDSTORE_RETURN_IF_ERROR(
+          internal_grid::CountRange(kv, range, &blocks, &block_bytes, on_damage));
+      verifier->Problem(group.dataset, std::to_string(blocks) + " block(s) of variable '" +
+                                           EscapeForMessage(variable) +
+                                           "', which the dataset's meta does not have");
+    } else {
+      std::optional<std::string> last;
+      const storage::KeyRange blocks_range{
+          range.begin, DictionaryKey(group.dataset, group.incarnation, variable)};
+      Status s = kv->ReverseScan(storage::ReadOptions{.fill_cache = false}, storage::Table::kData,
+                                 blocks_range, [&](std::string_view key, std::string_view) {
+                                   last.emplace(key);
+                                   return false;
+                                 });
+      if (!s.ok() && !s.IsDataLoss()) return s;  // damage is reported by the block reads
+      if (last) {
+        auto a = DecodeDataKey(*last);
+        const internal_grid::BlockGeometry g(*var, meta->layout);
+        if (a.ok() && (a->layout != kPlaneLayout || a->t >= var->shape[kT] ||
+                       (a->t == var->shape[kT] - 1 && a->z >= var->shape[kZ]))) {
+          verifier->Problem(group.dataset, BlockName(*a) +
+                                               ": outside the variable's shape or "
+                                               "layout (and maybe more after it)");
+        }
+      }
+    }
+    if (range.end.empty()) break;
+    position = range.end;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<VerifyReport> GridStore::Verify(std::string_view id, const VerifyOptions& options) {
+  // Its own pool: verification is a long batch job and should not queue behind fetches.
+  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(0));
+  Verifier verifier(kv_.get(), pool.get(), options);
+  auto damage = [&](std::string_view table) {
+    return [&verifier, table](std::string_view key, const Status& error) {
+      verifier.Problem("", "the " + std::string(table) + " table is unreadable " + Near(key) +
+                               ": " + std::string(error.message()));
+    };
+  };
+
+  if (!id.empty()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, GetDataSetMeta(id));
+    verifier.CheckDataSet(meta);
+  } else {
+    std::vector<std::string> integrity;
+    GRIDSTORE_RETURN_IF_ERROR(kv_->CheckIntegrity(&integrity));
+    for (std::string& problem : integrity) verifier.Problem("", std::move(problem));
+    // Metas one at a time, so that memory stays small and a bad one is one problem.
+    GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
+        kv_.get(), storage::Table::kMeta, AllMetaKeys(),
+        [&](std::string_view key, std::string_view value) {
+          auto meta = DataSetMeta::Decode(value);
+          if (!meta.ok()) {
+            verifier.Problem(std::string(key), "meta: " + std::string(meta.status().message()));
+          } else {
+            verifier.CheckDataSet(*meta);
+          }
+          return true;
+        },
+        damage("meta")));
+  }
+
+  // Replacements, and blocks nobody owns.
+  const storage::KeyRange range = id.empty() ? storage::KeyRange{} : DataSetDataRange(id);
+  VerifyReport& report = verifier.report();
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
+      kv_.get(), storage::Table::kMeta, id.empty() ? AllStagedKeys() : StagedKeysOf(id),
+      [&](std::string_view key, std::string_view value) {
+        std::string_view dataset;
+        uint64_t incarnation = 0;
+        auto record = internal_grid::DecodeStagedRecord(value);
+        if (!DecodeStagedKey(key, &dataset, &incarnation) || !record.ok()) {
+          verifier.Problem(std::string(dataset), "a malformed replacement record " + Near(key));
+          return true;
+        }
+        if (!ReplacementAbandoned(dataset, incarnation, record->started_ms,
+                                  options.shared_store_min_age)) {
+          ++report.replacements_in_progress;
+          return true;
+        }
+        VerifyOrphan orphan{std::string(dataset), incarnation, 0, 0,
+                            "an abandoned replacement (an import --overwrite that did not "
+                            "finish)"};
+        Status counted =
+            internal_grid::CountRange(kv_.get(), IncarnationDataRange(dataset, incarnation),
+                                      &orphan.blocks, &orphan.bytes, damage("data"));
+        if (!counted.ok()) verifier.Problem(orphan.dataset, std::string(counted.message()));
+        report.orphans.push_back(std::move(orphan));
+        return true;
+      },
+      damage("meta")));
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ForEachDataGroup(
+      kv_.get(), range,
+      [&](const internal_grid::DataGroup& group) -> Status {
+        GRIDSTORE_ASSIGN_OR_RETURN(
+            internal_grid::GroupOwner owner,
+            internal_grid::FindGroupOwner(kv_.get(), group.dataset, group.incarnation));
+        if (owner.kind == internal_grid::GroupOwner::Kind::kUnknown) {
+          verifier.Problem(group.dataset, "cannot tell whether its blocks of incarnation " +
+                                              std::to_string(group.incarnation) + " are current: " +
+                                              std::string(owner.damage.message()));
+          return Status::OK();
+        }
+        if (owner.kind == internal_grid::GroupOwner::Kind::kCurrent) {
+          return CheckKeysFitMeta(group, &verifier, damage("data"), kv_.get());
+        }
+        if (owner.kind != internal_grid::GroupOwner::Kind::kNone) return Status::OK();
+        VerifyOrphan orphan{group.dataset, group.incarnation, 0, 0,
+                            owner.has_meta ? "an incarnation the dataset no longer uses (a "
+                                             "replaced or interrupted import)"
+                                           : "no dataset meta (a killed import or delete)"};
+        GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(kv_.get(), group.range, &orphan.blocks,
+                                                            &orphan.bytes, damage("data")));
+        report.orphans.push_back(std::move(orphan));
+        return Status::OK();
+      },
+      damage("data")));
+  return std::move(report);
+}
+
+Result<VerifyReport> Verify(GridStore* store, std::string_view id, const VerifyOptions& options) {
+  return store->Verify(id, options);
+}
+
+}  // namespace gridstore::grid

@@ -1,0 +1,97 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/importers/internal/netcdf_util.h"
+
+#include <hdf5.h>
+
+#include <cctype>
+
+#include "gridstore/grid/names.h"
+#include "gridstore/util/internal/utf8.h"
+
+namespace gridstore::internal_importers {
+
+using grid::DataType;
+
+std::recursive_mutex& NetCdfMutex() {
+  // Before the first netCDF call (which starts HDF5): no HDF5 clean-up at exit. A netCDF-4 file
+  // whose close failed (a full disk) stays open inside HDF5, and HDF5's exit handler then crashes
+  // closing it again; every file GridStore opens is closed explicitly, so nothing is lost. (If
+  // the application started HDF5 first, this is refused and changes nothing.)
+  static std::recursive_mutex mu;
+  static const bool no_atexit = [] {
+    H5dont_atexit();
+    return true;
+  }();
+  (void)no_atexit;
+  return mu;
+}
+
+std::string Quote(std::string_view s) { return "'" + gridstore::EscapeForMessage(s) + "'"; }
+
+std::vector<std::string> SplitWhitespace(std::string_view s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    size_t j = i;
+    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+std::optional<DataType> ToDataType(nc_type type) {
+  switch (type) {
+    case NC_BYTE:
+      return DataType::kInt8;
+    case NC_UBYTE:
+      return DataType::kUint8;
+    case NC_SHORT:
+      return DataType::kInt16;
+    case NC_USHORT:
+      return DataType::kUint16;
+    case NC_INT:
+      return DataType::kInt32;
+    case NC_UINT:
+      return DataType::kUint32;
+    case NC_INT64:
+      return DataType::kInt64;
+    case NC_UINT64:
+      return DataType::kUint64;
+    case NC_FLOAT:
+      return DataType::kFloat32;
+    case NC_DOUBLE:
+      return DataType::kFloat64;
+    default:
+      return std::nullopt;
+  }
+}
+
+nc_type ToNcType(DataType type) {
+  switch (type) {
+    case DataType::kInt8:
+      return NC_BYTE;
+    case DataType::kUint8:
+      return NC_UBYTE;
+    case DataType::kInt16:
+      return NC_SHORT;
+    case DataType::kUint16:
+      return NC_USHORT;
+    case DataType::kInt32:
+      return NC_INT;
+    case DataType::kUint32:
+      return NC_UINT;
+    case DataType::kInt64:
+      return NC_INT64;
+    case DataType::kUint64:
+      return NC_UINT64;
+    case DataType::kFloat32:
+      return NC_FLOAT;
+    case DataType::kFloat64:
+      break;
+  }
+  return NC_DOUBLE;
+}
+
+}  // namespace gridstore::internal_importers

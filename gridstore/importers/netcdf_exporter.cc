@@ -1,0 +1,408 @@
+// Copyright 2026 The GridStore Authors.
+//
+// NetCDF export: the inverse of the importer's mapping. Each fetched axis with a source dimension
+// name becomes a dimension sized to the slice; coordinates are cut to the same window. The file
+// is written beside `path` and renamed into place, so a failure never leaves half a file there.
+#include "gridstore/importers/netcdf_exporter.h"
+
+#include <netcdf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gridstore/grid/names.h"
+#include "gridstore/util/internal/utf8.h"
+#include "gridstore/importers/internal/netcdf_util.h"
+
+namespace gridstore::importers {
+namespace {
+
+using grid::Attributes;
+using grid::AttributeValue;
+using grid::Coordinate;
+using grid::DataType;
+using grid::Grid4D;
+using grid::VariableMeta;
+using internal_importers::NetCdfLock;
+using internal_importers::NetCdfMutex;
+using internal_importers::Quote;
+using internal_importers::SplitWhitespace;
+using internal_importers::ToNcType;
+
+constexpr float kNanFloat = std::numeric_limits<float>::quiet_NaN();
+constexpr double kNanDouble = std::numeric_limits<double>::quiet_NaN();
+
+std::string CoordinatesAttribute(const VariableMeta& var) {
+  auto it = var.attributes.find("coordinates");
+  return it != var.attributes.end() && it->second.is_string() ? it->second.string_value() : "";
+}
+
+// Writes one attribute with its own type. Text (and bools, which netCDF lacks) become NC_CHAR.
+int PutAttribute(int ncid, int varid, const std::string& name, const AttributeValue& a) {
+  if (a.is_string()) {
+    return nc_put_att_text(ncid, varid, name.c_str(), a.string_value().size(),
+                           a.string_value().data());
+  }
+  if (a.is_bool()) {
+    const std::string text = a.bool_value() ? "true" : "false";
+    return nc_put_att_text(ncid, varid, name.c_str(), text.size(), text.data());
+  }
+  return grid::VisitDataType(a.number_type(), [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T> values;
+    if constexpr (std::is_floating_point_v<T>) {
+      for (double d : a.floats()) values.push_back(static_cast<T>(d));
+    } else {
+      for (int64_t i : a.integers()) values.push_back(static_cast<T>(i));
+    }
+    return nc_put_att(ncid, varid, name.c_str(), ToNcType(a.number_type()), values.size(),
+                      values.data());
+  });
+}
+
+// A dimension of the output: one window of one source dimension.
+struct OutDim {
+  std::string source;  // the source dimension name (or "t", "z"... where the source has none)
+  int64_t origin = 0;
+  int64_t extent = 0;
+  std::string name;  // in the output: `source`, or `source`_2... for a second window
+  int id = -1;
+
+  // What a coordinate named after another window's dimension gets appended: "" or "_2"...
+  std::string suffix() const { return name.substr(source.size()); }
+};
+
+struct OutVariable {
+  const VariableMeta* meta = nullptr;
+  const Grid4D* grid = nullptr;
+  std::vector<size_t> dims;  // indices into the dimension list, per written axis
+  std::vector<int> axes;     // the axis of each written dimension
+  std::map<std::string, std::string> coordinate_names;  // source name -> written name
+  int id = -1;
+};
+
+struct OutCoordinate {
+  const Coordinate* source = nullptr;
+  std::string name;
+  std::vector<size_t> dims;  // indices into the dimension list; empty for a scalar
+  std::vector<double> values;
+  int id = -1;
+};
+
+class Writer {
+ public:
+  Writer(const std::string& path, const grid::DataSetMeta& meta, const NetCdfExportOptions& options)
+      : path_(path), meta_(meta), options_(options) {}
+
+  Status Plan(const grid::GridDataSet& data);
+  Status Write(int ncid);
+
+ private:
+  size_t DimensionFor(const std::string& source, int64_t origin, int64_t extent);
+  void PlanCoordinates();
+  Status Fail(int rc, const std::string& what) const {
+    const std::string message = Quote(path_) + ": writing " + what + ": " + nc_strerror(rc);
+    if (rc == NC_EBADNAME || rc == NC_EMAXNAME) return Status::InvalidArgument(message);
+    return Status::Unavailable(message);
+  }
+  Status DefineVariable(int ncid, OutVariable* v);
+  Status DefineCoordinate(int ncid, OutCoordinate* c);
+  // Copies attributes; `skip` names those handled by the caller or not wanted.
+  Status PutAttributes(int ncid, int varid, const Attributes& attributes,
+                       const std::set<std::string, std::less<>>& skip, const std::string& owner);
+
+  const std::string& path_;
+  const grid::DataSetMeta& meta_;
+  const NetCdfExportOptions& options_;
+  std::vector<OutDim> dims_;
+  std::vector<OutVariable> variables_;
+  std::vector<OutCoordinate> coordinates_;
+  std::set<std::string, std::less<>> dimension_names_;
+  std::set<std::string, std::less<>> variable_names_;  // of the data variables
+};
+
+size_t Writer::DimensionFor(const std::string& source, int64_t origin, int64_t extent) {
+  int uses = 0;
+  for (size_t i = 0; i < dims_.size(); ++i) {
+    if (dims_[i].source != source) continue;
+    if (dims_[i].origin == origin && dims_[i].extent == extent) return i;
+    ++uses;
+  }
+  OutDim d{source, origin, extent, source, -1};
+  for (int n = uses + 1; n == uses + 1 || dimension_names_.count(d.name); ++n) {
+    d.name = n == 1 ? source : source + "_" + std::to_string(n);
+  }
+  dimension_names_.insert(d.name);
+  dims_.push_back(std::move(d));
+  return dims_.size() - 1;
+}
+
+Status Writer::Plan(const grid::GridDataSet& data) {
+  for (const auto& [name, grid] : data.variables) {
+    const VariableMeta* var = meta_.FindVariable(name);
+    if (var == nullptr) {
+      return Status::InvalidArgument(Quote(path_) + ": dataset " + Quote(meta_.id) +
+                                     " has no variable " + Quote(name));
+    }
+    const bool floating = grid::IsFloatingPoint(grid.type());
+    if (options_.unpacked ? !floating : grid.type() != var->type) {
+      return Status::InvalidArgument(
+          Quote(path_) + ": variable " + Quote(name) + " was fetched as " +
+          std::string(grid::DataTypeName(grid.type())) + " but is stored as " +
+          std::string(grid::DataTypeName(var->type)) +
+          (options_.unpacked ? "; unpacked data must be floating-point"
+                             : "; set NetCdfExportOptions::unpacked for unpacked data"));
+    }
+  }
+  if (data.variables.empty()) {
+    return Status::InvalidArgument(Quote(path_) + ": no variables to write");
+  }
+  // In dataset order, which is the source file's order.
+  for (const VariableMeta& var : meta_.variables) {
+    const Grid4D* grid = data.GetVariable(var.name);
+    if (grid == nullptr) continue;
+    OutVariable v;
+    v.meta = &var;
+    v.grid = grid;
+    for (int axis = 0; axis < grid::kRank; ++axis) {
+      std::string source = var.dimension_names[axis];
+      const int64_t extent = grid->shape()[axis];
+      if (source.empty()) {
+        if (extent == 1) continue;  // an axis the source variable does not have
+        source = std::string(grid::AxisName(axis));
+      }
+      v.dims.push_back(DimensionFor(source, grid->origin()[axis], extent));
+      v.axes.push_back(axis);
+    }
+    variable_names_.insert(var.name);
+    variables_.push_back(std::move(v));
+  }
+  PlanCoordinates();
+  return Status::OK();
+}
+
+void Writer::PlanCoordinates() {
+  auto add = [&](const Coordinate& c, std::string name, std::vector<size_t> dims) -> bool {
+    if (variable_names_.count(name)) return false;  // taken by a data variable
+    for (const auto& oc : coordinates_) {
+      if (oc.name == name) return oc.dims == dims;  // written already
+    }
+    OutCoordinate oc;
+    oc.source = &c;
+    oc.name = std::move(name);
+    oc.dims = std::move(dims);
+    if (oc.dims.empty()) {
+      oc.values = {c.values.empty() ? 0.0 : c.values[0]};
+    } else if (oc.dims.size() == 1) {
+      const OutDim& d = dims_[oc.dims[0]];
+      oc.values.assign(c.values.begin() + d.origin, c.values.begin() + d.origin + d.extent);
+    } else {
+      const OutDim& d0 = dims_[oc.dims[0]];
+      const OutDim& d1 = dims_[oc.dims[1]];
+      for (int64_t i = 0; i < d0.extent; ++i) {
+        const auto row = c.values.begin() + (d0.origin + i) * c.shape[1] + d1.origin;
+        oc.values.insert(oc.values.end(), row, row + d1.extent);
+      }
+    }
+    coordinates_.push_back(std::move(oc));
+    return true;
+  };
+  auto fits = [](const OutDim& d, int64_t length) { return d.origin + d.extent <= length; };
+
+  for (OutVariable& v : variables_) {
+    const auto wanted = SplitWhitespace(CoordinatesAttribute(*v.meta));
+    for (const Coordinate& c : meta_.coordinates) {
+      const bool named = std::find(wanted.begin(), wanted.end(), c.name) != wanted.end();
+      if (c.dimensions.empty()) {  // a scalar: written if the variable names it
+        if (named && add(c, c.name, {})) v.coordinate_names[c.name] = c.name;
+        continue;
+      }
+      // The windows of this variable over the coordinate's dimensions.
+      std::vector<size_t> dims;
+      for (size_t k = 0; k < c.dimensions.size(); ++k) {
+        for (size_t d : v.dims) {
+          if (dims_[d].source == c.dimensions[k] && fits(dims_[d], c.shape[k])) {
+            dims.push_back(d);
+            break;
+          }
+        }
+      }
+      if (dims.size() != c.dimensions.size()) continue;
+      std::string suffix;
+      for (size_t d : dims) {
+        if (suffix.empty()) suffix = dims_[d].suffix();
+      }
+      if (add(c, c.name + suffix, dims)) v.coordinate_names[c.name] = c.name + suffix;
+    }
+  }
+}
+
+Status Writer::PutAttributes(int ncid, int varid, const Attributes& attributes,
+                             const std::set<std::string, std::less<>>& skip,
+                             const std::string& owner) {
+  for (const auto& [name, value] : attributes) {
+    if (skip.count(name)) continue;
+    const int rc = PutAttribute(ncid, varid, name, value);
+    // netCDF-4 reserves some names starting with '_' for itself: those stay behind.
+    if (rc != NC_NOERR && !name.starts_with("_")) {
+      return Fail(rc, "attribute " + Quote(name) + " of " + owner);
+    }
+  }
+  return Status::OK();
+}
+
+Status Writer::DefineCoordinate(int ncid, OutCoordinate* c) {
+  std::vector<int> dimids;
+  for (size_t d : c->dims) dimids.push_back(dims_[d].id);
+  const std::string owner = "coordinate " + Quote(c->name);
+  int rc = nc_def_var(ncid, c->name.c_str(), ToNcType(c->source->type),
+                      static_cast<int>(dimids.size()), dimids.data(), &c->id);
+  if (rc != NC_NOERR) return Fail(rc, owner);
+  std::set<std::string, std::less<>> skip = {"bounds", "climatology"};
+  const auto fill = c->source->attributes.find("_FillValue");
+  if (fill != c->source->attributes.end() &&
+      (!fill->second.is_number() || fill->second.number_type() != c->source->type)) {
+    skip.insert("_FillValue");  // netCDF-4 wants it in the variable's type
+  }
+  return PutAttributes(ncid, c->id, c->source->attributes, skip, owner);
+}
+
+Status Writer::DefineVariable(int ncid, OutVariable* v) {
+  const VariableMeta& var = *v->meta;
+  const Grid4D& grid = *v->grid;
+  const std::string owner = "variable " + Quote(var.name);
+  std::vector<int> dimids;
+  for (size_t d : v->dims) dimids.push_back(dims_[d].id);
+  const nc_type type = ToNcType(grid.type());
+  int rc = nc_def_var(ncid, var.name.c_str(), type, static_cast<int>(dimids.size()), dimids.data(),
+                      &v->id);
+  if (rc != NC_NOERR) return Fail(rc, owner);
+  if (!dimids.empty()) {
+    // Chunks of at most one plane and about 4 MiB: whole rows of y, as many x as fit.
+    std::vector<size_t> chunks(dimids.size(), 1);
+    size_t room = std::max<size_t>(1, (size_t{4} << 20) / grid::DataTypeSize(grid.type()));
+    for (size_t i = chunks.size(); i-- > 0;) {
+      if (v->axes[i] != grid::kX && v->axes[i] != grid::kY) continue;
+      chunks[i] = std::min(static_cast<size_t>(dims_[v->dims[i]].extent), room);
+      room = std::max<size_t>(1, room / chunks[i]);
+    }
+    if ((rc = nc_def_var_chunking(ncid, v->id, NC_CHUNKED, chunks.data())) != NC_NOERR ||
+        (rc = nc_def_var_deflate(ncid, v->id, 1, 1, 1)) != NC_NOERR) {
+      return Fail(rc, owner);
+    }
+  }
+
+  std::set<std::string, std::less<>> skip = {"_FillValue", "coordinates", "bounds", "climatology",
+                                             "grid_mapping"};
+  if (options_.unpacked) {
+    // Values are floats with NaN for fill and missing values: packing metadata no longer applies.
+    skip.insert({"scale_factor", "add_offset", "missing_value", "_Unsigned"});
+    if (var.packing || !grid::IsFloatingPoint(var.type)) {
+      skip.insert({"valid_range", "valid_min", "valid_max"});
+    }
+    rc = type == NC_FLOAT ? nc_def_var_fill(ncid, v->id, 0, &kNanFloat)
+                          : nc_def_var_fill(ncid, v->id, 0, &kNanDouble);
+    if (rc != NC_NOERR) return Fail(rc, "the fill value of " + owner);
+  } else if (var.attributes.count("_FillValue") && var.has_fill_value()) {
+    // The source's _FillValue, in the variable's own type (the importer converted it).
+    rc = nc_put_att(ncid, v->id, "_FillValue", type, 1, var.fill_value.data());
+    if (rc != NC_NOERR) return Fail(rc, "the fill value of " + owner);
+  }
+  GRIDSTORE_RETURN_IF_ERROR(PutAttributes(ncid, v->id, var.attributes, skip, owner));
+
+  // `coordinates`, naming what was written for this variable.
+  std::string names;
+  for (const auto& n : SplitWhitespace(CoordinatesAttribute(var))) {
+    auto written = v->coordinate_names.find(n);
+    if (written != v->coordinate_names.end()) names += (names.empty() ? "" : " ") + written->second;
+  }
+  if (!names.empty() &&
+      (rc = nc_put_att_text(ncid, v->id, "coordinates", names.size(), names.data())) != NC_NOERR) {
+    return Fail(rc, "attribute 'coordinates' of " + owner);
+  }
+  return Status::OK();
+}
+
+Status Writer::Write(int ncid) {
+  int rc;
+  for (OutDim& d : dims_) {
+    if ((rc = nc_def_dim(ncid, d.name.c_str(), static_cast<size_t>(d.extent), &d.id)) != NC_NOERR) {
+      return Fail(rc, "dimension " + Quote(d.name));
+    }
+  }
+  for (OutCoordinate& c : coordinates_) GRIDSTORE_RETURN_IF_ERROR(DefineCoordinate(ncid, &c));
+  for (OutVariable& v : variables_) GRIDSTORE_RETURN_IF_ERROR(DefineVariable(ncid, &v));
+  GRIDSTORE_RETURN_IF_ERROR(PutAttributes(ncid, NC_GLOBAL, meta_.attributes, {}, "the file"));
+  if ((rc = nc_enddef(ncid)) != NC_NOERR) return Fail(rc, "the header");
+
+  for (const OutCoordinate& c : coordinates_) {
+    if ((rc = nc_put_var_double(ncid, c.id, c.values.data())) != NC_NOERR) {
+      return Fail(rc, "coordinate " + Quote(c.name));
+    }
+  }
+  for (const OutVariable& v : variables_) {
+    std::vector<size_t> start(v.dims.size(), 0), count;
+    for (size_t d : v.dims) count.push_back(static_cast<size_t>(dims_[d].extent));
+    // The buffer is (t, z, x, y) row-major; dropping axes of extent 1 keeps the layout.
+    if ((rc = nc_put_vara(ncid, v.id, start.data(), count.data(), v.grid->bytes())) != NC_NOERR) {
+      return Fail(rc, "variable " + Quote(v.meta->name));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
+                   const grid::GridDataSet& data, const NetCdfExportOptions& options) {
+  Writer writer(path, meta, options);
+  GRIDSTORE_RETURN_IF_ERROR(writer.Plan(data));
+  // A temporary name of our own beside the file (made with O_EXCL, so nothing that exists is
+  // ever clobbered), renamed over it only once complete.
+  std::string partial = path + ".partial-XXXXXX";
+  const int fd = ::mkstemp(partial.data());
+  if (fd < 0) {
+    return Status::FailedPrecondition(Quote(path) +
+                                      ": cannot create the file (a temporary beside "
+                                      "it first): " +
+                                      std::strerror(errno));
+  }
+  ::close(fd);
+  NetCdfLock lock(NetCdfMutex());
+  int ncid = -1;
+  int rc = nc_create(partial.c_str(), NC_NETCDF4 | NC_CLOBBER, &ncid);
+  if (rc != NC_NOERR) {
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
+    return Status::FailedPrecondition(Quote(path) + ": cannot create the file: " + nc_strerror(rc));
+  }
+  Status s = writer.Write(ncid);
+  rc = nc_close(ncid);
+  if (s.ok() && rc != NC_NOERR) {
+    s = Status::Unavailable(Quote(path) + ": writing the file: " + nc_strerror(rc));
+  }
+  std::error_code ec;
+  if (s.ok()) {
+    std::filesystem::rename(partial, path, ec);
+    if (!ec) return Status::OK();
+    s = Status::FailedPrecondition(Quote(path) + ": cannot replace the file: " + ec.message());
+  }
+  std::filesystem::remove(partial, ec);
+  return s;
+}
+
+}  // namespace gridstore::importers
