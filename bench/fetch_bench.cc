@@ -71,6 +71,7 @@
 #include "gridstore/grid/grid.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 
 #ifndef GRIDSTORE_BUILD_TYPE
 #define GRIDSTORE_BUILD_TYPE "?"
@@ -578,7 +579,7 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
   std::map<std::string, std::shared_ptr<const grid::BlockDictionary>> dictionaries;
   for (const std::string& v : d.variables) {
     std::string stored;
-    const gridstore::Status st = store->kv_store()->Get({}, gridstore::storage::Table::kData,
+    const gridstore::Status st = KvStoreOf(store.get())->Get({}, gridstore::storage::Table::kData,
                                                         grid::DictionaryKey(d.id, v), &stored);
     if (st.IsNotFound()) continue;
     if (!st.ok()) Die("reading the dictionary of " + v + ": " + st.ToString());
@@ -599,7 +600,7 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
                                static_cast<uint32_t>(rng.Below(cols))};
     Sample s;
     const gridstore::Status st =
-        store->kv_store()->Get({}, gridstore::storage::Table::kData, grid::DataKey(a), &s.block);
+        KvStoreOf(store.get())->Get({}, gridstore::storage::Table::kData, grid::DataKey(a), &s.block);
     if (!st.ok()) Die("reading a sample block: " + st.ToString());
     auto header = grid::ReadBlockHeader(s.block);
     if (!header.ok()) Die("sample block: " + header.status().ToString());

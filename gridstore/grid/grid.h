@@ -3,7 +3,7 @@
 // In-memory grids: Grid2D is one (x, y) plane handed to the writer; Grid4D is one variable's
 // fetched box over (t, z, x, y) with its origin; GridDataSet maps variable names to Grid4Ds.
 // All hold one contiguous row-major buffer (y fastest) in the host's (little-endian) byte order,
-// with typed std::span and Eigen::TensorMap views. Value types: movable and copyable (a copy copies
+// with typed std::span views (Eigen tensor views: grid/eigen_view.h). Value types: movable and copyable (a copy copies
 // the buffer); not synchronised.
 #ifndef GRIDSTORE_GRID_GRID_H_
 #define GRIDSTORE_GRID_GRID_H_
@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include <unsupported/Eigen/CXX11/Tensor>
 
 #include "gridstore/grid/data_type.h"
 #include "gridstore/grid/grid_meta.h"
@@ -103,9 +102,6 @@ class Grid2D {
 // A 4-D box of one variable: `shape` values starting at `origin` of the variable's (t, z, x, y).
 class Grid4D {
  public:
-  template <typename T>
-  using TensorMap = Eigen::TensorMap<Eigen::Tensor<T, 4, Eigen::RowMajor, Eigen::DenseIndex>>;
-
   Grid4D() = default;
   // A box of `shape` at `origin`; the contents are unspecified until written.
   Grid4D(DataType type, const Shape4& origin, const Shape4& shape);
@@ -135,16 +131,6 @@ class Grid4D {
   }
   // The element at (t, z, x, y) relative to origin(), converted to double (any type).
   double ValueAsDouble(int64_t t, int64_t z, int64_t x, int64_t y) const;
-
-  // An Eigen view of the data, indexed (t, z, x, y) relative to origin(); valid while this lives.
-  template <typename T>
-  TensorMap<T> tensor() {
-    return TensorMap<T>(data<T>().data(), shape_[0], shape_[1], shape_[2], shape_[3]);
-  }
-  template <typename T>
-  TensorMap<const T> tensor() const {
-    return TensorMap<const T>(data<T>().data(), shape_[0], shape_[1], shape_[2], shape_[3]);
-  }
 
   size_t Offset(int64_t t, int64_t z, int64_t x, int64_t y) const {
     return static_cast<size_t>(((t * shape_[1] + z) * shape_[2] + x) * shape_[3] + y);

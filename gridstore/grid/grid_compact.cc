@@ -1,6 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 //
-// GridStore::Compact: removes what interrupted writes left, then reclaims the space of every
+// GridStoreImpl::Compact: removes what interrupted writes left, then reclaims the space of every
 // delete. Whether a group of blocks is garbage is decided from a fresh read of the meta table
 // just before it is deleted: a dataset's meta is written before its first block and a
 // replacement's record before its first block, so a group that neither names is garbage even
@@ -9,11 +9,12 @@
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/grid/internal/store_walk.h"
 
 namespace gridstore::grid {
 
-Result<CompactReport> GridStore::Compact(const CompactOptions& options) {
+Result<CompactReport> GridStoreImpl::Compact(const CompactOptions& options) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   CompactReport report;
   auto stored_bytes = [&]() -> Result<uint64_t> {

@@ -89,7 +89,7 @@ class GridDataFetcher {
   const DataSetMeta& meta() const { return *meta_; }
 
  private:
-  friend class GridStore;
+  friend class GridStoreImpl;
   struct Plan;
   GridDataFetcher(internal_grid::StoreContext* context, std::shared_ptr<const DataSetMeta> meta);
 

@@ -1,5 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/grid_data_writer.h"
+#include "gridstore/grid/internal/grid_data_writer_impl.h"
 
 #include <cstring>
 #include <vector>
@@ -20,7 +21,7 @@ namespace {
 constexpr int64_t kTaskRawBytes = 1 << 20;
 }  // namespace
 
-struct GridDataWriter::PlaneJob {
+struct GridDataWriterImpl::PlaneJob {
   PlaneJob(const VariableMeta* var, int64_t t_in, int64_t z_in, Grid2D p, const BlockLayout& layout)
       : variable(var), t(t_in), z(z_in), plane(std::move(p)), geometry(*var, layout) {}
   const VariableMeta* variable;
@@ -32,14 +33,15 @@ struct GridDataWriter::PlaneJob {
   std::atomic<int64_t> remaining_tasks{0};
 };
 
-GridDataWriter::GridDataWriter(internal_grid::StoreContext* context,
+GridDataWriterImpl::GridDataWriterImpl(internal_grid::StoreContext* context,
                                std::shared_ptr<const DataSetMeta> meta,
                                const WriteGridOptions& options)
     : context_(context), meta_(std::move(meta)), options_(options) {}
 
-GridDataWriter::~GridDataWriter() { Flush().IgnoreError(); }
+GridDataWriter::~GridDataWriter() = default;
+GridDataWriterImpl::~GridDataWriterImpl() { Flush().IgnoreError(); }
 
-Result<const VariableMeta*> GridDataWriter::CheckPlane(std::string_view variable, int64_t t,
+Result<const VariableMeta*> GridDataWriterImpl::CheckPlane(std::string_view variable, int64_t t,
                                                        int64_t z, const Grid2D& plane) const {
   const std::string dataset = "dataset '" + EscapeForMessage(meta_->id) + "'";
   if (context_->read_only) {
@@ -77,7 +79,7 @@ Result<const VariableMeta*> GridDataWriter::CheckPlane(std::string_view variable
   return var;
 }
 
-Result<std::shared_ptr<const BlockDictionary>> GridDataWriter::DictionaryFor(
+Result<std::shared_ptr<const BlockDictionary>> GridDataWriterImpl::DictionaryFor(
     const VariableMeta& var, const Grid2D& plane) {
   auto dictionary = context_->dictionaries->GetOrTrain(*meta_, var, plane, options_.sync);
   if (!dictionary.ok()) {
@@ -87,7 +89,7 @@ Result<std::shared_ptr<const BlockDictionary>> GridDataWriter::DictionaryFor(
   return dictionary;
 }
 
-Status GridDataWriter::EncodeBlock(const VariableMeta& var, int64_t t, int64_t z,
+Status GridDataWriterImpl::EncodeBlock(const VariableMeta& var, int64_t t, int64_t z,
                                    const Grid2D& plane, int64_t index,
                                    const BlockDictionary* dictionary, std::string* key,
                                    std::string* value) const {
@@ -113,7 +115,7 @@ Status GridDataWriter::EncodeBlock(const VariableMeta& var, int64_t t, int64_t z
                            dictionary);
 }
 
-Status GridDataWriter::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
+Status GridDataWriterImpl::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
   if (batch->empty()) return Status::OK();
   Status s = context_->kv->Write(storage::WriteOptions{}, *batch);
   if (context_->cache->capacity() > 0) {
@@ -136,7 +138,7 @@ Status GridDataWriter::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
   return s.WithContext("writing dataset '" + EscapeForMessage(meta_->id) + "'");
 }
 
-Status GridDataWriter::WriteGrid2D(std::string_view variable, int64_t t, int64_t z,
+Status GridDataWriterImpl::WriteGrid2D(std::string_view variable, int64_t t, int64_t z,
                                    const Grid2D& plane) {
   GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
   GRIDSTORE_ASSIGN_OR_RETURN(auto dictionary, DictionaryFor(*var, plane));
@@ -168,7 +170,7 @@ Status GridDataWriter::WriteGrid2D(std::string_view variable, int64_t t, int64_t
   return Status::OK();
 }
 
-Status GridDataWriter::SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) {
+Status GridDataWriterImpl::SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) {
   GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
   GRIDSTORE_ASSIGN_OR_RETURN(auto dictionary, DictionaryFor(*var, plane));
   const size_t bytes = plane.size_bytes();
@@ -198,7 +200,7 @@ Status GridDataWriter::SubmitGrid2D(std::string_view variable, int64_t t, int64_
   return Status::OK();
 }
 
-void GridDataWriter::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t first,
+void GridDataWriterImpl::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t first,
                                   int64_t last) {
   Status status;
   std::string key, value;
@@ -237,7 +239,7 @@ void GridDataWriter::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t 
   }
 }
 
-Status GridDataWriter::Flush() {
+Status GridDataWriterImpl::Flush() {
   storage::WriteBatch rest;
   {
     std::unique_lock<std::mutex> lock(mu_);
@@ -251,7 +253,7 @@ Status GridDataWriter::Flush() {
   return first_error_;
 }
 
-WriteStats GridDataWriter::stats() const {
+WriteStats GridDataWriterImpl::stats() const {
   std::lock_guard<std::mutex> lock(mu_);
   return stats_;
 }

@@ -15,26 +15,17 @@
 #define GRIDSTORE_GRID_GRID_DATA_WRITER_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 
 #include "gridstore/grid/codec_options.h"
 #include "gridstore/grid/grid.h"
 #include "gridstore/grid/grid_meta.h"
-#include "gridstore/storage/kv_store.h"
 #include "gridstore/util/status.h"
 
-namespace gridstore::internal_grid {
-struct StoreContext;
-}  // namespace gridstore::internal_grid
-
 namespace gridstore::grid {
-
-class BlockDictionary;  // internal/block_codec.h
 
 struct WriteGridOptions {
   // Raw bytes of submitted planes not yet stored. SubmitGrid2D waits while more are in flight, so
@@ -58,7 +49,7 @@ struct WriteStats {
 class GridDataWriter {
  public:
   // Waits for submitted planes to be written (their errors are dropped: call Flush to see them).
-  ~GridDataWriter();
+  virtual ~GridDataWriter();
 
   GridDataWriter(const GridDataWriter&) = delete;
   GridDataWriter& operator=(const GridDataWriter&) = delete;
@@ -67,54 +58,23 @@ class GridDataWriter {
   // variable does not exist, OutOfRange if t or z is outside its shape, InvalidArgument if the
   // plane's type or (x, y) shape differs from the variable's; each message names the dataset,
   // variable and bound. Errors of the store pass through.
-  Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z, const Grid2D& plane);
+  virtual Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z, const Grid2D& plane) = 0;
 
   // Validates as WriteGrid2D, then queues `plane` for compression and writing and returns. Blocks
   // while more than max_pending_bytes are in flight. An error of an earlier plane is returned by
   // the next SubmitGrid2D or Flush (and the plane is then not queued). Blocks are written in no
   // particular order: submitting the same (variable, t, z) twice without a Flush in between leaves
   // either plane's blocks.
-  Status SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane);
+  virtual Status SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) = 0;
 
   // Waits until every submitted plane is stored, then returns the first error any of them met.
-  Status Flush();
+  virtual Status Flush() = 0;
 
-  const DataSetMeta& meta() const { return *meta_; }
-  WriteStats stats() const;
+  virtual const DataSetMeta& meta() const = 0;
+  virtual WriteStats stats() const = 0;
 
- private:
-  friend class GridStore;
-  struct PlaneJob;
-  GridDataWriter(internal_grid::StoreContext* context, std::shared_ptr<const DataSetMeta> meta,
-                 const WriteGridOptions& options);
-
-  Result<const VariableMeta*> CheckPlane(std::string_view variable, int64_t t, int64_t z,
-                                         const Grid2D& plane) const;
-  // Compresses block `index` of `plane` (variable `var` at t, z) into its key and value.
-  // `dictionary` (may be null) is the variable's, from DictionaryFor.
-  Status EncodeBlock(const VariableMeta& var, int64_t t, int64_t z, const Grid2D& plane,
-                     int64_t index, const BlockDictionary* dictionary, std::string* key,
-                     std::string* value) const;
-  // The variable's compression dictionary, trained from `plane` if it has none yet; null if the
-  // layout does not use one.
-  Result<std::shared_ptr<const BlockDictionary>> DictionaryFor(const VariableMeta& var,
-                                                               const Grid2D& plane);
-  // Encodes blocks [first, last) of a submitted plane into the shared batch.
-  void RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t first, int64_t last);
-  // Writes `batch` in one atomic write, then drops the blocks it replaced from the cache.
-  Status WriteBatchAndInvalidate(storage::WriteBatch* batch);
-
-  internal_grid::StoreContext* const context_;
-  const std::shared_ptr<const DataSetMeta> meta_;
-  const WriteGridOptions options_;
-
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  size_t pending_bytes_ = 0;     // guarded by mu_: raw bytes of queued, unfinished planes
-  int64_t pending_tasks_ = 0;    // guarded by mu_
-  storage::WriteBatch batch_;    // guarded by mu_: blocks encoded but not yet written
-  Status first_error_;           // guarded by mu_
-  WriteStats stats_;             // guarded by mu_
+ protected:
+  GridDataWriter() = default;
 };
 
 }  // namespace gridstore::grid

@@ -7,6 +7,8 @@
 // is redone after a conflict. Every meta write also writes the meta's stamp (incarnation,
 // generation), which readers check before trusting a cached meta.
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_data_writer_impl.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 
 #include <algorithm>
 #include <chrono>
@@ -37,35 +39,6 @@ constexpr uint32_t kStoreFormatVersion = 2;
 // Conflicting writers retry this often before a meta write gives up with Aborted.
 constexpr int kMaxConflictRetries = 64;
 
-std::string Quoted(std::string_view id) { return "'" + EscapeForMessage(id) + "'"; }
-
-// Datasets indexed per write batch when an index is created on a populated store.
-constexpr size_t kBackfillBatch = 1000;
-
-uint64_t RandomNonZero() {
-  static std::mutex mu;
-  static std::mt19937_64 rng(std::random_device{}() ^
-                             static_cast<uint64_t>(
-                                 std::chrono::steady_clock::now().time_since_epoch().count()));
-  std::lock_guard<std::mutex> lock(mu);
-  uint64_t v = 0;
-  while (v == 0) v = rng();
-  return v;
-}
-
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-// A staged replacement's record: when it began, then its meta.
-std::string EncodeStagedRecord(const DataSetMeta& staged) {
-  std::string s;
-  PutFixed64(&s, static_cast<uint64_t>(NowMillis()));
-  staged.EncodeTo(&s);
-  return s;
-}
 
 std::string ShapeString(const Shape4& s) {
   return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) +
@@ -110,14 +83,28 @@ Result<bool> IsEmpty(storage::KvStore* kv) {
 
 }  // namespace
 
-// The index definitions a writer maintains, and the stored version they were read at.
-struct GridStore::IndexDefinitionsCache {
-  std::vector<MetaIndexInfo> defs;  // ready and building, ordered by name
-  std::optional<std::string> version;
-};
+std::string Quoted(std::string_view id) { return "'" + EscapeForMessage(id) + "'"; }
 
-GridStore::GridStore(std::unique_ptr<storage::KvStore> kv, std::unique_ptr<ThreadPool> pool,
-                     const GridStoreOptions& options)
+uint64_t RandomNonZero() {
+  static std::mutex mu;
+  static std::mt19937_64 rng(std::random_device{}() ^
+                             static_cast<uint64_t>(
+                                 std::chrono::steady_clock::now().time_since_epoch().count()));
+  std::lock_guard<std::mutex> lock(mu);
+  uint64_t v = 0;
+  while (v == 0) v = rng();
+  return v;
+}
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+
+GridStoreImpl::GridStoreImpl(std::unique_ptr<storage::KvStore> kv,
+                             std::unique_ptr<ThreadPool> pool, const GridStoreOptions& options)
     : options_(options),
       kv_(std::move(kv)),
       pool_(std::move(pool)),
@@ -127,6 +114,7 @@ GridStore::GridStore(std::unique_ptr<storage::KvStore> kv, std::unique_ptr<Threa
           kv_.get(), pool_.get(), cache_.get(), dictionaries_.get(), options.read_only})) {}
 
 GridStore::~GridStore() = default;
+GridStoreImpl::~GridStoreImpl() = default;
 
 Result<std::unique_ptr<GridStore>> GridStore::Open(const std::string& uri,
                                                    const GridStoreOptions& options) {
@@ -144,21 +132,26 @@ Result<std::unique_ptr<GridStore>> GridStore::Open(const std::string& uri,
   open_options.initialize = WriteStoreMarker;
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<storage::KvStore> kv,
                              storage::OpenKvStore(uri, open_options));
-  auto opened = OpenWith(std::move(kv), std::move(pool).value(), options);
+  auto opened = GridStoreImpl::OpenWith(std::move(kv), std::move(pool).value(), options);
   if (!opened.ok()) return opened.status().WithContext("store '" + uri + "'");
   return opened;
 }
 
-Result<std::unique_ptr<GridStore>> GridStore::Open(std::unique_ptr<storage::KvStore> kv,
-                                                   const GridStoreOptions& options) {
+Result<std::unique_ptr<GridStore>> OpenGridStore(std::unique_ptr<storage::KvStore> kv,
+                                                 const GridStoreOptions& options) {
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(options.threads));
-  return OpenWith(std::move(kv), std::move(pool), options);
+  return GridStoreImpl::OpenWith(std::move(kv), std::move(pool), options);
 }
 
-Result<std::unique_ptr<GridStore>> GridStore::OpenWith(std::unique_ptr<storage::KvStore> kv,
+storage::KvStore* KvStoreOf(GridStore* store) {
+  return static_cast<GridStoreImpl*>(store)->kv_store();
+}
+
+Result<std::unique_ptr<GridStore>> GridStoreImpl::OpenWith(std::unique_ptr<storage::KvStore> kv,
                                                        std::unique_ptr<ThreadPool> pool,
                                                        const GridStoreOptions& options) {
-  std::unique_ptr<GridStore> store(new GridStore(std::move(kv), std::move(pool), options));
+  std::unique_ptr<GridStoreImpl> store(
+      new GridStoreImpl(std::move(kv), std::move(pool), options));
   std::string marker;
   Status s = store->kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(),
                              &marker);
@@ -171,7 +164,7 @@ Result<std::unique_ptr<GridStore>> GridStore::OpenWith(std::unique_ptr<storage::
   return store;
 }
 
-Status GridStore::CreateStore() {
+Status GridStoreImpl::CreateStore() {
   std::string marker;
   Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(), &marker);
   if (s.ok()) {
@@ -203,14 +196,14 @@ Status GridStore::CreateStore() {
   return WriteStoreMarker(kv_.get());
 }
 
-Status GridStore::Flush() { return kv_->Flush(); }
+Status GridStoreImpl::Flush() { return kv_->Flush(); }
 
-Status GridStore::CheckWritable() const {
+Status GridStoreImpl::CheckWritable() const {
   if (options_.read_only) return Status::FailedPrecondition("the store is open read-only");
   return Status::OK();
 }
 
-Result<bool> GridStore::HasData(const storage::KeyRange& range) {
+Result<bool> GridStoreImpl::HasData(const storage::KeyRange& range) {
   bool found = false;
   GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(storage::ReadOptions{.fill_cache = false},
                                       storage::Table::kData, range,
@@ -221,7 +214,7 @@ Result<bool> GridStore::HasData(const storage::KeyRange& range) {
   return found;
 }
 
-Result<std::shared_ptr<const DataSetMeta>> GridStore::LoadMeta(std::string_view id) {
+Result<std::shared_ptr<const DataSetMeta>> GridStoreImpl::LoadMeta(std::string_view id) {
   GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
   std::shared_ptr<const DataSetMeta> cached;
   {
@@ -257,7 +250,7 @@ Result<std::shared_ptr<const DataSetMeta>> GridStore::LoadMeta(std::string_view 
   return meta;
 }
 
-Status GridStore::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev,
+Status GridStoreImpl::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev,
                                storage::WriteBatch* batch, DataSetMeta* stored) {
   *stored = meta;
   if (prev != nullptr) {
@@ -299,13 +292,13 @@ Status GridStore::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev,
                            &stored->attributes, batch);
 }
 
-void GridStore::ExpectUnchanged(std::string_view id, const std::optional<std::string>& prev_bytes,
+void GridStoreImpl::ExpectUnchanged(std::string_view id, const std::optional<std::string>& prev_bytes,
                                 storage::WriteBatch* batch) {
   batch->Expect(storage::Table::kMeta, MetaKey(id),
                 prev_bytes ? std::optional<std::string_view>(*prev_bytes) : std::nullopt);
 }
 
-Status GridStore::ExpectIndexDefinitions(storage::WriteBatch* batch) {
+Status GridStoreImpl::ExpectIndexDefinitions(storage::WriteBatch* batch) {
   GRIDSTORE_RETURN_IF_ERROR(IndexDefinitions().status());
   // The postings a write adds follow the definitions this store holds: the write must fail if
   // another process created or dropped an index since they were read.
@@ -315,7 +308,7 @@ Status GridStore::ExpectIndexDefinitions(storage::WriteBatch* batch) {
   return Status::OK();
 }
 
-Status GridStore::RetryOnConflict(std::string_view what, const std::function<Status()>& attempt) {
+Status GridStoreImpl::RetryOnConflict(std::string_view what, const std::function<Status()>& attempt) {
   for (int i = 0; i < kMaxConflictRetries; ++i) {
     Status s = attempt();
     if (!s.IsAborted()) return s;
@@ -327,7 +320,7 @@ Status GridStore::RetryOnConflict(std::string_view what, const std::function<Sta
                          "try again");
 }
 
-Status GridStore::StoreMeta(const DataSetMeta& meta, bool must_exist) {
+Status GridStoreImpl::StoreMeta(const DataSetMeta& meta, bool must_exist) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
   std::lock_guard<std::mutex> write_lock(meta_write_mu_);
@@ -356,7 +349,7 @@ Status GridStore::StoreMeta(const DataSetMeta& meta, bool must_exist) {
   });
 }
 
-Status GridStore::PutDataSetMetas(const std::vector<DataSetMeta>& metas) {
+Status GridStoreImpl::PutDataSetMetas(const std::vector<DataSetMeta>& metas) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   auto which = [&](size_t i) {
     return "meta " + std::to_string(i + 1) + " of " + std::to_string(metas.size()) +
@@ -411,21 +404,21 @@ Status GridStore::PutDataSetMetas(const std::vector<DataSetMeta>& metas) {
   });
 }
 
-void GridStore::EraseCachedMeta(std::string_view id) {
+void GridStoreImpl::EraseCachedMeta(std::string_view id) {
   std::lock_guard<std::mutex> lock(meta_cache_mu_);
   if (auto it = meta_cache_.find(id); it != meta_cache_.end()) meta_cache_.erase(it);
 }
 
-Status GridStore::PutDataSetMeta(const DataSetMeta& meta) { return StoreMeta(meta, false); }
+Status GridStoreImpl::PutDataSetMeta(const DataSetMeta& meta) { return StoreMeta(meta, false); }
 
-Status GridStore::UpdateDataSetMeta(const DataSetMeta& meta) { return StoreMeta(meta, true); }
+Status GridStoreImpl::UpdateDataSetMeta(const DataSetMeta& meta) { return StoreMeta(meta, true); }
 
-Result<DataSetMeta> GridStore::GetDataSetMeta(std::string_view id) {
+Result<DataSetMeta> GridStoreImpl::GetDataSetMeta(std::string_view id) {
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
   return *meta;
 }
 
-Result<std::vector<DataSetMeta>> GridStore::ListDataSets() {
+Result<std::vector<DataSetMeta>> GridStoreImpl::ListDataSets() {
   std::vector<DataSetMeta> metas;
   Status error;
   GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(
@@ -443,12 +436,12 @@ Result<std::vector<DataSetMeta>> GridStore::ListDataSets() {
   return metas;
 }
 
-Status GridStore::ReclaimDataRange(const storage::KeyRange& range, std::string_view what) {
+Status GridStoreImpl::ReclaimDataRange(const storage::KeyRange& range, std::string_view what) {
   return kv_->CompactRange(storage::Table::kData, range)
       .WithContext(std::string(what) + " succeeded, but reclaiming its space failed");
 }
 
-Status GridStore::DeleteDataSet(std::string_view id) {
+Status GridStoreImpl::DeleteDataSet(std::string_view id) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
   const std::string what = "deleting dataset " + Quoted(id);
@@ -521,427 +514,21 @@ Status GridStore::DeleteDataSet(std::string_view id) {
 
 // ---- Replacements ----
 
-bool GridStore::ReplacementActive(std::string_view id, uint64_t incarnation) {
-  std::lock_guard<std::mutex> lock(replacements_mu_);
-  return replacements_.count({std::string(id), incarnation}) > 0;
-}
-
-bool GridStore::ReplacementAbandoned(std::string_view id, uint64_t incarnation, int64_t started_ms,
-                                     std::chrono::seconds min_age) {
-  if (ReplacementActive(id, incarnation)) return false;
-  if (kv_->single_writer()) return true;
-  return NowMillis() - started_ms >
-         std::chrono::duration_cast<std::chrono::milliseconds>(min_age).count();
-}
-
-Result<DataSetMeta> GridStore::BeginReplacement(const DataSetMeta& meta) {
-  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
-  DataSetMeta staged = meta;
-  staged.incarnation = RandomNonZero();
-  staged.incarnation_in_keys = true;
-  staged.generation = 0;
-  // Replacements of this id that a dead process left go first.
-  GRIDSTORE_ASSIGN_OR_RETURN(
-      auto dead,
-      AbandonedReplacements(StagedKeysOf(meta.id), CompactOptions{}.shared_store_min_age));
-  for (const auto& [id, incarnation] : dead) {
-    GRIDSTORE_RETURN_IF_ERROR(RemoveReplacement(id, incarnation, /*reclaim=*/true));
-  }
-  {
-    std::lock_guard<std::mutex> lock(replacements_mu_);
-    replacements_.emplace(meta.id, staged.incarnation);
-  }
-  Status s = kv_->Put(storage::WriteOptions{.sync = true}, storage::Table::kMeta,
-                      StagedKey(meta.id, staged.incarnation), EncodeStagedRecord(staged));
-  if (!s.ok()) {
-    std::lock_guard<std::mutex> lock(replacements_mu_);
-    replacements_.erase({meta.id, staged.incarnation});
-    return s.WithContext("starting a replacement of dataset " + Quoted(meta.id));
-  }
-  return staged;
-}
-
-Result<std::unique_ptr<GridDataWriter>> GridStore::GetReplacementWriter(
-    const DataSetMeta& staged, const WriteGridOptions& options) {
-  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-  if (!ReplacementActive(staged.id, staged.incarnation)) {
-    return Status::FailedPrecondition("no replacement of dataset " + Quoted(staged.id) +
-                                      " with that incarnation is in progress in this store");
-  }
-  auto meta = std::make_shared<const DataSetMeta>(staged);
-  return std::unique_ptr<GridDataWriter>(new GridDataWriter(context_.get(), meta, options));
-}
-
-Status GridStore::CommitReplacement(const DataSetMeta& meta) {
-  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
-  const std::string what = "committing the replacement of dataset " + Quoted(meta.id);
-  if (!ReplacementActive(meta.id, meta.incarnation)) {
-    return Status::FailedPrecondition(what + ": it is not in progress in this store");
-  }
-  std::optional<storage::KeyRange> replaced;
-  {
-    std::lock_guard<std::mutex> write_lock(meta_write_mu_);
-    GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
-      const std::string staged_key = StagedKey(meta.id, meta.incarnation);
-      std::string record;
-      Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, staged_key, &record);
-      if (s.IsNotFound()) {
-        return Status::FailedPrecondition(
-            what + ": the replacement was removed meanwhile (was the dataset deleted?)");
-      }
-      GRIDSTORE_RETURN_IF_ERROR(s.WithContext(what));
-      if (record.size() < 8) return Status::DataLoss(what + ": its record is truncated");
-      auto staged = DataSetMeta::Decode(std::string_view(record).substr(8));
-      if (!staged.ok()) return staged.status().WithContext(what + ": its record");
-      if (!(staged->layout == meta.layout) || staged->variables != meta.variables) {
-        return Status::InvalidArgument(what +
-                                       ": its variables or layout differ from those it "
-                                       "was begun with");
-      }
-      std::string bytes;
-      s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(meta.id), &bytes);
-      if (!s.ok() && !s.IsNotFound()) return s.WithContext(what);
-      std::optional<DataSetMeta> prev;
-      if (s.ok()) {
-        auto decoded = DataSetMeta::Decode(bytes);
-        if (!decoded.ok()) {
-          return decoded.status().WithContext("stored meta of dataset " + Quoted(meta.id));
-        }
-        prev = std::move(decoded).value();
-      }
-      DataSetMeta stored = meta;
-      stored.incarnation_in_keys = true;
-      stored.generation = prev ? prev->generation + 1 : 1;
-      storage::WriteBatch batch;
-      ExpectUnchanged(meta.id, s.ok() ? std::optional<std::string>(bytes) : std::nullopt, &batch);
-      batch.Expect(storage::Table::kMeta, staged_key, record);
-      batch.Put(storage::Table::kMeta, MetaKey(meta.id), stored.Encode());
-      batch.Put(storage::Table::kMeta, MetaStampKey(meta.id),
-                EncodeMetaStamp(stored.incarnation, stored.generation));
-      batch.Delete(storage::Table::kMeta, staged_key);
-      GRIDSTORE_RETURN_IF_ERROR(AddPostingChanges(meta.id, prev ? &prev->attributes : nullptr,
-                                                  &stored.attributes, &batch));
-      GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
-      replaced.reset();
-      if (prev) {
-        // After the meta switches (KvStore::Write orders data deletes after the meta).
-        replaced = IncarnationDataRange(meta.id, prev->key_incarnation());
-        batch.DeleteRange(storage::Table::kData, replaced->begin, replaced->end);
-      }
-      Status written = kv_->Write(storage::WriteOptions{.sync = true}, batch);
-      EraseCachedMeta(meta.id);
-      return written.WithContext(what);
-    }));
-  }
-  {
-    std::lock_guard<std::mutex> lock(replacements_mu_);
-    replacements_.erase({meta.id, meta.incarnation});
-  }
-  if (replaced) return ReclaimDataRange(*replaced, what);
-  return Status::OK();
-}
-
-Status GridStore::AbandonReplacement(const DataSetMeta& staged) {
-  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-  Status s = RemoveReplacement(staged.id, staged.incarnation, /*reclaim=*/true);
-  std::lock_guard<std::mutex> lock(replacements_mu_);
-  replacements_.erase({staged.id, staged.incarnation});
-  return s;
-}
-
-Result<std::vector<std::pair<std::string, uint64_t>>> GridStore::AbandonedReplacements(
-    const storage::KeyRange& records, std::chrono::seconds min_age) {
-  std::vector<std::pair<std::string, uint64_t>> dead;
-  // Damage is for Verify to report; what cannot be read is never declared dead.
-  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
-      kv_.get(), storage::Table::kMeta, records,
-      [&](std::string_view key, std::string_view value) {
-        std::string_view id;
-        uint64_t incarnation = 0;
-        auto record = internal_grid::DecodeStagedRecord(value);
-        if (DecodeStagedKey(key, &id, &incarnation) &&
-            ReplacementAbandoned(id, incarnation, record.ok() ? record->started_ms : 0, min_age)) {
-          dead.emplace_back(std::string(id), incarnation);
-        }
-        return true;
-      },
-      [](std::string_view, const Status&) {}));
-  return dead;
-}
-
-Status GridStore::RemoveReplacement(std::string_view id, uint64_t incarnation, bool reclaim,
-                                    int64_t* blocks) {
-  const std::string what = "removing the replacement of dataset " + Quoted(id);
-  const storage::KeyRange range = IncarnationDataRange(id, incarnation);
-  if (blocks != nullptr) {
-    uint64_t bytes = 0;
-    GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(kv_.get(), range, blocks, &bytes,
-                                                        [](std::string_view, const Status&) {}));
-  }
-  storage::WriteBatch batch;
-  batch.Delete(storage::Table::kMeta, StagedKey(id, incarnation));
-  batch.DeleteRange(storage::Table::kData, range.begin, range.end);
-  GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch).WithContext(what));
-  if (reclaim) GRIDSTORE_RETURN_IF_ERROR(ReclaimDataRange(range, what));
-  return Status::OK();
-}
-
-// ---- Meta indexes ----
-
-namespace {
-
-// Reads the definitions under `range` (ready: AllIndexDefinitions, or building).
-Status ReadIndexDefinitions(storage::KvStore* kv, const storage::KeyRange& range,
-                            std::vector<MetaIndexInfo>* defs) {
-  Status error;
-  GRIDSTORE_RETURN_IF_ERROR(
-      kv->Scan(storage::ReadOptions{}, storage::Table::kIndex, range,
-               [&](std::string_view key, std::string_view value) {
-                 std::string_view name;
-                 if (!DecodeIndexDefinitionKey(key, &name)) {
-                   error = Status::DataLoss("malformed meta index definition key '" +
-                                            EscapeForMessage(key) + "'");
-                   return false;
-                 }
-                 auto schema = internal_grid::DecodeMetaIndexSchema(value);
-                 if (!schema.ok()) {
-                   error = schema.status().WithContext("meta index " + Quoted(name));
-                   return false;
-                 }
-                 defs->push_back(MetaIndexInfo{std::string(name), std::move(schema).value()});
-                 return true;
-               }));
-  return error;
-}
-
-Result<std::vector<MetaIndexInfo>> ReadReadyIndexDefinitions(storage::KvStore* kv) {
-  std::vector<MetaIndexInfo> defs;
-  GRIDSTORE_RETURN_IF_ERROR(ReadIndexDefinitions(kv, AllIndexDefinitions(), &defs));
-  return defs;
-}
-
-}  // namespace
-
-Result<const std::vector<MetaIndexInfo>*> GridStore::IndexDefinitions() {
-  if (index_defs_ == nullptr) {
-    auto loaded = std::make_unique<IndexDefinitionsCache>();
-    // The version first: definitions written after it was read make the next write conflict.
-    std::string version;
-    Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kIndex,
-                        IndexDefinitionsVersionKey(), &version);
-    if (s.ok()) {
-      loaded->version = std::move(version);
-    } else if (!s.IsNotFound()) {
-      return s;
-    }
-    GRIDSTORE_RETURN_IF_ERROR(
-        ReadIndexDefinitions(kv_.get(), AllIndexDefinitions(), &loaded->defs));
-    GRIDSTORE_RETURN_IF_ERROR(
-        ReadIndexDefinitions(kv_.get(), AllBuildingIndexDefinitions(), &loaded->defs));
-    std::sort(loaded->defs.begin(), loaded->defs.end(),
-              [](const MetaIndexInfo& a, const MetaIndexInfo& b) { return a.name < b.name; });
-    index_defs_ = std::move(loaded);
-  }
-  return &index_defs_->defs;
-}
-
-Status GridStore::AddPostingChanges(std::string_view id, const Attributes* before,
-                                    const Attributes* after, storage::WriteBatch* batch) {
-  GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
-  if (defs->empty()) return Status::OK();
-  std::vector<std::string> old_keys, new_keys;
-  for (const MetaIndexInfo& def : *defs) {
-    if (before != nullptr) internal_grid::AppendMetaPostings(def, id, *before, &old_keys);
-    if (after != nullptr) internal_grid::AppendMetaPostings(def, id, *after, &new_keys);
-  }
-  std::sort(old_keys.begin(), old_keys.end());
-  std::sort(new_keys.begin(), new_keys.end());
-  // Unchanged postings are left alone, so an update touching one attribute writes little.
-  std::vector<std::string> gone, added;
-  std::set_difference(old_keys.begin(), old_keys.end(), new_keys.begin(), new_keys.end(),
-                      std::back_inserter(gone));
-  std::set_difference(new_keys.begin(), new_keys.end(), old_keys.begin(), old_keys.end(),
-                      std::back_inserter(added));
-  for (const std::string& key : gone) batch->Delete(storage::Table::kIndex, key);
-  for (const std::string& key : added) batch->Put(storage::Table::kIndex, key, "");
-  return Status::OK();
-}
-
-Status GridStore::WriteIndexDefinition(std::string_view name, const MetaIndexSchema* ready,
-                                       const MetaIndexSchema* building, bool clear_postings) {
-  storage::WriteBatch batch;
-  GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
-  std::string value;
-  if (ready != nullptr) {
-    internal_grid::EncodeMetaIndexSchema(*ready, &value);
-    batch.Put(storage::Table::kIndex, IndexDefinitionKey(name), value);
-  } else {
-    batch.Delete(storage::Table::kIndex, IndexDefinitionKey(name));
-  }
-  if (building != nullptr) {
-    value.clear();
-    internal_grid::EncodeMetaIndexSchema(*building, &value);
-    batch.Put(storage::Table::kIndex, BuildingIndexDefinitionKey(name), value);
-  } else {
-    batch.Delete(storage::Table::kIndex, BuildingIndexDefinitionKey(name));
-  }
-  std::string version;
-  PutFixed64(&version, RandomNonZero());
-  batch.Put(storage::Table::kIndex, IndexDefinitionsVersionKey(), version);
-  if (clear_postings) {
-    const storage::KeyRange postings = IndexPostingsRange(name);
-    batch.DeleteRange(storage::Table::kIndex, postings.begin, postings.end);
-  }
-  Status s = kv_->Write(storage::WriteOptions{.sync = true}, batch);
-  index_defs_.reset();  // reloaded, with the new version, by the next write
-  return s;
-}
-
-Status GridStore::CreateMetaIndex(std::string_view name, const MetaIndexSchema& schema) {
-  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
-  GRIDSTORE_RETURN_IF_ERROR(
-      internal_grid::ValidateMetaIndexSchema(schema).WithContext("meta index " + Quoted(name)));
-  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
-  const std::string what = "creating meta index " + Quoted(name);
-  bool exists = false;
-  // 1. Declare the index as being built: from then on every writer (here or in another
-  // process) maintains its postings, while queries do not use it yet.
-  GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
-    std::vector<MetaIndexInfo> ready;
-    GRIDSTORE_RETURN_IF_ERROR(ReadIndexDefinitions(kv_.get(), AllIndexDefinitions(), &ready));
-    for (const MetaIndexInfo& def : ready) {
-      if (def.name != name) continue;
-      std::string why = internal_grid::MetaIndexSchemaConflict(def.schema, schema);
-      if (!why.empty()) {
-        return Status::FailedPrecondition("meta index " + Quoted(name) +
-                                          " already exists with another schema: " + why);
-      }
-      exists = true;
-      return Status::OK();
-    }
-    GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
-    bool resuming = false;
-    for (const MetaIndexInfo& def : *defs) {
-      if (def.name != name) continue;
-      if (!internal_grid::MetaIndexSchemaConflict(def.schema, schema).empty()) {
-        return Status::FailedPrecondition("meta index " + Quoted(name) +
-                                          " is being built with another schema");
-      }
-      resuming = true;  // a build that died: its postings are kept up to date, so go on
-    }
-    // Postings left by an index of this name that was dropped half-way go first. Only if there
-    // are any: a range tombstone is checked by every later read of the index until compaction.
-    bool leftovers = false;
-    if (!resuming) {
-      GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(storage::ReadOptions{}, storage::Table::kIndex,
-                                          IndexPostingsRange(name),
-                                          [&](std::string_view, std::string_view) {
-                                            leftovers = true;
-                                            return false;
-                                          }));
-    }
-    return WriteIndexDefinition(name, nullptr, &schema, leftovers);
-  }));
-  if (exists) return Status::OK();
-
-  // 2. Index existing datasets a bounded batch at a time. Each batch expects the metas it read
-  // unchanged: one a writer changed meanwhile is read again (the writer maintained the index).
-  const MetaIndexInfo info{std::string(name), schema};
-  std::string begin = AllMetaKeys().begin;
-  std::vector<std::string> keys;
-  while (true) {
-    size_t datasets = 0;
-    std::string last;
-    GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
-      storage::WriteBatch batch;
-      datasets = 0;
-      Status error;
-      Attributes attributes;
-      GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(
-          storage::ReadOptions{.fill_cache = false}, storage::Table::kMeta,
-          storage::KeyRange{begin, ""}, [&](std::string_view key, std::string_view value) {
-            if (datasets == kBackfillBatch) return false;
-            Status s = DataSetMeta::DecodeAttributes(value, &attributes);
-            if (!s.ok()) {
-              error = s.WithContext("indexing the meta of dataset " + Quoted(key));
-              return false;
-            }
-            batch.Expect(storage::Table::kMeta, key, value);
-            keys.clear();
-            internal_grid::AppendMetaPostings(info, key, attributes, &keys);
-            for (const std::string& k : keys) batch.Put(storage::Table::kIndex, k, "");
-            last.assign(key);
-            ++datasets;
-            return true;
-          }));
-      GRIDSTORE_RETURN_IF_ERROR(error);
-      if (datasets == 0) return Status::OK();
-      // The index must still be the one being built (not dropped meanwhile).
-      std::string building;
-      internal_grid::EncodeMetaIndexSchema(schema, &building);
-      batch.Expect(storage::Table::kIndex, BuildingIndexDefinitionKey(name), building);
-      return kv_->Write(storage::WriteOptions{}, batch);
-    }));
-    if (datasets < kBackfillBatch) break;
-    begin = last + '\0';
-  }
-  // 3. Ready: queries use it from now on.
-  return RetryOnConflict(what, [&] { return WriteIndexDefinition(name, &schema, nullptr, false); });
-}
-
-Status GridStore::DropMetaIndex(std::string_view name) {
-  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
-  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
-  return RetryOnConflict("dropping meta index " + Quoted(name), [&]() -> Status {
-    GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
-    const bool found = std::any_of(defs->begin(), defs->end(),
-                                   [&](const MetaIndexInfo& def) { return def.name == name; });
-    if (!found) return Status::NotFound("meta index " + Quoted(name) + " does not exist");
-    return WriteIndexDefinition(name, nullptr, nullptr, /*clear_postings=*/true);
-  });
-}
-
-Result<std::vector<MetaIndexInfo>> GridStore::ListMetaIndexes() {
-  return ReadReadyIndexDefinitions(kv_.get());  // not the cache: never waits for an index build
-}
-
-Result<QueryResult> GridStore::QueryDataSets(std::string_view index, const Query& query,
-                                             const QueryParams& params) {
-  if (index.empty()) return internal_grid::RunMetaQuery(kv_.get(), nullptr, query, params);
-  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(index));
-  // Read the definition itself (not the writers' cache) so that queries never wait for a writer.
-  std::string value;
-  Status s =
-      kv_->Get(storage::ReadOptions{}, storage::Table::kIndex, IndexDefinitionKey(index), &value);
-  if (s.IsNotFound()) return Status::NotFound("meta index " + Quoted(index) + " does not exist");
-  GRIDSTORE_RETURN_IF_ERROR(s);
-  auto schema = internal_grid::DecodeMetaIndexSchema(value);
-  if (!schema.ok()) return schema.status().WithContext("meta index " + Quoted(index));
-  const MetaIndexInfo info{std::string(index), std::move(schema).value()};
-  return internal_grid::RunMetaQuery(kv_.get(), &info, query, params);
-}
-
-Result<std::unique_ptr<GridDataWriter>> GridStore::GetDataWriter(std::string_view id,
+Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetDataWriter(std::string_view id,
                                                                  const WriteGridOptions& options) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
-  return std::unique_ptr<GridDataWriter>(new GridDataWriter(context_.get(), meta, options));
+  return std::unique_ptr<GridDataWriter>(new GridDataWriterImpl(context_.get(), meta, options));
 }
 
-Result<std::unique_ptr<GridDataFetcher>> GridStore::GetDataFetcher(std::string_view id) {
+Result<std::unique_ptr<GridDataFetcher>> GridStoreImpl::GetDataFetcher(std::string_view id) {
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
   return std::unique_ptr<GridDataFetcher>(new GridDataFetcher(context_.get(), meta));
 }
 
-Result<uint64_t> GridStore::ApproximateDataSetSize(std::string_view id) {
+Result<uint64_t> GridStoreImpl::ApproximateDataSetSize(std::string_view id) {
   GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
   return kv_->ApproximateSize(storage::Table::kData, DataSetDataRange(id));
 }
-
-storage::KvStore* GridStore::kv_store() { return kv_.get(); }
 
 }  // namespace gridstore::grid

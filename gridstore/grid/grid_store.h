@@ -14,20 +14,17 @@
 //
 // Thread safety: every method may be called concurrently from many threads, and any number of
 // writers and fetchers may work at once. Writers and fetchers must be destroyed before the store.
+//
+// GridStore is an interface (as LevelDB's DB): Open returns the implementation, whose state stays
+// out of this header (grid/internal/grid_store_impl.h).
 #ifndef GRIDSTORE_GRID_GRID_STORE_H_
 #define GRIDSTORE_GRID_GRID_STORE_H_
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <optional>
-#include <set>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "gridstore/grid/grid_data_fetcher.h"
@@ -35,18 +32,7 @@
 #include "gridstore/grid/grid_meta.h"
 #include "gridstore/grid/grid_verify.h"
 #include "gridstore/grid/meta_query.h"
-#include "gridstore/storage/kv_store.h"
 #include "gridstore/util/result.h"
-
-namespace gridstore {
-class ThreadPool;
-}  // namespace gridstore
-
-namespace gridstore::internal_grid {
-class BlockCache;
-class DictionaryCache;
-struct StoreContext;
-}  // namespace gridstore::internal_grid
 
 namespace gridstore::grid {
 
@@ -88,10 +74,7 @@ class GridStore {
   // or options), Unavailable (threads cannot start), DataLoss (a damaged store).
   static Result<std::unique_ptr<GridStore>> Open(const std::string& uri,
                                                  const GridStoreOptions& options = {});
-  // Wraps an opened key-value store (tests, custom backends); takes ownership.
-  static Result<std::unique_ptr<GridStore>> Open(std::unique_ptr<storage::KvStore> kv,
-                                                 const GridStoreOptions& options = {});
-  ~GridStore();
+  virtual ~GridStore();
 
   GridStore(const GridStore&) = delete;
   GridStore& operator=(const GridStore&) = delete;
@@ -99,34 +82,34 @@ class GridStore {
   // Initialises the tables of an empty key-value store for GridStore; OK (and a no-op) if it is
   // already initialised. FailedPrecondition if it was written by a newer, incompatible format,
   // or if the key-value store holds data but no GridStore marker (a foreign store).
-  Status CreateStore();
+  virtual Status CreateStore() = 0;
 
   // Moves everything written so far into the store's tables and makes it durable, so that the
   // next open replays no log and the store takes its settled size. Commands that write call it
   // before they return; a program that writes in bursts calls it after each. OK on a read-only
   // store.
-  Status Flush();
+  virtual Status Flush() = 0;
 
   // Creates the dataset `meta.id`, or replaces its meta if it exists. The meta is validated
   // (InvalidArgument naming what is wrong). Once data is written, changing a variable's type or
   // shape, removing a variable, or changing the block layout is refused with FailedPrecondition;
   // attributes, coordinates and new variables may change freely.
-  Status PutDataSetMeta(const DataSetMeta& meta);
+  virtual Status PutDataSetMeta(const DataSetMeta& meta) = 0;
   // As PutDataSetMeta, but the dataset must exist (NotFound otherwise).
-  Status UpdateDataSetMeta(const DataSetMeta& meta);
+  virtual Status UpdateDataSetMeta(const DataSetMeta& meta) = 0;
   // PutDataSetMeta for many metas in one atomic write: all are stored or none (the error names
   // the first meta refused, by position and id). An id may repeat; the last one wins. Much faster
   // than one call each for catalogues and migrations (one lock, one batched read, one write);
   // keep batches to thousands, as the whole batch is held in memory.
-  Status PutDataSetMetas(const std::vector<DataSetMeta>& metas);
+  virtual Status PutDataSetMetas(const std::vector<DataSetMeta>& metas) = 0;
   // The dataset's meta. NotFound (a normal result) if there is no such dataset.
-  Result<DataSetMeta> GetDataSetMeta(std::string_view id);
+  virtual Result<DataSetMeta> GetDataSetMeta(std::string_view id) = 0;
   // Every dataset's meta, ordered by id.
-  Result<std::vector<DataSetMeta>> ListDataSets();
+  virtual Result<std::vector<DataSetMeta>> ListDataSets() = 0;
   // Removes the dataset's meta, every data block of every incarnation, any replacement being
   // written, and every index entry, atomically (by key ranges), then reclaims their space.
   // NotFound if nothing of the dataset exists.
-  Status DeleteDataSet(std::string_view id);
+  virtual Status DeleteDataSet(std::string_view id) = 0;
 
   // ---- Replacing a dataset (import --overwrite): the old one stays until the new is whole ----
 
@@ -136,19 +119,19 @@ class GridStore {
   // GetReplacementWriter, then CommitReplacement or AbandonReplacement. If the process dies
   // first, the current dataset is untouched, and the replacement's blocks are removed by
   // Compact, DeleteDataSet or the next replacement of the id (Verify lists them meanwhile).
-  Result<DataSetMeta> BeginReplacement(const DataSetMeta& meta);
+  virtual Result<DataSetMeta> BeginReplacement(const DataSetMeta& meta) = 0;
   // A writer of the replacement `staged` (from BeginReplacement of this store).
   // FailedPrecondition if it is not in progress here.
-  Result<std::unique_ptr<GridDataWriter>> GetReplacementWriter(
-      const DataSetMeta& staged, const WriteGridOptions& options = {});
+  virtual Result<std::unique_ptr<GridDataWriter>> GetReplacementWriter(
+              const DataSetMeta& staged, const WriteGridOptions& options = {}) = 0;
   // Switches dataset `meta.id` to the replacement `meta.incarnation` (begun here) in one atomic
   // write of its meta and index entries, then removes the replaced incarnation's blocks and
   // reclaims their space. `meta` may differ from the staged meta in attributes and coordinates
   // (status DONE, say), not in variables or layout. FailedPrecondition if the replacement was
   // removed meanwhile (the dataset was deleted); the meta's validation errors as PutDataSetMeta.
-  Status CommitReplacement(const DataSetMeta& meta);
+  virtual Status CommitReplacement(const DataSetMeta& meta) = 0;
   // Removes the replacement `staged` and its blocks; the current dataset stays as it was.
-  Status AbandonReplacement(const DataSetMeta& staged);
+  virtual Status AbandonReplacement(const DataSetMeta& staged) = 0;
 
   // ---- Checking and reclaiming ----
 
@@ -157,11 +140,11 @@ class GridStore {
   // and checks it against the meta. Reads past damage: every unreadable or corrupt block,
   // meta or file is a problem in the report. The status is an error only when verification
   // could not run at all (NotFound for an unknown `id`).
-  Result<VerifyReport> Verify(std::string_view id, const VerifyOptions& options = {});
+  virtual Result<VerifyReport> Verify(std::string_view id, const VerifyOptions& options = {}) = 0;
   // Removes what interrupted writes left behind: blocks of incarnations no meta owns (a killed
   // import, replacement or delete) and abandoned replacements (see CompactOptions); then
   // reclaims the space of everything deleted. Never touches a dataset's current blocks.
-  Result<CompactReport> Compact(const CompactOptions& options = {});
+  virtual Result<CompactReport> Compact(const CompactOptions& options = {}) = 0;
 
   // ---- Meta queries (grid/meta_query.h; semantics in docs/meta-queries.md) ----
 
@@ -170,11 +153,11 @@ class GridStore {
   // becomes visible to queries only once complete). OK and a no-op if the index exists with the
   // same schema; FailedPrecondition naming the field if it exists with another. InvalidArgument
   // for a bad name or schema (no fields, a duplicate or empty field name).
-  Status CreateMetaIndex(std::string_view name, const MetaIndexSchema& schema);
+  virtual Status CreateMetaIndex(std::string_view name, const MetaIndexSchema& schema) = 0;
   // Removes the index and every entry of it, atomically. NotFound if there is no such index.
-  Status DropMetaIndex(std::string_view name);
+  virtual Status DropMetaIndex(std::string_view name) = 0;
   // Every meta index, ordered by name.
-  Result<std::vector<MetaIndexInfo>> ListMetaIndexes();
+  virtual Result<std::vector<MetaIndexInfo>> ListMetaIndexes() = 0;
   // The datasets matching `query`, ordered and paged by `params`, answered from index `index`
   // where it can and by checking metas where it cannot (QueryResult::scanned, ::plan). An empty
   // `index` uses no index: every condition is checked on every meta, and no declared types apply.
@@ -182,98 +165,23 @@ class GridStore {
   // Errors: NotFound (no index `index`), InvalidArgument (a condition whose value cannot have
   // the declared type of an indexed field, naming both; bounds of different kinds; a negative
   // offset; limit < -1; a page token from another query), or the store's read errors.
-  Result<QueryResult> QueryDataSets(std::string_view index, const Query& query,
-                                    const QueryParams& params = {});
+  virtual Result<QueryResult> QueryDataSets(std::string_view index, const Query& query,
+                                            const QueryParams& params = {}) = 0;
 
   // A writer for dataset `id` (which must exist: NotFound otherwise).
-  Result<std::unique_ptr<GridDataWriter>> GetDataWriter(std::string_view id,
-                                                        const WriteGridOptions& options = {});
+  virtual Result<std::unique_ptr<GridDataWriter>> GetDataWriter(std::string_view id,
+                                                                const WriteGridOptions& options = {}) = 0;
   // A fetcher for dataset `id` (NotFound if none). It reads against the meta as it is now.
-  Result<std::unique_ptr<GridDataFetcher>> GetDataFetcher(std::string_view id);
+  virtual Result<std::unique_ptr<GridDataFetcher>> GetDataFetcher(std::string_view id) = 0;
 
   // Approximate stored bytes of the dataset's blocks.
-  Result<uint64_t> ApproximateDataSetSize(std::string_view id);
+  virtual Result<uint64_t> ApproximateDataSetSize(std::string_view id) = 0;
 
-  // The underlying key-value store, for tools that inspect it (verify). Owned by this store.
-  storage::KvStore* kv_store();
-  const GridStoreOptions& options() const { return options_; }
+  // The options the store was opened with.
+  virtual const GridStoreOptions& options() const = 0;
 
- private:
-  struct IndexDefinitionsCache;
-  GridStore(std::unique_ptr<storage::KvStore> kv, std::unique_ptr<ThreadPool> pool,
-            const GridStoreOptions& options);
-  // Checks the marker (writing it into an empty store if options.create_if_missing).
-  static Result<std::unique_ptr<GridStore>> OpenWith(std::unique_ptr<storage::KvStore> kv,
-                                                     std::unique_ptr<ThreadPool> pool,
-                                                     const GridStoreOptions& options);
-  // The meta of `id`: the cached one if the stored stamp says it is still current, else read.
-  Result<std::shared_ptr<const DataSetMeta>> LoadMeta(std::string_view id);
-  Status StoreMeta(const DataSetMeta& meta, bool must_exist);
-  // Adds to `batch` what replaces `prev` (null for a new dataset) by `meta`, after checking the
-  // change is allowed; *stored is the meta as written. REQUIRES: meta_write_mu_ held.
-  Status AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev, storage::WriteBatch* batch,
-                      DataSetMeta* stored);
-  // Makes `batch` conditional on the meta key of `id` holding `prev_bytes` (absent: nullopt)
-  // and on the index definitions being those this store holds. REQUIRES: meta_write_mu_ held.
-  void ExpectUnchanged(std::string_view id, const std::optional<std::string>& prev_bytes,
-                       storage::WriteBatch* batch);
-  // Makes `batch` conditional on the index definitions being the ones this store holds (its
-  // postings follow them). REQUIRES: meta_write_mu_ held.
-  Status ExpectIndexDefinitions(storage::WriteBatch* batch);
-  // Runs `attempt` (a read-modify-write of metas, under meta_write_mu_) until its conditional
-  // write is not Aborted by a concurrent writer, reloading the index definitions in between.
-  Status RetryOnConflict(std::string_view what, const std::function<Status()>& attempt);
-  Status CheckWritable() const;
-  void EraseCachedMeta(std::string_view id);
-  Result<bool> HasData(const storage::KeyRange& range);
-  // The meta index definitions (ready and being built), loaded once and reloaded after a
-  // conflict. REQUIRES: meta_write_mu_ held.
-  Result<const std::vector<MetaIndexInfo>*> IndexDefinitions();
-  // Adds to `batch` the posting changes from `before` to `after` (either may be null) of `id`.
-  // REQUIRES: meta_write_mu_ held.
-  Status AddPostingChanges(std::string_view id, const Attributes* before, const Attributes* after,
-                           storage::WriteBatch* batch);
-  // Reclaims the space of `range` of the data table after a delete.
-  Status ReclaimDataRange(const storage::KeyRange& range, std::string_view what);
-  // True if replacement (id, incarnation) is being written by this store.
-  bool ReplacementActive(std::string_view id, uint64_t incarnation);
-  // The replacements whose records lie in `records` (a range of the meta table) and that are
-  // abandoned (ReplacementAbandoned), as (id, incarnation).
-  Result<std::vector<std::pair<std::string, uint64_t>>> AbandonedReplacements(
-      const storage::KeyRange& records, std::chrono::seconds min_age);
-  // Deletes the record and the blocks of replacement (id, incarnation), reclaiming their space
-  // if `reclaim`; *blocks (if not null) gets how many blocks it had (read to count them).
-  Status RemoveReplacement(std::string_view id, uint64_t incarnation, bool reclaim,
-                           int64_t* blocks = nullptr);
-  // True if replacement (id, incarnation), begun at `started_ms`, is dead: not written here,
-  // and either no other process can write the store or it began longer than `min_age` ago.
-  bool ReplacementAbandoned(std::string_view id, uint64_t incarnation, int64_t started_ms,
-                            std::chrono::seconds min_age);
-  // Writes the index definition `name` as ready and/or building (null: removed), optionally
-  // removes its postings, and bumps the definitions version, conditional on the version this
-  // store holds. REQUIRES: meta_write_mu_ held.
-  Status WriteIndexDefinition(std::string_view name, const MetaIndexSchema* ready,
-                              const MetaIndexSchema* building, bool clear_postings);
-
-  const GridStoreOptions options_;
-  std::unique_ptr<storage::KvStore> kv_;
-  std::unique_ptr<ThreadPool> pool_;
-  std::unique_ptr<internal_grid::BlockCache> cache_;
-  std::unique_ptr<internal_grid::DictionaryCache> dictionaries_;
-  std::unique_ptr<internal_grid::StoreContext> context_;
-
-  // Serialises this store's meta writes; other writers of a shared store are kept consistent
-  // by conditional writes (RetryOnConflict).
-  std::mutex meta_write_mu_;
-  // Index definitions as stored, with the version they were read at; every meta write expects
-  // that version, so it maintains exactly the indexes that exist.
-  std::unique_ptr<IndexDefinitionsCache> index_defs_;  // guarded by meta_write_mu_
-  std::mutex replacements_mu_;
-  // Replacements (id, incarnation) this store is writing.
-  std::set<std::pair<std::string, uint64_t>> replacements_;  // guarded by replacements_mu_
-  std::mutex meta_cache_mu_;
-  // Decoded metas by id; entries are dropped whenever this store writes or deletes that id.
-  std::map<std::string, std::shared_ptr<const DataSetMeta>, std::less<>> meta_cache_;  // guarded by meta_cache_mu_
+ protected:
+  GridStore() = default;
 };
 
 }  // namespace gridstore::grid

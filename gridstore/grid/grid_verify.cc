@@ -15,6 +15,7 @@
 #include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/grid/internal/block_geometry.h"
 #include "gridstore/grid/internal/dictionary_cache.h"
 #include "gridstore/grid/internal/store_walk.h"
@@ -220,7 +221,7 @@ Status CheckKeysFitMeta(const internal_grid::DataGroup& group, Verifier* verifie
 
 }  // namespace
 
-Result<VerifyReport> GridStore::Verify(std::string_view id, const VerifyOptions& options) {
+Result<VerifyReport> GridStoreImpl::Verify(std::string_view id, const VerifyOptions& options) {
   // Its own pool: verification is a long batch job and should not queue behind fetches.
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(0));
   Verifier verifier(kv_.get(), pool.get(), options);

@@ -11,6 +11,7 @@
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/storage/fault_injection_kv_store.h"
@@ -89,7 +90,7 @@ TEST_F(ReplacementTest, ReadersSeeTheOldDataUntilTheSwitch) {
   ASSERT_OK_AND_ASSIGN(DataSetMeta now, store_->GetDataSetMeta("run"));
   EXPECT_EQ(now.incarnation, staged.incarnation);
   EXPECT_EQ(now.attributes.at("version").AsDouble(), 2);
-  EXPECT_EQ(CountKeys(store_->kv_store(), IncarnationDataRange("run", meta_.key_incarnation())), 0);
+  EXPECT_EQ(CountKeys(KvStoreOf(store_.get()), IncarnationDataRange("run", meta_.key_incarnation())), 0);
   ASSERT_OK_AND_ASSIGN(VerifyReport report, store_->Verify(""));
   EXPECT_TRUE(report.ok());
   EXPECT_TRUE(report.orphans.empty());
@@ -105,7 +106,7 @@ TEST_F(ReplacementTest, AbandonLeavesTheOldDatasetAndNoBlocks) {
   ASSERT_OK(store_->AbandonReplacement(staged));
   ASSERT_OK_AND_ASSIGN(float value, ValueAt(store_.get(), "run"));
   EXPECT_EQ(value, Expected(1));
-  EXPECT_EQ(CountKeys(store_->kv_store(), IncarnationDataRange("run", staged.incarnation)), 0);
+  EXPECT_EQ(CountKeys(KvStoreOf(store_.get()), IncarnationDataRange("run", staged.incarnation)), 0);
   ASSERT_OK_AND_ASSIGN(DataSetMeta now, store_->GetDataSetMeta("run"));
   EXPECT_EQ(now, meta_);
   EXPECT_STATUS(store_->CommitReplacement(staged), kFailedPrecondition, "not in progress");
@@ -120,7 +121,7 @@ TEST_F(ReplacementTest, DeleteDuringAReplacementMakesItsCommitFail) {
   ASSERT_OK(store_->DeleteDataSet("run"));
   EXPECT_STATUS(store_->CommitReplacement(staged), kFailedPrecondition, "removed meanwhile");
   EXPECT_STATUS(store_->GetDataSetMeta("run"), kNotFound, "");
-  EXPECT_EQ(CountKeys(store_->kv_store(), DataSetDataRange("run")), 0);
+  EXPECT_EQ(CountKeys(KvStoreOf(store_.get()), DataSetDataRange("run")), 0);
 }
 
 TEST_F(ReplacementTest, CommitRefusesOtherVariables) {
@@ -155,7 +156,7 @@ TEST_F(ReplacementTest, NextReplacementRemovesAnAbandonedOne) {
   store_.reset();  // the process "dies"
   ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(dir_.Sub("store")));
   ASSERT_OK_AND_ASSIGN(DataSetMeta next, store_->BeginReplacement(meta_));
-  EXPECT_EQ(CountKeys(store_->kv_store(), IncarnationDataRange("run", dead.incarnation)), 0);
+  EXPECT_EQ(CountKeys(KvStoreOf(store_.get()), IncarnationDataRange("run", dead.incarnation)), 0);
   ASSERT_OK(store_->AbandonReplacement(next));
   ASSERT_OK_AND_ASSIGN(VerifyReport report, store_->Verify(""));
   EXPECT_TRUE(report.orphans.empty());
@@ -185,9 +186,9 @@ TEST(MetaChangeTest, EveryVariableIsCheckedBeforeALayoutChange) {
 TEST(StoreCreationTest, ForeignKeyValueStoreIsRefused) {
   std::unique_ptr<storage::KvStore> kv = storage::NewMemoryKvStore();
   ASSERT_OK(kv->Put({}, storage::Table::kData, "someone else's", "data"));
-  EXPECT_STATUS(GridStore::Open(std::move(kv), {.create_if_missing = true}), kFailedPrecondition,
+  EXPECT_STATUS(OpenGridStore(std::move(kv), {.create_if_missing = true}), kFailedPrecondition,
                 "not a GridStore store", "holds data");
-  EXPECT_OK(GridStore::Open(storage::NewMemoryKvStore(), {.create_if_missing = true}).status());
+  EXPECT_OK(OpenGridStore(storage::NewMemoryKvStore(), {.create_if_missing = true}).status());
   EXPECT_STATUS(GridStore::Open("memory://", {.threads = 100000}), kInvalidArgument,
                 "thread count 100000");
 }
@@ -196,14 +197,14 @@ TEST(StoreCreationTest, ForeignKeyValueStoreIsRefused) {
 class SharedStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_OK(GridStore::Open(std::make_unique<FaultInjectionKvStore>(base_.get()),
+    ASSERT_OK(OpenGridStore(std::make_unique<FaultInjectionKvStore>(base_.get()),
                               {.create_if_missing = true})
                   .status());
     ASSERT_OK_AND_ASSIGN(a_, Open());
     ASSERT_OK_AND_ASSIGN(b_, Open());
   }
   Result<std::unique_ptr<GridStore>> Open() {
-    return GridStore::Open(std::make_unique<FaultInjectionKvStore>(base_.get()), {});
+    return OpenGridStore(std::make_unique<FaultInjectionKvStore>(base_.get()), {});
   }
 
   std::unique_ptr<storage::KvStore> base_ = storage::NewMemoryKvStore();

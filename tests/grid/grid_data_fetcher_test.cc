@@ -1,11 +1,13 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/grid_data_fetcher.h"
+#include "gridstore/grid/eigen_view.h"
 #include "gridstore/grid/internal/block_codec.h"
 
 #include <cmath>
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/grid/grid_verify.h"
 #include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 #include "tests/grid/grid_testutil.h"
@@ -53,7 +55,7 @@ TEST_F(GridDataFetcherTest, BoxAcrossBlocksMatchesSource) {
   ASSERT_OK_AND_ASSIGN(GridDataSet result, fetcher_->Fetch());
   const Grid4D& g = *result.GetVariable("T");
   EXPECT_EQ(g.origin(), (Shape4{1, 1, 10, 12}));
-  auto tensor = g.tensor<float>();
+  auto tensor = TensorView<float>(g);
   for (int t = 0; t < 2; ++t)
     for (int z = 0; z < 2; ++z)
       for (int x = 0; x < 20; ++x)
@@ -165,15 +167,15 @@ TEST_F(GridDataFetcherTest, CorruptBlockIsDataLossNamingIt) {
   std::string key =
       DataKey(BlockAddress{"run", meta.key_incarnation(), "T", kPlaneLayout, 1, 2, 1, 2});
   std::string value;
-  ASSERT_OK(store_->kv_store()->Get({}, storage::Table::kData, key, &value));
+  ASSERT_OK(KvStoreOf(store_.get())->Get({}, storage::Table::kData, key, &value));
   value[value.size() / 2] ^= 0x5a;
-  ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kData, key, value));
+  ASSERT_OK(KvStoreOf(store_.get())->Put({}, storage::Table::kData, key, value));
   fetcher_->SetVariablesToGet({"T"});
   fetcher_->SetOriginShape({1, 2, 20, 40}, {1, 1, 5, 5});
   EXPECT_STATUS(fetcher_->Fetch(), kDataLoss, "dataset 'run'", "variable 'T'", "t=1", "z=2",
                 "block (1, 2)");
   // Truncated to a few bytes.
-  ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kData, key, value.substr(0, 5)));
+  ASSERT_OK(KvStoreOf(store_.get())->Put({}, storage::Table::kData, key, value.substr(0, 5)));
   EXPECT_STATUS(fetcher_->Fetch(), kDataLoss, "variable 'T'", "block (1, 2)");
   // Blocks elsewhere still read fine.
   fetcher_->SetOriginShape({1, 2, 0, 0}, {1, 1, 16, 16});
@@ -185,7 +187,7 @@ TEST_F(GridDataFetcherTest, StoreErrorsPassThroughWithContext) {
   ASSERT_OK_AND_ASSIGN(auto base, storage::OpenRocksDbKvStore({}, dir.Sub("db")));
   auto faulty = std::make_unique<testing::FaultInjectionKvStore>(base.get());
   testing::FaultInjectionKvStore* fault = faulty.get();
-  ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open(std::move(faulty), {.create_if_missing = true}));
+  ASSERT_OK_AND_ASSIGN(auto store, OpenGridStore(std::move(faulty), {.create_if_missing = true}));
   ASSERT_OK(store->PutDataSetMeta(meta_));
   ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("run"));
   ASSERT_OK(writer->WriteGrid2D("ps", 0, 0, PatternPlane(meta_.variables[1], 2, 0, 0)));
@@ -401,18 +403,18 @@ TEST(GridDataFetcherFramesTest, DictionaryIsTrainedStoredAndRequired) {
     key = DictionaryKey("dict", inc, "T");
     ASSERT_OK(writer->WriteGrid2D("T", 0, 0, planes[0]));
     std::string stored;
-    ASSERT_OK(store->kv_store()->Get({}, storage::Table::kData, key, &stored));
+    ASSERT_OK(KvStoreOf(store.get())->Get({}, storage::Table::kData, key, &stored));
     ASSERT_OK_AND_ASSIGN(auto dictionary, BlockDictionary::Load(stored));
     for (int t = 1; t < 4; ++t) ASSERT_OK(writer->SubmitGrid2D("T", t, 0, Grid2D(planes[t])));
     ASSERT_OK(writer->WriteGrid2D("small", 0, 0, SmoothPlane(20, 20, 2, 0)));
     ASSERT_OK(writer->Flush());
     // Too small to train on: no dictionary, and its blocks do not need one.
-    EXPECT_STATUS(store->kv_store()->Get({}, storage::Table::kData,
+    EXPECT_STATUS(KvStoreOf(store.get())->Get({}, storage::Table::kData,
                                          DictionaryKey("dict", inc, "small"), &stored),
                   kNotFound, "");
     // Every block of T needs the dictionary (no plane was written before it existed).
     int flagged = 0;
-    ASSERT_OK(store->kv_store()->Scan({}, storage::Table::kData,
+    ASSERT_OK(KvStoreOf(store.get())->Scan({}, storage::Table::kData,
                                       VariableDataRange("dict", inc, "T"),
                                       [&](std::string_view k, std::string_view v) {
                                         if (k != key) flagged += BlockNeedsDictionary(v);
@@ -438,7 +440,7 @@ TEST(GridDataFetcherFramesTest, DictionaryIsTrainedStoredAndRequired) {
     EXPECT_TRUE(report.problems.empty());
 
     // Without its dictionary the variable cannot be read, and says why.
-    ASSERT_OK(store->kv_store()->Delete({}, storage::Table::kData, key));
+    ASSERT_OK(KvStoreOf(store.get())->Delete({}, storage::Table::kData, key));
   }
   ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open(dir.Sub("store"), {}));
   ASSERT_OK_AND_ASSIGN(auto fetcher, store->GetDataFetcher("dict"));

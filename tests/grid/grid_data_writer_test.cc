@@ -3,6 +3,7 @@
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/storage/fault_injection_kv_store.h"
@@ -66,7 +67,7 @@ TEST_F(GridDataWriterTest, WriteGrid2DSplitsIntoBlocksAndCountsThem) {
   EXPECT_EQ(stats.raw_bytes, 37 * 45 * 4);
   EXPECT_GT(stats.stored_bytes, 0);
   int keys = 0;
-  ASSERT_OK(store_->kv_store()->Scan(
+  ASSERT_OK(KvStoreOf(store_.get())->Scan(
       {}, storage::Table::kData,
       PlaneDataRange("run", writer_->meta().key_incarnation(), "T", kPlaneLayout, 1, 1),
       [&](std::string_view, std::string_view) {
@@ -115,7 +116,7 @@ TEST(GridDataWriterFaultTest, FailedWritesSurfaceFromWriteAndFlush) {
   auto faulty = std::make_unique<testing::FaultInjectionKvStore>(base.get());
   testing::FaultInjectionKvStore* fault = faulty.get();
   ASSERT_OK_AND_ASSIGN(auto store,
-                       GridStore::Open(std::move(faulty), {.create_if_missing = true}));
+                       OpenGridStore(std::move(faulty), {.create_if_missing = true}));
   DataSetMeta meta = MakeMeta("d", {MakeVariable("T", DataType::kFloat32, {4, 1, 64, 64})}, 16, 16);
   ASSERT_OK(store->PutDataSetMeta(meta));
   fault->FailWritesAfter(0, Status::Unavailable("disk on fire"));

@@ -1,5 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/storage/kv_store.h"
@@ -23,7 +24,7 @@ class GridStoreTest : public ::testing::Test {
   // Number of keys of `table` in `range`.
   int CountKeys(storage::Table table, const storage::KeyRange& range) {
     int n = 0;
-    EXPECT_OK(store_->kv_store()->Scan({}, table, range, [&](std::string_view, std::string_view) {
+    EXPECT_OK(KvStoreOf(store_.get())->Scan({}, table, range, [&](std::string_view, std::string_view) {
       ++n;
       return true;
     }));
@@ -152,7 +153,7 @@ TEST_F(GridStoreTest, DeleteRemovesMetaDataAndIndexOnlyOfThatDataSet) {
   CreateAndFill("b");
   // An index entry of each dataset, as the meta-query index will keep them.
   for (std::string id : {"a", "a/b"}) {
-    ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kIndex, DataSetIndexRange(id).begin + "k",
+    ASSERT_OK(KvStoreOf(store_.get())->Put({}, storage::Table::kIndex, DataSetIndexRange(id).begin + "k",
                                       "v"));
   }
   const int blocks = CountKeys(storage::Table::kData, DataSetDataRange("a"));
@@ -186,7 +187,7 @@ TEST_F(GridStoreTest, RecreatedDataSetDoesNotSeeOldBlocks) {
 
 TEST_F(GridStoreTest, DeleteRemovesOrphanBlocksWithoutMeta) {
   CreateAndFill("d");
-  ASSERT_OK(store_->kv_store()->Delete({}, storage::Table::kMeta, MetaKey("d")));
+  ASSERT_OK(KvStoreOf(store_.get())->Delete({}, storage::Table::kMeta, MetaKey("d")));
   EXPECT_OK(store_->DeleteDataSet("d"));
   EXPECT_EQ(CountKeys(storage::Table::kData, DataSetDataRange("d")), 0);
 }

@@ -1,5 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/grid.h"
+#include "gridstore/grid/eigen_view.h"
 
 #include "tests/test_util.h"
 
@@ -29,7 +30,7 @@ TEST(Grid4DTest, SpanTensorAndAtAgree) {
   auto data = g.data<double>();
   ASSERT_EQ(data.size(), 120u);
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<double>(i);
-  auto tensor = g.tensor<double>();
+  auto tensor = TensorView<double>(g);
   EXPECT_EQ(tensor.dimension(0), 2);
   EXPECT_EQ(tensor.dimension(3), 5);
   EXPECT_EQ(tensor(1, 2, 3, 4), 119.0);

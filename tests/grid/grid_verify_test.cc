@@ -5,6 +5,7 @@
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "tests/grid/grid_testutil.h"
 
 namespace gridstore::grid {
@@ -38,9 +39,9 @@ class GridVerifyTest : public ::testing::Test {
   }
   void Corrupt(const BlockAddress& address) {
     std::string key = DataKey(address), value;
-    ASSERT_OK(store_->kv_store()->Get({}, storage::Table::kData, key, &value));
+    ASSERT_OK(KvStoreOf(store_.get())->Get({}, storage::Table::kData, key, &value));
     value[value.size() - 3] ^= 1;
-    ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kData, key, value));
+    ASSERT_OK(KvStoreOf(store_.get())->Put({}, storage::Table::kData, key, value));
   }
 
   ScopedTempDir dir_;
@@ -71,7 +72,7 @@ TEST_F(GridVerifyTest, CorruptBlockIsReportedByName) {
 
 // Blocks no meta owns are garbage, not damage: listed apart, and Compact removes them.
 TEST_F(GridVerifyTest, OrphanBlocksAreListedAndCompactRemovesThem) {
-  ASSERT_OK(store_->kv_store()->Delete({}, storage::Table::kMeta, MetaKey("a")));
+  ASSERT_OK(KvStoreOf(store_.get())->Delete({}, storage::Table::kMeta, MetaKey("a")));
   ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), ""));
   EXPECT_TRUE(report.ok());
   ASSERT_EQ(report.orphans.size(), 1u);
@@ -93,13 +94,13 @@ TEST_F(GridVerifyTest, OrphanBlocksAreListedAndCompactRemovesThem) {
 TEST_F(GridVerifyTest, BlockOfUnknownVariableIsReported) {
   std::string value;
   const BlockAddress t = Block("a", 0, 0, 0, 0);
-  ASSERT_OK(store_->kv_store()->Get({}, storage::Table::kData, DataKey(t), &value));
+  ASSERT_OK(KvStoreOf(store_.get())->Get({}, storage::Table::kData, DataKey(t), &value));
   BlockAddress q = t;
   q.variable = "Q";
-  ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kData, DataKey(q), value));
+  ASSERT_OK(KvStoreOf(store_.get())->Put({}, storage::Table::kData, DataKey(q), value));
   BlockAddress beyond = t;
   beyond.t = 7;
-  ASSERT_OK(store_->kv_store()->Put({}, storage::Table::kData, DataKey(beyond), value));
+  ASSERT_OK(KvStoreOf(store_.get())->Put({}, storage::Table::kData, DataKey(beyond), value));
   ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), ""));
   ASSERT_EQ(report.problems.size(), 2u);
   EXPECT_THAT(report.problems[0].message, ::testing::HasSubstr("variable 'Q'"));

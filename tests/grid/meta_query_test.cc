@@ -22,6 +22,7 @@
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/grid/grid_testutil.h"
@@ -251,7 +252,7 @@ void ExpectIndexConsistent(GridStore* store, const std::map<std::string, Attribu
   ASSERT_OK_AND_ASSIGN(auto indexes, store->ListMetaIndexes());
   std::set<std::string> want = ExpectedPostings(indexes, metas);
   std::set<std::string> have;
-  ASSERT_OK(store->kv_store()->Scan(storage::ReadOptions{}, storage::Table::kIndex,
+  ASSERT_OK(KvStoreOf(store)->Scan(storage::ReadOptions{}, storage::Table::kIndex,
                                     storage::KeyRange::Prefix("\x01"),
                                     [&](std::string_view key, std::string_view) {
                                       have.emplace(key);
@@ -268,7 +269,7 @@ void ExpectIndexConsistent(GridStore* store, const std::map<std::string, Attribu
                              << EscapeForMessage(extra.empty() ? "" : extra[0]);
   // Nothing else in the index table but definitions.
   size_t others = 0;
-  ASSERT_OK(store->kv_store()->Scan(storage::ReadOptions{}, storage::Table::kIndex,
+  ASSERT_OK(KvStoreOf(store)->Scan(storage::ReadOptions{}, storage::Table::kIndex,
                                     storage::KeyRange{"\x02", "\x03"},
                                     [&](std::string_view, std::string_view) {
                                       ++others;
@@ -534,7 +535,7 @@ class MetaQueryTest : public ::testing::Test {
   }
   void OpenMemory() {
     auto opened =
-        GridStore::Open(storage::NewMemoryKvStore(), {.create_if_missing = true, .threads = 1});
+        OpenGridStore(storage::NewMemoryKvStore(), {.create_if_missing = true, .threads = 1});
     ASSERT_OK(opened);
     store_ = std::move(opened).value();
   }
@@ -695,7 +696,7 @@ TEST_F(MetaQueryTest, CreateIndexClearsPostingsOfACreationThatCrashed) {
   std::string stale = grid::IndexFieldPrefix("main", "s");
   grid::AppendIndexString("stale", &stale);
   grid::AppendIndexPostingId("gone", &stale);
-  ASSERT_OK(store_->kv_store()->Put(storage::WriteOptions{}, storage::Table::kIndex, stale, ""));
+  ASSERT_OK(KvStoreOf(store_.get())->Put(storage::WriteOptions{}, storage::Table::kIndex, stale, ""));
   ASSERT_OK(store_->CreateMetaIndex("main", TestSchema()));
   ExpectIndexConsistent(store_.get(), metas_);
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/storage/fault_injection_kv_store.h"
@@ -872,7 +873,7 @@ TEST_F(NetCdfImporterTest, AnImportWaitingOnItsStoreHoldsUpNoOtherNetCdfWork) {
   auto faulty = std::make_unique<testing::FaultInjectionKvStore>(base.get());
   testing::FaultInjectionKvStore* hang = faulty.get();
   ASSERT_OK_AND_ASSIGN(auto store,
-                       grid::GridStore::Open(std::move(faulty), {.create_if_missing = true}));
+                       grid::OpenGridStore(std::move(faulty), {.create_if_missing = true}));
   hang->HoldReads(true);
   std::thread importer([&] { EXPECT_OK(ImportNetCdf(store.get(), a, Options("a")).status()); });
   while (hang->held_reads() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));

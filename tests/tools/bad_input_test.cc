@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/importers/netcdf_importer.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
@@ -385,7 +386,7 @@ std::string StoreContents(const std::string& path) {
   std::string out;
   for (storage::Table table :
        {storage::Table::kMeta, storage::Table::kData, storage::Table::kIndex}) {
-    Status s = (*store)->kv_store()->Scan(
+    Status s = KvStoreOf(store->get())->Scan(
         {}, table, storage::KeyRange{}, [&](std::string_view key, std::string_view value) {
           out += std::to_string(static_cast<int>(table)) + ":" + std::to_string(key.size()) + ":";
           out.append(key);

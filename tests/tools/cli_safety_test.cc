@@ -15,6 +15,7 @@
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
 #include "tests/tools/nc_testutil.h"
@@ -205,9 +206,9 @@ TEST_F(CliSafetyTest, ControlBytesAreEscapedInEveryHumanReadableOutput) {
     std::string key = grid::DataKey(
         grid::BlockAddress{id, meta.key_incarnation(), "T", grid::kPlaneLayout, 0, 0, 0, 0});
     std::string value;
-    ASSERT_OK(s->kv_store()->Get({}, storage::Table::kData, key, &value));
+    ASSERT_OK(KvStoreOf(s.get())->Get({}, storage::Table::kData, key, &value));
     value[value.size() - 5] ^= 0x10;
-    ASSERT_OK(s->kv_store()->Put({}, storage::Table::kData, key, value));
+    ASSERT_OK(KvStoreOf(s.get())->Put({}, storage::Table::kData, key, value));
   }
   r = Run({"info", id});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -18,6 +18,7 @@
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
 
@@ -213,9 +214,9 @@ TEST_F(CliTest, VerifyReportsACorruptBlockByName) {
     std::string key = grid::DataKey(
         grid::BlockAddress{"d", meta.key_incarnation(), "T", grid::kPlaneLayout, 2, 1, 1, 2});
     std::string value;
-    ASSERT_OK(s->kv_store()->Get({}, storage::Table::kData, key, &value));
+    ASSERT_OK(KvStoreOf(s.get())->Get({}, storage::Table::kData, key, &value));
     value[value.size() - 5] ^= 0x10;  // in the compressed payload
-    ASSERT_OK(s->kv_store()->Put({}, storage::Table::kData, key, value));
+    ASSERT_OK(KvStoreOf(s.get())->Put({}, storage::Table::kData, key, value));
   }
   RunResult r = Run({"verify", "d"});
   EXPECT_EQ(r.exit_code, 3);

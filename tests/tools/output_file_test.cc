@@ -24,6 +24,7 @@
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
 #include "tests/tools/nc_testutil.h"
@@ -255,9 +256,9 @@ TEST_F(FetchOutputTest, FailedFetchLeavesTheExistingFileAsItWas) {
     std::string key = grid::DataKey(
         grid::BlockAddress{"d", meta.key_incarnation(), "T", grid::kPlaneLayout, 1, 0, 1, 2});
     std::string value;
-    ASSERT_OK(s->kv_store()->Get({}, storage::Table::kData, key, &value));
+    ASSERT_OK(KvStoreOf(s.get())->Get({}, storage::Table::kData, key, &value));
     value[value.size() - 5] ^= 0x10;
-    ASSERT_OK(s->kv_store()->Put({}, storage::Table::kData, key, value));
+    ASSERT_OK(KvStoreOf(s.get())->Put({}, storage::Table::kData, key, value));
   }
   for (const std::string& format : kFormats) {
     const std::string path = Out("keep." + format);

@@ -1,0 +1,69 @@
+// Copyright 2026 The GridStore Authors.
+//
+// GridDataWriterImpl: the GridDataWriter that GridStore hands out. Planes are cut into blocks,
+// compressed on the store's thread pool and written in batches of about batch_bytes.
+#ifndef GRIDSTORE_GRID_INTERNAL_GRID_DATA_WRITER_IMPL_H_
+#define GRIDSTORE_GRID_INTERNAL_GRID_DATA_WRITER_IMPL_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "gridstore/grid/grid_data_writer.h"
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/internal/store_context.h"
+#include "gridstore/storage/kv_store.h"
+
+namespace gridstore::grid {
+
+class GridDataWriterImpl final : public GridDataWriter {
+ public:
+  GridDataWriterImpl(internal_grid::StoreContext* context, std::shared_ptr<const DataSetMeta> meta,
+                     const WriteGridOptions& options);
+  ~GridDataWriterImpl() override;
+
+  Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z,
+                     const Grid2D& plane) override;
+  Status SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) override;
+  Status Flush() override;
+  const DataSetMeta& meta() const override { return *meta_; }
+  WriteStats stats() const override;
+
+ private:
+  struct PlaneJob;
+
+  Result<const VariableMeta*> CheckPlane(std::string_view variable, int64_t t, int64_t z,
+                                         const Grid2D& plane) const;
+  // Compresses block `index` of `plane` (variable `var` at t, z) into its key and value.
+  // `dictionary` (may be null) is the variable's, from DictionaryFor.
+  Status EncodeBlock(const VariableMeta& var, int64_t t, int64_t z, const Grid2D& plane,
+                     int64_t index, const BlockDictionary* dictionary, std::string* key,
+                     std::string* value) const;
+  // The variable's compression dictionary, trained from `plane` if it has none yet; null if the
+  // layout does not use one.
+  Result<std::shared_ptr<const BlockDictionary>> DictionaryFor(const VariableMeta& var,
+                                                               const Grid2D& plane);
+  // Encodes blocks [first, last) of a submitted plane into the shared batch.
+  void RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t first, int64_t last);
+  // Writes `batch` in one atomic write, then drops the blocks it replaced from the cache.
+  Status WriteBatchAndInvalidate(storage::WriteBatch* batch);
+
+  internal_grid::StoreContext* const context_;
+  const std::shared_ptr<const DataSetMeta> meta_;
+  const WriteGridOptions options_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  size_t pending_bytes_ = 0;     // guarded by mu_: raw bytes of queued, unfinished planes
+  int64_t pending_tasks_ = 0;    // guarded by mu_
+  storage::WriteBatch batch_;    // guarded by mu_: blocks encoded but not yet written
+  Status first_error_;           // guarded by mu_
+  WriteStats stats_;             // guarded by mu_
+};
+
+}  // namespace gridstore::grid
+
+#endif  // GRIDSTORE_GRID_INTERNAL_GRID_DATA_WRITER_IMPL_H_

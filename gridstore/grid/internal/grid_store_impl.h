@@ -1,0 +1,169 @@
+// Copyright 2026 The GridStore Authors.
+//
+// GridStoreImpl: the GridStore that Open returns (LevelDB's DBImpl to its DB). Its methods are
+// spread over files by concern: grid_store.cc (opening, metas, deletes), grid_store_replace.cc
+// (replacements), grid_store_index.cc (meta indexes and queries), grid_verify.cc, grid_compact.cc.
+#ifndef GRIDSTORE_GRID_INTERNAL_GRID_STORE_IMPL_H_
+#define GRIDSTORE_GRID_INTERNAL_GRID_STORE_IMPL_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/storage/kv_store.h"
+
+namespace gridstore {
+class ThreadPool;
+}  // namespace gridstore
+
+namespace gridstore::internal_grid {
+class BlockCache;
+class DictionaryCache;
+struct StoreContext;
+}  // namespace gridstore::internal_grid
+
+namespace gridstore::grid {
+
+// Opens a GridStore over an opened key-value store (tests, custom backends); takes ownership.
+// As GridStore::Open, without the URI.
+Result<std::unique_ptr<GridStore>> OpenGridStore(std::unique_ptr<storage::KvStore> kv,
+                                                 const GridStoreOptions& options = {});
+
+// The key-value store under `store` (which Open or OpenGridStore made). For tests and tools that
+// inspect or damage it on purpose.
+storage::KvStore* KvStoreOf(GridStore* store);
+
+// Helpers shared by GridStoreImpl's files.
+std::string Quoted(std::string_view id);  // 'id', escaped for messages
+uint64_t RandomNonZero();                 // incarnations and index versions
+int64_t NowMillis();                      // wall clock, ms since the epoch
+
+class GridStoreImpl final : public GridStore {
+ public:
+  // Checks the marker (writing it into an empty store if options.create_if_missing).
+  static Result<std::unique_ptr<GridStore>> OpenWith(std::unique_ptr<storage::KvStore> kv,
+                                                     std::unique_ptr<ThreadPool> pool,
+                                                     const GridStoreOptions& options);
+  ~GridStoreImpl() override;
+
+  Status CreateStore() override;
+  Status Flush() override;
+  Status PutDataSetMeta(const DataSetMeta& meta) override;
+  Status UpdateDataSetMeta(const DataSetMeta& meta) override;
+  Status PutDataSetMetas(const std::vector<DataSetMeta>& metas) override;
+  Result<DataSetMeta> GetDataSetMeta(std::string_view id) override;
+  Result<std::vector<DataSetMeta>> ListDataSets() override;
+  Status DeleteDataSet(std::string_view id) override;
+  Result<DataSetMeta> BeginReplacement(const DataSetMeta& meta) override;
+  Result<std::unique_ptr<GridDataWriter>> GetReplacementWriter(
+      const DataSetMeta& staged, const WriteGridOptions& options) override;
+  Status CommitReplacement(const DataSetMeta& meta) override;
+  Status AbandonReplacement(const DataSetMeta& staged) override;
+  Result<VerifyReport> Verify(std::string_view id, const VerifyOptions& options) override;
+  Result<CompactReport> Compact(const CompactOptions& options) override;
+  Status CreateMetaIndex(std::string_view name, const MetaIndexSchema& schema) override;
+  Status DropMetaIndex(std::string_view name) override;
+  Result<std::vector<MetaIndexInfo>> ListMetaIndexes() override;
+  using GridStore::QueryDataSets;
+  Result<QueryResult> QueryDataSets(std::string_view index, const Query& query,
+                                    const QueryParams& params) override;
+  Result<std::unique_ptr<GridDataWriter>> GetDataWriter(std::string_view id,
+                                                        const WriteGridOptions& options) override;
+  Result<std::unique_ptr<GridDataFetcher>> GetDataFetcher(std::string_view id) override;
+  Result<uint64_t> ApproximateDataSetSize(std::string_view id) override;
+  const GridStoreOptions& options() const override { return options_; }
+
+ // The underlying key-value store (tests and tools inspect it). Owned by this store.
+  storage::KvStore* kv_store() { return kv_.get(); }
+
+ private:
+  // The index definitions a writer maintains, and the stored version they were read at.
+  struct IndexDefinitionsCache {
+    std::vector<MetaIndexInfo> defs;  // ready and building, ordered by name
+    std::optional<std::string> version;
+  };
+  GridStoreImpl(std::unique_ptr<storage::KvStore> kv, std::unique_ptr<ThreadPool> pool,
+                const GridStoreOptions& options);
+  // The meta of `id`: the cached one if the stored stamp says it is still current, else read.
+  Result<std::shared_ptr<const DataSetMeta>> LoadMeta(std::string_view id);
+  Status StoreMeta(const DataSetMeta& meta, bool must_exist);
+  // Adds to `batch` what replaces `prev` (null for a new dataset) by `meta`, after checking the
+  // change is allowed; *stored is the meta as written. REQUIRES: meta_write_mu_ held.
+  Status AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev, storage::WriteBatch* batch,
+                      DataSetMeta* stored);
+  // Makes `batch` conditional on the meta key of `id` holding `prev_bytes` (absent: nullopt)
+  // and on the index definitions being those this store holds. REQUIRES: meta_write_mu_ held.
+  void ExpectUnchanged(std::string_view id, const std::optional<std::string>& prev_bytes,
+                       storage::WriteBatch* batch);
+  // Makes `batch` conditional on the index definitions being the ones this store holds (its
+  // postings follow them). REQUIRES: meta_write_mu_ held.
+  Status ExpectIndexDefinitions(storage::WriteBatch* batch);
+  // Runs `attempt` (a read-modify-write of metas, under meta_write_mu_) until its conditional
+  // write is not Aborted by a concurrent writer, reloading the index definitions in between.
+  Status RetryOnConflict(std::string_view what, const std::function<Status()>& attempt);
+  Status CheckWritable() const;
+  void EraseCachedMeta(std::string_view id);
+  Result<bool> HasData(const storage::KeyRange& range);
+  // The meta index definitions (ready and being built), loaded once and reloaded after a
+  // conflict. REQUIRES: meta_write_mu_ held.
+  Result<const std::vector<MetaIndexInfo>*> IndexDefinitions();
+  // Adds to `batch` the posting changes from `before` to `after` (either may be null) of `id`.
+  // REQUIRES: meta_write_mu_ held.
+  Status AddPostingChanges(std::string_view id, const Attributes* before, const Attributes* after,
+                           storage::WriteBatch* batch);
+  // Reclaims the space of `range` of the data table after a delete.
+  Status ReclaimDataRange(const storage::KeyRange& range, std::string_view what);
+  // True if replacement (id, incarnation) is being written by this store.
+  bool ReplacementActive(std::string_view id, uint64_t incarnation);
+  // The replacements whose records lie in `records` (a range of the meta table) and that are
+  // abandoned (ReplacementAbandoned), as (id, incarnation).
+  Result<std::vector<std::pair<std::string, uint64_t>>> AbandonedReplacements(
+      const storage::KeyRange& records, std::chrono::seconds min_age);
+  // Deletes the record and the blocks of replacement (id, incarnation), reclaiming their space
+  // if `reclaim`; *blocks (if not null) gets how many blocks it had (read to count them).
+  Status RemoveReplacement(std::string_view id, uint64_t incarnation, bool reclaim,
+                           int64_t* blocks = nullptr);
+  // True if replacement (id, incarnation), begun at `started_ms`, is dead: not written here,
+  // and either no other process can write the store or it began longer than `min_age` ago.
+  bool ReplacementAbandoned(std::string_view id, uint64_t incarnation, int64_t started_ms,
+                            std::chrono::seconds min_age);
+  // Writes the index definition `name` as ready and/or building (null: removed), optionally
+  // removes its postings, and bumps the definitions version, conditional on the version this
+  // store holds. REQUIRES: meta_write_mu_ held.
+  Status WriteIndexDefinition(std::string_view name, const MetaIndexSchema* ready,
+                              const MetaIndexSchema* building, bool clear_postings);
+
+  const GridStoreOptions options_;
+  std::unique_ptr<storage::KvStore> kv_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<internal_grid::BlockCache> cache_;
+  std::unique_ptr<internal_grid::DictionaryCache> dictionaries_;
+  std::unique_ptr<internal_grid::StoreContext> context_;
+
+  // Serialises this store's meta writes; other writers of a shared store are kept consistent
+  // by conditional writes (RetryOnConflict).
+  std::mutex meta_write_mu_;
+  // Index definitions as stored, with the version they were read at; every meta write expects
+  // that version, so it maintains exactly the indexes that exist.
+  std::unique_ptr<IndexDefinitionsCache> index_defs_;  // guarded by meta_write_mu_
+  std::mutex replacements_mu_;
+  // Replacements (id, incarnation) this store is writing.
+  std::set<std::pair<std::string, uint64_t>> replacements_;  // guarded by replacements_mu_
+  std::mutex meta_cache_mu_;
+  // Decoded metas by id; entries are dropped whenever this store writes or deletes that id.
+  std::map<std::string, std::shared_ptr<const DataSetMeta>, std::less<>> meta_cache_;  // guarded by meta_cache_mu_
+};
+
+}  // namespace gridstore::grid
+
+#endif  // GRIDSTORE_GRID_INTERNAL_GRID_STORE_IMPL_H_
