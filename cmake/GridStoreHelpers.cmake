@@ -1,11 +1,11 @@
-# gridstore_add_library(NAME ALIAS SRCS ... [PUBLIC_HEADERS ...] [PUBLIC_DEPS ...]
+# gridstore_add_library(NAME ALIAS [NO_INSTALL] SRCS ... [PUBLIC_HEADERS ...] [PUBLIC_DEPS ...]
 #                       [PRIVATE_DEPS ...])
 # One static library per module, warnings on, includes rooted at the repository root
 # (#include "gridstore/grid/grid_store.h", in the tree and installed alike), C++20 as a usage
 # requirement, and an alias GridStore::<ALIAS> so in-tree and installed users spell targets the
 # same way. Only PUBLIC_HEADERS are installed: everything else is the library's own.
 function(gridstore_add_library name)
-  cmake_parse_arguments(ARG "" "ALIAS" "SRCS;PUBLIC_HEADERS;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_INSTALL" "ALIAS" "SRCS;PUBLIC_HEADERS;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(${name} ${ARG_SRCS})
   add_library(GridStore::${ARG_ALIAS} ALIAS ${name})
   set_target_properties(${name} PROPERTIES EXPORT_NAME ${ARG_ALIAS} POSITION_INDEPENDENT_CODE ON)
@@ -21,9 +21,11 @@ function(gridstore_add_library name)
     install(FILES ${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${module_dir}/${header_dir})
   endforeach()
   gridstore_set_warnings(${name})
-  install(TARGETS ${name} EXPORT GridStoreTargets
-    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  if(NOT ARG_NO_INSTALL)
+    install(TARGETS ${name} EXPORT GridStoreTargets
+      ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  endif()
 endfunction()
 
 function(gridstore_set_warnings target)

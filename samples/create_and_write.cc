@@ -4,7 +4,7 @@
 // dataset DONE: the lifecycle an import follows (meta with INIT, then data, then DONE).
 #include <chrono>
 
-#include "samples/sample_common.h"
+#include "sample_common.h"
 
 int main(int argc, char** argv) {
   using namespace gridstore::grid;

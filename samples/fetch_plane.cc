@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // One whole horizontal plane: origin {0, 0, 0, 0}, shape {1, 1, X, Y}.
-#include "samples/sample_common.h"
+#include "sample_common.h"
 
 int main(int argc, char** argv) {
   const auto& s = samples::kShape;

@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // Every variable at one point, time and level (no variable list means all of them).
-#include "samples/sample_common.h"
+#include "sample_common.h"
 
 int main(int argc, char** argv) {
   auto result = samples::FetchSample(argc, argv, {}, {4, 7, 60, 120}, {1, 1, 1, 1});

@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // A vertical profile: every level at one point and time, origin {0, 0, 0, 0}, shape {1, Z, 1, 1}.
-#include "samples/sample_common.h"
+#include "sample_common.h"
 
 int main(int argc, char** argv) {
   const auto& s = samples::kShape;

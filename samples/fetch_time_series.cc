@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // One point's time series: every forecast time at one level and grid point.
-#include "samples/sample_common.h"
+#include "sample_common.h"
 
 int main(int argc, char** argv) {
   const auto& s = samples::kShape;

@@ -17,7 +17,7 @@
 
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/meta_query.h"
-#include "samples/sample_common.h"
+#include "sample_common.h"
 
 namespace {
 

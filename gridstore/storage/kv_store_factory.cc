@@ -6,6 +6,7 @@
 
 #include "gridstore/storage/memory/memory_kv_store.h"
 #include "gridstore/storage/rados/rados_kv_store.h"
+#include "gridstore/storage/rados/rados_plugin.h"
 #include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 
 namespace gridstore::storage {
@@ -62,7 +63,7 @@ Result<std::unique_ptr<KvStore>> OpenKvStore(const std::string& uri, const OpenO
       rados.create_if_missing = options.create_if_missing;
       rados.read_only = options.read_only;
       rados.initialize = options.initialize;
-      return OpenRadosKvStore(rados);
+      return OpenRadosKvStoreViaPlugin(rados);
     }
     return Status::InvalidArgument("unknown store scheme '" + scheme + "' in '" + uri +
                                    "' (use a directory path, file://PATH, memory:// or rados://POOL?conf=PATH)");

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the built project into a temporary prefix, then configures, builds and runs a consumer
-# that uses only find_package(GridStore) and GridStore::gridstore.
+# project that uses only find_package(GridStore) and GridStore::gridstore: a small program, the
+# README's library snippet (cut from README.md, so the README cannot rot) and three samples.
+# Fails if anything links a Ceph library (RADOS is a plugin, loaded only for rados:// stores).
 #   check_install.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1
@@ -8,7 +10,44 @@ build=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
-cmake -S "$src/tests/install" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+
+project=$work/project
+mkdir -p "$project/samples"
+cp "$src/tests/install/CMakeLists.txt" "$src/tests/install/consumer.cc" "$project/"
+cp "$src"/samples/*.cc "$src"/samples/*.h "$project/samples/"
+{
+  # The first C++ block after "## Using the library", plus a main that runs it.
+  awk '/^## Using the library/ {in_section = 1}
+       in_section && /^```cpp/ {in_code = 1; next}
+       in_code && /^```/ {exit}
+       in_code {print}' "$src/README.md"
+  cat <<'MAIN'
+#include <cstdio>
+int main(int argc, char** argv) {
+  if (argc != 2) return 2;
+  gridstore::Status s = Example(argv[1]);
+  std::printf("README snippet: %s\n", s.ToString().c_str());
+  return s.ok() ? 0 : 1;
+}
+MAIN
+} > "$project/readme_snippet.cc"
+grep -q "GridStore::Open" "$project/readme_snippet.cc" || { echo "no snippet found in README.md"; exit 1; }
+
+cmake -S "$project" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
   -DCMAKE_BUILD_TYPE=Release > "$work/configure.log"
-cmake --build "$work/consumer" > "$work/build.log"
+if ! cmake --build "$work/consumer" > "$work/build.log" 2>&1; then
+  cat "$work/build.log"
+  exit 1
+fi
+for exe in consumer readme_snippet create_and_write fetch_time_series fetch_box; do
+  if ldd "$work/consumer/$exe" | grep -E 'librados|libceph|libradosstriper'; then
+    echo "$exe links a Ceph library"
+    exit 1
+  fi
+done
 "$work/consumer/consumer"
+"$work/consumer/readme_snippet" "$work/readme-store"
+"$work/consumer/create_and_write" "$work/sample-store"
+"$work/consumer/fetch_time_series" "$work/sample-store"
+"$work/consumer/fetch_box" "$work/sample-store"
+echo "install: the installed package builds and runs the README snippet and samples, without Ceph"

@@ -449,8 +449,22 @@ Result<PathKind> ClassifyPath(const std::string& path) {
   return it == fs::directory_iterator() ? PathKind::kEmptyDirectory : PathKind::kOther;
 }
 
-rocksdb::DBOptions MakeDbOptions(const RocksDbOptions& options) {
+// Table files of the store at `path` (0 if it cannot be listed: RocksDB reports that itself).
+int CountTableFiles(const std::string& path) {
+  std::error_code ec;
+  int n = 0;
+  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() == ".sst") ++n;
+  }
+  return n;
+}
+
+rocksdb::DBOptions MakeDbOptions(const RocksDbOptions& options, const std::string& path) {
   rocksdb::DBOptions db_options;
+  // Opening reads the footer and index of every table file (max_open_files = -1), by default
+  // with 16 threads per column family: 64 threads created and joined, 6 ms of a 13 ms open, for
+  // a settled store of a few files. One thread per 32 files, up to 16, keeps big stores quick.
+  db_options.max_file_opening_threads = std::clamp(CountTableFiles(path) / 32, 1, 16);
   db_options.create_if_missing = false;
   db_options.create_missing_column_families = false;
   db_options.max_background_jobs = std::max(2, options.background_threads);
@@ -488,7 +502,7 @@ int TriesFor(const rocksdb::Status& s) {
 Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
                                               const std::string& path) {
   const std::string open_context = "cannot open store at " + Quoted(path);
-  const rocksdb::DBOptions db_options = MakeDbOptions(options);
+  const rocksdb::DBOptions db_options = MakeDbOptions(options, path);
   const std::shared_ptr<rocksdb::Cache> cache =
       rocksdb::NewLRUCache(static_cast<size_t>(options.block_cache_bytes));
   rocksdb::Status s;
@@ -545,7 +559,7 @@ Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
 // options.initialize on it, flushes and closes it.
 Status BuildStore(const RocksDbOptions& options, const std::string& dir,
                   const std::string& open_context) {
-  rocksdb::DBOptions db_options = MakeDbOptions(options);
+  rocksdb::DBOptions db_options = MakeDbOptions(options, dir);
   db_options.create_if_missing = true;
   db_options.create_missing_column_families = true;
   db_options.error_if_exists = true;
