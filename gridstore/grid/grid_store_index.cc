@@ -127,17 +127,11 @@ Status GridStoreImpl::WriteIndexDefinition(std::string_view name, const MetaInde
   return s;
 }
 
-Status GridStoreImpl::CreateMetaIndex(std::string_view name, const MetaIndexSchema& schema) {
-  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
-  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
-  GRIDSTORE_RETURN_IF_ERROR(
-      internal_grid::ValidateMetaIndexSchema(schema).WithContext("meta index " + Quoted(name)));
-  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
-  const std::string what = "creating meta index " + Quoted(name);
-  bool exists = false;
-  // 1. Declare the index as being built: from then on every writer (here or in another
-  // process) maintains its postings, while queries do not use it yet.
-  GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
+// Declares the index as being built: from then on every writer (here or in another process)
+// maintains its postings, while queries do not use it yet.
+Status GridStoreImpl::DeclareIndexBuilding(std::string_view name, const MetaIndexSchema& schema,
+                                           const std::string& what, bool* exists) {
+  return RetryOnConflict(what, [&]() -> Status {
     std::vector<MetaIndexInfo> ready;
     GRIDSTORE_RETURN_IF_ERROR(ReadIndexDefinitions(kv_.get(), AllIndexDefinitions(), &ready));
     for (const MetaIndexInfo& def : ready) {
@@ -147,7 +141,7 @@ Status GridStoreImpl::CreateMetaIndex(std::string_view name, const MetaIndexSche
         return Status::FailedPrecondition("meta index " + Quoted(name) +
                                           " already exists with another schema: " + why);
       }
-      exists = true;
+      *exists = true;
       return Status::OK();
     }
     GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
@@ -172,11 +166,13 @@ Status GridStoreImpl::CreateMetaIndex(std::string_view name, const MetaIndexSche
                                           }));
     }
     return WriteIndexDefinition(name, nullptr, &schema, leftovers);
-  }));
-  if (exists) return Status::OK();
+  });
+}
 
-  // 2. Index existing datasets a bounded batch at a time. Each batch expects the metas it read
-  // unchanged: one a writer changed meanwhile is read again (the writer maintained the index).
+// Indexes existing datasets a bounded batch at a time. Each batch expects the metas it read
+// unchanged: one a writer changed meanwhile is read again (the writer maintained the index).
+Status GridStoreImpl::BackfillIndex(std::string_view name, const MetaIndexSchema& schema,
+                                    const std::string& what) {
   const MetaIndexInfo info{std::string(name), schema};
   std::string begin = AllMetaKeys().begin;
   std::vector<std::string> keys;
@@ -216,7 +212,21 @@ Status GridStoreImpl::CreateMetaIndex(std::string_view name, const MetaIndexSche
     if (datasets < kBackfillBatch) break;
     begin = last + '\0';
   }
-  // 3. Ready: queries use it from now on.
+  return Status::OK();
+}
+
+Status GridStoreImpl::CreateMetaIndex(std::string_view name, const MetaIndexSchema& schema) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
+  GRIDSTORE_RETURN_IF_ERROR(
+      internal_grid::ValidateMetaIndexSchema(schema).WithContext("meta index " + Quoted(name)));
+  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  const std::string what = "creating meta index " + Quoted(name);
+  bool exists = false;
+  GRIDSTORE_RETURN_IF_ERROR(DeclareIndexBuilding(name, schema, what, &exists));
+  if (exists) return Status::OK();
+  GRIDSTORE_RETURN_IF_ERROR(BackfillIndex(name, schema, what));
+  // Ready: queries use it from now on.
   return RetryOnConflict(what, [&] { return WriteIndexDefinition(name, &schema, nullptr, false); });
 }
 

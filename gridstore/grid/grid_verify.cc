@@ -219,57 +219,89 @@ Status CheckKeysFitMeta(const internal_grid::DataGroup& group, Verifier* verifie
   return Status::OK();
 }
 
+// Reports damage the engine found while scanning `table` as a problem of the store.
+internal_grid::DamageFn TableDamage(Verifier* verifier, std::string_view table) {
+  return [verifier, table](std::string_view key, const Status& error) {
+    verifier->Problem("", "the " + std::string(table) + " table is unreadable " + Near(key) + ": " +
+                              std::string(error.message()));
+  };
+}
+
+// Every dataset's meta and blocks, one meta at a time (memory stays small, a bad meta is one
+// problem).
+Status VerifyAllDataSets(storage::KvStore* kv, Verifier* verifier) {
+  return internal_grid::ScanPastDamage(
+      kv, storage::Table::kMeta, AllMetaKeys(),
+      [&](std::string_view key, std::string_view value) {
+        auto meta = DataSetMeta::Decode(value);
+        if (!meta.ok()) {
+          verifier->Problem(std::string(key), "meta: " + std::string(meta.status().message()));
+        } else {
+          verifier->CheckDataSet(*meta);
+        }
+        return true;
+      },
+      TableDamage(verifier, "meta"));
+}
+
+// Blocks under `range` that no current dataset owns are orphans; those of current datasets must
+// fit their meta.
+Status VerifyDataGroups(storage::KvStore* kv, const storage::KeyRange& range, Verifier* verifier) {
+  VerifyReport& report = verifier->report();
+  return internal_grid::ForEachDataGroup(
+      kv, range,
+      [&](const internal_grid::DataGroup& group) -> Status {
+        GRIDSTORE_ASSIGN_OR_RETURN(
+            internal_grid::GroupOwner owner,
+            internal_grid::FindGroupOwner(kv, group.dataset, group.incarnation));
+        if (owner.kind == internal_grid::GroupOwner::Kind::kUnknown) {
+          verifier->Problem(group.dataset, "cannot tell whether its blocks of incarnation " +
+                                               std::to_string(group.incarnation) +
+                                               " are current: " +
+                                               std::string(owner.damage.message()));
+          return Status::OK();
+        }
+        if (owner.kind == internal_grid::GroupOwner::Kind::kCurrent) {
+          return CheckKeysFitMeta(group, verifier, TableDamage(verifier, "data"), kv);
+        }
+        if (owner.kind != internal_grid::GroupOwner::Kind::kNone) return Status::OK();
+        VerifyOrphan orphan{group.dataset, group.incarnation, 0, 0,
+                            owner.has_meta ? "an incarnation the dataset no longer uses (a "
+                                             "replaced or interrupted import)"
+                                           : "no dataset meta (a killed import or delete)"};
+        GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(
+            kv, group.range, &orphan.blocks, &orphan.bytes, TableDamage(verifier, "data")));
+        report.orphans.push_back(std::move(orphan));
+        return Status::OK();
+      },
+      TableDamage(verifier, "data"));
+}
+
 }  // namespace
 
-Result<VerifyReport> GridStoreImpl::Verify(std::string_view id, const VerifyOptions& options) {
-  // Its own pool: verification is a long batch job and should not queue behind fetches.
-  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(0));
-  Verifier verifier(kv_.get(), pool.get(), options);
-  auto damage = [&](std::string_view table) {
-    return [&verifier, table](std::string_view key, const Status& error) {
-      verifier.Problem("", "the " + std::string(table) + " table is unreadable " + Near(key) +
-                               ": " + std::string(error.message()));
+// Replacements of `id` (every one, if empty): in progress, or abandoned (an orphan).
+Status GridStoreImpl::VerifyReplacements(std::string_view id, const VerifyOptions& options,
+                                         VerifyReport* report,
+                                         const std::function<void(std::string, std::string)>& problem) {
+  const auto damage = [&](std::string_view table) {
+    return [&problem, table](std::string_view key, const Status& error) {
+      problem("", "the " + std::string(table) + " table is unreadable " + Near(key) + ": " +
+                      std::string(error.message()));
     };
   };
-
-  if (!id.empty()) {
-    GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, GetDataSetMeta(id));
-    verifier.CheckDataSet(meta);
-  } else {
-    std::vector<std::string> integrity;
-    GRIDSTORE_RETURN_IF_ERROR(kv_->CheckIntegrity(&integrity));
-    for (std::string& problem : integrity) verifier.Problem("", std::move(problem));
-    // Metas one at a time, so that memory stays small and a bad one is one problem.
-    GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
-        kv_.get(), storage::Table::kMeta, AllMetaKeys(),
-        [&](std::string_view key, std::string_view value) {
-          auto meta = DataSetMeta::Decode(value);
-          if (!meta.ok()) {
-            verifier.Problem(std::string(key), "meta: " + std::string(meta.status().message()));
-          } else {
-            verifier.CheckDataSet(*meta);
-          }
-          return true;
-        },
-        damage("meta")));
-  }
-
-  // Replacements, and blocks nobody owns.
-  const storage::KeyRange range = id.empty() ? storage::KeyRange{} : DataSetDataRange(id);
-  VerifyReport& report = verifier.report();
-  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ScanPastDamage(
+  return internal_grid::ScanPastDamage(
       kv_.get(), storage::Table::kMeta, id.empty() ? AllStagedKeys() : StagedKeysOf(id),
       [&](std::string_view key, std::string_view value) {
         std::string_view dataset;
         uint64_t incarnation = 0;
         auto record = internal_grid::DecodeStagedRecord(value);
         if (!DecodeStagedKey(key, &dataset, &incarnation) || !record.ok()) {
-          verifier.Problem(std::string(dataset), "a malformed replacement record " + Near(key));
+          problem(std::string(dataset), "a malformed replacement record " + Near(key));
           return true;
         }
         if (!ReplacementAbandoned(dataset, incarnation, record->started_ms,
                                   options.shared_store_min_age)) {
-          ++report.replacements_in_progress;
+          ++report->replacements_in_progress;
           return true;
         }
         VerifyOrphan orphan{std::string(dataset), incarnation, 0, 0,
@@ -278,38 +310,34 @@ Result<VerifyReport> GridStoreImpl::Verify(std::string_view id, const VerifyOpti
         Status counted =
             internal_grid::CountRange(kv_.get(), IncarnationDataRange(dataset, incarnation),
                                       &orphan.blocks, &orphan.bytes, damage("data"));
-        if (!counted.ok()) verifier.Problem(orphan.dataset, std::string(counted.message()));
-        report.orphans.push_back(std::move(orphan));
+        if (!counted.ok()) problem(orphan.dataset, std::string(counted.message()));
+        report->orphans.push_back(std::move(orphan));
         return true;
       },
-      damage("meta")));
-  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ForEachDataGroup(
-      kv_.get(), range,
-      [&](const internal_grid::DataGroup& group) -> Status {
-        GRIDSTORE_ASSIGN_OR_RETURN(
-            internal_grid::GroupOwner owner,
-            internal_grid::FindGroupOwner(kv_.get(), group.dataset, group.incarnation));
-        if (owner.kind == internal_grid::GroupOwner::Kind::kUnknown) {
-          verifier.Problem(group.dataset, "cannot tell whether its blocks of incarnation " +
-                                              std::to_string(group.incarnation) + " are current: " +
-                                              std::string(owner.damage.message()));
-          return Status::OK();
-        }
-        if (owner.kind == internal_grid::GroupOwner::Kind::kCurrent) {
-          return CheckKeysFitMeta(group, &verifier, damage("data"), kv_.get());
-        }
-        if (owner.kind != internal_grid::GroupOwner::Kind::kNone) return Status::OK();
-        VerifyOrphan orphan{group.dataset, group.incarnation, 0, 0,
-                            owner.has_meta ? "an incarnation the dataset no longer uses (a "
-                                             "replaced or interrupted import)"
-                                           : "no dataset meta (a killed import or delete)"};
-        GRIDSTORE_RETURN_IF_ERROR(internal_grid::CountRange(kv_.get(), group.range, &orphan.blocks,
-                                                            &orphan.bytes, damage("data")));
-        report.orphans.push_back(std::move(orphan));
-        return Status::OK();
-      },
-      damage("data")));
-  return std::move(report);
+      damage("meta"));
+}
+
+Result<VerifyReport> GridStoreImpl::Verify(std::string_view id, const VerifyOptions& options) {
+  // Its own pool: verification is a long batch job and should not queue behind fetches.
+  GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<ThreadPool> pool, ThreadPool::Create(0));
+  Verifier verifier(kv_.get(), pool.get(), options);
+  if (!id.empty()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, GetDataSetMeta(id));
+    verifier.CheckDataSet(meta);
+  } else {
+    std::vector<std::string> integrity;
+    GRIDSTORE_RETURN_IF_ERROR(kv_->CheckIntegrity(&integrity));
+    for (std::string& problem : integrity) verifier.Problem("", std::move(problem));
+    GRIDSTORE_RETURN_IF_ERROR(VerifyAllDataSets(kv_.get(), &verifier));
+  }
+  GRIDSTORE_RETURN_IF_ERROR(VerifyReplacements(
+      id, options, &verifier.report(),
+      [&](std::string dataset, std::string what) {
+        verifier.Problem(std::move(dataset), std::move(what));
+      }));
+  const storage::KeyRange range = id.empty() ? storage::KeyRange{} : DataSetDataRange(id);
+  GRIDSTORE_RETURN_IF_ERROR(VerifyDataGroups(kv_.get(), range, &verifier));
+  return std::move(verifier.report());
 }
 
 Result<VerifyReport> Verify(GridStore* store, std::string_view id, const VerifyOptions& options) {

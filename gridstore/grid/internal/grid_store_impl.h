@@ -140,6 +140,17 @@ class GridStoreImpl final : public GridStore {
   // Writes the index definition `name` as ready and/or building (null: removed), optionally
   // removes its postings, and bumps the definitions version, conditional on the version this
   // store holds. REQUIRES: meta_write_mu_ held.
+  // Verify's check of the replacements of `id` (all if empty); problems go to `problem`
+  // (dataset, what).
+  Status VerifyReplacements(std::string_view id, const VerifyOptions& options, VerifyReport* report,
+                            const std::function<void(std::string, std::string)>& problem);
+  // CreateMetaIndex's steps. REQUIRES: meta_write_mu_ held. Declares index `name` as being
+  // built (*exists: it exists already, ready, with this schema).
+  Status DeclareIndexBuilding(std::string_view name, const MetaIndexSchema& schema,
+                              const std::string& what, bool* exists);
+  // Adds the postings of every stored dataset, a bounded batch per write.
+  Status BackfillIndex(std::string_view name, const MetaIndexSchema& schema,
+                       const std::string& what);
   Status WriteIndexDefinition(std::string_view name, const MetaIndexSchema* ready,
                               const MetaIndexSchema* building, bool clear_postings);
 
