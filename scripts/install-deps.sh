@@ -12,6 +12,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   libsqlite3-dev
   python3                                 # the corruption test (tests/reliability/)
+  clang clang-format                      # the thread-safety build and the format check (CI)
   hdf5-filter-plugin-blosc-serial
   librados-dev libradospp-dev             # the RADOS backend (librados.hpp is only in -pp)
   ceph-mon ceph-osd ceph-mgr jq           # the throwaway test cluster (scripts/ceph-test-cluster.sh)

@@ -162,7 +162,7 @@ Status GridDataWriterImpl::WriteGrid2D(std::string_view variable, int64_t t, int
   }
   GRIDSTORE_RETURN_IF_ERROR(WriteBatchAndInvalidate(&batch));
   if (options_.sync) GRIDSTORE_RETURN_IF_ERROR(context_->kv->Sync());
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   stats_.planes += 1;
   stats_.blocks += n;
   stats_.raw_bytes += static_cast<int64_t>(plane.size_bytes());
@@ -183,12 +183,10 @@ Status GridDataWriterImpl::SubmitGrid2D(std::string_view variable, int64_t t, in
   const int64_t blocks_per_task = std::max<int64_t>(1, kTaskRawBytes / raw_per_block);
   const int64_t tasks = (n + blocks_per_task - 1) / blocks_per_task;
   {
-    std::unique_lock<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (!first_error_.ok()) return first_error_;
     // A plane larger than the whole budget still goes through, alone.
-    cv_.wait(lock, [&] {
-      return pending_bytes_ == 0 || pending_bytes_ + bytes <= options_.max_pending_bytes;
-    });
+    while (pending_bytes_ != 0 && pending_bytes_ + bytes > options_.max_pending_bytes) cv_.Wait(&mu_);
     pending_bytes_ += bytes;
     pending_tasks_ += tasks;
   }
@@ -212,7 +210,7 @@ void GridDataWriterImpl::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int6
     if (!status.ok()) break;
     stored += value.size();
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       batch_.Put(storage::Table::kData, key, value);
       if (batch_.ApproximateSize() >= options_.batch_bytes) std::swap(full, batch_);
     }
@@ -222,7 +220,7 @@ void GridDataWriterImpl::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int6
   const bool plane_done = job->remaining_tasks.fetch_sub(1) == 1;
   if (plane_done) job->plane = Grid2D();  // release the plane's memory now, not at the last ref
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     if (!status.ok() && first_error_.ok()) first_error_ = status;
     stats_.blocks += last - first;
     stats_.stored_bytes += stored;
@@ -235,26 +233,26 @@ void GridDataWriterImpl::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int6
     --pending_tasks_;
     // Notify under the lock: once it is released, Flush (perhaps in the destructor) may return and
     // destroy cv_, so this task must not touch the writer afterwards.
-    cv_.notify_all();
+    cv_.SignalAll();
   }
 }
 
 Status GridDataWriterImpl::Flush() {
   storage::WriteBatch rest;
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return pending_tasks_ == 0; });
+    MutexLock lock(&mu_);
+    while (pending_tasks_ != 0) cv_.Wait(&mu_);
     std::swap(rest, batch_);
   }
   Status s = WriteBatchAndInvalidate(&rest);
   if (s.ok() && options_.sync) s = context_->kv->Sync();
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (!s.ok() && first_error_.ok()) first_error_ = s;
   return first_error_;
 }
 
 WriteStats GridDataWriterImpl::stats() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return stats_;
 }
 

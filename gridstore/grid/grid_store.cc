@@ -218,7 +218,7 @@ Result<std::shared_ptr<const DataSetMeta>> GridStoreImpl::LoadMeta(std::string_v
   GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
   std::shared_ptr<const DataSetMeta> cached;
   {
-    std::lock_guard<std::mutex> lock(meta_cache_mu_);
+    MutexLock lock(&meta_cache_mu_);
     if (auto it = meta_cache_.find(id); it != meta_cache_.end()) cached = it->second;
   }
   if (cached != nullptr && cached->generation != 0) {
@@ -245,7 +245,7 @@ Result<std::shared_ptr<const DataSetMeta>> GridStoreImpl::LoadMeta(std::string_v
   auto decoded = DataSetMeta::Decode(bytes);
   if (!decoded.ok()) return decoded.status().WithContext("meta of dataset " + Quoted(id));
   auto meta = std::make_shared<const DataSetMeta>(std::move(decoded).value());
-  std::lock_guard<std::mutex> lock(meta_cache_mu_);
+  MutexLock lock(&meta_cache_mu_);
   meta_cache_[std::string(id)] = meta;
   return meta;
 }
@@ -323,9 +323,10 @@ Status GridStoreImpl::RetryOnConflict(std::string_view what, const std::function
 Status GridStoreImpl::StoreMeta(const DataSetMeta& meta, bool must_exist) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
-  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  MutexLock write_lock(&meta_write_mu_);
   const std::string what = "writing the meta of dataset " + Quoted(meta.id);
   return RetryOnConflict(what, [&]() -> Status {
+    meta_write_mu_.AssertHeld();
     std::string bytes;
     Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(meta.id), &bytes);
     if (!s.ok() && !s.IsNotFound()) return s.WithContext(what);
@@ -359,9 +360,10 @@ Status GridStoreImpl::PutDataSetMetas(const std::vector<DataSetMeta>& metas) {
     GRIDSTORE_RETURN_IF_ERROR(metas[i].Validate().WithContext(which(i)));
   }
   if (metas.empty()) return Status::OK();
-  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  MutexLock write_lock(&meta_write_mu_);
   const std::string what = "writing " + std::to_string(metas.size()) + " dataset metas";
   return RetryOnConflict(what, [&]() -> Status {
+    meta_write_mu_.AssertHeld();
     std::vector<std::string> keys;
     keys.reserve(metas.size());
     for (const DataSetMeta& meta : metas) keys.push_back(MetaKey(meta.id));
@@ -405,7 +407,7 @@ Status GridStoreImpl::PutDataSetMetas(const std::vector<DataSetMeta>& metas) {
 }
 
 void GridStoreImpl::EraseCachedMeta(std::string_view id) {
-  std::lock_guard<std::mutex> lock(meta_cache_mu_);
+  MutexLock lock(&meta_cache_mu_);
   if (auto it = meta_cache_.find(id); it != meta_cache_.end()) meta_cache_.erase(it);
 }
 
@@ -446,8 +448,9 @@ Status GridStoreImpl::DeleteDataSet(std::string_view id) {
   GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
   const std::string what = "deleting dataset " + Quoted(id);
   {
-    std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+    MutexLock write_lock(&meta_write_mu_);
     GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
+    meta_write_mu_.AssertHeld();
       std::string bytes;
       Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(id), &bytes);
       if (!s.ok() && !s.IsNotFound()) return s.WithContext(what);

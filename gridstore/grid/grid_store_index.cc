@@ -132,6 +132,7 @@ Status GridStoreImpl::WriteIndexDefinition(std::string_view name, const MetaInde
 Status GridStoreImpl::DeclareIndexBuilding(std::string_view name, const MetaIndexSchema& schema,
                                            const std::string& what, bool* exists) {
   return RetryOnConflict(what, [&]() -> Status {
+    meta_write_mu_.AssertHeld();
     std::vector<MetaIndexInfo> ready;
     GRIDSTORE_RETURN_IF_ERROR(ReadIndexDefinitions(kv_.get(), AllIndexDefinitions(), &ready));
     for (const MetaIndexInfo& def : ready) {
@@ -180,6 +181,7 @@ Status GridStoreImpl::BackfillIndex(std::string_view name, const MetaIndexSchema
     size_t datasets = 0;
     std::string last;
     GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
+    meta_write_mu_.AssertHeld();
       storage::WriteBatch batch;
       datasets = 0;
       Status error;
@@ -220,21 +222,25 @@ Status GridStoreImpl::CreateMetaIndex(std::string_view name, const MetaIndexSche
   GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
   GRIDSTORE_RETURN_IF_ERROR(
       internal_grid::ValidateMetaIndexSchema(schema).WithContext("meta index " + Quoted(name)));
-  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  MutexLock write_lock(&meta_write_mu_);
   const std::string what = "creating meta index " + Quoted(name);
   bool exists = false;
   GRIDSTORE_RETURN_IF_ERROR(DeclareIndexBuilding(name, schema, what, &exists));
   if (exists) return Status::OK();
   GRIDSTORE_RETURN_IF_ERROR(BackfillIndex(name, schema, what));
   // Ready: queries use it from now on.
-  return RetryOnConflict(what, [&] { return WriteIndexDefinition(name, &schema, nullptr, false); });
+  return RetryOnConflict(what, [&] {
+    meta_write_mu_.AssertHeld();
+    return WriteIndexDefinition(name, &schema, nullptr, false);
+  });
 }
 
 Status GridStoreImpl::DropMetaIndex(std::string_view name) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
-  std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+  MutexLock write_lock(&meta_write_mu_);
   return RetryOnConflict("dropping meta index " + Quoted(name), [&]() -> Status {
+    meta_write_mu_.AssertHeld();
     GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
     const bool found = std::any_of(defs->begin(), defs->end(),
                                    [&](const MetaIndexInfo& def) { return def.name == name; });

@@ -29,7 +29,7 @@ std::string EncodeStagedRecord(const DataSetMeta& staged) {
 }  // namespace
 
 bool GridStoreImpl::ReplacementActive(std::string_view id, uint64_t incarnation) {
-  std::lock_guard<std::mutex> lock(replacements_mu_);
+  MutexLock lock(&replacements_mu_);
   return replacements_.count({std::string(id), incarnation}) > 0;
 }
 
@@ -56,13 +56,13 @@ Result<DataSetMeta> GridStoreImpl::BeginReplacement(const DataSetMeta& meta) {
     GRIDSTORE_RETURN_IF_ERROR(RemoveReplacement(id, incarnation, /*reclaim=*/true));
   }
   {
-    std::lock_guard<std::mutex> lock(replacements_mu_);
+    MutexLock lock(&replacements_mu_);
     replacements_.emplace(meta.id, staged.incarnation);
   }
   Status s = kv_->Put(storage::WriteOptions{.sync = true}, storage::Table::kMeta,
                       StagedKey(meta.id, staged.incarnation), EncodeStagedRecord(staged));
   if (!s.ok()) {
-    std::lock_guard<std::mutex> lock(replacements_mu_);
+    MutexLock lock(&replacements_mu_);
     replacements_.erase({meta.id, staged.incarnation});
     return s.WithContext("starting a replacement of dataset " + Quoted(meta.id));
   }
@@ -89,8 +89,9 @@ Status GridStoreImpl::CommitReplacement(const DataSetMeta& meta) {
   }
   std::optional<storage::KeyRange> replaced;
   {
-    std::lock_guard<std::mutex> write_lock(meta_write_mu_);
+    MutexLock write_lock(&meta_write_mu_);
     GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
+    meta_write_mu_.AssertHeld();
       const std::string staged_key = StagedKey(meta.id, meta.incarnation);
       std::string record;
       Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, staged_key, &record);
@@ -143,7 +144,7 @@ Status GridStoreImpl::CommitReplacement(const DataSetMeta& meta) {
     }));
   }
   {
-    std::lock_guard<std::mutex> lock(replacements_mu_);
+    MutexLock lock(&replacements_mu_);
     replacements_.erase({meta.id, meta.incarnation});
   }
   if (replaced) return ReclaimDataRange(*replaced, what);
@@ -153,7 +154,7 @@ Status GridStoreImpl::CommitReplacement(const DataSetMeta& meta) {
 Status GridStoreImpl::AbandonReplacement(const DataSetMeta& staged) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   Status s = RemoveReplacement(staged.id, staged.incarnation, /*reclaim=*/true);
-  std::lock_guard<std::mutex> lock(replacements_mu_);
+  MutexLock lock(&replacements_mu_);
   replacements_.erase({staged.id, staged.incarnation});
   return s;
 }

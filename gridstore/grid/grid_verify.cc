@@ -43,8 +43,11 @@ class Verifier {
 
   // Checks every block `meta` implies.
   void CheckDataSet(const DataSetMeta& meta) {
-    ++report_.datasets;
-    if (meta.status() != kStatusDone) ++report_.datasets_not_done;
+    {
+      MutexLock lock(&mu_);
+      ++report_.datasets;
+      if (meta.status() != kStatusDone) ++report_.datasets_not_done;
+    }
     Status valid = meta.Validate();
     if (!valid.ok()) {
       Problem(meta.id, std::string(valid.message()));
@@ -73,11 +76,12 @@ class Verifier {
   }
 
   void Problem(std::string dataset, std::string message) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     report_.problems.push_back(VerifyProblem{std::move(dataset), std::move(message)});
   }
 
-  VerifyReport& report() { return report_; }
+  // Once no check runs any more (Verify's sequential steps), the report needs no lock.
+  VerifyReport& report() NO_THREAD_SAFETY_ANALYSIS { return report_; }
 
  private:
   void CheckDictionary(const DataSetMeta& meta, const VariableMeta& var) {
@@ -132,20 +136,27 @@ class Verifier {
         Status s = DecodeBlock(values[i], var.type, rows, cols, scratch.data(), dictionary.get());
         if (!s.ok()) Problem(meta.id, BlockName(a) + ": " + std::string(s.message()));
       }
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       report_.blocks += blocks;
       report_.bytes_read += bytes;
     });
     round->clear();
-    if (options_.on_progress) options_.on_progress(report_.blocks);
+    if (options_.on_progress) {
+      int64_t checked = 0;
+      {
+        MutexLock lock(&mu_);
+        checked = report_.blocks;
+      }
+      options_.on_progress(checked);
+    }
   }
 
   storage::KvStore* const kv_;
   ThreadPool* const pool_;
   const VerifyOptions& options_;
   internal_grid::DictionaryCache dictionaries_;  // its own: checks the stored ones, not a cache
-  std::mutex mu_;
-  VerifyReport report_;  // guarded by mu_ while blocks are checked
+  Mutex mu_;
+  VerifyReport report_ GUARDED_BY(mu_);
 };
 
 std::string Near(std::string_view key) {

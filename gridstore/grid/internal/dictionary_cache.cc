@@ -26,7 +26,7 @@ std::string Where(const grid::DataSetMeta& meta, std::string_view variable) {
 
 bool DictionaryCache::Lookup(const std::string& key,
                              std::shared_ptr<const grid::BlockDictionary>* dictionary) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(key);
   if (it == entries_.end()) return false;
   *dictionary = it->second;
@@ -35,7 +35,7 @@ bool DictionaryCache::Lookup(const std::string& key,
 
 void DictionaryCache::Insert(const std::string& key,
                              std::shared_ptr<const grid::BlockDictionary> dictionary) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (!entries_.insert_or_assign(key, std::move(dictionary)).second) return;
   order_.push_back(key);
   while (order_.size() > kMaxEntries) {
@@ -83,7 +83,7 @@ Result<std::shared_ptr<const grid::BlockDictionary>> DictionaryCache::GetOrTrain
   std::shared_ptr<const grid::BlockDictionary> dictionary;
   if (Lookup(key, &dictionary)) return dictionary;
 
-  std::lock_guard<std::mutex> train_lock(train_mu_);
+  MutexLock train_lock(&train_mu_);
   if (Lookup(key, &dictionary)) return dictionary;  // trained while this writer waited
   GRIDSTORE_ASSIGN_OR_RETURN(dictionary, Load(meta, variable.name));
   if (dictionary == nullptr) {

@@ -19,6 +19,7 @@
 #include "gridstore/grid/grid.h"
 #include "gridstore/grid/grid_meta.h"
 #include "gridstore/storage/kv_store.h"
+#include "gridstore/util/internal/mutex.h"
 
 namespace gridstore::internal_grid {
 
@@ -45,18 +46,20 @@ class DictionaryCache {
   static constexpr size_t kMaxEntries = 256;
 
   // The cached entry for `key`: false if there is none.
-  bool Lookup(const std::string& key, std::shared_ptr<const grid::BlockDictionary>* dictionary);
-  void Insert(const std::string& key, std::shared_ptr<const grid::BlockDictionary> dictionary);
+  bool Lookup(const std::string& key, std::shared_ptr<const grid::BlockDictionary>* dictionary)
+      EXCLUDES(mu_);
+  void Insert(const std::string& key, std::shared_ptr<const grid::BlockDictionary> dictionary)
+      EXCLUDES(mu_);
   // The stored dictionary of `variable`; null if none is stored.
   Result<std::shared_ptr<const grid::BlockDictionary>> Load(const grid::DataSetMeta& meta,
                                                             std::string_view variable);
 
   storage::KvStore* const kv_;
-  std::mutex train_mu_;  // held while looking up, training and storing for a writer
-  std::mutex mu_;
+  Mutex train_mu_;  // held while looking up, training and storing for a writer
+  Mutex mu_;
   // Null values: the writer found nothing to train (never served to readers as "missing").
-  std::map<std::string, std::shared_ptr<const grid::BlockDictionary>> entries_;  // guarded by mu_
-  std::deque<std::string> order_;  // insertion order, for eviction; guarded by mu_
+  std::map<std::string, std::shared_ptr<const grid::BlockDictionary>> entries_ GUARDED_BY(mu_);
+  std::deque<std::string> order_ GUARDED_BY(mu_);  // insertion order, for eviction
 };
 
 }  // namespace gridstore::internal_grid

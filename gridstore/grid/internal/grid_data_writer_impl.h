@@ -5,10 +5,8 @@
 #ifndef GRIDSTORE_GRID_INTERNAL_GRID_DATA_WRITER_IMPL_H_
 #define GRIDSTORE_GRID_INTERNAL_GRID_DATA_WRITER_IMPL_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -16,6 +14,7 @@
 #include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/storage/kv_store.h"
+#include "gridstore/util/internal/mutex.h"
 
 namespace gridstore::grid {
 
@@ -55,13 +54,13 @@ class GridDataWriterImpl final : public GridDataWriter {
   const std::shared_ptr<const DataSetMeta> meta_;
   const WriteGridOptions options_;
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  size_t pending_bytes_ = 0;     // guarded by mu_: raw bytes of queued, unfinished planes
-  int64_t pending_tasks_ = 0;    // guarded by mu_
-  storage::WriteBatch batch_;    // guarded by mu_: blocks encoded but not yet written
-  Status first_error_;           // guarded by mu_
-  WriteStats stats_;             // guarded by mu_
+  mutable Mutex mu_;
+  CondVar cv_;
+  size_t pending_bytes_ GUARDED_BY(mu_) = 0;  // raw bytes of queued, unfinished planes
+  int64_t pending_tasks_ GUARDED_BY(mu_) = 0;
+  storage::WriteBatch batch_ GUARDED_BY(mu_);  // blocks encoded but not yet written
+  Status first_error_ GUARDED_BY(mu_);
+  WriteStats stats_ GUARDED_BY(mu_);
 };
 
 }  // namespace gridstore::grid

@@ -11,7 +11,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -21,6 +20,7 @@
 
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/storage/kv_store.h"
+#include "gridstore/util/internal/mutex.h"
 
 namespace gridstore {
 class ThreadPool;
@@ -95,36 +95,38 @@ class GridStoreImpl final : public GridStore {
   GridStoreImpl(std::unique_ptr<storage::KvStore> kv, std::unique_ptr<ThreadPool> pool,
                 const GridStoreOptions& options);
   // The meta of `id`: the cached one if the stored stamp says it is still current, else read.
-  Result<std::shared_ptr<const DataSetMeta>> LoadMeta(std::string_view id);
-  Status StoreMeta(const DataSetMeta& meta, bool must_exist);
+  Result<std::shared_ptr<const DataSetMeta>> LoadMeta(std::string_view id)
+      EXCLUDES(meta_cache_mu_);
+  Status StoreMeta(const DataSetMeta& meta, bool must_exist) EXCLUDES(meta_write_mu_);
   // Adds to `batch` what replaces `prev` (null for a new dataset) by `meta`, after checking the
-  // change is allowed; *stored is the meta as written. REQUIRES: meta_write_mu_ held.
+  // change is allowed; *stored is the meta as written.
   Status AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev, storage::WriteBatch* batch,
-                      DataSetMeta* stored);
+                      DataSetMeta* stored) REQUIRES(meta_write_mu_);
   // Makes `batch` conditional on the meta key of `id` holding `prev_bytes` (absent: nullopt)
-  // and on the index definitions being those this store holds. REQUIRES: meta_write_mu_ held.
+  // and on the index definitions being those this store holds.
   void ExpectUnchanged(std::string_view id, const std::optional<std::string>& prev_bytes,
-                       storage::WriteBatch* batch);
+                       storage::WriteBatch* batch) REQUIRES(meta_write_mu_);
   // Makes `batch` conditional on the index definitions being the ones this store holds (its
-  // postings follow them). REQUIRES: meta_write_mu_ held.
-  Status ExpectIndexDefinitions(storage::WriteBatch* batch);
+  // postings follow them).
+  Status ExpectIndexDefinitions(storage::WriteBatch* batch) REQUIRES(meta_write_mu_);
   // Runs `attempt` (a read-modify-write of metas, under meta_write_mu_) until its conditional
   // write is not Aborted by a concurrent writer, reloading the index definitions in between.
-  Status RetryOnConflict(std::string_view what, const std::function<Status()>& attempt);
+  // `attempt` runs with the mutex held (it says so with meta_write_mu_.AssertHeld()).
+  Status RetryOnConflict(std::string_view what, const std::function<Status()>& attempt)
+      REQUIRES(meta_write_mu_);
   Status CheckWritable() const;
-  void EraseCachedMeta(std::string_view id);
+  void EraseCachedMeta(std::string_view id) EXCLUDES(meta_cache_mu_);
   Result<bool> HasData(const storage::KeyRange& range);
   // The meta index definitions (ready and being built), loaded once and reloaded after a
-  // conflict. REQUIRES: meta_write_mu_ held.
-  Result<const std::vector<MetaIndexInfo>*> IndexDefinitions();
+  // conflict.
+  Result<const std::vector<MetaIndexInfo>*> IndexDefinitions() REQUIRES(meta_write_mu_);
   // Adds to `batch` the posting changes from `before` to `after` (either may be null) of `id`.
-  // REQUIRES: meta_write_mu_ held.
   Status AddPostingChanges(std::string_view id, const Attributes* before, const Attributes* after,
-                           storage::WriteBatch* batch);
+                           storage::WriteBatch* batch) REQUIRES(meta_write_mu_);
   // Reclaims the space of `range` of the data table after a delete.
   Status ReclaimDataRange(const storage::KeyRange& range, std::string_view what);
   // True if replacement (id, incarnation) is being written by this store.
-  bool ReplacementActive(std::string_view id, uint64_t incarnation);
+  bool ReplacementActive(std::string_view id, uint64_t incarnation) EXCLUDES(replacements_mu_);
   // The replacements whose records lie in `records` (a range of the meta table) and that are
   // abandoned (ReplacementAbandoned), as (id, incarnation).
   Result<std::vector<std::pair<std::string, uint64_t>>> AbandonedReplacements(
@@ -137,22 +139,23 @@ class GridStoreImpl final : public GridStore {
   // and either no other process can write the store or it began longer than `min_age` ago.
   bool ReplacementAbandoned(std::string_view id, uint64_t incarnation, int64_t started_ms,
                             std::chrono::seconds min_age);
-  // Writes the index definition `name` as ready and/or building (null: removed), optionally
-  // removes its postings, and bumps the definitions version, conditional on the version this
-  // store holds. REQUIRES: meta_write_mu_ held.
   // Verify's check of the replacements of `id` (all if empty); problems go to `problem`
   // (dataset, what).
   Status VerifyReplacements(std::string_view id, const VerifyOptions& options, VerifyReport* report,
                             const std::function<void(std::string, std::string)>& problem);
-  // CreateMetaIndex's steps. REQUIRES: meta_write_mu_ held. Declares index `name` as being
-  // built (*exists: it exists already, ready, with this schema).
+  // CreateMetaIndex's steps. Declares index `name` as being built (*exists: it exists already,
+  // ready, with this schema).
   Status DeclareIndexBuilding(std::string_view name, const MetaIndexSchema& schema,
-                              const std::string& what, bool* exists);
+                              const std::string& what, bool* exists) REQUIRES(meta_write_mu_);
   // Adds the postings of every stored dataset, a bounded batch per write.
   Status BackfillIndex(std::string_view name, const MetaIndexSchema& schema,
-                       const std::string& what);
+                       const std::string& what) REQUIRES(meta_write_mu_);
+  // Writes the index definition `name` as ready and/or building (null: removed), optionally
+  // removes its postings, and bumps the definitions version, conditional on the version this
+  // store holds.
   Status WriteIndexDefinition(std::string_view name, const MetaIndexSchema* ready,
-                              const MetaIndexSchema* building, bool clear_postings);
+                              const MetaIndexSchema* building, bool clear_postings)
+      REQUIRES(meta_write_mu_);
 
   const GridStoreOptions options_;
   std::unique_ptr<storage::KvStore> kv_;
@@ -163,16 +166,17 @@ class GridStoreImpl final : public GridStore {
 
   // Serialises this store's meta writes; other writers of a shared store are kept consistent
   // by conditional writes (RetryOnConflict).
-  std::mutex meta_write_mu_;
+  Mutex meta_write_mu_;
   // Index definitions as stored, with the version they were read at; every meta write expects
   // that version, so it maintains exactly the indexes that exist.
-  std::unique_ptr<IndexDefinitionsCache> index_defs_;  // guarded by meta_write_mu_
-  std::mutex replacements_mu_;
+  std::unique_ptr<IndexDefinitionsCache> index_defs_ GUARDED_BY(meta_write_mu_);
+  Mutex replacements_mu_;
   // Replacements (id, incarnation) this store is writing.
-  std::set<std::pair<std::string, uint64_t>> replacements_;  // guarded by replacements_mu_
-  std::mutex meta_cache_mu_;
+  std::set<std::pair<std::string, uint64_t>> replacements_ GUARDED_BY(replacements_mu_);
+  Mutex meta_cache_mu_;
   // Decoded metas by id; entries are dropped whenever this store writes or deletes that id.
-  std::map<std::string, std::shared_ptr<const DataSetMeta>, std::less<>> meta_cache_;  // guarded by meta_cache_mu_
+  std::map<std::string, std::shared_ptr<const DataSetMeta>, std::less<>> meta_cache_
+      GUARDED_BY(meta_cache_mu_);
 };
 
 }  // namespace gridstore::grid

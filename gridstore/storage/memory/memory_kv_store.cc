@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "gridstore/util/internal/mutex.h"
+
 namespace gridstore::storage {
 namespace {
 
@@ -22,7 +24,7 @@ class MemoryKvStore final : public KvStore {
  public:
   Status Get(const ReadOptions& /*options*/, Table table, std::string_view key,
              std::string* value) override {
-    std::shared_lock lock(mu_);
+    ReaderMutexLock lock(&mu_);
     const Map& map = Tab(table);
     auto it = map.find(key);
     if (it == map.end()) return Status::NotFound("key not found");
@@ -35,7 +37,7 @@ class MemoryKvStore final : public KvStore {
                 std::vector<Status>* statuses) override {
     values->resize(keys.size());
     statuses->assign(keys.size(), Status::OK());
-    std::shared_lock lock(mu_);
+    ReaderMutexLock lock(&mu_);
     const Map& map = Tab(table);
     for (size_t i = 0; i < keys.size(); ++i) {
       auto it = map.find(keys[i]);
@@ -50,20 +52,20 @@ class MemoryKvStore final : public KvStore {
 
   Status Put(const WriteOptions& /*options*/, Table table, std::string_view key,
              std::string_view value) override {
-    std::unique_lock lock(mu_);
+    WriterMutexLock lock(&mu_);
     PutLocked(table, key, value);
     return Status::OK();
   }
 
   Status Delete(const WriteOptions& /*options*/, Table table, std::string_view key) override {
-    std::unique_lock lock(mu_);
+    WriterMutexLock lock(&mu_);
     DeleteLocked(table, key);
     return Status::OK();
   }
 
   Status DeleteRange(const WriteOptions& /*options*/, Table table, const KeyRange& range) override {
     GRIDSTORE_RETURN_IF_ERROR(ValidateDeleteRange(table, range.begin, range.end));
-    std::unique_lock lock(mu_);
+    WriterMutexLock lock(&mu_);
     DeleteRangeLocked(table, range.begin, range.end);
     return Status::OK();
   }
@@ -75,9 +77,10 @@ class MemoryKvStore final : public KvStore {
         GRIDSTORE_RETURN_IF_ERROR(ValidateDeleteRange(op.table, op.key, op.value));
       }
     }
-    std::unique_lock lock(mu_);
+    WriterMutexLock lock(&mu_);
     GRIDSTORE_RETURN_IF_ERROR(
         CheckExpectations(batch, [&](Table table, std::string_view key, std::string* value) {
+          mu_.AssertHeld();  // run by CheckExpectations, under the lock taken above
           const Map& map = Tab(table);
           auto it = map.find(key);
           if (it == map.end()) return Status::NotFound("key not found");
@@ -104,7 +107,7 @@ class MemoryKvStore final : public KvStore {
               const std::function<bool(std::string_view, std::string_view)>& fn) override {
     std::vector<std::pair<std::string, std::string>> entries;
     {
-      std::shared_lock lock(mu_);
+      ReaderMutexLock lock(&mu_);
       const Map& map = Tab(table);
       for (auto it = map.lower_bound(range.begin);
            it != map.end() && (range.end.empty() || it->first < range.end); ++it) {
@@ -121,7 +124,7 @@ class MemoryKvStore final : public KvStore {
                      const std::function<bool(std::string_view, std::string_view)>& fn) override {
     std::vector<std::pair<std::string, std::string>> entries;
     {
-      std::shared_lock lock(mu_);
+      ReaderMutexLock lock(&mu_);
       const Map& map = Tab(table);
       auto it = range.end.empty() ? map.end() : map.lower_bound(range.end);
       while (it != map.begin()) {
@@ -144,7 +147,7 @@ class MemoryKvStore final : public KvStore {
   bool single_writer() const override { return true; }  // one process by construction
 
   Result<uint64_t> ApproximateSize(Table table, const KeyRange& range) override {
-    std::shared_lock lock(mu_);
+    ReaderMutexLock lock(&mu_);
     const Map& map = Tab(table);
     uint64_t size = 0;
     for (auto it = map.lower_bound(range.begin);
@@ -158,9 +161,9 @@ class MemoryKvStore final : public KvStore {
   // std::less<> lets string_view keys look up without building a std::string.
   using Map = std::map<std::string, std::string, std::less<>>;
 
-  Map& Tab(Table table) { return tables_[static_cast<size_t>(table)]; }
+  Map& Tab(Table table) REQUIRES_SHARED(mu_) { return tables_[static_cast<size_t>(table)]; }
 
-  void PutLocked(Table table, std::string_view key, std::string_view value) {
+  void PutLocked(Table table, std::string_view key, std::string_view value) REQUIRES(mu_) {
     Map& map = Tab(table);
     auto it = map.find(key);
     if (it == map.end()) {
@@ -170,19 +173,20 @@ class MemoryKvStore final : public KvStore {
     }
   }
 
-  void DeleteLocked(Table table, std::string_view key) {
+  void DeleteLocked(Table table, std::string_view key) REQUIRES(mu_) {
     Map& map = Tab(table);
     auto it = map.find(key);
     if (it != map.end()) map.erase(it);
   }
 
-  void DeleteRangeLocked(Table table, std::string_view begin, std::string_view end) {
+  void DeleteRangeLocked(Table table, std::string_view begin, std::string_view end)
+      REQUIRES(mu_) {
     Map& map = Tab(table);
     map.erase(map.lower_bound(begin), map.lower_bound(end));
   }
 
-  std::shared_mutex mu_;
-  std::array<Map, kNumTables> tables_;  // guarded by mu_
+  SharedMutex mu_;
+  std::array<Map, kNumTables> tables_ GUARDED_BY(mu_);
 };
 
 }  // namespace

@@ -49,10 +49,10 @@ Status ThreadPool::Start(int n) {
 
 void ThreadPool::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     stopping_ = true;
   }
-  cv_.notify_all();
+  cv_.SignalAll();
   for (auto& w : workers_) w.join();
   workers_.clear();
 }
@@ -61,18 +61,18 @@ ThreadPool::~ThreadPool() { Stop(); }
 
 void ThreadPool::Schedule(std::function<void()> fn) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     queue_.push_back(std::move(fn));
   }
-  cv_.notify_one();
+  cv_.Signal();
 }
 
 void ThreadPool::WorkerLoop() {
   for (;;) {
     std::function<void()> task;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      MutexLock lock(&mu_);
+      while (!stopping_ && queue_.empty()) cv_.Wait(&mu_);
       if (queue_.empty()) return;  // stopping and drained
       task = std::move(queue_.front());
       queue_.pop_front();
@@ -92,9 +92,9 @@ struct ParallelForState {
   // never used after the caller's object is gone.
   const std::function<void(size_t)>* const fn;
   std::atomic<size_t> next{0};
-  std::mutex mu;
-  std::condition_variable cv;
-  size_t done = 0;  // guarded by mu
+  Mutex mu;
+  CondVar cv;
+  size_t done GUARDED_BY(mu) = 0;
 
   // Claims and runs indices until none are left.
   void Work() {
@@ -104,9 +104,9 @@ struct ParallelForState {
       ++finished;
     }
     if (finished == 0) return;
-    std::lock_guard<std::mutex> lock(mu);
+    MutexLock lock(&mu);
     done += finished;
-    if (done == n) cv.notify_all();
+    if (done == n) cv.SignalAll();
   }
 };
 
@@ -124,8 +124,8 @@ void ParallelFor(ThreadPool* pool, size_t n, int parallelism,
   auto state = std::make_shared<ParallelForState>(n, &fn);
   for (size_t h = 0; h < helpers; ++h) pool->Schedule([state] { state->Work(); });
   state->Work();
-  std::unique_lock<std::mutex> lock(state->mu);
-  state->cv.wait(lock, [&] { return state->done == state->n; });
+  MutexLock lock(&state->mu);
+  while (state->done != state->n) state->cv.Wait(&state->mu);
 }
 
 }  // namespace gridstore

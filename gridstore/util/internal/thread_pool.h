@@ -7,7 +7,6 @@
 #ifndef GRIDSTORE_UTIL_INTERNAL_THREAD_POOL_H_
 #define GRIDSTORE_UTIL_INTERNAL_THREAD_POOL_H_
 
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
@@ -16,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "gridstore/util/internal/mutex.h"
 #include "gridstore/util/result.h"
 
 namespace gridstore {
@@ -51,10 +51,10 @@ class ThreadPool {
   void Stop();
   void WorkerLoop();
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> queue_;  // guarded by mu_
-  bool stopping_ = false;                    // guarded by mu_
+  Mutex mu_;
+  CondVar cv_;
+  std::deque<std::function<void()>> queue_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::vector<std::thread> workers_;
 };
 
