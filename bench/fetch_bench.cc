@@ -67,10 +67,10 @@
 #include <vector>
 
 #include "bench/fetch_queries.h"
-#include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/grid.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 
 #ifndef GRIDSTORE_BUILD_TYPE
@@ -579,8 +579,9 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
   std::map<std::string, std::shared_ptr<const grid::BlockDictionary>> dictionaries;
   for (const std::string& v : d.variables) {
     std::string stored;
-    const gridstore::Status st = KvStoreOf(store.get())->Get({}, gridstore::storage::Table::kData,
-                                                        grid::DictionaryKey(d.id, v), &stored);
+    const gridstore::Status st =
+        KvStoreOf(store.get())
+            ->Get({}, gridstore::storage::Table::kData, grid::DictionaryKey(d.id, v), &stored);
     if (st.IsNotFound()) continue;
     if (!st.ok()) Die("reading the dictionary of " + v + ": " + st.ToString());
     auto dict = grid::BlockDictionary::Load(stored);
@@ -600,7 +601,8 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
                                static_cast<uint32_t>(rng.Below(cols))};
     Sample s;
     const gridstore::Status st =
-        KvStoreOf(store.get())->Get({}, gridstore::storage::Table::kData, grid::DataKey(a), &s.block);
+        KvStoreOf(store.get())
+            ->Get({}, gridstore::storage::Table::kData, grid::DataKey(a), &s.block);
     if (!st.ok()) Die("reading a sample block: " + st.ToString());
     auto header = grid::ReadBlockHeader(s.block);
     if (!header.ok()) Die("sample block: " + header.status().ToString());
@@ -608,7 +610,8 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
     s.rows = header->rows;
     s.cols = header->cols;
     s.dictionary = header->dictionary ? dictionaries[v].get() : nullptr;
-    if (header->dictionary && s.dictionary == nullptr) Die("the dictionary of " + v + " is missing");
+    if (header->dictionary && s.dictionary == nullptr)
+      Die("the dictionary of " + v + " is missing");
     speed.raw_bytes += header->raw_size;
     speed.stored_bytes += s.block.size();
     sample.push_back(std::move(s));
@@ -661,9 +664,8 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
   speed.decode_block_mb_s = rate([&] {
     uint64_t bytes = 0;
     for (const Sample& s : sample) {
-      const gridstore::Status st =
-          grid::DecodeBlock(s.block, grid::DataType::kFloat32, s.rows, s.cols, out.data(),
-                            s.dictionary);
+      const gridstore::Status st = grid::DecodeBlock(s.block, grid::DataType::kFloat32, s.rows,
+                                                     s.cols, out.data(), s.dictionary);
       if (!st.ok()) Die("DecodeBlock: " + st.ToString());
       bytes += uint64_t{s.rows} * s.cols * 4;
     }

@@ -45,9 +45,9 @@
 #include <vector>
 
 #include "bench/derived_fields.h"
-#include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/grid_meta.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/importers/netcdf_importer.h"
 
 namespace {

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/block_codec.h"
 
 namespace {
 
@@ -132,8 +132,8 @@ int main(int argc, char** argv) {
   for (const Block& b : blocks) raw_bytes += b.raw.size();
   std::printf("%zu blocks of up to %ldx%ld, %.1f MB raw, codec %s\n", blocks.size(), bx, by,
               raw_bytes / 1e6, grid::CodecOptionsToString(codec).c_str());
-  std::printf("%10s %8s %12s %12s %14s %12s\n", "frame_rows", "ratio", "encode MB/s",
-              "decode MB/s", "point bytes", "point us");
+  std::printf("%10s %8s %12s %12s %14s %12s\n", "frame_rows", "ratio", "encode MB/s", "decode MB/s",
+              "point bytes", "point us");
 
   std::vector<std::string> encoded(blocks.size());
   std::vector<char> out(static_cast<size_t>(bx * by) * 8);

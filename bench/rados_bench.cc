@@ -35,8 +35,8 @@
 #include <vector>
 
 #include "bench/fetch_queries.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/storage/kv_store_factory.h"
 
 namespace {
@@ -61,7 +61,7 @@ struct Options {
   uint64_t seed = 1;
   std::vector<int> threads = {1, 4, 16};
   double seconds = 10;
-  std::string only;                 // "", "queries", "multiget" or "workload"
+  std::string only;  // "", "queries", "multiget" or "workload"
   std::string workload_store = "both";
   std::string json_path;
 };
@@ -97,7 +97,8 @@ Options ParseArgs(int argc, char** argv) {
       }
     } else if (a == "--workload-store") {
       o.workload_store = value();
-      if (o.workload_store != "local" && o.workload_store != "rados" && o.workload_store != "both") {
+      if (o.workload_store != "local" && o.workload_store != "rados" &&
+          o.workload_store != "both") {
         Die("--workload-store wants local, rados or both");
       }
     } else if (a == "--json") {
@@ -201,8 +202,9 @@ json RunQueries(const Options& o) {
 
   json out = json::array();
   std::printf("## Queries: median / p99 ms (block cache off), ratio = RADOS / RocksDB median\n\n");
-  std::printf("| query | box | rocksdb-1t | rados-1t | ratio 1t | rocksdb-2t | rados-2t | ratio 2t "
-              "| blocks read |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "| query | box | rocksdb-1t | rados-1t | ratio 1t | rocksdb-2t | rados-2t | ratio 2t "
+      "| blocks read |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const bench::Query& q : bench::MakeQueries(shape)) {
     const auto requests = bench::MakeRequests(q, variables, shape, o.warm_runs, o.seed);
     std::map<std::string, std::vector<double>> times;
@@ -240,11 +242,13 @@ json RunQueries(const Options& o) {
                 Ms(s["rocksdb-2t"].p99).c_str(), Ms(s["rados-2t"].p50).c_str(),
                 Ms(s["rados-2t"].p99).c_str(), s["rados-2t"].p50 / s["rocksdb-2t"].p50,
                 static_cast<long long>(blocks / std::max<int64_t>(1, o.warm_runs)));
-    json jq = {{"query", q.id}, {"name", q.name}, {"box", bench::BoxString(q.shape)},
+    json jq = {{"query", q.id},
+               {"name", q.name},
+               {"box", bench::BoxString(q.shape)},
                {"blocks_read_per_fetch", blocks / std::max<int64_t>(1, o.warm_runs)}};
     for (auto& [name, t] : times) {
-      jq["engines"][name] = {{"p50_ms", s[name].p50 * 1e3}, {"p99_ms", s[name].p99 * 1e3},
-                             {"runs_s", t}};
+      jq["engines"][name] = {
+          {"p50_ms", s[name].p50 * 1e3}, {"p99_ms", s[name].p99 * 1e3}, {"runs_s", t}};
     }
     out.push_back(jq);
   }
@@ -263,8 +267,8 @@ json RunMultiGet(const Options& o) {
   const int64_t block_rows = (var.shape[2] + meta->layout.block_x - 1) / meta->layout.block_x;
   const int64_t block_cols = (var.shape[3] + meta->layout.block_y - 1) / meta->layout.block_y;
   std::map<std::string, std::unique_ptr<gridstore::storage::KvStore>> stores;
-  for (const auto& [name, uri] : {std::pair<std::string, std::string>{"rocksdb", o.local},
-                                  {"rados", o.rados}}) {
+  for (const auto& [name, uri] :
+       {std::pair<std::string, std::string>{"rocksdb", o.local}, {"rados", o.rados}}) {
     auto kv = gridstore::storage::OpenKvStore(uri, {.read_only = true});
     if (!kv.ok()) Die("opening " + uri + ": " + kv.status().ToString());
     stores[name] = std::move(kv).value();
@@ -318,10 +322,12 @@ json RunWorkload(const Options& o, const std::string& which, const std::string& 
   const bench::Query region = bench::MakeQueries(shape)[2];  // Q3, region 100 x 200
 
   json out = json::array();
-  std::printf("## Parallel read workload on %s: random %s regions, one variable each, cache off\n\n",
-              which.c_str(), bench::BoxString(region.shape).c_str());
-  std::printf("| client threads | fetches/s | MB/s of values | blocks/s | p50 ms | p99 ms |\n"
-              "|---:|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "## Parallel read workload on %s: random %s regions, one variable each, cache off\n\n",
+      which.c_str(), bench::BoxString(region.shape).c_str());
+  std::printf(
+      "| client threads | fetches/s | MB/s of values | blocks/s | p50 ms | p99 ms |\n"
+      "|---:|---:|---:|---:|---:|---:|\n");
   for (int threads : o.threads) {
     std::atomic<bool> stop{false};
     std::vector<std::vector<double>> latencies(threads);
@@ -375,8 +381,11 @@ json RunWorkload(const Options& o, const std::string& which, const std::string& 
 
 int main(int argc, char** argv) {
   const Options o = ParseArgs(argc, argv);
-  json report = {{"bench", "rados"}, {"local", o.local}, {"rados", o.rados},
-                 {"dataset", o.dataset}, {"seed", o.seed}};
+  json report = {{"bench", "rados"},
+                 {"local", o.local},
+                 {"rados", o.rados},
+                 {"dataset", o.dataset},
+                 {"seed", o.seed}};
   if (!o.local.empty()) WarmUp(o.local, o.dataset);
   WarmUp(o.rados, o.dataset);
   if (o.only.empty() || o.only == "queries") report["queries"] = RunQueries(o);
@@ -384,7 +393,8 @@ int main(int argc, char** argv) {
     report["multiget"] = RunMultiGet(o);
   }
   if (o.only.empty() || o.only == "workload") {
-    if (o.workload_store != "rados") report["workload"]["rocksdb"] = RunWorkload(o, "RocksDB", o.local);
+    if (o.workload_store != "rados")
+      report["workload"]["rocksdb"] = RunWorkload(o, "RocksDB", o.local);
     if (o.workload_store != "local") report["workload"]["rados"] = RunWorkload(o, "RADOS", o.rados);
   }
   if (!o.json_path.empty()) {

@@ -10,8 +10,9 @@ int main(int argc, char** argv) {
   using namespace gridstore::grid;
   using samples::Check;
   using samples::CheckResult;
-  auto store = CheckResult(GridStore::Open(samples::StorePath(argc, argv), {.create_if_missing = true}),
-                           "opening the store");
+  auto store =
+      CheckResult(GridStore::Open(samples::StorePath(argc, argv), {.create_if_missing = true}),
+                  "opening the store");
   Check(store->CreateStore(), "CreateStore");  // idempotent
 
   DataSetMeta meta;
@@ -38,7 +39,8 @@ int main(int argc, char** argv) {
       for (int64_t z = 0; z < s[kZ]; ++z) {
         Grid2D plane(DataType::kFloat32, s[kX], s[kY]);
         for (int64_t x = 0; x < s[kX]; ++x)
-          for (int64_t y = 0; y < s[kY]; ++y) plane.at<float>(x, y) = samples::SampleValue(v, t, z, x, y);
+          for (int64_t y = 0; y < s[kY]; ++y)
+            plane.at<float>(x, y) = samples::SampleValue(v, t, z, x, y);
         // The pipelined path: compression overlaps with producing the next plane.
         Check(writer->SubmitGrid2D(samples::kVariables[v], t, z, std::move(plane)), "SubmitGrid2D");
       }
@@ -47,13 +49,14 @@ int main(int argc, char** argv) {
   Check(writer->Flush(), "Flush");
 
   meta.set_status(kStatusDone);
-  meta.attributes["create_time"] = AttributeValue::Int64(
-      std::chrono::duration_cast<std::chrono::milliseconds>(
-          std::chrono::system_clock::now().time_since_epoch()).count());
+  meta.attributes["create_time"] =
+      AttributeValue::Int64(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count());
   Check(store->UpdateDataSetMeta(meta), "UpdateDataSetMeta");
   WriteStats stats = writer->stats();
   std::printf("wrote %ld planes, %ld blocks: %ld raw bytes stored in %ld (ratio %.2f)\n",
-              long(stats.planes), long(stats.blocks), long(stats.raw_bytes), long(stats.stored_bytes),
-              double(stats.raw_bytes) / double(stats.stored_bytes));
+              long(stats.planes), long(stats.blocks), long(stats.raw_bytes),
+              long(stats.stored_bytes), double(stats.raw_bytes) / double(stats.stored_bytes));
   return 0;
 }

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   auto tensor = gridstore::grid::TensorView<float>(grid);
   Eigen::Tensor<float, 0, Eigen::RowMajor> mean = tensor.mean();
   std::printf("pressure box %ldx%ldx%ldx%ld, mean %.4f\n", long(tensor.dimension(0)),
-              long(tensor.dimension(1)), long(tensor.dimension(2)), long(tensor.dimension(3)), mean());
+              long(tensor.dimension(1)), long(tensor.dimension(2)), long(tensor.dimension(3)),
+              mean());
   return 0;
 }

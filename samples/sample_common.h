@@ -21,7 +21,8 @@ inline const char* const kVariables[] = {"temperature", "pressure", "humidity"};
 
 // The value written at (variable, t, z, x, y): a smooth field, different for every index.
 inline float SampleValue(int variable, int64_t t, int64_t z, int64_t x, int64_t y) {
-  return static_cast<float>(100.0 * variable + 10.0 * t + z + std::sin(x * 0.1) * std::cos(y * 0.05));
+  return static_cast<float>(100.0 * variable + 10.0 * t + z +
+                            std::sin(x * 0.1) * std::cos(y * 0.05));
 }
 
 // Prints the error and exits non-zero if `status` is not OK.
@@ -39,9 +40,7 @@ T CheckResult(gridstore::Result<T> result, const char* what) {
 }
 
 // The store path: the first argument, else ./sample-store.
-inline std::string StorePath(int argc, char** argv) {
-  return argc > 1 ? argv[1] : "sample-store";
-}
+inline std::string StorePath(int argc, char** argv) { return argc > 1 ? argv[1] : "sample-store"; }
 
 // Compares a fetched box of `variable` with SampleValue; exits non-zero on a mismatch.
 inline void Verify(const gridstore::grid::Grid4D& grid, int variable) {

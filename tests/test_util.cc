@@ -1,10 +1,11 @@
 // Copyright 2026 The GridStore Authors.
 #include "tests/test_util.h"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <random>
-#include <unistd.h>
 
 namespace gridstore::testing {
 

@@ -18,7 +18,9 @@ namespace gridstore::testing {
 
 inline const Status& GetStatus(const Status& s) { return s; }
 template <typename T>
-const Status& GetStatus(const Result<T>& r) { return r.status(); }
+const Status& GetStatus(const Result<T>& r) {
+  return r.status();
+}
 
 // A fresh directory under $TMPDIR (or /tmp), removed with everything in it on destruction.
 class ScopedTempDir {
@@ -43,35 +45,35 @@ class ScopedTempDir {
 
 // Each evaluates `expr` once (a failing write must not be repeated to print its message).
 #define ASSERT_OK(expr) ASSERT_OK_IMPL_(GRIDSTORE_TEST_CONCAT_(ok_status_, __LINE__), expr)
-#define ASSERT_OK_IMPL_(var, expr)                                        \
-  do {                                                                    \
+#define ASSERT_OK_IMPL_(var, expr)                                         \
+  do {                                                                     \
     const ::gridstore::Status var = ::gridstore::testing::GetStatus(expr); \
-    ASSERT_TRUE(var.ok()) << var;                                         \
+    ASSERT_TRUE(var.ok()) << var;                                          \
   } while (0)
 #define EXPECT_OK(expr) EXPECT_OK_IMPL_(GRIDSTORE_TEST_CONCAT_(ok_status_, __LINE__), expr)
-#define EXPECT_OK_IMPL_(var, expr)                                        \
-  do {                                                                    \
+#define EXPECT_OK_IMPL_(var, expr)                                         \
+  do {                                                                     \
     const ::gridstore::Status var = ::gridstore::testing::GetStatus(expr); \
-    EXPECT_TRUE(var.ok()) << var;                                         \
+    EXPECT_TRUE(var.ok()) << var;                                          \
   } while (0)
 
 // ASSERT_OK_AND_ASSIGN(auto meta, store->GetDataSetMeta("x"));
 #define ASSERT_OK_AND_ASSIGN(lhs, rexpr) \
   ASSERT_OK_AND_ASSIGN_IMPL_(GRIDSTORE_TEST_CONCAT_(gridstore_test_result_, __LINE__), lhs, rexpr)
-#define ASSERT_OK_AND_ASSIGN_IMPL_(tmp, lhs, rexpr)   \
-  auto tmp = (rexpr);                                 \
-  ASSERT_TRUE(tmp.ok()) << tmp.status();              \
+#define ASSERT_OK_AND_ASSIGN_IMPL_(tmp, lhs, rexpr) \
+  auto tmp = (rexpr);                               \
+  ASSERT_TRUE(tmp.ok()) << tmp.status();            \
   lhs = std::move(tmp).value()
 
 // Asserts that `expr` fails with `code` and that its message contains each of the substrings.
-#define EXPECT_STATUS(expr, code_, ...)                                                  \
-  do {                                                                                   \
-    ::gridstore::Status s_ = ::gridstore::testing::GetStatus(expr);                      \
-    EXPECT_EQ(s_.code(), ::gridstore::StatusCode::code_) << s_;                          \
-    /* owned copies: a part may be a temporary such as path.c_str() */                  \
-    const std::vector<std::string> parts_{"" __VA_OPT__(, ) __VA_ARGS__};                 \
-    for (const std::string& part_ : parts_)                                             \
-      EXPECT_THAT(std::string(s_.message()), ::testing::HasSubstr(part_));               \
+#define EXPECT_STATUS(expr, code_, ...)                                    \
+  do {                                                                     \
+    ::gridstore::Status s_ = ::gridstore::testing::GetStatus(expr);        \
+    EXPECT_EQ(s_.code(), ::gridstore::StatusCode::code_) << s_;            \
+    /* owned copies: a part may be a temporary such as path.c_str() */     \
+    const std::vector<std::string> parts_{"" __VA_OPT__(, ) __VA_ARGS__};  \
+    for (const std::string& part_ : parts_)                                \
+      EXPECT_THAT(std::string(s_.message()), ::testing::HasSubstr(part_)); \
   } while (0)
 
 #endif  // GRIDSTORE_TESTS_TEST_UTIL_H_

@@ -25,12 +25,12 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/names.h"
-#include "gridstore/util/internal/utf8.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/grid_verify.h"
+#include "gridstore/grid/names.h"
 #include "gridstore/importers/netcdf_exporter.h"
 #include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/util/internal/utf8.h"
 #include "tools/cli_parse.h"
 #include "tools/info_format.h"
 #include "tools/meta_commands.h"

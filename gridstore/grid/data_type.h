@@ -36,18 +36,50 @@ Result<DataType> ParseDataType(std::string_view name);
 bool IsValidDataType(uint8_t raw);
 bool IsFloatingPoint(DataType type);
 
-template <typename T> struct DataTypeOf;
-template <> struct DataTypeOf<int8_t> { static constexpr DataType value = DataType::kInt8; };
-template <> struct DataTypeOf<uint8_t> { static constexpr DataType value = DataType::kUint8; };
-template <> struct DataTypeOf<int16_t> { static constexpr DataType value = DataType::kInt16; };
-template <> struct DataTypeOf<uint16_t> { static constexpr DataType value = DataType::kUint16; };
-template <> struct DataTypeOf<int32_t> { static constexpr DataType value = DataType::kInt32; };
-template <> struct DataTypeOf<uint32_t> { static constexpr DataType value = DataType::kUint32; };
-template <> struct DataTypeOf<int64_t> { static constexpr DataType value = DataType::kInt64; };
-template <> struct DataTypeOf<uint64_t> { static constexpr DataType value = DataType::kUint64; };
-template <> struct DataTypeOf<float> { static constexpr DataType value = DataType::kFloat32; };
-template <> struct DataTypeOf<double> { static constexpr DataType value = DataType::kFloat64; };
-template <typename T> inline constexpr DataType kDataTypeOf = DataTypeOf<T>::value;
+template <typename T>
+struct DataTypeOf;
+template <>
+struct DataTypeOf<int8_t> {
+  static constexpr DataType value = DataType::kInt8;
+};
+template <>
+struct DataTypeOf<uint8_t> {
+  static constexpr DataType value = DataType::kUint8;
+};
+template <>
+struct DataTypeOf<int16_t> {
+  static constexpr DataType value = DataType::kInt16;
+};
+template <>
+struct DataTypeOf<uint16_t> {
+  static constexpr DataType value = DataType::kUint16;
+};
+template <>
+struct DataTypeOf<int32_t> {
+  static constexpr DataType value = DataType::kInt32;
+};
+template <>
+struct DataTypeOf<uint32_t> {
+  static constexpr DataType value = DataType::kUint32;
+};
+template <>
+struct DataTypeOf<int64_t> {
+  static constexpr DataType value = DataType::kInt64;
+};
+template <>
+struct DataTypeOf<uint64_t> {
+  static constexpr DataType value = DataType::kUint64;
+};
+template <>
+struct DataTypeOf<float> {
+  static constexpr DataType value = DataType::kFloat32;
+};
+template <>
+struct DataTypeOf<double> {
+  static constexpr DataType value = DataType::kFloat64;
+};
+template <typename T>
+inline constexpr DataType kDataTypeOf = DataTypeOf<T>::value;
 
 // Calls fn(T{}) with T the C++ type of `type` and returns its result:
 //   VisitDataType(type, [&](auto tag) { using T = decltype(tag); ... });
@@ -55,16 +87,26 @@ template <typename T> inline constexpr DataType kDataTypeOf = DataTypeOf<T>::val
 template <typename Fn>
 decltype(auto) VisitDataType(DataType type, Fn&& fn) {
   switch (type) {
-    case DataType::kInt8: return fn(int8_t{});
-    case DataType::kUint8: return fn(uint8_t{});
-    case DataType::kInt16: return fn(int16_t{});
-    case DataType::kUint16: return fn(uint16_t{});
-    case DataType::kInt32: return fn(int32_t{});
-    case DataType::kUint32: return fn(uint32_t{});
-    case DataType::kInt64: return fn(int64_t{});
-    case DataType::kUint64: return fn(uint64_t{});
-    case DataType::kFloat32: return fn(float{});
-    case DataType::kFloat64: break;
+    case DataType::kInt8:
+      return fn(int8_t{});
+    case DataType::kUint8:
+      return fn(uint8_t{});
+    case DataType::kInt16:
+      return fn(int16_t{});
+    case DataType::kUint16:
+      return fn(uint16_t{});
+    case DataType::kInt32:
+      return fn(int32_t{});
+    case DataType::kUint32:
+      return fn(uint32_t{});
+    case DataType::kInt64:
+      return fn(int64_t{});
+    case DataType::kUint64:
+      return fn(uint64_t{});
+    case DataType::kFloat32:
+      return fn(float{});
+    case DataType::kFloat64:
+      break;
   }
   return fn(double{});
 }

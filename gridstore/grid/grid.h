@@ -3,8 +3,8 @@
 // In-memory grids: Grid2D is one (x, y) plane handed to the writer; Grid4D is one variable's
 // fetched box over (t, z, x, y) with its origin; GridDataSet maps variable names to Grid4Ds.
 // All hold one contiguous row-major buffer (y fastest) in the host's (little-endian) byte order,
-// with typed std::span views (Eigen tensor views: grid/eigen_view.h). Value types: movable and copyable (a copy copies
-// the buffer); not synchronised.
+// with typed std::span views (Eigen tensor views: grid/eigen_view.h). Value types: movable and
+// copyable (a copy copies the buffer); not synchronised.
 #ifndef GRIDSTORE_GRID_GRID_H_
 #define GRIDSTORE_GRID_GRID_H_
 
@@ -17,7 +17,6 @@
 #include <span>
 #include <string>
 #include <vector>
-
 
 #include "gridstore/grid/data_type.h"
 #include "gridstore/grid/grid_meta.h"
@@ -85,13 +84,21 @@ class Grid2D {
   const char* bytes() const { return buffer_.bytes(); }
 
   template <typename T>
-  std::span<T> data() { return buffer_.span<T>(); }
+  std::span<T> data() {
+    return buffer_.span<T>();
+  }
   template <typename T>
-  std::span<const T> data() const { return buffer_.span<T>(); }
+  std::span<const T> data() const {
+    return buffer_.span<T>();
+  }
   template <typename T>
-  T& at(int64_t x, int64_t y) { return data<T>()[x * y_ + y]; }
+  T& at(int64_t x, int64_t y) {
+    return data<T>()[x * y_ + y];
+  }
   template <typename T>
-  const T& at(int64_t x, int64_t y) const { return data<T>()[x * y_ + y]; }
+  const T& at(int64_t x, int64_t y) const {
+    return data<T>()[x * y_ + y];
+  }
 
  private:
   int64_t x_ = 0;
@@ -116,9 +123,13 @@ class Grid4D {
 
   // REQUIRES: T matches type().
   template <typename T>
-  std::span<T> data() { return buffer_.span<T>(); }
+  std::span<T> data() {
+    return buffer_.span<T>();
+  }
   template <typename T>
-  std::span<const T> data() const { return buffer_.span<T>(); }
+  std::span<const T> data() const {
+    return buffer_.span<T>();
+  }
 
   // Element at (t, z, x, y) relative to origin(). REQUIRES: inside shape(), T matches type().
   template <typename T>
@@ -144,13 +155,13 @@ class Grid4D {
 
 // What one Fetch did, for tuning and tests.
 struct FetchStats {
-  int64_t blocks = 0;               // blocks the box touches
-  int64_t blocks_read = 0;          // read from the store (cache misses that existed)
-  int64_t blocks_missing = 0;       // never written: served as the fill value
-  int64_t cache_hits = 0;           // served decompressed from the block cache
-  int64_t bytes_read = 0;           // stored (compressed) bytes read from the store
-  int64_t bytes_decompressed = 0;   // raw bytes produced by decompression (decoded frames only)
-  int64_t bytes_returned = 0;       // bytes of the result buffers
+  int64_t blocks = 0;              // blocks the box touches
+  int64_t blocks_read = 0;         // read from the store (cache misses that existed)
+  int64_t blocks_missing = 0;      // never written: served as the fill value
+  int64_t cache_hits = 0;          // served decompressed from the block cache
+  int64_t bytes_read = 0;          // stored (compressed) bytes read from the store
+  int64_t bytes_decompressed = 0;  // raw bytes produced by decompression (decoded frames only)
+  int64_t bytes_returned = 0;      // bytes of the result buffers
 };
 
 // The result of a fetch: one Grid4D per requested variable.

@@ -7,8 +7,8 @@
 // while other processes write.
 #include <chrono>
 
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/grid/internal/store_walk.h"
 

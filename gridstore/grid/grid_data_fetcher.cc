@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "gridstore/grid/internal/block_codec.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/block_geometry.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/util/internal/thread_pool.h"
 
@@ -57,8 +57,8 @@ void CopyOverlap(const Output& out, const BlockTask& task, const char* rows, int
   const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
   const int64_t cols = g.cols_of(task.c);
   const int64_t x_lo = std::max(bx0 + first_row, out.origin[kX]);
-  const int64_t x_hi = std::min({bx0 + std::min(first_row + num_rows, g.rows_of(task.r)),
-                                 out.origin[kX] + out.shape[kX]});
+  const int64_t x_hi = std::min(
+      {bx0 + std::min(first_row + num_rows, g.rows_of(task.r)), out.origin[kX] + out.shape[kX]});
   const int64_t y_lo = std::max(by0, out.origin[kY]);
   const int64_t y_hi = std::min(by0 + cols, out.origin[kY] + out.shape[kY]);
   const size_t run = (y_hi - y_lo) * es;
@@ -385,8 +385,8 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
                                  static_cast<uint32_t>(task.t), static_cast<uint32_t>(task.z),
                                  static_cast<uint32_t>(task.r), static_cast<uint32_t>(task.c)},
                     &key);
-      if (use_cache && CopyFromCache(out, task, meta_->incarnation, key, context_->cache,
-                                     &cache_key)) {
+      if (use_cache &&
+          CopyFromCache(out, task, meta_->incarnation, key, context_->cache, &cache_key)) {
         ++local.cache_hits;
         continue;
       }

@@ -50,9 +50,9 @@ struct FetchPlan {
     DataType type = DataType::kFloat32;
     Shape4 origin = {0, 0, 0, 0};
     Shape4 shape = {0, 0, 0, 0};
-    int64_t blocks = 0;            // blocks the box touches
-    int64_t bytes_to_decode = 0;   // raw bytes decompressed: the frames holding the box's rows
-    int64_t bytes_returned = 0;    // bytes of the result (stored type)
+    int64_t blocks = 0;           // blocks the box touches
+    int64_t bytes_to_decode = 0;  // raw bytes decompressed: the frames holding the box's rows
+    int64_t bytes_returned = 0;   // bytes of the result (stored type)
   };
   std::string layout;  // "plane blocks 256x256, shuffle-zstd:3, frames of 16 rows"
   std::vector<Variable> variables;

@@ -1,13 +1,13 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/grid_data_writer.h"
-#include "gridstore/grid/internal/grid_data_writer_impl.h"
 
 #include <cstring>
 #include <vector>
 
 #include "gridstore/grid/internal/block_codec.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/block_geometry.h"
+#include "gridstore/grid/internal/grid_data_writer_impl.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/util/result.h"
 
@@ -34,15 +34,15 @@ struct GridDataWriterImpl::PlaneJob {
 };
 
 GridDataWriterImpl::GridDataWriterImpl(internal_grid::StoreContext* context,
-                               std::shared_ptr<const DataSetMeta> meta,
-                               const WriteGridOptions& options)
+                                       std::shared_ptr<const DataSetMeta> meta,
+                                       const WriteGridOptions& options)
     : context_(context), meta_(std::move(meta)), options_(options) {}
 
 GridDataWriter::~GridDataWriter() = default;
 GridDataWriterImpl::~GridDataWriterImpl() { Flush().IgnoreError(); }
 
 Result<const VariableMeta*> GridDataWriterImpl::CheckPlane(std::string_view variable, int64_t t,
-                                                       int64_t z, const Grid2D& plane) const {
+                                                           int64_t z, const Grid2D& plane) const {
   const std::string dataset = "dataset '" + EscapeForMessage(meta_->id) + "'";
   if (context_->read_only) {
     return Status::FailedPrecondition("the store is open read-only; cannot write " + dataset);
@@ -83,16 +83,15 @@ Result<std::shared_ptr<const BlockDictionary>> GridDataWriterImpl::DictionaryFor
     const VariableMeta& var, const Grid2D& plane) {
   auto dictionary = context_->dictionaries->GetOrTrain(*meta_, var, plane, options_.sync);
   if (!dictionary.ok()) {
-    return dictionary.status().WithContext("writing dataset '" + EscapeForMessage(meta_->id) +
-                                           "'");
+    return dictionary.status().WithContext("writing dataset '" + EscapeForMessage(meta_->id) + "'");
   }
   return dictionary;
 }
 
 Status GridDataWriterImpl::EncodeBlock(const VariableMeta& var, int64_t t, int64_t z,
-                                   const Grid2D& plane, int64_t index,
-                                   const BlockDictionary* dictionary, std::string* key,
-                                   std::string* value) const {
+                                       const Grid2D& plane, int64_t index,
+                                       const BlockDictionary* dictionary, std::string* key,
+                                       std::string* value) const {
   const BlockGeometry g(var, meta_->layout);
   const int64_t r = index / g.block_cols, c = index % g.block_cols;
   const int64_t rows = g.rows_of(r), cols = g.cols_of(c);
@@ -109,10 +108,9 @@ Status GridDataWriterImpl::EncodeBlock(const VariableMeta& var, int64_t t, int64
                              static_cast<uint32_t>(t), static_cast<uint32_t>(z),
                              static_cast<uint32_t>(r), static_cast<uint32_t>(c)},
                 key);
-  return grid::EncodeBlock(meta_->layout.codec, var.type, static_cast<uint32_t>(rows),
-                           static_cast<uint32_t>(cols),
-                           static_cast<uint32_t>(meta_->layout.frame_rows), scratch, value,
-                           dictionary);
+  return grid::EncodeBlock(
+      meta_->layout.codec, var.type, static_cast<uint32_t>(rows), static_cast<uint32_t>(cols),
+      static_cast<uint32_t>(meta_->layout.frame_rows), scratch, value, dictionary);
 }
 
 Status GridDataWriterImpl::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
@@ -139,7 +137,7 @@ Status GridDataWriterImpl::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
 }
 
 Status GridDataWriterImpl::WriteGrid2D(std::string_view variable, int64_t t, int64_t z,
-                                   const Grid2D& plane) {
+                                       const Grid2D& plane) {
   GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
   GRIDSTORE_ASSIGN_OR_RETURN(auto dictionary, DictionaryFor(*var, plane));
   const int64_t n = BlockGeometry(*var, meta_->layout).num_blocks();
@@ -170,7 +168,8 @@ Status GridDataWriterImpl::WriteGrid2D(std::string_view variable, int64_t t, int
   return Status::OK();
 }
 
-Status GridDataWriterImpl::SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) {
+Status GridDataWriterImpl::SubmitGrid2D(std::string_view variable, int64_t t, int64_t z,
+                                        Grid2D plane) {
   GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
   GRIDSTORE_ASSIGN_OR_RETURN(auto dictionary, DictionaryFor(*var, plane));
   const size_t bytes = plane.size_bytes();
@@ -186,7 +185,8 @@ Status GridDataWriterImpl::SubmitGrid2D(std::string_view variable, int64_t t, in
     MutexLock lock(&mu_);
     if (!first_error_.ok()) return first_error_;
     // A plane larger than the whole budget still goes through, alone.
-    while (pending_bytes_ != 0 && pending_bytes_ + bytes > options_.max_pending_bytes) cv_.Wait(&mu_);
+    while (pending_bytes_ != 0 && pending_bytes_ + bytes > options_.max_pending_bytes)
+      cv_.Wait(&mu_);
     pending_bytes_ += bytes;
     pending_tasks_ += tasks;
   }
@@ -199,14 +199,14 @@ Status GridDataWriterImpl::SubmitGrid2D(std::string_view variable, int64_t t, in
 }
 
 void GridDataWriterImpl::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int64_t first,
-                                  int64_t last) {
+                                      int64_t last) {
   Status status;
   std::string key, value;
   int64_t stored = 0;
   storage::WriteBatch full;  // a full batch this task took over to write
   for (int64_t i = first; i < last && status.ok(); ++i) {
-    status = EncodeBlock(*job->variable, job->t, job->z, job->plane, i, job->dictionary.get(),
-                         &key, &value);
+    status = EncodeBlock(*job->variable, job->t, job->z, job->plane, i, job->dictionary.get(), &key,
+                         &value);
     if (!status.ok()) break;
     stored += value.size();
     {

@@ -58,7 +58,8 @@ class GridDataWriter {
   // variable does not exist, OutOfRange if t or z is outside its shape, InvalidArgument if the
   // plane's type or (x, y) shape differs from the variable's; each message names the dataset,
   // variable and bound. Errors of the store pass through.
-  virtual Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z, const Grid2D& plane) = 0;
+  virtual Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z,
+                             const Grid2D& plane) = 0;
 
   // Validates as WriteGrid2D, then queues `plane` for compression and writing and returns. Blocks
   // while more than max_pending_bytes are in flight. An error of an earlier plane is returned by

@@ -55,8 +55,8 @@ class AttributeValue {
   // REQUIRES: is_number().
   DataType number_type() const { return number_type_; }
 
-  const std::string& string_value() const { return string_; }  // REQUIRES: is_string()
-  bool bool_value() const { return bool_; }                      // REQUIRES: is_bool()
+  const std::string& string_value() const { return string_; }         // REQUIRES: is_string()
+  bool bool_value() const { return bool_; }                           // REQUIRES: is_bool()
   const std::vector<int64_t>& integers() const { return integers_; }  // integer number types
   const std::vector<double>& floats() const { return floats_; }       // floating number types
   // Count of numbers (1 for a string or bool).
@@ -121,7 +121,8 @@ struct VariableMeta {
 };
 
 // Values that label a dimension (1-D: lat, lon, time, level), a pair of them (2-D: the lat and
-// lon of a curvilinear grid), or nothing (a scalar: the one time of a single-time file). Time units and calendar are attributes ("units", "calendar").
+// lon of a curvilinear grid), or nothing (a scalar: the one time of a single-time file). Time units
+// and calendar are attributes ("units", "calendar").
 struct Coordinate {
   std::string name;
   std::vector<std::string> dimensions;  // 0 (a scalar), 1 or 2 source dimension names
@@ -193,7 +194,8 @@ struct DataSetMeta {
   // catalogue entry), unique valid variable
   // names, valid types, every extent in [1, 2^31), fill values of the variable's size, packing
   // types floating-point, coordinates whose values match their shape, a block shape in [1, 2^20],
-  // frame_rows in [0, 2^20] and valid codec options. InvalidArgument naming the offending variable / field otherwise.
+  // frame_rows in [0, 2^20] and valid codec options. InvalidArgument naming the offending variable
+  // / field otherwise.
   Status Validate() const;
 
   // Appends the stored form to *dst.

@@ -7,8 +7,6 @@
 // is redone after a conflict. Every meta write also writes the meta's stamp (incarnation,
 // generation), which readers check before trusting a cached meta.
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/grid_data_writer_impl.h"
-#include "gridstore/grid/internal/grid_store_impl.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,9 +14,11 @@
 #include <thread>
 #include <unordered_map>
 
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/block_cache.h"
 #include "gridstore/grid/internal/dictionary_cache.h"
+#include "gridstore/grid/internal/grid_data_writer_impl.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/grid/internal/meta_index.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/grid/internal/store_walk.h"
@@ -38,7 +38,6 @@ constexpr uint32_t kStoreFormatVersion = 2;
 
 // Conflicting writers retry this often before a meta write gives up with Aborted.
 constexpr int kMaxConflictRetries = 64;
-
 
 std::string ShapeString(const Shape4& s) {
   return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) +
@@ -87,9 +86,9 @@ std::string Quoted(std::string_view id) { return "'" + EscapeForMessage(id) + "'
 
 uint64_t RandomNonZero() {
   static std::mutex mu;
-  static std::mt19937_64 rng(std::random_device{}() ^
-                             static_cast<uint64_t>(
-                                 std::chrono::steady_clock::now().time_since_epoch().count()));
+  static std::mt19937_64 rng(
+      std::random_device{}() ^
+      static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
   std::lock_guard<std::mutex> lock(mu);
   uint64_t v = 0;
   while (v == 0) v = rng();
@@ -102,9 +101,8 @@ int64_t NowMillis() {
       .count();
 }
 
-
-GridStoreImpl::GridStoreImpl(std::unique_ptr<storage::KvStore> kv,
-                             std::unique_ptr<ThreadPool> pool, const GridStoreOptions& options)
+GridStoreImpl::GridStoreImpl(std::unique_ptr<storage::KvStore> kv, std::unique_ptr<ThreadPool> pool,
+                             const GridStoreOptions& options)
     : options_(options),
       kv_(std::move(kv)),
       pool_(std::move(pool)),
@@ -148,13 +146,12 @@ storage::KvStore* KvStoreOf(GridStore* store) {
 }
 
 Result<std::unique_ptr<GridStore>> GridStoreImpl::OpenWith(std::unique_ptr<storage::KvStore> kv,
-                                                       std::unique_ptr<ThreadPool> pool,
-                                                       const GridStoreOptions& options) {
-  std::unique_ptr<GridStoreImpl> store(
-      new GridStoreImpl(std::move(kv), std::move(pool), options));
+                                                           std::unique_ptr<ThreadPool> pool,
+                                                           const GridStoreOptions& options) {
+  std::unique_ptr<GridStoreImpl> store(new GridStoreImpl(std::move(kv), std::move(pool), options));
   std::string marker;
-  Status s = store->kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(),
-                             &marker);
+  Status s =
+      store->kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(), &marker);
   if (s.IsNotFound() && (!options.create_if_missing || options.read_only)) {
     return Status::FailedPrecondition(
         "not a GridStore store (the key-value store has no GridStore marker)");
@@ -251,7 +248,7 @@ Result<std::shared_ptr<const DataSetMeta>> GridStoreImpl::LoadMeta(std::string_v
 }
 
 Status GridStoreImpl::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev,
-                               storage::WriteBatch* batch, DataSetMeta* stored) {
+                                   storage::WriteBatch* batch, DataSetMeta* stored) {
   *stored = meta;
   if (prev != nullptr) {
     stored->incarnation = prev->incarnation;
@@ -292,8 +289,9 @@ Status GridStoreImpl::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* p
                            &stored->attributes, batch);
 }
 
-void GridStoreImpl::ExpectUnchanged(std::string_view id, const std::optional<std::string>& prev_bytes,
-                                storage::WriteBatch* batch) {
+void GridStoreImpl::ExpectUnchanged(std::string_view id,
+                                    const std::optional<std::string>& prev_bytes,
+                                    storage::WriteBatch* batch) {
   batch->Expect(storage::Table::kMeta, MetaKey(id),
                 prev_bytes ? std::optional<std::string_view>(*prev_bytes) : std::nullopt);
 }
@@ -308,7 +306,8 @@ Status GridStoreImpl::ExpectIndexDefinitions(storage::WriteBatch* batch) {
   return Status::OK();
 }
 
-Status GridStoreImpl::RetryOnConflict(std::string_view what, const std::function<Status()>& attempt) {
+Status GridStoreImpl::RetryOnConflict(std::string_view what,
+                                      const std::function<Status()>& attempt) {
   for (int i = 0; i < kMaxConflictRetries; ++i) {
     Status s = attempt();
     if (!s.IsAborted()) return s;
@@ -353,8 +352,8 @@ Status GridStoreImpl::StoreMeta(const DataSetMeta& meta, bool must_exist) {
 Status GridStoreImpl::PutDataSetMetas(const std::vector<DataSetMeta>& metas) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   auto which = [&](size_t i) {
-    return "meta " + std::to_string(i + 1) + " of " + std::to_string(metas.size()) +
-           " (dataset " + Quoted(metas[i].id) + ")";
+    return "meta " + std::to_string(i + 1) + " of " + std::to_string(metas.size()) + " (dataset " +
+           Quoted(metas[i].id) + ")";
   };
   for (size_t i = 0; i < metas.size(); ++i) {
     GRIDSTORE_RETURN_IF_ERROR(metas[i].Validate().WithContext(which(i)));
@@ -423,17 +422,17 @@ Result<DataSetMeta> GridStoreImpl::GetDataSetMeta(std::string_view id) {
 Result<std::vector<DataSetMeta>> GridStoreImpl::ListDataSets() {
   std::vector<DataSetMeta> metas;
   Status error;
-  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(
-      storage::ReadOptions{}, storage::Table::kMeta, AllMetaKeys(),
-      [&](std::string_view key, std::string_view value) {
-        auto meta = DataSetMeta::Decode(value);
-        if (!meta.ok()) {
-          error = meta.status().WithContext("meta of dataset " + Quoted(key));
-          return false;
-        }
-        metas.push_back(std::move(meta).value());
-        return true;
-      }));
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(storage::ReadOptions{}, storage::Table::kMeta, AllMetaKeys(),
+                                      [&](std::string_view key, std::string_view value) {
+                                        auto meta = DataSetMeta::Decode(value);
+                                        if (!meta.ok()) {
+                                          error = meta.status().WithContext("meta of dataset " +
+                                                                            Quoted(key));
+                                          return false;
+                                        }
+                                        metas.push_back(std::move(meta).value());
+                                        return true;
+                                      }));
   GRIDSTORE_RETURN_IF_ERROR(error);
   return metas;
 }
@@ -450,7 +449,7 @@ Status GridStoreImpl::DeleteDataSet(std::string_view id) {
   {
     MutexLock write_lock(&meta_write_mu_);
     GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
-    meta_write_mu_.AssertHeld();
+      meta_write_mu_.AssertHeld();
       std::string bytes;
       Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(id), &bytes);
       if (!s.ok() && !s.IsNotFound()) return s.WithContext(what);
@@ -517,8 +516,8 @@ Status GridStoreImpl::DeleteDataSet(std::string_view id) {
 
 // ---- Replacements ----
 
-Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetDataWriter(std::string_view id,
-                                                                 const WriteGridOptions& options) {
+Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetDataWriter(
+    std::string_view id, const WriteGridOptions& options) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
   return std::unique_ptr<GridDataWriter>(new GridDataWriterImpl(context_.get(), meta, options));

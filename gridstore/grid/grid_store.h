@@ -4,8 +4,8 @@
 // pool for block compression and decompression, and a cache of decompressed blocks shared by all
 // fetchers. It creates datasets, updates and deletes them, and hands out writers and fetchers.
 //
-//   GRIDSTORE_ASSIGN_OR_RETURN(auto store, GridStore::Open("/data/gridstore", {.create_if_missing = true}));
-//   GRIDSTORE_RETURN_IF_ERROR(store->PutDataSetMeta(meta));
+//   GRIDSTORE_ASSIGN_OR_RETURN(auto store, GridStore::Open("/data/gridstore", {.create_if_missing =
+//   true})); GRIDSTORE_RETURN_IF_ERROR(store->PutDataSetMeta(meta));
 //   GRIDSTORE_ASSIGN_OR_RETURN(auto writer, store->GetDataWriter(meta.id));
 //   GRIDSTORE_RETURN_IF_ERROR(writer->WriteGrid2D("temperature", t, z, plane));
 //   GRIDSTORE_ASSIGN_OR_RETURN(auto fetcher, store->GetDataFetcher(meta.id));
@@ -123,7 +123,7 @@ class GridStore {
   // A writer of the replacement `staged` (from BeginReplacement of this store).
   // FailedPrecondition if it is not in progress here.
   virtual Result<std::unique_ptr<GridDataWriter>> GetReplacementWriter(
-              const DataSetMeta& staged, const WriteGridOptions& options = {}) = 0;
+      const DataSetMeta& staged, const WriteGridOptions& options = {}) = 0;
   // Switches dataset `meta.id` to the replacement `meta.incarnation` (begun here) in one atomic
   // write of its meta and index entries, then removes the replaced incarnation's blocks and
   // reclaims their space. `meta` may differ from the staged meta in attributes and coordinates
@@ -169,8 +169,8 @@ class GridStore {
                                             const QueryParams& params = {}) = 0;
 
   // A writer for dataset `id` (which must exist: NotFound otherwise).
-  virtual Result<std::unique_ptr<GridDataWriter>> GetDataWriter(std::string_view id,
-                                                                const WriteGridOptions& options = {}) = 0;
+  virtual Result<std::unique_ptr<GridDataWriter>> GetDataWriter(
+      std::string_view id, const WriteGridOptions& options = {}) = 0;
   // A fetcher for dataset `id` (NotFound if none). It reads against the meta as it is now.
   virtual Result<std::unique_ptr<GridDataFetcher>> GetDataFetcher(std::string_view id) = 0;
 

@@ -76,7 +76,7 @@ Result<const std::vector<MetaIndexInfo>*> GridStoreImpl::IndexDefinitions() {
 }
 
 Status GridStoreImpl::AddPostingChanges(std::string_view id, const Attributes* before,
-                                    const Attributes* after, storage::WriteBatch* batch) {
+                                        const Attributes* after, storage::WriteBatch* batch) {
   GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
   if (defs->empty()) return Status::OK();
   std::vector<std::string> old_keys, new_keys;
@@ -98,7 +98,7 @@ Status GridStoreImpl::AddPostingChanges(std::string_view id, const Attributes* b
 }
 
 Status GridStoreImpl::WriteIndexDefinition(std::string_view name, const MetaIndexSchema* ready,
-                                       const MetaIndexSchema* building, bool clear_postings) {
+                                           const MetaIndexSchema* building, bool clear_postings) {
   storage::WriteBatch batch;
   GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
   std::string value;
@@ -181,7 +181,7 @@ Status GridStoreImpl::BackfillIndex(std::string_view name, const MetaIndexSchema
     size_t datasets = 0;
     std::string last;
     GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
-    meta_write_mu_.AssertHeld();
+      meta_write_mu_.AssertHeld();
       storage::WriteBatch batch;
       datasets = 0;
       Status error;
@@ -254,7 +254,7 @@ Result<std::vector<MetaIndexInfo>> GridStoreImpl::ListMetaIndexes() {
 }
 
 Result<QueryResult> GridStoreImpl::QueryDataSets(std::string_view index, const Query& query,
-                                             const QueryParams& params) {
+                                                 const QueryParams& params) {
   if (index.empty()) return internal_grid::RunMetaQuery(kv_.get(), nullptr, query, params);
   GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(index));
   // Read the definition itself (not the writers' cache) so that queries never wait for a writer.

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "gridstore/grid/internal/block_cache.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_data_writer_impl.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/grid/internal/meta_index.h"
 #include "gridstore/grid/internal/store_context.h"
@@ -33,8 +33,8 @@ bool GridStoreImpl::ReplacementActive(std::string_view id, uint64_t incarnation)
   return replacements_.count({std::string(id), incarnation}) > 0;
 }
 
-bool GridStoreImpl::ReplacementAbandoned(std::string_view id, uint64_t incarnation, int64_t started_ms,
-                                     std::chrono::seconds min_age) {
+bool GridStoreImpl::ReplacementAbandoned(std::string_view id, uint64_t incarnation,
+                                         int64_t started_ms, std::chrono::seconds min_age) {
   if (ReplacementActive(id, incarnation)) return false;
   if (kv_->single_writer()) return true;
   return NowMillis() - started_ms >
@@ -91,7 +91,7 @@ Status GridStoreImpl::CommitReplacement(const DataSetMeta& meta) {
   {
     MutexLock write_lock(&meta_write_mu_);
     GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
-    meta_write_mu_.AssertHeld();
+      meta_write_mu_.AssertHeld();
       const std::string staged_key = StagedKey(meta.id, meta.incarnation);
       std::string record;
       Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, staged_key, &record);
@@ -180,7 +180,7 @@ Result<std::vector<std::pair<std::string, uint64_t>>> GridStoreImpl::AbandonedRe
 }
 
 Status GridStoreImpl::RemoveReplacement(std::string_view id, uint64_t incarnation, bool reclaim,
-                                    int64_t* blocks) {
+                                        int64_t* blocks) {
   const std::string what = "removing the replacement of dataset " + Quoted(id);
   const storage::KeyRange range = IncarnationDataRange(id, incarnation);
   if (blocks != nullptr) {

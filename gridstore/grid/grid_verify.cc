@@ -12,12 +12,12 @@
 #include <mutex>
 #include <optional>
 
-#include "gridstore/grid/internal/block_codec.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/internal/block_geometry.h"
 #include "gridstore/grid/internal/dictionary_cache.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/grid/internal/store_walk.h"
 #include "gridstore/util/internal/thread_pool.h"
 
@@ -266,10 +266,10 @@ Status VerifyDataGroups(storage::KvStore* kv, const storage::KeyRange& range, Ve
             internal_grid::GroupOwner owner,
             internal_grid::FindGroupOwner(kv, group.dataset, group.incarnation));
         if (owner.kind == internal_grid::GroupOwner::Kind::kUnknown) {
-          verifier->Problem(group.dataset, "cannot tell whether its blocks of incarnation " +
-                                               std::to_string(group.incarnation) +
-                                               " are current: " +
-                                               std::string(owner.damage.message()));
+          verifier->Problem(group.dataset,
+                            "cannot tell whether its blocks of incarnation " +
+                                std::to_string(group.incarnation) +
+                                " are current: " + std::string(owner.damage.message()));
           return Status::OK();
         }
         if (owner.kind == internal_grid::GroupOwner::Kind::kCurrent) {
@@ -291,9 +291,9 @@ Status VerifyDataGroups(storage::KvStore* kv, const storage::KeyRange& range, Ve
 }  // namespace
 
 // Replacements of `id` (every one, if empty): in progress, or abandoned (an orphan).
-Status GridStoreImpl::VerifyReplacements(std::string_view id, const VerifyOptions& options,
-                                         VerifyReport* report,
-                                         const std::function<void(std::string, std::string)>& problem) {
+Status GridStoreImpl::VerifyReplacements(
+    std::string_view id, const VerifyOptions& options, VerifyReport* report,
+    const std::function<void(std::string, std::string)>& problem) {
   const auto damage = [&](std::string_view table) {
     return [&problem, table](std::string_view key, const Status& error) {
       problem("", "the " + std::string(table) + " table is unreadable " + Near(key) + ": " +
@@ -342,8 +342,7 @@ Result<VerifyReport> GridStoreImpl::Verify(std::string_view id, const VerifyOpti
     GRIDSTORE_RETURN_IF_ERROR(VerifyAllDataSets(kv_.get(), &verifier));
   }
   GRIDSTORE_RETURN_IF_ERROR(VerifyReplacements(
-      id, options, &verifier.report(),
-      [&](std::string dataset, std::string what) {
+      id, options, &verifier.report(), [&](std::string dataset, std::string what) {
         verifier.Problem(std::move(dataset), std::move(what));
       }));
   const storage::KeyRange range = id.empty() ? storage::KeyRange{} : DataSetDataRange(id);

@@ -78,19 +78,27 @@ class Query {
  public:
   enum class Op : uint8_t {
     kAll,  // matches every dataset
-    kAnd, kOr, kNot,
-    kEqual, kNotEqual, kIn,
-    kGreater, kGreaterEqual, kLess, kLessEqual,
+    kAnd,
+    kOr,
+    kNot,
+    kEqual,
+    kNotEqual,
+    kIn,
+    kGreater,
+    kGreaterEqual,
+    kLess,
+    kLessEqual,
     kRange,  // lower <= v (or <) and v <= upper (or <)
-    kPrefix, kExists,
+    kPrefix,
+    kExists,
   };
   struct Node {
     Op op = Op::kAll;
-    std::string field;                // conditions
-    std::vector<QueryValue> values;   // kEqual..kLessEqual, kPrefix: 1; kIn: n; kRange: 2
-    bool include_lower = true;        // kRange
-    bool include_upper = true;        // kRange
-    std::vector<Query> children;      // kAnd, kOr: n; kNot: 1
+    std::string field;               // conditions
+    std::vector<QueryValue> values;  // kEqual..kLessEqual, kPrefix: 1; kIn: n; kRange: 2
+    bool include_lower = true;       // kRange
+    bool include_upper = true;       // kRange
+    std::vector<Query> children;     // kAnd, kOr: n; kNot: 1
   };
 
   Query();  // kAll

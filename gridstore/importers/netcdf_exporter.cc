@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "gridstore/grid/names.h"
-#include "gridstore/util/internal/utf8.h"
 #include "gridstore/importers/internal/netcdf_util.h"
+#include "gridstore/util/internal/utf8.h"
 
 namespace gridstore::importers {
 namespace {

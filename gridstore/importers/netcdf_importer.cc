@@ -30,17 +30,12 @@
 #include "gridstore/grid/grid.h"
 #include "gridstore/grid/grid_data_writer.h"
 #include "gridstore/grid/names.h"
-#include "gridstore/util/internal/utf8.h"
 #include "gridstore/importers/internal/netcdf_util.h"
+#include "gridstore/util/internal/utf8.h"
 
 namespace gridstore::importers {
 namespace {
 
-using internal_importers::NetCdfLock;
-using internal_importers::NetCdfMutex;
-using internal_importers::Quote;
-using internal_importers::SplitWhitespace;
-using internal_importers::ToDataType;
 using grid::Attributes;
 using grid::AttributeValue;
 using grid::DataSetMeta;
@@ -49,6 +44,11 @@ using grid::kT;
 using grid::kX;
 using grid::kY;
 using grid::kZ;
+using internal_importers::NetCdfLock;
+using internal_importers::NetCdfMutex;
+using internal_importers::Quote;
+using internal_importers::SplitWhitespace;
+using internal_importers::ToDataType;
 
 std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;

@@ -5,9 +5,12 @@ namespace gridstore::storage {
 
 std::string_view TableName(Table table) {
   switch (table) {
-    case Table::kMeta: return "meta";
-    case Table::kData: return "data";
-    case Table::kIndex: return "index";
+    case Table::kMeta:
+      return "meta";
+    case Table::kData:
+      return "data";
+    case Table::kIndex:
+      return "index";
   }
   return "unknown";
 }

@@ -7,8 +7,8 @@
 //
 // Data-table keys are partitioned by their first NUL-terminated component (the grid layer puts
 // the dataset id there): a distributed backend keeps each partition's keys listable together, so
-// ranges within one partition are its cheap case. Implementations are safe for concurrent use from many threads
-// without external locking.
+// ranges within one partition are its cheap case. Implementations are safe for concurrent use from
+// many threads without external locking.
 #ifndef GRIDSTORE_STORAGE_KV_STORE_H_
 #define GRIDSTORE_STORAGE_KV_STORE_H_
 
@@ -56,9 +56,7 @@ struct KeyRange {
   // Every key that starts with `prefix`. A prefix of only 0xff bytes (or empty) has no finite
   // upper bound, so its range is unbounded above.
   static KeyRange Prefix(std::string_view prefix);
-  bool Contains(std::string_view key) const {
-    return key >= begin && (end.empty() || key < end);
-  }
+  bool Contains(std::string_view key) const { return key >= begin && (end.empty() || key < end); }
 };
 
 // An ordered list of operations applied by KvStore::Write (see there for what is atomic). Not
@@ -167,8 +165,9 @@ class KvStore {
   // Meta and index scans see a consistent snapshot taken when the scan starts. A data scan sees
   // every key that exists throughout the scan once, with a value it held during the scan; a key
   // written or deleted while the scan runs may or may not be seen.
-  virtual Status Scan(const ReadOptions& options, Table table, const KeyRange& range,
-                      const std::function<bool(std::string_view key, std::string_view value)>& fn) = 0;
+  virtual Status Scan(
+      const ReadOptions& options, Table table, const KeyRange& range,
+      const std::function<bool(std::string_view key, std::string_view value)>& fn) = 0;
 
   // As Scan, in descending bytewise order: from the last key below range.end (or the table's last
   // key when range.end is empty) down to range.begin. Newest-first listings walk index keys this

@@ -65,8 +65,9 @@ Result<std::unique_ptr<KvStore>> OpenKvStore(const std::string& uri, const OpenO
       rados.initialize = options.initialize;
       return OpenRadosKvStoreViaPlugin(rados);
     }
-    return Status::InvalidArgument("unknown store scheme '" + scheme + "' in '" + uri +
-                                   "' (use a directory path, file://PATH, memory:// or rados://POOL?conf=PATH)");
+    return Status::InvalidArgument(
+        "unknown store scheme '" + scheme + "' in '" + uri +
+        "' (use a directory path, file://PATH, memory:// or rados://POOL?conf=PATH)");
   }
   return OpenPath(uri, uri, options);
 }

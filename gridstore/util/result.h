@@ -22,22 +22,30 @@ class [[nodiscard]] Result {
     assert(!status_.ok());
     if (status_.ok()) status_ = Status::Internal("Result constructed from an OK status");
   }
-  Result(const T& value) : value_(value) {}       // NOLINT
+  Result(const T& value) : value_(value) {}        // NOLINT
   Result(T&& value) : value_(std::move(value)) {}  // NOLINT
-  template <typename U,
-            typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
-                                        !std::is_same_v<std::decay_t<U>, T> &&
-                                        !std::is_same_v<std::decay_t<U>, Status> &&
-                                        !std::is_same_v<std::decay_t<U>, Result>>>
+  template <typename U, typename = std::enable_if_t<std::is_constructible_v<T, U&&> &&
+                                                    !std::is_same_v<std::decay_t<U>, T> &&
+                                                    !std::is_same_v<std::decay_t<U>, Status> &&
+                                                    !std::is_same_v<std::decay_t<U>, Result>>>
   Result(U&& value) : value_(std::forward<U>(value)) {}  // NOLINT
 
   bool ok() const { return value_.has_value(); }
   const Status& status() const& { return status_; }
   Status status() && { return std::move(status_); }
 
-  const T& value() const& { assert(ok()); return *value_; }
-  T& value() & { assert(ok()); return *value_; }
-  T&& value() && { assert(ok()); return std::move(*value_); }
+  const T& value() const& {
+    assert(ok());
+    return *value_;
+  }
+  T& value() & {
+    assert(ok());
+    return *value_;
+  }
+  T&& value() && {
+    assert(ok());
+    return std::move(*value_);
+  }
   const T& operator*() const& { return value(); }
   T& operator*() & { return value(); }
   T&& operator*() && { return std::move(*value_); }

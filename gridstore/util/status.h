@@ -43,7 +43,9 @@ class [[nodiscard]] Status {
   Status& operator=(Status&&) noexcept = default;
 
   static Status OK() { return Status(); }
-  static Status InvalidArgument(std::string_view msg) { return {StatusCode::kInvalidArgument, msg}; }
+  static Status InvalidArgument(std::string_view msg) {
+    return {StatusCode::kInvalidArgument, msg};
+  }
   static Status NotFound(std::string_view msg) { return {StatusCode::kNotFound, msg}; }
   static Status AlreadyExists(std::string_view msg) { return {StatusCode::kAlreadyExists, msg}; }
   static Status FailedPrecondition(std::string_view msg) {

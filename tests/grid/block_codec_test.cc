@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
-#include "tests/test_util.h"
 #include "gridstore/util/internal/coding.h"
+#include "tests/test_util.h"
 
 namespace gridstore::grid {
 namespace {
@@ -524,7 +524,6 @@ TEST(BlockCodecTest, ConcurrentEncodeAndDecode) {
   EXPECT_EQ(failures, std::vector<int>(4, 0));
 }
 
-
 // ---- Dictionaries ----
 
 // Blocks of a smooth field, `count` blocks of rows x cols float32, each a little different.
@@ -637,11 +636,12 @@ TEST(BlockCodecTest, DictionaryTrainingSkipsWhatWouldNotPay) {
                          TrainBlockDictionary(zstd, DataType::kFloat32, frame_rows, blocks));
     EXPECT_EQ(stored, "") << frame_rows;
   }
-  ASSERT_OK_AND_ASSIGN(std::string none, TrainBlockDictionary({Codec::kNone, 0},
-                                                              DataType::kFloat32, 8, blocks));
+  ASSERT_OK_AND_ASSIGN(std::string none,
+                       TrainBlockDictionary({Codec::kNone, 0}, DataType::kFloat32, 8, blocks));
   EXPECT_EQ(none, "");
-  ASSERT_OK_AND_ASSIGN(std::string small, TrainBlockDictionary(zstd, DataType::kFloat32, 8,
-                                                               {blocks.begin(), blocks.begin() + 3}));
+  ASSERT_OK_AND_ASSIGN(
+      std::string small,
+      TrainBlockDictionary(zstd, DataType::kFloat32, 8, {blocks.begin(), blocks.begin() + 3}));
   EXPECT_EQ(small, "");
   // Constant data gives zstd nothing to learn: no dictionary, no error.
   const std::string zeros(128 * 128 * 4, '\0');
@@ -650,8 +650,8 @@ TEST(BlockCodecTest, DictionaryTrainingSkipsWhatWouldNotPay) {
   // A block whose size disagrees with its shape is the caller's bug.
   std::vector<RawBlock> bad = blocks;
   bad[2].rows = 64;
-  EXPECT_STATUS(TrainBlockDictionary(zstd, DataType::kFloat32, 8, bad).status(),
-                kInvalidArgument, "not 64x128");
+  EXPECT_STATUS(TrainBlockDictionary(zstd, DataType::kFloat32, 8, bad).status(), kInvalidArgument,
+                "not 64x128");
 }
 
 TEST(BlockCodecTest, DamagedDictionaryIsDataLoss) {

@@ -9,8 +9,8 @@
 #include <set>
 #include <thread>
 
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/grid/grid_testutil.h"
@@ -90,7 +90,8 @@ TEST_F(ReplacementTest, ReadersSeeTheOldDataUntilTheSwitch) {
   ASSERT_OK_AND_ASSIGN(DataSetMeta now, store_->GetDataSetMeta("run"));
   EXPECT_EQ(now.incarnation, staged.incarnation);
   EXPECT_EQ(now.attributes.at("version").AsDouble(), 2);
-  EXPECT_EQ(CountKeys(KvStoreOf(store_.get()), IncarnationDataRange("run", meta_.key_incarnation())), 0);
+  EXPECT_EQ(
+      CountKeys(KvStoreOf(store_.get()), IncarnationDataRange("run", meta_.key_incarnation())), 0);
   ASSERT_OK_AND_ASSIGN(VerifyReport report, store_->Verify(""));
   EXPECT_TRUE(report.ok());
   EXPECT_TRUE(report.orphans.empty());
@@ -198,7 +199,7 @@ class SharedStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_OK(OpenGridStore(std::make_unique<FaultInjectionKvStore>(base_.get()),
-                              {.create_if_missing = true})
+                            {.create_if_missing = true})
                   .status());
     ASSERT_OK_AND_ASSIGN(a_, Open());
     ASSERT_OK_AND_ASSIGN(b_, Open());

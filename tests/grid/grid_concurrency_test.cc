@@ -19,9 +19,10 @@ using testing::ScopedTempDir;
 
 TEST(GridConcurrencyTest, FetchersReadCorrectlyWhileAnotherDataSetIsWritten) {
   ScopedTempDir dir;
-  ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open(dir.Sub("store"), {.create_if_missing = true,
-                                                                      .threads = 2,
-                                                                      .block_cache_bytes = 1 << 18}));
+  ASSERT_OK_AND_ASSIGN(
+      auto store,
+      GridStore::Open(dir.Sub("store"),
+                      {.create_if_missing = true, .threads = 2, .block_cache_bytes = 1 << 18}));
   VariableMeta var = MakeVariable("T", DataType::kFloat32, {4, 3, 48, 64});
   ASSERT_OK(store->PutDataSetMeta(MakeMeta("read-me", {var}, 16, 16)));
   ReferenceVariable ref(var);

@@ -1,14 +1,14 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/grid_data_fetcher.h"
-#include "gridstore/grid/eigen_view.h"
-#include "gridstore/grid/internal/block_codec.h"
 
 #include <cmath>
 
-#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/eigen_view.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/grid/grid_verify.h"
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/storage/fault_injection_kv_store.h"
@@ -366,7 +366,6 @@ TEST(GridDataFetcherUnpackTest, PackedShortsUnpackWithFillAndMissingAsNaN) {
   EXPECT_EQ(unpacked.GetVariable("q")->data<float>()[2], 3.0f);
 }
 
-
 // A plane large enough for a dictionary: a smooth field with some fine structure, different for
 // every (salt, t).
 Grid2D SmoothPlane(int64_t x, int64_t y, int salt, int t) {
@@ -386,10 +385,10 @@ Grid2D SmoothPlane(int64_t x, int64_t y, int salt, int t) {
 // missing one is a clear error, never wrong data.
 TEST(GridDataFetcherFramesTest, DictionaryIsTrainedStoredAndRequired) {
   ScopedTempDir dir;
-  DataSetMeta meta =
-      MakeMeta("dict", {MakeVariable("T", DataType::kFloat32, {4, 1, 300, 300}),
-                        MakeVariable("small", DataType::kFloat32, {1, 1, 20, 20})},
-                64, 64);
+  DataSetMeta meta = MakeMeta("dict",
+                              {MakeVariable("T", DataType::kFloat32, {4, 1, 300, 300}),
+                               MakeVariable("small", DataType::kFloat32, {1, 1, 20, 20})},
+                              64, 64);
   meta.layout.frame_rows = 8;
   std::string key;
   std::vector<Grid2D> planes;
@@ -409,17 +408,18 @@ TEST(GridDataFetcherFramesTest, DictionaryIsTrainedStoredAndRequired) {
     ASSERT_OK(writer->WriteGrid2D("small", 0, 0, SmoothPlane(20, 20, 2, 0)));
     ASSERT_OK(writer->Flush());
     // Too small to train on: no dictionary, and its blocks do not need one.
-    EXPECT_STATUS(KvStoreOf(store.get())->Get({}, storage::Table::kData,
-                                         DictionaryKey("dict", inc, "small"), &stored),
-                  kNotFound, "");
+    EXPECT_STATUS(
+        KvStoreOf(store.get())
+            ->Get({}, storage::Table::kData, DictionaryKey("dict", inc, "small"), &stored),
+        kNotFound, "");
     // Every block of T needs the dictionary (no plane was written before it existed).
     int flagged = 0;
-    ASSERT_OK(KvStoreOf(store.get())->Scan({}, storage::Table::kData,
-                                      VariableDataRange("dict", inc, "T"),
-                                      [&](std::string_view k, std::string_view v) {
-                                        if (k != key) flagged += BlockNeedsDictionary(v);
-                                        return true;
-                                      }));
+    ASSERT_OK(KvStoreOf(store.get())
+                  ->Scan({}, storage::Table::kData, VariableDataRange("dict", inc, "T"),
+                         [&](std::string_view k, std::string_view v) {
+                           if (k != key) flagged += BlockNeedsDictionary(v);
+                           return true;
+                         }));
     EXPECT_EQ(flagged, 4 * 5 * 5);
   }
   {

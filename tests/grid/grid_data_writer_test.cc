@@ -1,8 +1,8 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/grid_data_writer.h"
 
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 #include "tests/grid/grid_testutil.h"
@@ -21,8 +21,9 @@ class GridDataWriterTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(dir_.Sub("store"), {.create_if_missing = true}));
-    meta_ = MakeMeta("run", {MakeVariable("T", DataType::kFloat32, {3, 2, 37, 45}),
-                             MakeVariable("ps", DataType::kInt16, {3, 1, 37, 45})},
+    meta_ = MakeMeta("run",
+                     {MakeVariable("T", DataType::kFloat32, {3, 2, 37, 45}),
+                      MakeVariable("ps", DataType::kInt16, {3, 1, 37, 45})},
                      16, 16);
     ASSERT_OK(store_->PutDataSetMeta(meta_));
     ASSERT_OK_AND_ASSIGN(writer_, store_->GetDataWriter("run"));
@@ -52,7 +53,8 @@ TEST_F(GridDataWriterTest, TimeAndLevelOutsideTheShapeAreOutOfRange) {
 
 TEST_F(GridDataWriterTest, PlaneOfWrongTypeOrShapeIsRefused) {
   EXPECT_STATUS(writer_->WriteGrid2D("T", 0, 0, Grid2D(DataType::kFloat64, 37, 45)),
-                kInvalidArgument, "variable 'T'", "plane has type float64 but the variable is float32");
+                kInvalidArgument, "variable 'T'",
+                "plane has type float64 but the variable is float32");
   EXPECT_STATUS(writer_->WriteGrid2D("T", 0, 0, Grid2D(DataType::kFloat32, 45, 37)),
                 kInvalidArgument, "plane is 45x37", "37x45");
   EXPECT_STATUS(writer_->SubmitGrid2D("ps", 0, 0, Grid2D(DataType::kInt16, 37, 44)),
@@ -67,20 +69,21 @@ TEST_F(GridDataWriterTest, WriteGrid2DSplitsIntoBlocksAndCountsThem) {
   EXPECT_EQ(stats.raw_bytes, 37 * 45 * 4);
   EXPECT_GT(stats.stored_bytes, 0);
   int keys = 0;
-  ASSERT_OK(KvStoreOf(store_.get())->Scan(
-      {}, storage::Table::kData,
-      PlaneDataRange("run", writer_->meta().key_incarnation(), "T", kPlaneLayout, 1, 1),
-      [&](std::string_view, std::string_view) {
-        ++keys;
-        return true;
-      }));
+  ASSERT_OK(
+      KvStoreOf(store_.get())
+          ->Scan({}, storage::Table::kData,
+                 PlaneDataRange("run", writer_->meta().key_incarnation(), "T", kPlaneLayout, 1, 1),
+                 [&](std::string_view, std::string_view) {
+                   ++keys;
+                   return true;
+                 }));
   EXPECT_EQ(keys, 9);
 }
 
 TEST_F(GridDataWriterTest, SubmitPipelineWithTinyBudgetStoresEveryPlane) {
   WriteGridOptions options;
   options.max_pending_bytes = 37 * 45 * 4;  // one plane in flight at a time
-  options.batch_bytes = 2000;                // many small batches
+  options.batch_bytes = 2000;               // many small batches
   ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter("run", options));
   ReferenceVariable ref(meta_.variables[0]);
   for (int t = 0; t < 3; ++t) {
@@ -115,8 +118,7 @@ TEST(GridDataWriterFaultTest, FailedWritesSurfaceFromWriteAndFlush) {
   ASSERT_OK_AND_ASSIGN(auto base, storage::OpenRocksDbKvStore({}, dir.Sub("db")));
   auto faulty = std::make_unique<testing::FaultInjectionKvStore>(base.get());
   testing::FaultInjectionKvStore* fault = faulty.get();
-  ASSERT_OK_AND_ASSIGN(auto store,
-                       OpenGridStore(std::move(faulty), {.create_if_missing = true}));
+  ASSERT_OK_AND_ASSIGN(auto store, OpenGridStore(std::move(faulty), {.create_if_missing = true}));
   DataSetMeta meta = MakeMeta("d", {MakeVariable("T", DataType::kFloat32, {4, 1, 64, 64})}, 16, 16);
   ASSERT_OK(store->PutDataSetMeta(meta));
   fault->FailWritesAfter(0, Status::Unavailable("disk on fire"));

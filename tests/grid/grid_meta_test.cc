@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "tests/test_util.h"
 #include "gridstore/util/internal/coding.h"
+#include "tests/test_util.h"
 
 namespace gridstore::grid {
 namespace {

@@ -1,8 +1,8 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/grid_store_impl.h"
 
 #include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/storage/kv_store.h"
 #include "tests/grid/grid_testutil.h"
 
@@ -24,10 +24,11 @@ class GridStoreTest : public ::testing::Test {
   // Number of keys of `table` in `range`.
   int CountKeys(storage::Table table, const storage::KeyRange& range) {
     int n = 0;
-    EXPECT_OK(KvStoreOf(store_.get())->Scan({}, table, range, [&](std::string_view, std::string_view) {
-      ++n;
-      return true;
-    }));
+    EXPECT_OK(
+        KvStoreOf(store_.get())->Scan({}, table, range, [&](std::string_view, std::string_view) {
+          ++n;
+          return true;
+        }));
     return n;
   }
 
@@ -72,7 +73,8 @@ TEST_F(GridStoreTest, GetMissingDataSetIsNotFound) {
 }
 
 TEST_F(GridStoreTest, PutThenGetRoundTripsMeta) {
-  DataSetMeta meta = MakeMeta("run/2026-11-21T00", {MakeVariable("T", DataType::kInt16, {3, 4, 5, 6})});
+  DataSetMeta meta =
+      MakeMeta("run/2026-11-21T00", {MakeVariable("T", DataType::kInt16, {3, 4, 5, 6})});
   meta.variables[0].set_fill_value<int16_t>(-32767);
   meta.variables[0].packing = Packing{0.01, 273.15, DataType::kFloat32};
   meta.attributes["source"] = AttributeValue::String("ECMWF");
@@ -91,7 +93,8 @@ TEST_F(GridStoreTest, PutThenGetRoundTripsMeta) {
 TEST_F(GridStoreTest, InvalidMetaIsRefused) {
   DataSetMeta meta = MakeMeta("bad", {MakeVariable("T", DataType::kFloat32, {1, 1, 0, 5})});
   EXPECT_STATUS(store_->PutDataSetMeta(meta), kInvalidArgument, "T");
-  DataSetMeta nul = MakeMeta(std::string("a\0b", 3), {MakeVariable("T", DataType::kFloat32, {1, 1, 2, 2})});
+  DataSetMeta nul =
+      MakeMeta(std::string("a\0b", 3), {MakeVariable("T", DataType::kFloat32, {1, 1, 2, 2})});
   EXPECT_STATUS(store_->PutDataSetMeta(nul), kInvalidArgument, "NUL");
 }
 
@@ -153,8 +156,8 @@ TEST_F(GridStoreTest, DeleteRemovesMetaDataAndIndexOnlyOfThatDataSet) {
   CreateAndFill("b");
   // An index entry of each dataset, as the meta-query index will keep them.
   for (std::string id : {"a", "a/b"}) {
-    ASSERT_OK(KvStoreOf(store_.get())->Put({}, storage::Table::kIndex, DataSetIndexRange(id).begin + "k",
-                                      "v"));
+    ASSERT_OK(KvStoreOf(store_.get())
+                  ->Put({}, storage::Table::kIndex, DataSetIndexRange(id).begin + "k", "v"));
   }
   const int blocks = CountKeys(storage::Table::kData, DataSetDataRange("a"));
   EXPECT_EQ(blocks, 2 * 2 * 3 * 4);  // (t, z) planes x ceil(20/8) x ceil(30/8)
@@ -194,7 +197,8 @@ TEST_F(GridStoreTest, DeleteRemovesOrphanBlocksWithoutMeta) {
 
 TEST_F(GridStoreTest, ListDataSetsIsOrderedById) {
   for (std::string id : {"c", "a", "a/b", "b b"}) {
-    ASSERT_OK(store_->PutDataSetMeta(MakeMeta(id, {MakeVariable("T", DataType::kUint8, {1, 1, 1, 1})})));
+    ASSERT_OK(
+        store_->PutDataSetMeta(MakeMeta(id, {MakeVariable("T", DataType::kUint8, {1, 1, 1, 1})})));
   }
   ASSERT_OK_AND_ASSIGN(auto metas, store_->ListDataSets());
   std::vector<std::string> ids;

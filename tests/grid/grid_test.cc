@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/grid.h"
-#include "gridstore/grid/eigen_view.h"
 
+#include "gridstore/grid/eigen_view.h"
 #include "tests/test_util.h"
 
 namespace gridstore::grid {

@@ -3,8 +3,8 @@
 
 #include <deque>
 
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "tests/grid/grid_testutil.h"
 
@@ -21,7 +21,8 @@ class GridVerifyTest : public ::testing::Test {
   void SetUp() override {
     ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(dir_.Sub("store"), {.create_if_missing = true}));
     for (std::string id : {"a", "b"}) {
-      DataSetMeta meta = MakeMeta(id, {MakeVariable("T", DataType::kFloat32, {2, 1, 20, 20})}, 8, 8);
+      DataSetMeta meta =
+          MakeMeta(id, {MakeVariable("T", DataType::kFloat32, {2, 1, 20, 20})}, 8, 8);
       meta.set_status(kStatusDone);
       ASSERT_OK(store_->PutDataSetMeta(meta));
       ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter(id));
@@ -64,7 +65,8 @@ TEST_F(GridVerifyTest, CorruptBlockIsReportedByName) {
   ASSERT_OK_AND_ASSIGN(VerifyReport all, Verify(store_.get(), ""));
   ASSERT_EQ(all.problems.size(), 1u);
   EXPECT_EQ(all.problems[0].dataset, "b");
-  EXPECT_THAT(all.problems[0].message, ::testing::HasSubstr("variable 'T', t=1, z=0, block (2, 1)"));
+  EXPECT_THAT(all.problems[0].message,
+              ::testing::HasSubstr("variable 'T', t=1, z=0, block (2, 1)"));
   ASSERT_OK_AND_ASSIGN(VerifyReport only_a, Verify(store_.get(), "a"));
   EXPECT_TRUE(only_a.ok());
   EXPECT_EQ(only_a.blocks, 18);

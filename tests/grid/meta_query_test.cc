@@ -20,8 +20,8 @@
 #include <variant>
 #include <vector>
 
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
@@ -253,11 +253,11 @@ void ExpectIndexConsistent(GridStore* store, const std::map<std::string, Attribu
   std::set<std::string> want = ExpectedPostings(indexes, metas);
   std::set<std::string> have;
   ASSERT_OK(KvStoreOf(store)->Scan(storage::ReadOptions{}, storage::Table::kIndex,
-                                    storage::KeyRange::Prefix("\x01"),
-                                    [&](std::string_view key, std::string_view) {
-                                      have.emplace(key);
-                                      return true;
-                                    }));
+                                   storage::KeyRange::Prefix("\x01"),
+                                   [&](std::string_view key, std::string_view) {
+                                     have.emplace(key);
+                                     return true;
+                                   }));
   std::vector<std::string> missing, extra;
   std::set_difference(want.begin(), want.end(), have.begin(), have.end(),
                       std::back_inserter(missing));
@@ -270,11 +270,11 @@ void ExpectIndexConsistent(GridStore* store, const std::map<std::string, Attribu
   // Nothing else in the index table but definitions.
   size_t others = 0;
   ASSERT_OK(KvStoreOf(store)->Scan(storage::ReadOptions{}, storage::Table::kIndex,
-                                    storage::KeyRange{"\x02", "\x03"},
-                                    [&](std::string_view, std::string_view) {
-                                      ++others;
-                                      return true;
-                                    }));
+                                   storage::KeyRange{"\x02", "\x03"},
+                                   [&](std::string_view, std::string_view) {
+                                     ++others;
+                                     return true;
+                                   }));
   EXPECT_EQ(others, 0u);
 }
 
@@ -491,9 +491,9 @@ void CheckRandomQueries(GridStore* store, const std::map<std::string, Attributes
     QueryParams params;
     params.sort = gen.RandomSort();
     if (range_and_sort) {
-      params.sort.insert(params.sort.begin(),
-                         SortField{walked, gen.Chance(50) ? SortOrder::kAscending
-                                                          : SortOrder::kDescending});
+      params.sort.insert(
+          params.sort.begin(),
+          SortField{walked, gen.Chance(50) ? SortOrder::kAscending : SortOrder::kDescending});
     }
     static const int64_t limits[] = {-1, 0, 1, 5, 17, 100};
     params.limit = limits[gen.Int(6)];
@@ -669,7 +669,8 @@ TEST_F(MetaQueryTest, BulkPutIsAllOrNothing) {
   DataSetMeta relayout = kept_before;
   relayout.layout.block_x = 1;
   batch = {MakeDataSet("new-1", {{"s", AttributeValue::String("x")}}), relayout};
-  EXPECT_STATUS(store_->PutDataSetMetas(batch), kFailedPrecondition, "meta 2 of 2 (dataset 'kept')");
+  EXPECT_STATUS(store_->PutDataSetMetas(batch), kFailedPrecondition,
+                "meta 2 of 2 (dataset 'kept')");
   EXPECT_STATUS(store_->GetDataSetMeta("new-1"), kNotFound, "");
   ExpectIndexConsistent(store_.get(), metas_);
 
@@ -696,7 +697,8 @@ TEST_F(MetaQueryTest, CreateIndexClearsPostingsOfACreationThatCrashed) {
   std::string stale = grid::IndexFieldPrefix("main", "s");
   grid::AppendIndexString("stale", &stale);
   grid::AppendIndexPostingId("gone", &stale);
-  ASSERT_OK(KvStoreOf(store_.get())->Put(storage::WriteOptions{}, storage::Table::kIndex, stale, ""));
+  ASSERT_OK(
+      KvStoreOf(store_.get())->Put(storage::WriteOptions{}, storage::Table::kIndex, stale, ""));
   ASSERT_OK(store_->CreateMetaIndex("main", TestSchema()));
   ExpectIndexConsistent(store_.get(), metas_);
 }
@@ -725,11 +727,10 @@ TEST_F(MetaQueryTest, QueriesStayRightWhileWritersChangeOtherDatasets) {
     for (int step = 0; step < 1500; ++step) {
       const std::string id = "churn-" + std::to_string(rng() % 100);
       // Same fields and overlapping values: postings interleave with the stable ones.
-      Status s = rng() % 4 == 0
-                     ? store_->DeleteDataSet(id)
-                     : store_->PutDataSetMeta(MakeDataSet(
-                           id, attrs(rng() % 2 ? "stable" : "churn", 1000 + rng() % 300,
-                                     rng() % 2, rng() % 2 ? 0.25 : 0.75)));
+      Status s = rng() % 4 == 0 ? store_->DeleteDataSet(id)
+                                : store_->PutDataSetMeta(MakeDataSet(
+                                      id, attrs(rng() % 2 ? "stable" : "churn", 1000 + rng() % 300,
+                                                rng() % 2, rng() % 2 ? 0.25 : 0.75)));
       if (!s.ok() && !s.IsNotFound()) ADD_FAILURE() << s;
     }
     done = true;
@@ -755,8 +756,8 @@ TEST_F(MetaQueryTest, QueriesStayRightWhileWritersChangeOtherDatasets) {
         std::vector<std::string> ids = Ids(*got);
         const size_t n = r == 0 ? 20 : want_even.size();
         if (ids != std::vector<std::string>(want_even.begin(), want_even.begin() + n)) {
-          ADD_FAILURE() << "query " << queries.load() << " returned " << ids.size() << " ids; plan: "
-                        << got->plan;
+          ADD_FAILURE() << "query " << queries.load() << " returned " << ids.size()
+                        << " ids; plan: " << got->plan;
           return;
         }
         ++queries;

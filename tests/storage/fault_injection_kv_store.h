@@ -208,8 +208,8 @@ class FaultInjectionKvStore : public storage::KvStore {
   bool hold_reads_ = false;      // guarded by mu_
   int held_reads_ = 0;           // guarded by mu_
   std::condition_variable held_cv_;
-  int64_t writes_ = 0;           // guarded by mu_
-  int64_t reads_ = 0;            // guarded by mu_
+  int64_t writes_ = 0;  // guarded by mu_
+  int64_t reads_ = 0;   // guarded by mu_
 };
 
 }  // namespace gridstore::testing

@@ -532,8 +532,9 @@ TEST_P(KvStoreConformanceTest, ScanOfAllFfPrefixIsUnboundedAbove) {
 }
 
 TEST_P(KvStoreConformanceTest, ReverseScanReturnsKeysInDescendingBytewiseOrder) {
-  const std::vector<std::string> sorted = {"\x00"s, "\x00\x01"s, "a", "a\x00"s, "ab",  "a\xff"s,
-                                           "z",     "\x80"s,     "\xc3\xa9"s, "\xff"s, "\xff\xff"s};
+  const std::vector<std::string> sorted = {"\x00"s,     "\x00\x01"s, "a",        "a\x00"s,
+                                           "ab",        "a\xff"s,    "z",        "\x80"s,
+                                           "\xc3\xa9"s, "\xff"s,     "\xff\xff"s};
   for (const std::string& k : sorted) ASSERT_OK(store().Put(WriteOptions{}, Table::kIndex, k, k));
   ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "other table", "v"));
   ASSERT_OK_AND_ASSIGN(Entries all, ReverseScanAll(store(), Table::kIndex, KeyRange{}));
@@ -567,7 +568,10 @@ TEST_P(KvStoreConformanceTest, ReverseScanMatchesScanReversedOnRandomRanges) {
     std::string k;
     const int n = std::uniform_int_distribution<int>(0, 3)(rng);
     for (int i = 0; i < n; ++i) {
-      static const std::string kBytes = "\x00\x01" "ab" "\x7f\x80\xfe\xff"s;
+      static const std::string kBytes =
+          "\x00\x01"
+          "ab"
+          "\x7f\x80\xfe\xff"s;
       k.push_back(kBytes[rng() % kBytes.size()]);
     }
     return k;
@@ -602,17 +606,18 @@ TEST_P(KvStoreConformanceTest, ReverseScanSeesASnapshotTakenWhenItStarts) {
   }
   Entries seen;
   bool wrote = false;
-  ASSERT_OK(store().ReverseScan(ReadOptions{}, Table::kIndex, KeyRange::Prefix("s/"),
-                                [&](std::string_view k, std::string_view v) {
-                                  seen.emplace_back(std::string(k), std::string(v));
-                                  if (!wrote) {
-                                    wrote = true;
-                                    EXPECT_OK(store().Put(WriteOptions{}, Table::kIndex, "s/3", "new"));
-                                    EXPECT_OK(store().Put(WriteOptions{}, Table::kIndex, "s/2a", "new"));
-                                    EXPECT_OK(store().Delete(WriteOptions{}, Table::kIndex, "s/1"));
-                                  }
-                                  return true;
-                                }));
+  ASSERT_OK(
+      store().ReverseScan(ReadOptions{}, Table::kIndex, KeyRange::Prefix("s/"),
+                          [&](std::string_view k, std::string_view v) {
+                            seen.emplace_back(std::string(k), std::string(v));
+                            if (!wrote) {
+                              wrote = true;
+                              EXPECT_OK(store().Put(WriteOptions{}, Table::kIndex, "s/3", "new"));
+                              EXPECT_OK(store().Put(WriteOptions{}, Table::kIndex, "s/2a", "new"));
+                              EXPECT_OK(store().Delete(WriteOptions{}, Table::kIndex, "s/1"));
+                            }
+                            return true;
+                          }));
   EXPECT_EQ(
       seen,
       (Entries{{"s/5", "old"}, {"s/4", "old"}, {"s/3", "old"}, {"s/2", "old"}, {"s/1", "old"}}));

@@ -20,8 +20,8 @@
 #include <string>
 
 #include "gridstore/storage/kv_store.h"
-#include "tests/test_util.h"
 #include "gridstore/util/result.h"
+#include "tests/test_util.h"
 
 namespace gridstore::testing {
 

@@ -73,8 +73,8 @@ TEST_F(KvStoreFactoryTest, PathThatOnlyLooksLikeAUriIsAPath) {
 }
 
 TEST_F(KvStoreFactoryTest, UnknownSchemeIsInvalidArgument) {
-  EXPECT_STATUS(OpenKvStore("s3://bucket", Create()), kInvalidArgument,
-                "unknown store scheme 's3'", "'s3://bucket'", "memory://", "rados://");
+  EXPECT_STATUS(OpenKvStore("s3://bucket", Create()), kInvalidArgument, "unknown store scheme 's3'",
+                "'s3://bucket'", "memory://", "rados://");
 }
 
 TEST_F(KvStoreFactoryTest, RadosUriIsParsedBeforeAnyConnection) {

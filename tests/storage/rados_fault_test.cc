@@ -245,8 +245,8 @@ TEST_F(RadosFaultTest, AFullPoolGivesUnavailableNotAHang) {
                                             storage::OpenOptions{.create_if_missing = true}));
   // Fill it past its quota; the monitor flags the pool full once the OSD reports the count.
   for (int i = 0; i < 4; ++i) {
-    ASSERT_OK(store->Put(storage::WriteOptions{}, storage::Table::kData, "k" + std::to_string(i),
-                         "v"));
+    ASSERT_OK(
+        store->Put(storage::WriteOptions{}, storage::Table::kData, "k" + std::to_string(i), "v"));
   }
   const auto deadline = Clock::now() + std::chrono::seconds(60);
   while (Shell(ceph + "osd pool ls detail").find("full_quota") == std::string::npos) {

@@ -130,7 +130,8 @@ TEST_F(RadosKvStoreTest, TablesMapToTheDocumentedObjects) {
 
 TEST_F(RadosKvStoreTest, ADirectoryEntryWithoutItsObjectIsSkippedAndCleanedUp) {
   // A crash between the directory write and the value write leaves an entry with no object.
-  for (const char* k : {"p/a", "p/b", "p/c"}) ASSERT_OK(store_->Put(WriteOptions{}, Table::kData, k, k));
+  for (const char* k : {"p/a", "p/b", "p/c"})
+    ASSERT_OK(store_->Put(WriteOptions{}, Table::kData, k, k));
   ASSERT_OK(RadosCommand(ns_, "rm '" + names::DataObjectName("p/b") + "'"));
 
   std::vector<std::string> seen;
@@ -179,11 +180,12 @@ TEST_F(RadosKvStoreTest, DeletingADatasetRangeRemovesItsObjectsAndPartition) {
   EXPECT_EQ(size_a, 0u);
   // A store-wide scan still finds the other dataset whole.
   int n = 0;
-  ASSERT_OK(store_->Scan(ReadOptions{}, Table::kData, KeyRange{}, [&](std::string_view k, std::string_view) {
-    EXPECT_TRUE(k.starts_with(b));
-    ++n;
-    return true;
-  }));
+  ASSERT_OK(store_->Scan(ReadOptions{}, Table::kData, KeyRange{},
+                         [&](std::string_view k, std::string_view) {
+                           EXPECT_TRUE(k.starts_with(b));
+                           ++n;
+                           return true;
+                         }));
   EXPECT_EQ(n, 40);
 }
 
@@ -201,8 +203,7 @@ TEST_F(RadosKvStoreTest, ReadOnlyStoreReadsAndRefusesWrites) {
 
 TEST(RadosOpenTest, NamespaceWithoutAStoreIsNotFoundUnlessCreated) {
   const std::string uri = RadosTestUri("empty");
-  EXPECT_STATUS(OpenKvStore(uri, OpenOptions{}), kNotFound, "no GridStore store",
-                RadosTestPool());
+  EXPECT_STATUS(OpenKvStore(uri, OpenOptions{}), kNotFound, "no GridStore store", RadosTestPool());
   EXPECT_STATUS(OpenKvStore(uri, OpenOptions{.read_only = true}), kNotFound, "no GridStore store");
   ASSERT_OK(OpenKvStore(uri, OpenOptions{.create_if_missing = true}));
   ASSERT_OK(OpenKvStore(uri, OpenOptions{}));  // now it is there
@@ -218,7 +219,8 @@ TEST(RadosOpenTest, MissingConfigurationFileIsAnErrorNamingIt) {
   auto store = OpenKvStore("rados://" + RadosTestPool() + "?conf=/nonexistent/ceph.conf",
                            OpenOptions{.create_if_missing = true});
   ASSERT_FALSE(store.ok());
-  EXPECT_THAT(std::string(store.status().message()), ::testing::HasSubstr("/nonexistent/ceph.conf"));
+  EXPECT_THAT(std::string(store.status().message()),
+              ::testing::HasSubstr("/nonexistent/ceph.conf"));
 }
 
 TEST(RadosOpenTest, UnknownClientIsRefusedNamingIt) {
@@ -230,9 +232,8 @@ TEST(RadosOpenTest, UnknownClientIsRefusedNamingIt) {
 
 TEST(RadosOpenTest, ARestrictedClientOfThePoolWorks) {
   // The test cluster's client.gridstore may only read the monitors and use the pools.
-  ASSERT_OK_AND_ASSIGN(auto store,
-                       OpenKvStore(RadosTestUri("restricted") + "&id=gridstore",
-                                   OpenOptions{.create_if_missing = true}));
+  ASSERT_OK_AND_ASSIGN(auto store, OpenKvStore(RadosTestUri("restricted") + "&id=gridstore",
+                                               OpenOptions{.create_if_missing = true}));
   ASSERT_OK(store->Put(WriteOptions{}, Table::kData, "k", "v"));
   std::string value;
   ASSERT_OK(store->Get(ReadOptions{}, Table::kData, "k", &value));

@@ -3,13 +3,12 @@
 // The RADOS backend's object naming and URI parsing, which need no cluster: the names are part of
 // the stored layout (docs/format.md), so they are pinned here.
 
-#include "gridstore/storage/rados/object_names.h"
-
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
+#include "gridstore/storage/rados/object_names.h"
 #include "gridstore/storage/rados/rados_kv_store.h"
 #include "tests/test_util.h"
 
@@ -37,8 +36,8 @@ TEST(RadosObjectNamesTest, DistinctKeysGetDistinctNames) {
 
 TEST(RadosObjectNamesTest, TheLongestGridKeyFitsAnObjectName) {
   // Dataset id and variable name of 256 bytes each, every byte escaped, plus the block address.
-  const std::string key = std::string(256, '\x80') + '\0' + std::string(256, '\x80') + '\0' +
-                          std::string(17, '\x01');
+  const std::string key =
+      std::string(256, '\x80') + '\0' + std::string(256, '\x80') + '\0' + std::string(17, '\x01');
   EXPECT_LE(names::DataObjectName(key).size(), names::kMaxObjectNameBytes);
   EXPECT_LE(names::DirectoryObjectName(names::DataPartition(key), 15).size(),
             names::kMaxObjectNameBytes);
@@ -62,7 +61,8 @@ TEST(RadosObjectNamesTest, ShardHashIsStable) {
   EXPECT_EQ(names::StableHash(""), 0xcbf29ce484222325ull);
   EXPECT_EQ(names::StableHash("a"), 0xaf63dc4c8601ec8cull);
   std::set<int> shards;
-  for (int i = 0; i < 1000; ++i) shards.insert(names::DirectoryShard("ds\0v\0"s + std::to_string(i)));
+  for (int i = 0; i < 1000; ++i)
+    shards.insert(names::DirectoryShard("ds\0v\0"s + std::to_string(i)));
   EXPECT_EQ(shards.size(), static_cast<size_t>(names::kDirectoryShards));
 }
 

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "tests/test_util.h"
 #include "gridstore/util/result.h"
+#include "tests/test_util.h"
 
 namespace gridstore {
 namespace {

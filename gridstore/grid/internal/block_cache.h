@@ -56,7 +56,7 @@ class BlockCache {
     mutable std::mutex mu;
     std::list<Entry> lru;  // front = most recently used; guarded by mu
     std::unordered_map<std::string_view, std::list<Entry>::iterator> index;  // views into lru keys
-    size_t usage = 0;  // guarded by mu
+    size_t usage = 0;                                                        // guarded by mu
   };
   Shard& ShardFor(std::string_view key);
   static void EraseLocked(Shard& shard, std::list<Entry>::iterator it);

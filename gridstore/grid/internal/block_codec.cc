@@ -35,8 +35,8 @@
 #include <xxhash.h>
 // ZSTD_getCParams: the parameters zstd would pick for a given input size (framed blocks).
 #define ZSTD_STATIC_LINKING_ONLY
-#include <zstd.h>
 #include <zdict.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <charconv>
@@ -75,7 +75,6 @@ constexpr size_t kOffCols = 12;
 constexpr size_t kOffRawSize = 16;
 constexpr size_t kOffChecksum = 24;
 constexpr size_t kOffPayloadSize = 32;
-
 
 // rows * cols * element_size, or false on overflow.
 bool RawSize(uint64_t rows, uint64_t cols, uint64_t element_size, uint64_t* size) {
@@ -351,8 +350,8 @@ Status CompressUnit(const CodecOptions& options, size_t element_size, const char
 // Decompresses one stored unit (a version-1 payload or one frame) into exactly `n` raw bytes at
 // `dst`, unshuffling if the codec shuffled. DataLoss if the unit does not decode to exactly n
 // bytes.
-Status DecompressUnit(Codec codec, size_t element_size, std::string_view unit, char* dst,
-                      size_t n, const ZSTD_DDict* ddict = nullptr) {
+Status DecompressUnit(Codec codec, size_t element_size, std::string_view unit, char* dst, size_t n,
+                      const ZSTD_DDict* ddict = nullptr) {
   if (codec == Codec::kNone) {
     // The header parser checked the size already.
     std::memcpy(dst, unit.data(), n);
@@ -531,8 +530,8 @@ Result<BlockHeader> ReadBlockHeader(std::string_view block) {
                             " does not match its type " + std::string(DataTypeName(h.type)));
   }
   const uint16_t flags = DecodeFixed16(p + kOffFlags);
-  if (flags != 0 && !(flags == kFlagDictionary && h.version == kFramedBlockVersion &&
-                      h.codec != Codec::kNone)) {
+  if (flags != 0 &&
+      !(flags == kFlagDictionary && h.version == kFramedBlockVersion && h.codec != Codec::kNone)) {
     return Status::DataLoss("block header has invalid flags " + std::to_string(flags));
   }
   h.dictionary = flags == kFlagDictionary;
@@ -668,7 +667,8 @@ Status DecodeBlockRows(std::string_view block, DataType type, uint32_t rows, uin
   const ZSTD_DDict* ddict = nullptr;
   if (h.dictionary) {
     if (dictionary == nullptr) {
-      return Status::DataLoss("block was compressed with its variable's dictionary, which is missing");
+      return Status::DataLoss(
+          "block was compressed with its variable's dictionary, which is missing");
     }
     ddict = static_cast<const ZSTD_DDict*>(dictionary->decompression_dictionary());
   }
@@ -710,7 +710,6 @@ Status DecodeBlockRows(std::string_view block, DataType type, uint32_t rows, uin
   return Status::OK();
 }
 
-
 // ---- Dictionaries ----
 
 namespace {
@@ -726,8 +725,7 @@ constexpr size_t kMaxTrainingBytes = size_t{16} << 20;
 
 Result<std::shared_ptr<const BlockDictionary>> BlockDictionary::Load(std::string_view stored) {
   if (stored.size() <= kDictionaryHeaderSize) {
-    return Status::DataLoss("dictionary is truncated: " + std::to_string(stored.size()) +
-                            " bytes");
+    return Status::DataLoss("dictionary is truncated: " + std::to_string(stored.size()) + " bytes");
   }
   const char* p = stored.data();
   if (p[0] != kDictionaryMagic[0] || p[1] != kDictionaryMagic[1]) {
@@ -770,8 +768,7 @@ const void* BlockDictionary::CompressionDictionary(int level) const {
 }
 
 Result<std::string> TrainBlockDictionary(const CodecOptions& options, DataType type,
-                                         uint32_t frame_rows,
-                                         const std::vector<RawBlock>& blocks) {
+                                         uint32_t frame_rows, const std::vector<RawBlock>& blocks) {
   GRIDSTORE_RETURN_IF_ERROR(ValidateCodecOptions(options));
   const size_t element_size = DataTypeSize(type);
   if (options.codec == Codec::kNone || frame_rows == 0 || element_size == 0) return std::string();
@@ -807,10 +804,9 @@ Result<std::string> TrainBlockDictionary(const CodecOptions& options, DataType t
   }
   std::string stored(kDictionaryHeaderSize + std::min(kMaxDictionaryBytes, samples.size() / 32),
                      '\0');
-  const size_t size =
-      ZDICT_trainFromBuffer(stored.data() + kDictionaryHeaderSize,
-                            stored.size() - kDictionaryHeaderSize, samples.data(), sizes.data(),
-                            static_cast<unsigned>(sizes.size()));
+  const size_t size = ZDICT_trainFromBuffer(stored.data() + kDictionaryHeaderSize,
+                                            stored.size() - kDictionaryHeaderSize, samples.data(),
+                                            sizes.data(), static_cast<unsigned>(sizes.size()));
   // Data zstd cannot learn from (constant, or too few distinct samples): no dictionary.
   if (ZDICT_isError(size)) return std::string();
   stored.resize(kDictionaryHeaderSize + size);

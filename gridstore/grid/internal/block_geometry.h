@@ -20,12 +20,12 @@ struct BlockGeometry {
         block_x(layout.block_x),
         block_y(layout.block_y),
         frame_rows(layout.frame_rows > 0 && layout.frame_rows < layout.block_x ? layout.frame_rows
-                                                                                : layout.block_x),
+                                                                               : layout.block_x),
         block_rows((x + block_x - 1) / block_x),
         block_cols((y + block_y - 1) / block_y) {}
 
-  int64_t x, y;                    // plane extent
-  int64_t block_x, block_y;        // nominal block shape
+  int64_t x, y;              // plane extent
+  int64_t block_x, block_y;  // nominal block shape
   // Rows per frame, the unit of decoding and caching: block_x for unframed blocks (one frame).
   int64_t frame_rows;
   int64_t block_rows, block_cols;  // blocks along x and y

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/block_geometry.h"
+#include "gridstore/grid/internal/grid_keys.h"
 
 namespace gridstore::internal_grid {
 namespace {
@@ -102,8 +102,8 @@ Result<std::shared_ptr<const grid::BlockDictionary>> DictionaryCache::GetOrTrain
                       plane.bytes() + ((g.row_begin(r) + i) * g.y + g.col_begin(c)) * es,
                       cols * es);
         }
-        blocks.push_back(grid::RawBlock{static_cast<uint32_t>(rows), static_cast<uint32_t>(cols),
-                                        raw});
+        blocks.push_back(
+            grid::RawBlock{static_cast<uint32_t>(rows), static_cast<uint32_t>(cols), raw});
       }
     }
     GRIDSTORE_ASSIGN_OR_RETURN(

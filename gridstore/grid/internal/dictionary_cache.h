@@ -15,9 +15,9 @@
 #include <string>
 #include <string_view>
 
-#include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/grid.h"
 #include "gridstore/grid/grid_meta.h"
+#include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/util/internal/mutex.h"
 

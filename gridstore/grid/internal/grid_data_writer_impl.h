@@ -24,8 +24,7 @@ class GridDataWriterImpl final : public GridDataWriter {
                      const WriteGridOptions& options);
   ~GridDataWriterImpl() override;
 
-  Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z,
-                     const Grid2D& plane) override;
+  Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z, const Grid2D& plane) override;
   Status SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) override;
   Status Flush() override;
   const DataSetMeta& meta() const override { return *meta_; }

@@ -36,8 +36,8 @@
 #include <string>
 #include <string_view>
 
-#include "gridstore/storage/kv_store.h"
 #include "gridstore/grid/names.h"
+#include "gridstore/storage/kv_store.h"
 #include "gridstore/util/internal/utf8.h"
 #include "gridstore/util/result.h"
 
@@ -101,7 +101,6 @@ storage::KeyRange PlaneDataRange(std::string_view id, uint64_t incarnation,
 storage::KeyRange DataSetIndexRange(std::string_view id);
 
 // ---- Meta-query index (index table) ----
-
 
 // The key of index `index`'s definition (its value is the encoded schema).
 std::string IndexDefinitionKey(std::string_view index);

@@ -83,7 +83,7 @@ class GridStoreImpl final : public GridStore {
   Result<uint64_t> ApproximateDataSetSize(std::string_view id) override;
   const GridStoreOptions& options() const override { return options_; }
 
- // The underlying key-value store (tests and tools inspect it). Owned by this store.
+  // The underlying key-value store (tests and tools inspect it). Owned by this store.
   storage::KvStore* kv_store() { return kv_.get(); }
 
  private:
@@ -95,8 +95,7 @@ class GridStoreImpl final : public GridStore {
   GridStoreImpl(std::unique_ptr<storage::KvStore> kv, std::unique_ptr<ThreadPool> pool,
                 const GridStoreOptions& options);
   // The meta of `id`: the cached one if the stored stamp says it is still current, else read.
-  Result<std::shared_ptr<const DataSetMeta>> LoadMeta(std::string_view id)
-      EXCLUDES(meta_cache_mu_);
+  Result<std::shared_ptr<const DataSetMeta>> LoadMeta(std::string_view id) EXCLUDES(meta_cache_mu_);
   Status StoreMeta(const DataSetMeta& meta, bool must_exist) EXCLUDES(meta_write_mu_);
   // Adds to `batch` what replaces `prev` (null for a new dataset) by `meta`, after checking the
   // change is allowed; *stored is the meta as written.

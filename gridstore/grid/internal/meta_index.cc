@@ -734,8 +734,7 @@ uint64_t Executor::Estimate(const std::vector<const CNode*>& entry) {
   return kUnknown;
 }
 
-Executor::Candidates Executor::ScanLeaf(const std::vector<const CNode*>& conditions,
-                                        size_t limit) {
+Executor::Candidates Executor::ScanLeaf(const std::vector<const CNode*>& conditions, size_t limit) {
   Candidates out;
   const CNode& first = *conditions[0];
   FieldRanges fr(index_->name, *first.indexed);
@@ -904,9 +903,9 @@ Executor::Candidates Executor::Plan(const CNode& n, size_t limit) {
   // intersect only children not much larger than the smallest set.
   const size_t cap = std::min(limit, smallest->ids.size() * 2 + 256);
   // A child estimated at several times the smallest one's bytes would be read in vain.
-  const uint64_t estimate_cap =
-      done_estimate > std::numeric_limits<uint64_t>::max() / 4 ? done_estimate
-                                                               : 4 * done_estimate + (16 << 10);
+  const uint64_t estimate_cap = done_estimate > std::numeric_limits<uint64_t>::max() / 4
+                                    ? done_estimate
+                                    : 4 * done_estimate + (16 << 10);
   for (size_t i = 0; i < open.size(); ++i) {
     const auto& entry = open[i];
     const bool try_it = cap > budget && estimates[i] <= estimate_cap;
@@ -1169,8 +1168,8 @@ Result<bool> Executor::Walk(const std::vector<std::string>* members, bool exact,
       const std::string value_key = prefix + std::string(group_value);
       group.clear();
       GRIDSTORE_RETURN_IF_ERROR(flush());
-      GRIDSTORE_RETURN_IF_ERROR(walk_forward(std::max(value_key, walk_begin),
-                                             std::min(PrefixEnd(value_key), walk_end)));
+      GRIDSTORE_RETURN_IF_ERROR(
+          walk_forward(std::max(value_key, walk_begin), std::min(PrefixEnd(value_key), walk_end)));
       end = value_key;
       chunk = std::min(chunk * 2, kBatch);
     }

@@ -179,8 +179,7 @@ class MemoryKvStore final : public KvStore {
     if (it != map.end()) map.erase(it);
   }
 
-  void DeleteRangeLocked(Table table, std::string_view begin, std::string_view end)
-      REQUIRES(mu_) {
+  void DeleteRangeLocked(Table table, std::string_view begin, std::string_view end) REQUIRES(mu_) {
     Map& map = Tab(table);
     map.erase(map.lower_bound(begin), map.lower_bound(end));
   }

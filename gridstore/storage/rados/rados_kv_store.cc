@@ -12,8 +12,6 @@
 
 #include "gridstore/storage/rados/rados_kv_store.h"
 
-#include <rados/librados.hpp>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -21,8 +19,9 @@
 #include <deque>
 #include <functional>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
+#include <rados/librados.hpp>
 #include <set>
 #include <string>
 #include <string_view>
@@ -147,7 +146,8 @@ class RadosKvStore final : public KvStore {
   RadosKvStore(std::unique_ptr<librados::Rados> cluster, librados::IoCtx io, RadosOptions options)
       : cluster_(std::move(cluster)), io_(std::move(io)), options_(std::move(options)) {
     where_ = "RADOS pool '" + options_.pool + "'";
-    if (!options_.rados_namespace.empty()) where_ += " namespace '" + options_.rados_namespace + "'";
+    if (!options_.rados_namespace.empty())
+      where_ += " namespace '" + options_.rados_namespace + "'";
   }
   ~RadosKvStore() override {
     io_.close();
@@ -601,13 +601,13 @@ class RadosKvStore final : public KvStore {
         op->write_full(ToBufferList(entry.second));
         const std::string oid = DataObjectName(entry.first);
         const size_t bytes = entry.second.size();
-        window.Submit(
-            [&](librados::AioCompletion* c) { return io_.aio_operate(oid, c, op.get()); },
-            [&failures, this, op, bytes](int r) {
-              if (r < 0) {
-                failures.Add(Error(r, "writing a data value of " + std::to_string(bytes) + " bytes"));
-              }
-            });
+        window.Submit([&](librados::AioCompletion* c) { return io_.aio_operate(oid, c, op.get()); },
+                      [&failures, this, op, bytes](int r) {
+                        if (r < 0) {
+                          failures.Add(Error(
+                              r, "writing a data value of " + std::to_string(bytes) + " bytes"));
+                        }
+                      });
       }
     }
     return failures.Summary("data writes", values.size());
@@ -660,7 +660,8 @@ class RadosKvStore final : public KvStore {
     Failures failures;
     {
       AioWindow window(options_.max_in_flight);
-      auto submit = [&](const std::string& oid, std::shared_ptr<librados::ObjectWriteOperation> op) {
+      auto submit = [&](const std::string& oid,
+                        std::shared_ptr<librados::ObjectWriteOperation> op) {
         window.Submit([&](librados::AioCompletion* c) { return io_.aio_operate(oid, c, op.get()); },
                       [&, op, oid](int r) {
                         if (r < 0) failures.Add(Error(r, "updating object '" + oid + "'"));
@@ -863,8 +864,7 @@ Result<std::unique_ptr<KvStore>> OpenRadosKvStore(const RadosOptions& options) {
   const std::string conf = ConfName(options);
   auto fail = [&](int r, std::string_view what) {
     const std::string msg = "opening " + where + " with " + conf + " as client." +
-                            options.client_id + ": " + std::string(what) + ": " +
-                            std::strerror(-r);
+                            options.client_id + ": " + std::string(what) + ": " + std::strerror(-r);
     switch (-r) {
       case ETIMEDOUT:
         return Status::Unavailable(msg + " (no monitor answered: is the cluster up?)");
@@ -936,8 +936,7 @@ Result<std::unique_ptr<KvStore>> OpenRadosKvStore(const RadosOptions& options) {
     cluster->shutdown();
     return fail(r, "reading the catalog");
   }
-  return std::unique_ptr<KvStore>(
-      new RadosKvStore(std::move(cluster), std::move(io), options));
+  return std::unique_ptr<KvStore>(new RadosKvStore(std::move(cluster), std::move(io), options));
 }
 
 }  // namespace gridstore::storage

@@ -32,8 +32,8 @@ using RadosPluginOpenFn = void (*)(const RadosOptions* options,
 
 // Opens a RADOS store through the plugin, loading it on first use (thread-safe; a plugin that
 // loaded stays loaded). Looks in $GRIDSTORE_PLUGIN_DIR only, if it is set; else in the installed
-// plugin directory (<libdir>/gridstore), then in this build's own. FailedPrecondition naming every place tried and
-// why it failed if none holds a usable plugin.
+// plugin directory (<libdir>/gridstore), then in this build's own. FailedPrecondition naming every
+// place tried and why it failed if none holds a usable plugin.
 Result<std::unique_ptr<KvStore>> OpenRadosKvStoreViaPlugin(const RadosOptions& options);
 
 }  // namespace gridstore::storage

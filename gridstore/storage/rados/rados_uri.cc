@@ -66,7 +66,8 @@ Result<RadosOptions> ParseRadosUri(std::string_view uri) {
     pos = amp == std::string_view::npos ? query.size() + 1 : amp + 1;
     if (param.empty()) continue;
     const size_t eq = param.find('=');
-    if (eq == std::string_view::npos) return bad("parameter '" + std::string(param) + "' has no '='");
+    if (eq == std::string_view::npos)
+      return bad("parameter '" + std::string(param) + "' has no '='");
     const std::string_view name = param.substr(0, eq);
     std::string value;
     if (!PercentDecode(param.substr(eq + 1), &value)) {

@@ -22,7 +22,7 @@ void PutFixed64BigEndian(std::string* dst, uint64_t v);
 void PutVarint64(std::string* dst, uint64_t v);
 // Zig-zag encoded signed varint: small negative numbers stay short.
 void PutVarsint64(std::string* dst, int64_t v);
-void PutDouble(std::string* dst, double v);  // IEEE-754 bits, little-endian
+void PutDouble(std::string* dst, double v);                        // IEEE-754 bits, little-endian
 void PutLengthPrefixed(std::string* dst, std::string_view value);  // varint length + bytes
 
 // REQUIRES: `p` points at 2/4/8 readable bytes.
