@@ -41,13 +41,11 @@ const CLI::App* DeepestSelected(const CLI::App* app) {
 std::string MissingCommandMessage(const CLI::App* top, const CLI::Error& e) {
   const CLI::App* app = DeepestSelected(top);
   if (dynamic_cast<const CLI::RequiredError*>(&e) == nullptr ||
-      app->get_require_subcommand_min() == 0 ||
-      !app->get_subcommands().empty()) {
+      app->get_require_subcommand_min() == 0 || !app->get_subcommands().empty()) {
     return "";
   }
-  const std::string names =
-      Join(app->get_subcommands([](const CLI::App*) { return true; }), ", ",
-           [](const CLI::App* c) { return c->get_name(); });
+  const std::string names = Join(app->get_subcommands([](const CLI::App*) { return true; }), ", ",
+                                 [](const CLI::App* c) { return c->get_name(); });
   std::vector<std::string> rest = app->remaining();
   if (rest.empty()) rest = top->remaining(/*recurse=*/true);
   if (!rest.empty() && rest.front().size() > 1 && rest.front()[0] == '-') {
@@ -56,7 +54,8 @@ std::string MissingCommandMessage(const CLI::App* top, const CLI::Error& e) {
   // "index create": the words of the command path after "gridstore".
   const std::string group = app == top ? "" : CommandPath(app).substr(top->get_name().size() + 1);
   const std::string list = " (" + (group.empty() ? "" : group + " ") + "commands: " + names + ")";
-  if (rest.empty()) return "no command given" + (group.empty() ? "" : " after '" + group + "'") + list;
+  if (rest.empty())
+    return "no command given" + (group.empty() ? "" : " after '" + group + "'") + list;
   return "unknown command " + Quote(group.empty() ? rest.front() : group + " " + rest.front()) +
          list;
 }

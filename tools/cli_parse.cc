@@ -166,7 +166,8 @@ Result<std::pair<std::string, grid::AttributeValue>> ParseAttribute(std::string_
   std::string_view value = text.substr(eq + 1);
   if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
       value.back() == value.front()) {
-    return std::make_pair(key, grid::AttributeValue::String(std::string(value.substr(1, value.size() - 2))));
+    return std::make_pair(
+        key, grid::AttributeValue::String(std::string(value.substr(1, value.size() - 2))));
   }
   if (value == "true" || value == "false") {
     return std::make_pair(key, grid::AttributeValue::Bool(value == "true"));

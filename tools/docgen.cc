@@ -106,8 +106,9 @@ std::string RoffUsage(const CLI::App& command, const std::string& path) {
 
 std::string ManCommands(const CLI::App& app) {
   std::string out = ".SH COMMANDS\n";
-  out += "Every command takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR, and \\fB\\-\\-store\\fR after it as "
-         "well as before it.\n";
+  out +=
+      "Every command takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR, and \\fB\\-\\-store\\fR after it as "
+      "well as before it.\n";
   std::vector<std::pair<const CLI::App*, std::string>> todo;
   for (const CLI::App* c : Subcommands(app)) todo.emplace_back(c, c->get_name());
   for (size_t i = 0; i < todo.size(); ++i) {
@@ -131,13 +132,21 @@ std::string ManCommands(const CLI::App& app) {
 
 std::string ManTrailer() {
   return ".SH EXIT STATUS\n"
-         ".TP\n.B " + std::to_string(kExitSuccess) + "\nSuccess.\n"
-         ".TP\n.B " + std::to_string(kExitError) + "\n"
+         ".TP\n.B " +
+         std::to_string(kExitSuccess) +
+         "\nSuccess.\n"
+         ".TP\n.B " +
+         std::to_string(kExitError) +
+         "\n"
          "An error, explained in one sentence on standard error (\\fBgridstore: ...\\fR).\n"
-         ".TP\n.B " + std::to_string(kExitUsage) + "\n"
+         ".TP\n.B " +
+         std::to_string(kExitUsage) +
+         "\n"
          "A usage error: an unknown command or option, a missing argument, or \\fB\\-\\-store\\fR "
          "given twice with different values; one line on standard error.\n"
-         ".TP\n.B " + std::to_string(kExitProblemsFound) + "\n"
+         ".TP\n.B " +
+         std::to_string(kExitProblemsFound) +
+         "\n"
          "\\fBverify\\fR found damage (its report on standard output says what).\n"
          ".SH ENVIRONMENT\n"
          ".TP\n.B GRIDSTORE_STORE\n"
@@ -149,7 +158,9 @@ std::string ManTrailer() {
          "Where \\fBfetch\\fR writes a netCDF output meant for a pipe or device before it is "
          "streamed.\n"
          ".SH FILES\n"
-         ".TP\n.I " + RoffEscape(kDefaultStore) + "\n"
+         ".TP\n.I " +
+         RoffEscape(kDefaultStore) +
+         "\n"
          "The store (a RocksDB directory) when neither \\fB\\-\\-store\\fR nor "
          "\\fBGRIDSTORE_STORE\\fR names one.\n"
          ".SH SEE ALSO\n"
@@ -163,9 +174,9 @@ std::string ValueKind(const CLI::Option& opt) {
   const std::string type = opt.get_positional() ? opt.get_name() : opt.get_type_name();
   if (type == "FILE") return "file";
   if (type == "URI") return "dir";
-  const bool choices = type.find('|') != std::string::npos &&
-                       type.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-|") ==
-                           std::string::npos;
+  const bool choices =
+      type.find('|') != std::string::npos &&
+      type.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-|") == std::string::npos;
   return choices ? "choices" : "";
 }
 
@@ -310,13 +321,16 @@ std::string ManPage(const CLI::App& app) {
   out += ".TH GRIDSTORE 1 \"\" \"gridstore " + std::string(kVersion) + "\" \"User Commands\"\n";
   // Left-aligned and unhyphenated: URIs and option names must read as they are typed.
   out += ".ad l\n.nh\n";
-  out += ".SH NAME\ngridstore \\- store gridded meteorological data and fetch any slice of it fast\n";
-  out += ".SH SYNOPSIS\n\\fBgridstore\\fR [\\fB\\-\\-store\\fR \\fIURI\\fR] \\fICOMMAND\\fR "
-         "[\\fIOPTIONS\\fR] [\\fIARGUMENTS\\fR]\n.br\n\\fBgridstore \\-\\-version\\fR\n.br\n"
-         "\\fBgridstore \\-\\-help\\fR\n";
+  out +=
+      ".SH NAME\ngridstore \\- store gridded meteorological data and fetch any slice of it fast\n";
+  out +=
+      ".SH SYNOPSIS\n\\fBgridstore\\fR [\\fB\\-\\-store\\fR \\fIURI\\fR] \\fICOMMAND\\fR "
+      "[\\fIOPTIONS\\fR] [\\fIARGUMENTS\\fR]\n.br\n\\fBgridstore \\-\\-version\\fR\n.br\n"
+      "\\fBgridstore \\-\\-help\\fR\n";
   out += ".SH DESCRIPTION\n" + RoffEscape(app.get_description()) + "\n.PP\n";
   out += "The commands: " +
-         Join(Subcommands(app), ", ", [](const CLI::App* c) { return "\\fB" + RoffEscape(c->get_name()) + "\\fR"; }) +
+         Join(Subcommands(app), ", ",
+              [](const CLI::App* c) { return "\\fB" + RoffEscape(c->get_name()) + "\\fR"; }) +
          ".\n.PP\n" + RoffEscape(app.get_footer()) + "\n";
   std::vector<const CLI::Option*> options;
   for (const CLI::Option* opt : app.get_options()) options.push_back(opt);

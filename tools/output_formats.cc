@@ -21,16 +21,26 @@ namespace {
 
 const char* NpyDescr(DataType type) {
   switch (type) {
-    case DataType::kInt8: return "|i1";
-    case DataType::kUint8: return "|u1";
-    case DataType::kInt16: return "<i2";
-    case DataType::kUint16: return "<u2";
-    case DataType::kInt32: return "<i4";
-    case DataType::kUint32: return "<u4";
-    case DataType::kInt64: return "<i8";
-    case DataType::kUint64: return "<u8";
-    case DataType::kFloat32: return "<f4";
-    case DataType::kFloat64: return "<f8";
+    case DataType::kInt8:
+      return "|i1";
+    case DataType::kUint8:
+      return "|u1";
+    case DataType::kInt16:
+      return "<i2";
+    case DataType::kUint16:
+      return "<u2";
+    case DataType::kInt32:
+      return "<i4";
+    case DataType::kUint32:
+      return "<u4";
+    case DataType::kInt64:
+      return "<i8";
+    case DataType::kUint64:
+      return "<u8";
+    case DataType::kFloat32:
+      return "<f4";
+    case DataType::kFloat64:
+      return "<f8";
   }
   return "?";
 }
@@ -75,9 +85,10 @@ Result<RowSource> MakeRowSource(const grid::DataSetMeta& meta, const grid::GridD
       src.shape = grid.shape();
     } else if (grid.origin() != src.origin || grid.shape() != src.shape ||
                var->dimension_names != first->dimension_names) {
-      return Status::InvalidArgument(std::string(format) + " output needs variables of one box and "
-                                     "dimensions, but '" + first->name + "' is " +
-                                     ShapeString(src.shape) + " over (" +
+      return Status::InvalidArgument(std::string(format) +
+                                     " output needs variables of one box and "
+                                     "dimensions, but '" +
+                                     first->name + "' is " + ShapeString(src.shape) + " over (" +
                                      first->dimension_names[0] + ", " + first->dimension_names[1] +
                                      ", " + first->dimension_names[2] + ", " +
                                      first->dimension_names[3] + ") and '" + name + "' is " +
@@ -89,10 +100,10 @@ Result<RowSource> MakeRowSource(const grid::DataSetMeta& meta, const grid::GridD
   if (first == nullptr) return Status::InvalidArgument("no variable was fetched");
   const int64_t points = src.shape[0] * src.shape[1] * src.shape[2] * src.shape[3];
   if (points * static_cast<int64_t>(src.grids.size()) > kMaxTextValues) {
-    return Status::InvalidArgument(std::string(format) + " output is for small slices: this one has " +
-                                   std::to_string(points * src.grids.size()) +
-                                   " values (the limit is " + std::to_string(kMaxTextValues) +
-                                   "); use --format nc or npy");
+    return Status::InvalidArgument(
+        std::string(format) + " output is for small slices: this one has " +
+        std::to_string(points * src.grids.size()) + " values (the limit is " +
+        std::to_string(kMaxTextValues) + "); use --format nc or npy");
   }
   for (int axis = 0; axis < grid::kRank; ++axis) {
     const std::string& dim = first->dimension_names[axis];
@@ -203,8 +214,7 @@ Status WriteCsv(const grid::DataSetMeta& meta, const grid::GridDataSet& data, st
     }
     for (const auto& label : src.labels) {
       line += ',';
-      line += FormatNumber(label.coordinate->values[src.origin[label.axis] + i[label.axis]],
-                           false);
+      line += FormatNumber(label.coordinate->values[src.origin[label.axis] + i[label.axis]], false);
     }
     for (const Grid4D* g : src.grids) {
       line += ',';

@@ -5,7 +5,8 @@
 
 namespace gridstore::tools {
 
-ProgressReporter::ProgressReporter(std::FILE* out, bool terminal) : out_(out), terminal_(terminal) {}
+ProgressReporter::ProgressReporter(std::FILE* out, bool terminal)
+    : out_(out), terminal_(terminal) {}
 
 void ProgressReporter::Update(int64_t done, int64_t total, const std::string& label) {
   const auto now = std::chrono::steady_clock::now();

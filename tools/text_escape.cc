@@ -6,7 +6,6 @@
 
 #include "gridstore/grid/names.h"
 #include "gridstore/util/internal/utf8.h"
-#include "gridstore/util/internal/utf8.h"
 
 namespace gridstore::tools {
 namespace {

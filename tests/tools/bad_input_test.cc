@@ -396,14 +396,16 @@ std::string StoreContents(const std::string& path) {
   std::string out;
   for (storage::Table table :
        {storage::Table::kMeta, storage::Table::kData, storage::Table::kIndex}) {
-    Status s = KvStoreOf(store->get())->Scan(
-        {}, table, storage::KeyRange{}, [&](std::string_view key, std::string_view value) {
-          out += std::to_string(static_cast<int>(table)) + ":" + std::to_string(key.size()) + ":";
-          out.append(key);
-          out += std::to_string(value.size()) + ":";
-          out.append(value);
-          return true;
-        });
+    Status s = KvStoreOf(store->get())
+                   ->Scan({}, table, storage::KeyRange{},
+                          [&](std::string_view key, std::string_view value) {
+                            out += std::to_string(static_cast<int>(table)) + ":" +
+                                   std::to_string(key.size()) + ":";
+                            out.append(key);
+                            out += std::to_string(value.size()) + ":";
+                            out.append(value);
+                            return true;
+                          });
     if (!s.ok()) return "<cannot scan: " + s.ToString() + ">";
   }
   return out;

@@ -23,8 +23,8 @@ namespace gridstore {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::HasSubstr;
 using testing::ExpectCliError;
+using ::testing::HasSubstr;
 using testing::RunGridStoreArgs;
 using testing::RunResult;
 using testing::ScopedTempDir;
@@ -93,8 +93,8 @@ TEST_F(CliAppTest, StoreGivenTwiceWithDifferentValuesIsAUsageErrorThatTouchesNei
   ExpectUsageError(Run({"index", "--store", a, "create", "--store", b, "i", "x:string"}),
                    "--store is given twice");
   // $GRIDSTORE_STORE is only the default: one --store replaces it without conflict.
-  RunResult r = Run({"index", "create", "--store", a, "i", "x:string"},
-                    "GRIDSTORE_STORE=" + b + " ");
+  RunResult r =
+      Run({"index", "create", "--store", a, "i", "x:string"}, "GRIDSTORE_STORE=" + b + " ");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(a));
   EXPECT_FALSE(fs::exists(b));
@@ -120,18 +120,17 @@ TEST_F(CliAppTest, UnknownOrMissingCommandsSaySoAndListTheCommands) {
 // Arguments a fuzzer or a careless script would give: each is a usage error of one line, never a
 // crash, and opens no store.
 TEST_F(CliAppTest, HostileArgumentsAreUsageErrorsNotCrashes) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--store"},
-           {"--=x"},
-           {"-"},
-           {"---x"},
-           {"--\xff"},
-           {"\x1b[2J"},
-           {"info", "--json=maybe", "x"},
-           {"import", "--attr"},
-           {"fetch", "-o"},
-           {"index", "create", "x"},
-           {std::string(100000, 'a')}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--store"},
+                                                                {"--=x"},
+                                                                {"-"},
+                                                                {"---x"},
+                                                                {"--\xff"},
+                                                                {"\x1b[2J"},
+                                                                {"info", "--json=maybe", "x"},
+                                                                {"import", "--attr"},
+                                                                {"fetch", "-o"},
+                                                                {"index", "create", "x"},
+                                                                {std::string(100000, 'a')}}) {
     SCOPED_TRACE(args[0].substr(0, 20));
     RunResult r = Run(args, "cd " + testing::ShellQuote(dir_.path().string()) + " && ");
     EXPECT_EQ(r.exit_code, 2) << r.err.substr(0, 300);

@@ -16,8 +16,7 @@ TEST(CliParseTest, Shape4AcceptsFourIntegers) {
 TEST(CliParseTest, MalformedShape4NamesTheFlagAndTheProblem) {
   EXPECT_STATUS(ParseShape4("1,2,3", "--origin"), kInvalidArgument, "--origin '1,2,3'",
                 "3 value(s); expected 4");
-  EXPECT_STATUS(ParseShape4("1,2,3,4,5", "--shape"), kInvalidArgument, "--shape",
-                "more than 4");
+  EXPECT_STATUS(ParseShape4("1,2,3,4,5", "--shape"), kInvalidArgument, "--shape", "more than 4");
   EXPECT_STATUS(ParseShape4("1,x,3,4", "--origin"), kInvalidArgument, "'x' is not an integer");
   EXPECT_STATUS(ParseShape4("1,,3,4", "--origin"), kInvalidArgument, "'' is not an integer");
   EXPECT_STATUS(ParseShape4("", "--origin"), kInvalidArgument, "--origin");

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"

@@ -11,13 +11,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
@@ -103,8 +102,8 @@ class CliTest : public ::testing::Test {
 };
 
 // Reads the hyperslab of `var` (netCDF dimension order) from `path` as raw bytes of its type.
-std::string NcRead(const std::string& path, const std::string& var, const std::vector<size_t>& start,
-                   const std::vector<size_t>& count) {
+std::string NcRead(const std::string& path, const std::string& var,
+                   const std::vector<size_t>& start, const std::vector<size_t>& count) {
   int nc, id;
   nc_type type;
   size_t size;
@@ -158,8 +157,8 @@ TEST_F(CliTest, ImportInfoFetchEveryFormatDeleteRoundTrip) {
   EXPECT_EQ(NpyData(r.out), NcRead(file, "ps", {0, 0, 0}, {3, 20, 30}));
 
   // nc: read back with netCDF-C; dimensions sized to the slice, coordinates sliced.
-  r = Run({"fetch", "run/1", "--variables", "T", "--origin", "0,2,4,0", "--shape", "3,2,5,30",
-           "-o", dir_.Sub("t.nc")});
+  r = Run({"fetch", "run/1", "--variables", "T", "--origin", "0,2,4,0", "--shape", "3,2,5,30", "-o",
+           dir_.Sub("t.nc")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(NcRead(dir_.Sub("t.nc"), "T", {0, 0, 0, 0}, {3, 2, 5, 30}),
             NcRead(file, "T", {0, 2, 4, 0}, {3, 2, 5, 30}));
@@ -176,7 +175,7 @@ TEST_F(CliTest, ImportInfoFetchEveryFormatDeleteRoundTrip) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto rows = nlohmann::json::parse(r.out)["rows"];
   ASSERT_EQ(rows.size(), 8u);
-  EXPECT_EQ(rows[0]["ps"], 900.0);  // -200 * 0.5 + 1000
+  EXPECT_EQ(rows[0]["ps"], 900.0);       // -200 * 0.5 + 1000
   EXPECT_TRUE(rows[7]["ps"].is_null());  // the fill value
 
   r = Run({"fetch", "run/1", "--variables", "T", "--explain"});
@@ -220,11 +219,12 @@ TEST_F(CliTest, VerifyReportsACorruptBlockByName) {
   }
   RunResult r = Run({"verify", "d"});
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_THAT(r.out, ::testing::HasSubstr("CORRUPT dataset 'd': variable 'T', t=2, z=1, block (1, 2)"));
+  EXPECT_THAT(r.out,
+              ::testing::HasSubstr("CORRUPT dataset 'd': variable 'T', t=2, z=1, block (1, 2)"));
   EXPECT_THAT(r.out, ::testing::HasSubstr("1 problem(s)"));
-  ExpectError(Run({"fetch", "d", "--variables", "T", "--origin", "2,1,10,20", "--shape",
-                   "1,1,1,1"}),
-              {"variable 'T', t=2, z=1, block (1, 2)"});
+  ExpectError(
+      Run({"fetch", "d", "--variables", "T", "--origin", "2,1,10,20", "--shape", "1,1,1,1"}),
+      {"variable 'T', t=2, z=1, block (1, 2)"});
 }
 
 TEST_F(CliTest, QuerySortsAndPages) {
@@ -272,9 +272,9 @@ TEST_F(CliTest, BadFilesGiveSpecificErrorsAndCreateNothing) {
 
 TEST_F(CliTest, BadFetchArgumentsGiveSpecificErrors) {
   ASSERT_EQ(Run({"import", MakeFile("in.nc"), "--dataset", "d"}).exit_code, 0);
-  ExpectError(Run({"fetch", "d", "--variables", "T", "--origin", "0,0,15,0", "--shape",
-                   "1,1,10,1"}),
-              {"variable 'T'", "axis x (lat)", "origin 15 + shape 10 exceeds the extent 20"});
+  ExpectError(
+      Run({"fetch", "d", "--variables", "T", "--origin", "0,0,15,0", "--shape", "1,1,10,1"}),
+      {"variable 'T'", "axis x (lat)", "origin 15 + shape 10 exceeds the extent 20"});
   ExpectError(Run({"fetch", "d", "--variables", "T", "--origin", "0,0,0", "--shape", "1,1,1,1"}),
               {"--origin '0,0,0'", "expected 4"});
   ExpectError(Run({"fetch", "d", "--variables", "T", "--origin", "0,a,0,0"}),
@@ -309,11 +309,13 @@ TEST_F(CliTest, StoresThatAreNotStoresOrReadOnly) {
   fs::permissions(dir_.path(), fs::perms::others_read | fs::perms::others_exec,
                   fs::perm_options::add);
   for (const auto& entry : fs::recursive_directory_iterator(store())) {
-    fs::permissions(entry.path(), fs::perms::owner_write | fs::perms::group_write |
-                                      fs::perms::others_write, fs::perm_options::remove);
+    fs::permissions(entry.path(),
+                    fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                    fs::perm_options::remove);
     fs::permissions(entry.path(), fs::perms::others_read, fs::perm_options::add);
   }
-  fs::permissions(store(), fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+  fs::permissions(store(),
+                  fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
                   fs::perm_options::remove);
   fs::permissions(store(), fs::perms::others_read | fs::perms::others_exec, fs::perm_options::add);
   fs::permissions(dir_.Sub("in.nc"), fs::perms::others_read, fs::perm_options::add);

@@ -4,6 +4,8 @@
 #ifndef GRIDSTORE_TESTS_TOOLS_CLI_TESTUTIL_H_
 #define GRIDSTORE_TESTS_TOOLS_CLI_TESTUTIL_H_
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -11,9 +13,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 namespace gridstore::testing {
 
@@ -42,7 +41,8 @@ inline std::string ShellQuote(const std::string& s) {
 inline RunResult RunGridStoreArgs(const std::string& work_dir, const std::vector<std::string>& args,
                                   const std::string& stdin_text = "",
                                   const std::string& prefix = "") {
-  const std::string in = work_dir + "/stdin", out = work_dir + "/stdout", err = work_dir + "/stderr";
+  const std::string in = work_dir + "/stdin", out = work_dir + "/stdout",
+                    err = work_dir + "/stderr";
   std::ofstream(in, std::ios::binary) << stdin_text;
   std::string cmd = prefix + ShellQuote(GRIDSTORE_CLI);
   for (const auto& a : args) cmd += " " + ShellQuote(a);

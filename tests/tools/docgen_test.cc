@@ -43,9 +43,9 @@ TEST(DocgenTest, ManPageHasEveryCommandOptionAndHelpText) {
   const std::string page = tools::ManPage(cli.app());
   const std::vector<std::string> paths = tools::CommandPaths(cli.app());
   EXPECT_EQ(paths.size(), 13u);  // 9 commands (2 of them groups), 3 under index, 1 under meta
-  for (const char* section : {".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS",
-                                     ".SH COMMANDS", ".SH EXIT STATUS", ".SH ENVIRONMENT",
-                                     ".SH FILES", "GRIDSTORE_STORE", "./gridstore-data"}) {
+  for (const char* section :
+       {".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH COMMANDS",
+        ".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES", "GRIDSTORE_STORE", "./gridstore-data"}) {
     EXPECT_THAT(page, HasSubstr(section));
   }
   for (const std::string& path : paths) {
@@ -126,8 +126,8 @@ class CompletionTest : public ::testing::Test {
     std::string array;
     for (const std::string& w : words) array += " " + ShellQuote(w);
     const std::string script = "source " + ShellQuote(GRIDSTORE_BASH_COMPLETION) +
-                               "\nCOMP_WORDS=(" + array + ")\nCOMP_CWORD=" +
-                               std::to_string(words.size() - 1) +
+                               "\nCOMP_WORDS=(" + array +
+                               ")\nCOMP_CWORD=" + std::to_string(words.size() - 1) +
                                "\n_gridstore\nprintf '%s\\n' \"${COMPREPLY[@]}\" | sort\n";
     std::ofstream(dir_.Sub("script.sh")) << script;
     const std::string out = dir_.Sub("out");
@@ -162,9 +162,9 @@ TEST_F(CompletionTest, CommandsOptionsValuesAndFiles) {
   EXPECT_EQ(Complete({"gridstore", "fetch", "d", "-o", ""}), Words({"a.nc", "b.npy", "sub"}));
   EXPECT_EQ(Complete({"gridstore", "import", "a"}), Words({"a.nc"}));
   EXPECT_EQ(Complete({"gridstore", "meta", "put", ""}), Words({"a.nc", "b.npy", "sub"}));
-  EXPECT_EQ(Complete({"gridstore", "--store", ""}), Words({"sub"}));  // a store is a folder
+  EXPECT_EQ(Complete({"gridstore", "--store", ""}), Words({"sub"}));        // a store is a folder
   EXPECT_EQ(Complete({"gridstore", "fetch", "--variables", ""}), Words());  // free text
-  EXPECT_EQ(Complete({"gridstore", "fetch", "--", "-"}), Words());  // after --, no options
+  EXPECT_EQ(Complete({"gridstore", "fetch", "--", "-"}), Words());          // after --, no options
 }
 
 // Every option of every command is completed, as the definition has it.

@@ -2,9 +2,8 @@
 #include "tools/output_formats.h"
 
 #include <cmath>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "tests/test_util.h"
 
@@ -25,7 +24,8 @@ grid::DataSetMeta Meta() {
     v.dimension_names = {"time", "", "lat", "lon"};
     meta.variables.push_back(v);
   }
-  meta.coordinates.push_back(grid::Coordinate{"lat", {"lat"}, {3}, DataType::kFloat32, {10, 20, 30}, {}});
+  meta.coordinates.push_back(
+      grid::Coordinate{"lat", {"lat"}, {3}, DataType::kFloat32, {10, 20, 30}, {}});
   meta.coordinates.push_back(
       grid::Coordinate{"lon", {"lon"}, {4}, DataType::kFloat32, {0, 90, 180, 270}, {}});
   return meta;

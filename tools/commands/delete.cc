@@ -24,8 +24,7 @@ Status RunDelete(const CommandContext& context, const std::string& id) {
 
 Command RegisterDelete(CLI::App& parent, const CommandContext& context) {
   auto id = std::make_shared<std::string>();
-  CLI::App* app =
-      parent.add_subcommand("delete", "Delete a dataset: meta, data and index entries");
+  CLI::App* app = parent.add_subcommand("delete", "Delete a dataset: meta, data and index entries");
   app->add_option("ID", *id, "Dataset id")->required();
   return {app, Done([&context, id] { return RunDelete(context, *id); })};
 }

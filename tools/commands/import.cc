@@ -58,12 +58,14 @@ Result<importers::NetCdfImportOptions> ImportOptions(const ImportArgs& args, int
   if (!codec.ok()) return codec.status().WithContext("--codec");
   options.layout.codec = *codec;
   if (args.frame_rows) {
-    GRIDSTORE_ASSIGN_OR_RETURN(options.layout.frame_rows,
-                               ParseIntegerFlag(*args.frame_rows, "--frame-rows", 0, kMaxFrameRows));
+    GRIDSTORE_ASSIGN_OR_RETURN(
+        options.layout.frame_rows,
+        ParseIntegerFlag(*args.frame_rows, "--frame-rows", 0, kMaxFrameRows));
   }
   *threads = 0;
   if (args.threads) {
-    GRIDSTORE_ASSIGN_OR_RETURN(int64_t n, ParseIntegerFlag(*args.threads, "--threads", 1, kMaxThreads));
+    GRIDSTORE_ASSIGN_OR_RETURN(int64_t n,
+                               ParseIntegerFlag(*args.threads, "--threads", 1, kMaxThreads));
     *threads = static_cast<int>(n);
   }
   return options;

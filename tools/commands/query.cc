@@ -69,11 +69,10 @@ Result<std::string> IndexToUse(const std::string& requested, const QueryRequest&
   if (known) return requested;
   return Status::NotFound(
       "no index named " + Quote(requested) + " in this store" +
-      (indexes.empty()
-           ? std::string(" (it has none; create one with `gridstore index create`)")
-           : " (it has " +
-                 Join(indexes, ", ", [](const grid::MetaIndexInfo& i) { return Quote(i.name); }) +
-                 ")"));
+      (indexes.empty() ? std::string(" (it has none; create one with `gridstore index create`)")
+                       : " (it has " + Join(indexes, ", ", [](const grid::MetaIndexInfo& i) {
+                           return Quote(i.name);
+                         }) + ")"));
 }
 
 // On stderr: that the store was scanned, and why (the index does not cover the fields).
@@ -124,8 +123,7 @@ Command RegisterQuery(CLI::App& parent, const CommandContext& context) {
   app->add_option("--index", args->index,
                   "Meta index to use (default: the only one, else the one covering most fields)")
       ->type_name("NAME");
-  AddOptionalString(app, "--offset", &args->offset, "Datasets to skip (default 0)")
-      ->type_name("N");
+  AddOptionalString(app, "--offset", &args->offset, "Datasets to skip (default 0)")->type_name("N");
   AddOptionalString(app, "--limit", &args->limit, "Most datasets to print (default: all)")
       ->type_name("N");
   app->add_flag("--json", args->json, "Print JSON");

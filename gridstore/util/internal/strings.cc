@@ -30,8 +30,7 @@ std::string ShapeString(std::span<const int64_t> extents) {
   return ShapeString(extents, std::span<const std::string_view>());
 }
 
-std::string ShapeString(std::span<const int64_t> extents,
-                        std::span<const std::string_view> names) {
+std::string ShapeString(std::span<const int64_t> extents, std::span<const std::string_view> names) {
   std::string out = "[";
   for (size_t i = 0; i < extents.size(); ++i) {
     if (i > 0) out += ", ";
