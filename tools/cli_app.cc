@@ -54,8 +54,9 @@ std::string MissingCommandMessage(const CLI::App* top, const CLI::Error& e) {
   // "index create": the words of the command path after "gridstore".
   const std::string group = app == top ? "" : CommandPath(app).substr(top->get_name().size() + 1);
   const std::string list = " (" + (group.empty() ? "" : group + " ") + "commands: " + names + ")";
-  if (rest.empty())
+  if (rest.empty()) {
     return "no command given" + (group.empty() ? "" : " after '" + group + "'") + list;
+  }
   return "unknown command " + Quote(group.empty() ? rest.front() : group + " " + rest.front()) +
          list;
 }
