@@ -12,6 +12,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   libsqlite3-dev
   python3                                 # the corruption test (tests/reliability/)
+  groff-base                              # the man page test (groff -man -ww)
+  nco time                                # bench/cli_vs_ncks.sh (ncks, /usr/bin/time)
   clang clang-format                      # the thread-safety build and the format check (CI)
   hdf5-filter-plugin-blosc-serial
   librados-dev libradospp-dev             # the RADOS backend (librados.hpp is only in -pp)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gridstore/util/internal/strings.h"
 #include "tools/text_escape.h"
 
 namespace gridstore::tools {
@@ -60,7 +61,7 @@ bool IsJsonNumber(std::string_view s, bool* integer) {
 
 Result<int64_t> ParseIntegerFlag(std::string_view text, std::string_view flag, int64_t min,
                                  int64_t max) {
-  const std::string what = std::string(flag) + " '" + EscapeBytes(text) + "'";
+  const std::string what = std::string(flag) + " " + Quote(text);
   const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
   int64_t value = 0;
   switch (ParseInt64(text, &value)) {
@@ -102,20 +103,8 @@ Result<std::vector<std::string>> ParseNameList(std::string_view text, std::strin
   return items;
 }
 
-std::vector<std::string> SplitList(std::string_view text) {
-  std::vector<std::string> items;
-  while (!text.empty()) {
-    size_t comma = text.find(',');
-    std::string_view item = text.substr(0, comma);
-    if (!item.empty()) items.emplace_back(item);
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
-  }
-  return items;
-}
-
 Result<grid::Shape4> ParseShape4(std::string_view text, std::string_view flag) {
-  const std::string what = std::string(flag) + " '" + EscapeBytes(text) + "'";
+  const std::string what = std::string(flag) + " " + Quote(text);
   grid::Shape4 shape;
   size_t n = 0;
   std::string_view rest = text;
@@ -171,7 +160,7 @@ Result<std::pair<int64_t, int64_t>> ParseBlockShape(std::string_view text) {
 Result<std::pair<std::string, grid::AttributeValue>> ParseAttribute(std::string_view text) {
   size_t eq = text.find('=');
   if (eq == std::string_view::npos || eq == 0) {
-    return Status::InvalidArgument("--attr '" + EscapeBytes(text) + "' is not KEY=VALUE");
+    return Status::InvalidArgument("--attr " + Quote(text) + " is not KEY=VALUE");
   }
   std::string key(text.substr(0, eq));
   std::string_view value = text.substr(eq + 1);
@@ -193,7 +182,7 @@ Result<std::pair<std::string, grid::AttributeValue>> ParseAttribute(std::string_
     int64_t i = 0;
     auto [end, ec] = std::from_chars(first, last, i);
     if (ec != std::errc() || end != last) {
-      return Status::InvalidArgument("--attr '" + EscapeBytes(text) + "': " + std::string(value) +
+      return Status::InvalidArgument("--attr " + Quote(text) + ": " + std::string(value) +
                                      " is out of the int64 range (quote it for a string: " +
                                      EscapeBytes(key) + "='" + std::string(value) + "')");
     }
@@ -202,7 +191,7 @@ Result<std::pair<std::string, grid::AttributeValue>> ParseAttribute(std::string_
   double d = 0;
   auto [end, ec] = std::from_chars(first, last, d);
   if (ec != std::errc() || end != last || !std::isfinite(d)) {
-    return Status::InvalidArgument("--attr '" + EscapeBytes(text) + "': " + std::string(value) +
+    return Status::InvalidArgument("--attr " + Quote(text) + ": " + std::string(value) +
                                    " is out of the double range (quote it for a string: " +
                                    EscapeBytes(key) + "='" + std::string(value) + "')");
   }

@@ -35,8 +35,6 @@ Result<std::pair<int64_t, int64_t>> ParseBlockShape(std::string_view text);
 //   - anything else ("01", "-01", "+1", ".5", "1.", "0x10", "inf", "nan", "ECMWF"): string.
 // InvalidArgument naming --attr if there is no '=' or the key is empty.
 Result<std::pair<std::string, grid::AttributeValue>> ParseAttribute(std::string_view text);
-// "A,B,C" -> {"A", "B", "C"}; empty items are dropped.
-std::vector<std::string> SplitList(std::string_view text);
 // "A,B,C" -> {"A", "B", "C"} for a list of names given with `flag`: an empty list or an empty
 // item ("A,,B", "A,") is InvalidArgument naming the flag.
 Result<std::vector<std::string>> ParseNameList(std::string_view text, std::string_view flag);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "gridstore/grid/names.h"
+#include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/utf8.h"
 #include "tools/cli_parse.h"
 #include "tools/info_format.h"
@@ -19,13 +20,6 @@ namespace {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 void CollectFields(const grid::Query& q, std::vector<std::string>* fields) {
   const grid::Query::Node& n = q.node();
@@ -151,7 +145,7 @@ Result<std::vector<grid::SortField>> ParseSort(std::string_view text) {
       }
     }
     if (key.field.empty()) {
-      return Status::InvalidArgument("--sort '" + EscapeBytes(item) + "': the field name is empty");
+      return Status::InvalidArgument("--sort " + Quote(item) + ": the field name is empty");
     }
     keys.push_back(std::move(key));
   }
@@ -169,7 +163,7 @@ Result<grid::IndexField> ParseIndexField(std::string_view text) {
   field.name = std::string(text.substr(0, colon));
   auto type = grid::ParseIndexFieldType(text.substr(colon + 1));
   if (!type.ok()) {
-    return Status::InvalidArgument("index field '" + EscapeBytes(text) + "': unknown type '" +
+    return Status::InvalidArgument("index field " + Quote(text) + ": unknown type '" +
                                    EscapeBytes(text.substr(colon + 1)) +
                                    "' (expected string, int64, double or bool)");
   }
@@ -232,6 +226,58 @@ std::string FormatQueryResultJson(const grid::QueryResult& result) {
   return doc.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+// The "attributes" object of a `meta put` line into out->set and out->remove.
+Status ParseAttributes(const json& attributes, const MetaLineSax& sax, const std::string& where,
+                       MetaPutLine* out) {
+  for (auto a = attributes.begin(); a != attributes.end(); ++a) {
+    const std::string& name = a.key();
+    if (name.empty()) return Status::InvalidArgument(where + "an attribute name is empty");
+    const std::string shown = "attribute " + Quote(name);
+    const json& v = a.value();
+    switch (v.type()) {
+      case json::value_t::string:
+        out->set[name] = grid::AttributeValue::String(v.get<std::string>());
+        break;
+      case json::value_t::boolean:
+        out->set[name] = grid::AttributeValue::Bool(v.get<bool>());
+        break;
+      case json::value_t::number_integer:
+        out->set[name] = grid::AttributeValue::Int64(v.get<int64_t>());
+        break;
+      case json::value_t::number_unsigned: {
+        const uint64_t u = v.get<uint64_t>();
+        if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+          return Status::InvalidArgument(where + shown + ": " + std::to_string(u) +
+                                         " is out of the int64 range");
+        }
+        out->set[name] = grid::AttributeValue::Int64(static_cast<int64_t>(u));
+        break;
+      }
+      case json::value_t::number_float:
+        if (auto huge = sax.huge_integers().find(name); huge != sax.huge_integers().end()) {
+          return Status::InvalidArgument(where + shown + ": " + huge->second +
+                                         " is out of the int64 range (write a string, or a "
+                                         "number with a fraction or exponent for a double)");
+        }
+        out->set[name] = grid::AttributeValue::Double(v.get<double>());
+        break;
+      case json::value_t::null:
+        out->remove.push_back(name);
+        break;
+      default:
+        return Status::InvalidArgument(where + shown +
+                                       " must be a string, number, boolean or null (to "
+                                       "remove it), not " +
+                                       JsonTypeName(v));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<MetaPutLine> ParseMetaPutLine(std::string_view text, size_t line_number) {
   const std::string where = "line " + std::to_string(line_number) + ": ";
   json doc;
@@ -264,48 +310,7 @@ Result<MetaPutLine> ParseMetaPutLine(std::string_view text, size_t line_number) 
         return Status::InvalidArgument(where + "'attributes' must be an object, not " +
                                        JsonTypeName(*it));
       }
-      for (auto a = it->begin(); a != it->end(); ++a) {
-        const std::string& name = a.key();
-        if (name.empty()) return Status::InvalidArgument(where + "an attribute name is empty");
-        const std::string shown = "attribute '" + EscapeBytes(name) + "'";
-        const json& v = a.value();
-        switch (v.type()) {
-          case json::value_t::string:
-            out.set[name] = grid::AttributeValue::String(v.get<std::string>());
-            break;
-          case json::value_t::boolean:
-            out.set[name] = grid::AttributeValue::Bool(v.get<bool>());
-            break;
-          case json::value_t::number_integer:
-            out.set[name] = grid::AttributeValue::Int64(v.get<int64_t>());
-            break;
-          case json::value_t::number_unsigned: {
-            const uint64_t u = v.get<uint64_t>();
-            if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-              return Status::InvalidArgument(where + shown + ": " + std::to_string(u) +
-                                             " is out of the int64 range");
-            }
-            out.set[name] = grid::AttributeValue::Int64(static_cast<int64_t>(u));
-            break;
-          }
-          case json::value_t::number_float:
-            if (auto huge = sax.huge_integers().find(name); huge != sax.huge_integers().end()) {
-              return Status::InvalidArgument(where + shown + ": " + huge->second +
-                                             " is out of the int64 range (write a string, or a "
-                                             "number with a fraction or exponent for a double)");
-            }
-            out.set[name] = grid::AttributeValue::Double(v.get<double>());
-            break;
-          case json::value_t::null:
-            out.remove.push_back(name);
-            break;
-          default:
-            return Status::InvalidArgument(where + shown +
-                                           " must be a string, number, boolean or null (to "
-                                           "remove it), not " +
-                                           JsonTypeName(v));
-        }
-      }
+      GRIDSTORE_RETURN_IF_ERROR(ParseAttributes(*it, sax, where, &out));
     } else {
       return Status::InvalidArgument(where + "unknown key '" + EscapeBytes(it.key()) +
                                      "' (expected \"id\" and \"attributes\")");
@@ -326,7 +331,8 @@ Status ForEachLine(std::string_view input, Fn&& fn) {
     size_t end = input.find('\n', start);
     if (end == std::string_view::npos) end = input.size();
     ++line_number;
-    std::string_view line = Trim(input.substr(start, end - start));
+    // Blanks and a CRLF line end go; JSON skips the same around a value anyway.
+    std::string_view line = Trim(input.substr(start, end - start), " \t\r");
     start = end + 1;
     if (line.empty()) continue;
     GRIDSTORE_RETURN_IF_ERROR(fn(line, line_number));

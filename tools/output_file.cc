@@ -22,6 +22,7 @@
 #include <streambuf>
 #include <vector>
 
+#include "gridstore/util/internal/strings.h"
 #include "tools/text_escape.h"
 
 namespace gridstore::tools {
@@ -94,8 +95,6 @@ std::string ErrnoText(int err) {
   return s;
 }
 
-std::string Quote(std::string_view path) { return "'" + EscapeBytes(path) + "'"; }
-
 std::string ParentOf(const std::string& path) {
   std::string parent = fs::path(path).parent_path().string();
   return parent.empty() ? "." : parent;
@@ -140,6 +139,56 @@ bool InProc(const std::string& link_path, std::string* folder_real) {
   return folder_real->rfind("/proc/", 0) == 0;
 }
 
+// "cannot write AT: 'x' is not a folder", naming the first part of `path` that is not one.
+Status NotAFolder(const std::string& at, const std::string& path) {
+  const std::string bad = FirstNonFolder(path);
+  return Status::InvalidArgument("cannot write " + at + ": " +
+                                 (bad.empty() ? "a part of the path" : Quote(bad)) +
+                                 " is not a folder");
+}
+
+// `path` does not exist: a new file (or a dangling link's target), whose folder must exist.
+Result<Resolved> ResolveNewFile(const std::string& path, const std::string& at) {
+  const std::string parent = ParentOf(path);
+  struct stat pst;
+  if (stat(parent.c_str(), &pst) != 0) {
+    const int perr = errno;
+    if (perr == ENOENT) {
+      return Status::NotFound("cannot write " + at + ": the folder " + Quote(parent) +
+                              " does not exist");
+    }
+    if (perr == ENOTDIR) return NotAFolder(at, path);
+    return Status::FailedPrecondition("cannot write " + at + ": the folder " + Quote(parent) +
+                                      ": " + ErrnoText(perr));
+  }
+  if (!S_ISDIR(pst.st_mode)) {
+    return Status::InvalidArgument("cannot write " + at + ": " + Quote(parent) +
+                                   " is not a folder");
+  }
+  Resolved r;
+  r.type = Resolved::Type::kFile;
+  r.path = path;
+  return r;
+}
+
+// A link in /proc (its folder resolved to `folder`): an open file description to write through.
+Resolved ResolveProcLink(const std::string& link, const std::string& folder) {
+  Resolved r;
+  const std::string name = NameOf(link);
+  const bool digits = !name.empty() && name.size() < 10 &&
+                      name.find_first_not_of("0123456789") == std::string::npos;
+  if (digits && folder == "/proc/" + std::to_string(getpid()) + "/fd") {
+    // Our own descriptor: duplicate it, so that writes continue where the shell's redirection
+    // (`>`, `>>`) put them. Opening the link would start at offset 0.
+    r.type = Resolved::Type::kOwnFd;
+    r.fd = std::atoi(name.c_str());
+  } else {
+    r.type = Resolved::Type::kOpenPath;
+    r.path = link;
+  }
+  return r;
+}
+
 Result<Resolved> Resolve(const std::string& given, const std::string& shown) {
   std::string cur = given;
   std::string via;  // for messages: where the links led
@@ -148,60 +197,13 @@ Result<Resolved> Resolve(const std::string& given, const std::string& shown) {
     struct stat st;
     if (lstat(cur.c_str(), &st) != 0) {
       const int err = errno;
-      if (err == ENOENT) {
-        // A new file (or a dangling link's target): its folder must exist.
-        const std::string parent = ParentOf(cur);
-        struct stat pst;
-        if (stat(parent.c_str(), &pst) != 0) {
-          const int perr = errno;
-          if (perr == ENOENT) {
-            return Status::NotFound("cannot write " + at + ": the folder " + Quote(parent) +
-                                    " does not exist");
-          }
-          if (perr == ENOTDIR) {
-            const std::string bad = FirstNonFolder(cur);
-            return Status::InvalidArgument("cannot write " + at + ": " +
-                                           (bad.empty() ? "a part of the path" : Quote(bad)) +
-                                           " is not a folder");
-          }
-          return Status::FailedPrecondition("cannot write " + at + ": the folder " + Quote(parent) +
-                                            ": " + ErrnoText(perr));
-        }
-        if (!S_ISDIR(pst.st_mode)) {
-          return Status::InvalidArgument("cannot write " + at + ": " + Quote(parent) +
-                                         " is not a folder");
-        }
-        Resolved r;
-        r.type = Resolved::Type::kFile;
-        r.path = cur;
-        return r;
-      }
-      if (err == ENOTDIR) {
-        const std::string bad = FirstNonFolder(cur);
-        return Status::InvalidArgument("cannot write " + at + ": " +
-                                       (bad.empty() ? "a part of the path" : Quote(bad)) +
-                                       " is not a folder");
-      }
+      if (err == ENOENT) return ResolveNewFile(cur, at);
+      if (err == ENOTDIR) return NotAFolder(at, cur);
       return Status::FailedPrecondition("cannot write " + at + ": " + ErrnoText(err));
     }
     if (S_ISLNK(st.st_mode)) {
       std::string folder;
-      if (InProc(cur, &folder)) {
-        Resolved r;
-        const std::string name = NameOf(cur);
-        const bool digits = !name.empty() && name.size() < 10 &&
-                            name.find_first_not_of("0123456789") == std::string::npos;
-        if (digits && folder == "/proc/" + std::to_string(getpid()) + "/fd") {
-          // Our own descriptor: duplicate it, so that writes continue where the shell's
-          // redirection (`>`, `>>`) put them. Opening the link would start at offset 0.
-          r.type = Resolved::Type::kOwnFd;
-          r.fd = std::atoi(name.c_str());
-        } else {
-          r.type = Resolved::Type::kOpenPath;
-          r.path = cur;
-        }
-        return r;
-      }
+      if (InProc(cur, &folder)) return ResolveProcLink(cur, folder);
       std::vector<char> buf(PATH_MAX + 1);
       const ssize_t n = readlink(cur.c_str(), buf.data(), buf.size() - 1);
       if (n < 0) return Status::FailedPrecondition("cannot write " + at + ": " + ErrnoText(errno));
@@ -271,6 +273,44 @@ int OpenRetrying(const char* path, int flags, mode_t mode = 0) {
   return fd;
 }
 
+// A descriptor for a destination written as a stream (all but kFile): our own descriptor
+// duplicated, a FIFO or device opened, or a Unix socket connected to. Errors name `shown`.
+Result<int> OpenStreamed(const Resolved& r, const std::string& shown) {
+  if (r.type == Resolved::Type::kOwnFd) {
+    const int fd = fcntl(r.fd, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0) {
+      return Status::FailedPrecondition("cannot write " + shown + ": descriptor " +
+                                        std::to_string(r.fd) + ": " + ErrnoText(errno));
+    }
+    return fd;
+  }
+  if (r.type == Resolved::Type::kOpenPath) {
+    // A FIFO blocks here until its reader opens it, which is what streaming to it means.
+    const int fd = OpenRetrying(r.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+      const int err = errno;
+      return Status::FailedPrecondition("cannot write " + shown + ": " +
+                                        (err == EISDIR ? "it is a directory" : ErrnoText(err)));
+    }
+    return fd;
+  }
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (r.path.size() >= sizeof(addr.sun_path)) {
+    return Status::InvalidArgument("cannot write " + shown +
+                                   ": the socket's path is too long to connect to");
+  }
+  std::memcpy(addr.sun_path, r.path.data(), r.path.size());
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0 || connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    return Status::FailedPrecondition("cannot write " + shown +
+                                      ": connecting to the socket: " + ErrnoText(err));
+  }
+  return fd;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<OutputFile>> OutputFile::Open(const std::string& path, WriterKind writer) {
@@ -283,60 +323,22 @@ Result<std::unique_ptr<OutputFile>> OutputFile::Open(const std::string& path, Wr
     out->fd_ = STDOUT_FILENO;
   } else {
     GRIDSTORE_ASSIGN_OR_RETURN(Resolved r, Resolve(path, out->display_));
-    switch (r.type) {
-      case Resolved::Type::kOwnFd:
-        out->fd_ = fcntl(r.fd, F_DUPFD_CLOEXEC, 3);
-        if (out->fd_ < 0) {
-          return Status::FailedPrecondition("cannot write " + out->display_ + ": descriptor " +
-                                            std::to_string(r.fd) + ": " + ErrnoText(errno));
-        }
-        out->own_fd_ = true;
-        break;
-      case Resolved::Type::kOpenPath:
-        // A FIFO blocks here until its reader opens it, which is what streaming to it means.
-        out->fd_ = OpenRetrying(r.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        if (out->fd_ < 0) {
-          const int err = errno;
-          return Status::FailedPrecondition("cannot write " + out->display_ + ": " +
-                                            (err == EISDIR ? "it is a directory" : ErrnoText(err)));
-        }
-        out->own_fd_ = true;
-        break;
-      case Resolved::Type::kSocket: {
-        sockaddr_un addr{};
-        addr.sun_family = AF_UNIX;
-        if (r.path.size() >= sizeof(addr.sun_path)) {
-          return Status::InvalidArgument("cannot write " + out->display_ +
-                                         ": the socket's path is too long to connect to");
-        }
-        std::memcpy(addr.sun_path, r.path.data(), r.path.size());
-        out->fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (out->fd_ < 0 ||
-            connect(out->fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0) {
-          const int err = errno;
-          if (out->fd_ >= 0) ::close(out->fd_);
-          out->fd_ = -1;
-          return Status::FailedPrecondition("cannot write " + out->display_ +
-                                            ": connecting to the socket: " + ErrnoText(err));
-        }
-        out->own_fd_ = true;
-        break;
+    if (r.type != Resolved::Type::kFile) {
+      GRIDSTORE_ASSIGN_OR_RETURN(out->fd_, OpenStreamed(r, out->display_));
+      out->own_fd_ = true;
+    } else {
+      out->target_ = r.path;
+      if (r.exists) {
+        out->replaces_ = true;
+        out->mode_ = r.st.st_mode & 0777;
+        out->uid_ = r.st.st_uid;
+        out->gid_ = r.st.st_gid;
+      } else {
+        out->mode_ = 0666 & ~CurrentUmask();
       }
-      case Resolved::Type::kFile: {
-        out->target_ = r.path;
-        if (r.exists) {
-          out->replaces_ = true;
-          out->mode_ = r.st.st_mode & 0777;
-          out->uid_ = r.st.st_uid;
-          out->gid_ = r.st.st_gid;
-        } else {
-          out->mode_ = 0666 & ~CurrentUmask();
-        }
-        temp_name = NameOf(r.path);
-        GRIDSTORE_ASSIGN_OR_RETURN(out->temp_dir_,
-                                   MakePrivateFolder(ParentOf(r.path), temp_name, out->display_));
-        break;
-      }
+      temp_name = NameOf(r.path);
+      GRIDSTORE_ASSIGN_OR_RETURN(out->temp_dir_,
+                                 MakePrivateFolder(ParentOf(r.path), temp_name, out->display_));
     }
   }
   if (writer == WriterKind::kPath) {

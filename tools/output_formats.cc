@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/util/internal/strings.h"
 #include "tools/text_escape.h"
 
 namespace gridstore::tools {
@@ -69,11 +70,6 @@ std::string Claim(std::string name, std::set<std::string, std::less<>>* taken) {
   while (taken->count(name)) name.insert(name.begin(), '@');
   taken->insert(name);
   return name;
-}
-
-std::string ShapeString(const grid::Shape4& s) {
-  return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) +
-         ", " + std::to_string(s[3]) + "]";
 }
 
 Result<RowSource> MakeRowSource(const grid::DataSetMeta& meta, const grid::GridDataSet& data,

@@ -140,6 +140,59 @@ class Parser {
 
   // ---- lexer ----
 
+  // The end of the number starting at `i`: a maximal run, so that "12abc" is one bad number
+  // rather than a number and a name.
+  size_t NumberEnd(size_t i) const {
+    const size_t n = text_.size();
+    size_t j = i;
+    while (j < n) {
+      if (IsIdentChar(text_[j])) {
+        ++j;
+      } else if ((text_[j] == '+' || text_[j] == '-') &&
+                 (text_[j - 1] == 'e' || text_[j - 1] == 'E') && j + 1 < n &&
+                 IsDigit(text_[j + 1])) {
+        ++j;  // an exponent's sign
+      } else {
+        break;
+      }
+    }
+    return j;
+  }
+
+  // The string whose opening quote is at *i into *t; *i moves past its closing quote.
+  Status LexString(size_t* i, Token* t) {
+    const size_t n = text_.size();
+    const char quote = text_[*i];
+    size_t j = *i + 1;
+    bool closed = false;
+    while (j < n) {
+      if (text_[j] == quote) {
+        closed = true;
+        ++j;
+        break;
+      }
+      if (text_[j] == '\\') {
+        if (j + 1 >= n) break;
+        const char e = text_[j + 1];
+        if (e != '\'' && e != '"' && e != '\\') {
+          return Error(j, "unknown escape '\\" + std::string(1, e) +
+                              "' in a string (the escapes are \\', \\\" and \\\\)");
+        }
+        t->text += e;
+        j += 2;
+        continue;
+      }
+      t->text += text_[j++];
+    }
+    if (!closed) {
+      return Error(*i, std::string("unterminated string: the ") +
+                           (quote == '\'' ? "quote ' " : "quote \" ") + "here is never closed");
+    }
+    t->kind = Tok::kString;
+    *i = j;
+    return Status::OK();
+  }
+
   Status Lex() {
     size_t i = 0;
     const size_t n = text_.size();
@@ -163,50 +216,12 @@ class Parser {
         t.text = std::string(text_.substr(i, j - i));
         i = j;
       } else if (IsDigit(c)) {
-        // A maximal run, so that "12abc" is one bad number rather than a number and a name.
-        size_t j = i;
-        while (j < n) {
-          if (IsIdentChar(text_[j])) {
-            ++j;
-          } else if ((text_[j] == '+' || text_[j] == '-') &&
-                     (text_[j - 1] == 'e' || text_[j - 1] == 'E') && j + 1 < n &&
-                     IsDigit(text_[j + 1])) {
-            ++j;  // an exponent's sign
-          } else {
-            break;
-          }
-        }
+        const size_t j = NumberEnd(i);
         t.kind = Tok::kNumber;
         t.text = std::string(text_.substr(i, j - i));
         i = j;
       } else if (c == '\'' || c == '"') {
-        size_t j = i + 1;
-        bool closed = false;
-        while (j < n) {
-          if (text_[j] == c) {
-            closed = true;
-            ++j;
-            break;
-          }
-          if (text_[j] == '\\') {
-            if (j + 1 >= n) break;
-            const char e = text_[j + 1];
-            if (e != '\'' && e != '"' && e != '\\') {
-              return Error(j, "unknown escape '\\" + std::string(1, e) +
-                                  "' in a string (the escapes are \\', \\\" and \\\\)");
-            }
-            t.text += e;
-            j += 2;
-            continue;
-          }
-          t.text += text_[j++];
-        }
-        if (!closed) {
-          return Error(i, std::string("unterminated string: the ") +
-                              (c == '\'' ? "quote ' " : "quote \" ") + "here is never closed");
-        }
-        t.kind = Tok::kString;
-        i = j;
+        GRIDSTORE_RETURN_IF_ERROR(LexString(&i, &t));
       } else if (c == '`') {
         const size_t close = text_.find('`', i + 1);
         if (close == std::string_view::npos) {

@@ -343,7 +343,17 @@ std::vector<BadInput> Catalogue() {
 
       // ---- the command line itself ----
       {"unknown_command", kSt, {"frobnicate"}, 2, {"unknown command 'frobnicate'"}},
-      {"no_command", kSt, {}, 2, {"subcommand"}},
+      {"no_command", kSt, {}, 2, {"no command given (commands: import, info, query, fetch"}},
+      {"unknown_index_command", kSt, {"index", "craete", "i", "a:string"}, 2,
+       {"unknown command 'index craete' (index commands: create, list, drop)"}},
+      {"no_index_command", kSt, {"index"}, 2, {"no command given after 'index'"}},
+      {"unknown_option_before_the_command", kSt, {"--stor", "x", "info", "d"}, 2,
+       {"unknown option '--stor'"}},
+      {"store_given_twice_differently", kSt, {"delete", "--store", "@DIR@/other", "d"}, 2,
+       {"--store is given twice, as '@STORE@' and as '@DIR@/other'; give it once"}},
+      {"store_given_twice_differently_no_store", kNo,
+       {"index", "create", "--store", "@DIR@/other", "i", "a:string"}, 2,
+       {"--store is given twice"}},
   };
   // clang-format on
 }

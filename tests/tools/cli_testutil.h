@@ -36,15 +36,15 @@ inline std::string ShellQuote(const std::string& s) {
   return q + "'";
 }
 
-// Runs `prefix gridstore --store STORE args...` (GRIDSTORE_CLI is the binary's path), with
-// `stdin_text` on standard input; the output files go to `work_dir`.
-inline RunResult RunGridStore(const std::string& work_dir, const std::string& store,
-                              const std::vector<std::string>& args,
-                              const std::string& stdin_text = "", const std::string& prefix = "") {
+// Runs `prefix gridstore args...` (GRIDSTORE_CLI is the binary's path), with `stdin_text` on
+// standard input; the output files go to `work_dir`.
+inline RunResult RunGridStoreArgs(const std::string& work_dir, const std::vector<std::string>& args,
+                                  const std::string& stdin_text = "",
+                                  const std::string& prefix = "") {
   const std::string in = work_dir + "/stdin", out = work_dir + "/stdout",
                     err = work_dir + "/stderr";
   std::ofstream(in, std::ios::binary) << stdin_text;
-  std::string cmd = prefix + ShellQuote(GRIDSTORE_CLI) + " --store " + ShellQuote(store);
+  std::string cmd = prefix + ShellQuote(GRIDSTORE_CLI);
   for (const auto& a : args) cmd += " " + ShellQuote(a);
   cmd += " > " + ShellQuote(out) + " 2> " + ShellQuote(err) + " < " + ShellQuote(in);
   const int status = std::system(cmd.c_str());
@@ -53,6 +53,15 @@ inline RunResult RunGridStore(const std::string& work_dir, const std::string& st
   r.out = ReadFile(out);
   r.err = ReadFile(err);
   return r;
+}
+
+// Runs `prefix gridstore --store STORE args...`.
+inline RunResult RunGridStore(const std::string& work_dir, const std::string& store,
+                              const std::vector<std::string>& args,
+                              const std::string& stdin_text = "", const std::string& prefix = "") {
+  std::vector<std::string> all = {"--store", store};
+  all.insert(all.end(), args.begin(), args.end());
+  return RunGridStoreArgs(work_dir, all, stdin_text, prefix);
 }
 
 // AddressSanitizer reserves terabytes of address space at start, so a binary built with it cannot

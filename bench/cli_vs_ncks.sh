@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Copyright 2026 The GridStore Authors.
+#
+# CLI start-to-exit benchmark (issue 13): `gridstore fetch` of small slices from a settled RocksDB
+# store versus `ncks -d` extracting the same hyperslab from a netCDF-4 deflate copy of the file
+# chunked like the store's blocks, each timed as a whole process (start-up, open, read, write,
+# exit), median of RUNS runs, the two tools interleaved in the same run so that both see the same
+# machine. Builds nothing: give it the build folder that holds tools/gridstore.
+#
+# Usage: bench/cli_vs_ncks.sh [BUILD_DIR=build] [WORK_DIR=/tmp/gridstore-cli-bench]
+# Environment:
+#   RUNS=50                                 runs per command; the median is reported
+#   GRIDSTORE_TEST_DATA=../shared/data      where tos_O1_2001-2002.nc and era5_1995-07-14T12.nc are
+#   BLOCK=64                                block side of the store and chunk side of the netCDF-4
+#                                           copy (nccopy -c time/1,lat/B,lon/B)
+#   KEEP=0                                  1 keeps the store, the copies and the outputs
+# Prints a table (query, gridstore's output format, gridstore and ncks medians in ms, their ratio
+# ncks/gridstore, peak RSS of each in KiB from /usr/bin/time -f %M) and one JSON line per row
+# starting with {"bench":"cli_vs_ncks".
+set -euo pipefail
+
+BUILD=$(realpath -m "${1:-build}")
+WORK=$(realpath -m "${2:-/tmp/gridstore-cli-bench}")
+RUNS=${RUNS:-50}
+BLOCK=${BLOCK:-64}
+KEEP=${KEEP:-0}
+HERE=$(cd "$(dirname "$0")" && pwd)
+DATA=$(realpath -m "${GRIDSTORE_TEST_DATA:-$HERE/../../shared/data}")
+
+GRIDSTORE="$BUILD/tools/gridstore"
+TOS="$DATA/tos_O1_2001-2002.nc"
+ERA5="$DATA/era5_1995-07-14T12.nc"
+STORE="$WORK/store"
+
+die() { echo "cli_vs_ncks: $*" >&2; exit 1; }
+[ -x "$GRIDSTORE" ] || die "no gridstore command at $GRIDSTORE (build it, or give the build folder)"
+for tool in ncks nccopy /usr/bin/time; do
+  command -v "$tool" > /dev/null || die "$tool is missing (scripts/install-deps.sh installs it)"
+done
+for f in "$TOS" "$ERA5"; do [ -r "$f" ] || die "cannot read $f (set GRIDSTORE_TEST_DATA)"; done
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$RUNS'"
+[ -n "${EPOCHREALTIME:-}" ] || die "bash 5 or later is needed (EPOCHREALTIME)"
+# Commands are kept as words split at spaces (row below).
+[[ "$WORK$BUILD" != *" "* ]] || die "the build and work folders must not contain spaces"
+
+rm -rf "$WORK"
+mkdir -p "$WORK/out"
+cleanup() { if [ "$KEEP" != 1 ]; then rm -rf "$WORK"; fi; }
+trap cleanup EXIT
+
+# ---- inputs: the store (settled by import) and the netCDF-4 copies ----
+for input in "tos $TOS" "era5 $ERA5"; do
+  read -r id file <<< "$input"
+  "$GRIDSTORE" --store "$STORE" import "$file" --dataset "$id" --block "${BLOCK}x${BLOCK}" \
+    > "$WORK/import.log" 2>&1 || die "importing $file failed: $(tail -n 1 "$WORK/import.log")"
+done
+nccopy -k nc4 -d 1 -c "time/1,lat/$BLOCK,lon/$BLOCK" "$TOS" "$WORK/tos_nc4.nc"
+nccopy -k nc4 -d 1 -c "latitude/$BLOCK,longitude/$BLOCK" "$ERA5" "$WORK/era5_nc4.nc"
+
+# ---- timing ----
+# Milliseconds (3 decimals) that "$@" takes, start to exit; its output goes nowhere.
+elapsed_ms() {
+  local t0 t1
+  t0=$EPOCHREALTIME
+  "$@" > /dev/null 2>&1 || die "failed: $*"
+  t1=$EPOCHREALTIME
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }'
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2); if (NR % 2) print v[m]; else printf "%.3f\n", (v[m] + v[m + 1]) / 2 }'; }
+peak_rss_kib() {
+  /usr/bin/time -f %M -o "$WORK/rss" "$@" > /dev/null 2>&1 || die "failed: $*"
+  tail -n 1 "$WORK/rss"
+}
+
+# One row: a query, gridstore's command and ncks's command for the same hyperslab. The two are
+# run alternately RUNS times after one warm-up each (the files then sit in the page cache).
+printf '%-34s %-6s %12s %10s %14s %12s %10s\n' query format gridstore_ms ncks_ms ncks/gridstore \
+  gridstore_KiB ncks_KiB
+row() {
+  local name=$1 format=$2 g=$3 n=$4
+  local -a gs ns
+  read -r -a gs <<< "$g"
+  read -r -a ns <<< "$n"
+  "${gs[@]}" > /dev/null 2>&1 || die "failed: ${gs[*]}"
+  "${ns[@]}" > /dev/null 2>&1 || die "failed: ${ns[*]}"
+  : > "$WORK/g.times"
+  : > "$WORK/n.times"
+  for ((i = 0; i < RUNS; i++)); do
+    elapsed_ms "${gs[@]}" >> "$WORK/g.times"
+    elapsed_ms "${ns[@]}" >> "$WORK/n.times"
+  done
+  local gm nm ratio grss nrss
+  gm=$(median < "$WORK/g.times")
+  nm=$(median < "$WORK/n.times")
+  ratio=$(awk -v g="$gm" -v n="$nm" 'BEGIN { printf "%.2f\n", n / g }')
+  grss=$(peak_rss_kib "${gs[@]}")
+  nrss=$(peak_rss_kib "${ns[@]}")
+  printf '%-34s %-6s %12s %10s %14s %12s %10s\n' "$name" "$format" "$gm" "$nm" "$ratio" "$grss" \
+    "$nrss"
+  printf '{"bench":"cli_vs_ncks","query":"%s","format":"%s","runs":%d,"gridstore_ms":%s,%s\n' \
+    "$name" "$format" "$RUNS" "$gm" \
+    "\"ncks_ms\":$nm,\"ratio\":$ratio,\"gridstore_rss_kib\":$grss,\"ncks_rss_kib\":$nrss}" \
+    >> "$WORK/json"
+}
+
+G="$GRIDSTORE --store $STORE fetch"
+O="$WORK/out"
+# tos(time 24, lat 170, lon 180) is t, x, y in the store: origin and shape are T,Z,X,Y.
+for format in csv npy nc; do
+  row "tos point series (24 values)" "$format" \
+    "$G tos --variables tos --origin 0,0,85,100 --shape 24,1,1,1 -o $O/series.$format" \
+    "ncks -O -d lat,85 -d lon,100 -v tos $WORK/tos_nc4.nc $O/series_ncks.nc"
+done
+for format in csv npy nc; do
+  row "tos box (1 x 10 x 10)" "$format" \
+    "$G tos --variables tos --origin 0,0,80,90 --shape 1,1,10,10 -o $O/box.$format" \
+    "ncks -O -d time,0 -d lat,80,89 -d lon,90,99 -v tos $WORK/tos_nc4.nc $O/box_ncks.nc"
+done
+for format in csv npy; do
+  row "era5 t2m box (10 x 10)" "$format" \
+    "$G era5 --variables t2m --origin 0,0,50,100 --shape 1,1,10,10 -o $O/era5.$format" \
+    "ncks -O -d latitude,50,59 -d longitude,100,109 -v t2m $WORK/era5_nc4.nc $O/era5_ncks.nc"
+done
+
+# The slices are the same: the series has 24 rows, the box 100, and the first values agree.
+[ "$(wc -l < "$O/series.csv")" -eq 25 ] || die "the series is not 24 rows"
+[ "$(wc -l < "$O/box.csv")" -eq 101 ] || die "the box is not 100 rows"
+ncks_first=$(ncks -H --trd -C -v tos -d lat,85 -d lon,100 -d time,0 "$WORK/tos_nc4.nc" |
+  sed -n 's/.*tos\[[0-9]*\]=\([^ ]*\).*/\1/p' | head -n 1)
+ours_first=$(sed -n 2p "$O/series.csv" | awk -F, '{ print $NF }')
+awk -v a="$ncks_first" -v b="$ours_first" 'BEGIN { d = a - b; if (d < 0) d = -d;
+  exit !(d <= 1e-5 * (a < 0 ? -a : a)) }' ||
+  die "the first value differs: ncks $ncks_first, gridstore $ours_first"
+cat "$WORK/json"

@@ -1,0 +1,55 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/util/internal/strings.h"
+
+#include "gridstore/util/internal/utf8.h"
+
+namespace gridstore {
+
+std::string Quote(std::string_view bytes) { return "'" + EscapeForMessage(bytes) + "'"; }
+
+std::string_view Trim(std::string_view text, std::string_view chars) {
+  const size_t begin = text.find_first_not_of(chars);
+  if (begin == std::string_view::npos) return text.substr(text.size());
+  const size_t end = text.find_last_not_of(chars);
+  return text.substr(begin, end - begin + 1);
+}
+
+std::vector<std::string> SplitList(std::string_view text, char separator) {
+  std::vector<std::string> items;
+  while (!text.empty()) {
+    const size_t at = text.find(separator);
+    const std::string_view item = text.substr(0, at);
+    if (!item.empty()) items.emplace_back(item);
+    if (at == std::string_view::npos) break;
+    text.remove_prefix(at + 1);
+  }
+  return items;
+}
+
+std::string ShapeString(std::span<const int64_t> extents) {
+  return ShapeString(extents, std::span<const std::string_view>());
+}
+
+std::string ShapeString(std::span<const int64_t> extents, std::span<const std::string_view> names) {
+  std::string out = "[";
+  for (size_t i = 0; i < extents.size(); ++i) {
+    if (i > 0) out += ", ";
+    if (i < names.size()) {
+      out += names[i];
+      out += '=';
+    }
+    out += std::to_string(extents[i]);
+  }
+  return out + "]";
+}
+
+std::string ShapeCross(std::span<const int64_t> extents) {
+  std::string out;
+  for (size_t i = 0; i < extents.size(); ++i) {
+    if (i > 0) out += 'x';
+    out += std::to_string(extents[i]);
+  }
+  return out;
+}
+
+}  // namespace gridstore
