@@ -149,6 +149,8 @@ struct QueryResult {
   int64_t total = -1;
   // Pass as QueryParams::page_token for the next page; empty when there is none.
   std::string next_token;
+  // The index that answered the query ("" for none): the one named, or the one chosen.
+  std::string index;
   // True if any condition was answered by scanning metas instead of the index.
   bool scanned = false;
   // A one-line plan: which conditions used the index, which were checked on candidates.
