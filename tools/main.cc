@@ -29,6 +29,7 @@
 #include "gridstore/util/internal/utf8.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/grid_verify.h"
+#include "gridstore/grid/query_parser.h"
 #include "gridstore/importers/netcdf_exporter.h"
 #include "gridstore/importers/netcdf_importer.h"
 #include "tools/cli_parse.h"
@@ -38,7 +39,6 @@
 #include "tools/output_formats.h"
 #include "tools/progress.h"
 #include "tools/text_escape.h"
-#include "tools/where_parser.h"
 
 namespace gridstore::tools {
 namespace {
@@ -214,8 +214,8 @@ int RunQuery(const Global& global, const QueryArgs& args) {
   }
   grid::Query query;  // every dataset
   if (args.where) {
-    auto parsed = ParseWhere(*args.where);
-    if (!parsed.ok()) return Fail(parsed.status(), /*multiline=*/true);
+    auto parsed = grid::ParseQuery(*args.where);
+    if (!parsed.ok()) return Fail(parsed.status().WithContext("--where"), /*multiline=*/true);
     query = *parsed;
   }
   if (args.sort && args.sort->empty()) {
@@ -239,18 +239,19 @@ int RunQuery(const Global& global, const QueryArgs& args) {
                ? std::string(" (it has none; create one with `gridstore index create`)")
                : " (it has " + IndexNames(*indexes) + ")")));
     }
-  } else {
-    index = ChooseIndex(query, *sort, *indexes);
-  }
-  const grid::MetaIndexSchema* schema = nullptr;
-  for (const auto& i : *indexes) {
-    if (i.name == index) schema = &i.schema;
   }
 
   params.sort = *sort;
   params.get_total_count = true;
-  auto result = (*store)->QueryDataSets(index, query, params);
+  // Without --index the library chooses one; result->index says which.
+  auto result = index.empty() ? (*store)->QueryDataSets(query, params)
+                              : (*store)->QueryDataSets(index, query, params);
   if (!result.ok()) return Fail(result.status());
+  index = result->index;
+  const grid::MetaIndexSchema* schema = nullptr;
+  for (const auto& i : *indexes) {
+    if (i.name == index) schema = &i.schema;
+  }
   if (args.json) {
     std::fputs(FormatQueryResultJson(*result).c_str(), stdout);
     return 0;

@@ -1,67 +1,30 @@
 // Copyright 2026 The GridStore Authors.
 //
-// A hand-written lexer and recursive-descent parser: small, no dependencies, and every error can
-// say exactly where it is and what was expected there.
-#include "tools/where_parser.h"
+// A recursive-descent parser over the tokens of grid/internal/query_syntax.h: small, no
+// dependencies, and every error can say exactly where it is and what was expected there.
+#include "gridstore/grid/query_parser.h"
 
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace gridstore::tools {
+#include "gridstore/grid/internal/query_syntax.h"
+
+namespace gridstore::grid {
 namespace {
 
-using grid::Query;
-using grid::QueryBuilder;
-using grid::QueryValue;
-
-enum class Tok : uint8_t {
-  kEnd,
-  kIdent,
-  kQuotedIdent,
-  kString,
-  kNumber,
-  kOp,
-  kLParen,
-  kRParen,
-  kComma,
-  kPlus,
-  kMinus
-};
-
-struct Token {
-  Tok kind = Tok::kEnd;
-  size_t pos = 0;    // byte offset of the first character
-  size_t end = 0;    // one past the last character
-  std::string text;  // identifier, operator, number lexeme, or the unescaped string
-};
-
-bool IsIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsIdentChar(char c) { return IsIdentStart(c) || IsDigit(c) || c == '.'; }
-
-char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (Lower(a[i]) != Lower(b[i])) return false;
-  }
-  return true;
-}
-
-constexpr std::string_view kKeywords[] = {"and",    "or",   "not",   "in", "prefix",
-                                          "exists", "true", "false", "now"};
-
-bool IsKeyword(std::string_view word) {
-  for (std::string_view k : kKeywords) {
-    if (EqualsIgnoreCase(word, k)) return true;
-  }
-  return false;
-}
+using internal_grid::EqualsIgnoreCase;
+using internal_grid::IsDigit;
+using internal_grid::IsIdentStart;
+using internal_grid::IsKeyword;
+using internal_grid::IsValueWord;
+using internal_grid::QueryToken;
+using Tok = internal_grid::QueryTokenKind;
 
 // Milliseconds per unit of a relative time ("now - 2 h"); 0 if `unit` is not one.
 int64_t UnitMillis(std::string_view unit) {
@@ -85,13 +48,27 @@ int64_t UnitMillis(std::string_view unit) {
   return 0;
 }
 
-// Columns count characters, not bytes, so that the caret lines up under UTF-8 text.
-size_t ColumnOf(std::string_view text, size_t pos) {
-  size_t column = 1;
-  for (size_t i = 0; i < pos && i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++column;
+// An attribute name: a backquoted name or a bare word that is not a keyword.
+bool IsField(const QueryToken& t) {
+  return t.kind == Tok::kQuotedIdent || (t.kind == Tok::kIdent && !IsKeyword(t.text));
+}
+
+bool IsLess(const QueryToken& t) { return t.kind == Tok::kOp && (t.text == "<" || t.text == "<="); }
+
+// Tokens that may start a value (and so a range); bare words other than keywords and value
+// words are attribute names.
+bool MayStartValue(const QueryToken& t) {
+  switch (t.kind) {
+    case Tok::kString:
+    case Tok::kNumber:
+    case Tok::kMinus:
+      return true;
+    case Tok::kIdent:
+      return IsValueWord(t.text) || EqualsIgnoreCase(t.text, "true") ||
+             EqualsIgnoreCase(t.text, "false") || EqualsIgnoreCase(t.text, "now");
+    default:
+      return false;
   }
-  return column;
 }
 
 class Parser {
@@ -99,10 +76,10 @@ class Parser {
   Parser(std::string_view text, int64_t now_ms) : text_(text), now_ms_(now_ms) {}
 
   Result<Query> Parse() {
-    GRIDSTORE_RETURN_IF_ERROR(Lex());
+    GRIDSTORE_RETURN_IF_ERROR(internal_grid::LexQuery(text_, &tokens_));
     if (tokens_.front().kind == Tok::kEnd) return Error(0, "the expression is empty");
     GRIDSTORE_ASSIGN_OR_RETURN(Query q, ParseOr());
-    const Token& t = Peek();
+    const QueryToken& t = Peek();
     if (t.kind == Tok::kRParen) return Error(t.pos, "')' has no matching '('");
     if (t.kind != Tok::kEnd) {
       return Error(t.pos, "expected 'and', 'or' or the end after " + Describe(Prev()) + ", found " +
@@ -115,17 +92,10 @@ class Parser {
   // ---- errors ----
 
   Status Error(size_t pos, const std::string& what) const {
-    std::string line(text_);
-    for (char& c : line) {
-      // Keep the caret under its column, and no control byte reaches the terminal.
-      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-    }
-    const size_t column = ColumnOf(text_, pos);
-    return Status::InvalidArgument("--where: column " + std::to_string(column) + ": " + what +
-                                   "\n  " + line + "\n  " + std::string(column - 1, ' ') + "^");
+    return internal_grid::QuerySyntaxError(text_, pos, what);
   }
 
-  static std::string Describe(const Token& t) {
+  static std::string Describe(const QueryToken& t) {
     switch (t.kind) {
       case Tok::kEnd:
         return "the end";
@@ -138,128 +108,19 @@ class Parser {
     }
   }
 
-  // ---- lexer ----
-
-  Status Lex() {
-    size_t i = 0;
-    const size_t n = text_.size();
-    while (true) {
-      while (i < n &&
-             (text_[i] == ' ' || text_[i] == '\t' || text_[i] == '\n' || text_[i] == '\r')) {
-        ++i;
-      }
-      Token t;
-      t.pos = i;
-      if (i == n) {
-        t.end = n;
-        tokens_.push_back(std::move(t));
-        return Status::OK();
-      }
-      const char c = text_[i];
-      if (IsIdentStart(c)) {
-        size_t j = i;
-        while (j < n && IsIdentChar(text_[j])) ++j;
-        t.kind = Tok::kIdent;
-        t.text = std::string(text_.substr(i, j - i));
-        i = j;
-      } else if (IsDigit(c)) {
-        // A maximal run, so that "12abc" is one bad number rather than a number and a name.
-        size_t j = i;
-        while (j < n) {
-          if (IsIdentChar(text_[j])) {
-            ++j;
-          } else if ((text_[j] == '+' || text_[j] == '-') &&
-                     (text_[j - 1] == 'e' || text_[j - 1] == 'E') && j + 1 < n &&
-                     IsDigit(text_[j + 1])) {
-            ++j;  // an exponent's sign
-          } else {
-            break;
-          }
-        }
-        t.kind = Tok::kNumber;
-        t.text = std::string(text_.substr(i, j - i));
-        i = j;
-      } else if (c == '\'' || c == '"') {
-        size_t j = i + 1;
-        bool closed = false;
-        while (j < n) {
-          if (text_[j] == c) {
-            closed = true;
-            ++j;
-            break;
-          }
-          if (text_[j] == '\\') {
-            if (j + 1 >= n) break;
-            const char e = text_[j + 1];
-            if (e != '\'' && e != '"' && e != '\\') {
-              return Error(j, "unknown escape '\\" + std::string(1, e) +
-                                  "' in a string (the escapes are \\', \\\" and \\\\)");
-            }
-            t.text += e;
-            j += 2;
-            continue;
-          }
-          t.text += text_[j++];
-        }
-        if (!closed) {
-          return Error(i, std::string("unterminated string: the ") +
-                              (c == '\'' ? "quote ' " : "quote \" ") + "here is never closed");
-        }
-        t.kind = Tok::kString;
-        i = j;
-      } else if (c == '`') {
-        const size_t close = text_.find('`', i + 1);
-        if (close == std::string_view::npos) {
-          return Error(i, "unterminated name: the backquote here is never closed");
-        }
-        if (close == i + 1) return Error(i, "an attribute name in backquotes must not be empty");
-        t.kind = Tok::kQuotedIdent;
-        t.text = std::string(text_.substr(i + 1, close - i - 1));
-        i = close + 1;
-      } else if (c == '(' || c == ')' || c == ',' || c == '+' || c == '-') {
-        t.kind = c == '('   ? Tok::kLParen
-                 : c == ')' ? Tok::kRParen
-                 : c == ',' ? Tok::kComma
-                 : c == '+' ? Tok::kPlus
-                            : Tok::kMinus;
-        t.text = std::string(1, c);
-        ++i;
-      } else if (c == '=' || c == '!' || c == '<' || c == '>') {
-        const char next = i + 1 < n ? text_[i + 1] : '\0';
-        std::string op(1, c);
-        if (next == '=' || (c == '<' && next == '>')) op += next;
-        if (op == "!") return Error(i, "'!' is not an operator; use '!=' or 'not'");
-        t.kind = Tok::kOp;
-        t.text = op;
-        i += op.size();
-      } else {
-        std::string ch(text_.substr(i, 1));
-        if (static_cast<unsigned char>(c) >= 0x80) {
-          size_t j = i + 1;
-          while (j < n && (static_cast<unsigned char>(text_[j]) & 0xC0) == 0x80) ++j;
-          ch = std::string(text_.substr(i, j - i));
-        }
-        return Error(i, "unexpected character '" + ch +
-                            "' (quote string values, and put odd attribute names in `backquotes`)");
-      }
-      t.end = i;
-      tokens_.push_back(std::move(t));
-    }
-  }
-
   // ---- token stream ----
 
-  const Token& Peek(size_t ahead = 0) const {
+  const QueryToken& Peek(size_t ahead = 0) const {
     return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
   }
-  const Token& Prev() const { return tokens_[pos_ == 0 ? 0 : pos_ - 1]; }
-  const Token& Next() {
-    const Token& t = tokens_[pos_];
+  const QueryToken& Prev() const { return tokens_[pos_ == 0 ? 0 : pos_ - 1]; }
+  const QueryToken& Next() {
+    const QueryToken& t = tokens_[pos_];
     if (pos_ + 1 < tokens_.size()) ++pos_;
     return t;
   }
   bool PeekKeyword(std::string_view keyword, size_t ahead = 0) const {
-    const Token& t = Peek(ahead);
+    const QueryToken& t = Peek(ahead);
     return t.kind == Tok::kIdent && EqualsIgnoreCase(t.text, keyword);
   }
   // Where a missing thing was expected: the next token, which is the end of the text at the end.
@@ -312,26 +173,26 @@ class Parser {
 
   Status TooDeep(size_t pos) const {
     return Error(pos, "the expression nests '(' and 'not' more than " +
-                          std::to_string(kMaxWhereDepth) + " deep (the limit)");
+                          std::to_string(kMaxQueryDepth) + " deep (the limit)");
   }
 
   Result<Query> ParseNot() {
     if (PeekKeyword("not")) {
       const size_t at = Next().pos;
       Nesting nesting(&depth_);
-      if (depth_ > kMaxWhereDepth) return TooDeep(at);
+      if (depth_ > kMaxQueryDepth) return TooDeep(at);
       GRIDSTORE_ASSIGN_OR_RETURN(Query q, ParseNot());
       return QueryBuilder::Not(std::move(q));
     }
     if (Peek().kind == Tok::kLParen) {
       const size_t open = Next().pos;
       Nesting nesting(&depth_);
-      if (depth_ > kMaxWhereDepth) return TooDeep(open);
+      if (depth_ > kMaxQueryDepth) return TooDeep(open);
       GRIDSTORE_ASSIGN_OR_RETURN(Query q, ParseOr());
       if (Peek().kind != Tok::kRParen) {
         if (Peek().kind == Tok::kEnd) {
           return Error(text_.size(), "missing ')' to close the '(' at column " +
-                                         std::to_string(ColumnOf(text_, open)));
+                                         std::to_string(internal_grid::ColumnOf(text_, open)));
         }
         return Error(Peek().pos, "expected 'and', 'or' or ')'" + AfterFound());
       }
@@ -342,14 +203,15 @@ class Parser {
   }
 
   Result<Query> ParseCondition() {
-    const Token& field_token = Peek();
-    if (field_token.kind == Tok::kIdent && EqualsIgnoreCase(field_token.text, "exists") &&
+    const QueryToken& field_token = Peek();
+    if (PeekKeyword("exists") &&
         (Peek(1).kind == Tok::kIdent || Peek(1).kind == Tok::kQuotedIdent)) {
       return Error(field_token.pos, "write 'FIELD exists' (the field comes first), not 'exists " +
                                         Peek(1).text + "'");
     }
-    if (!(field_token.kind == Tok::kQuotedIdent ||
-          (field_token.kind == Tok::kIdent && !IsKeyword(field_token.text)))) {
+    if (std::optional<Result<Query>> range = TryParseRange()) return std::move(*range);
+    if (IsConstant()) return EqualsIgnoreCase(Next().text, "true") ? Query() : QueryBuilder::Or({});
+    if (!IsField(field_token)) {
       std::string what = "expected a condition (an attribute name, 'not' or '(')";
       if (pos_ > 0) what += " after " + Describe(Prev());
       if (field_token.kind != Tok::kEnd) what += ", found " + Describe(field_token);
@@ -359,14 +221,52 @@ class Parser {
       return Error(HerePos(), what);
     }
     Next();
-    const std::string field = field_token.text;
-    const Token& op = Peek();
+    return ParseFieldCondition(field_token.text);
+  }
+
+  // 'true' or 'false' standing alone as a condition; followed by an operator they are more
+  // likely an attribute so named, which must be in backquotes (ParseCondition says so).
+  bool IsConstant() const {
+    if (!PeekKeyword("true") && !PeekKeyword("false")) return false;
+    return Peek(1).kind != Tok::kOp && !PeekKeyword("in", 1) && !PeekKeyword("not", 1) &&
+           !PeekKeyword("prefix", 1) && !PeekKeyword("exists", 1);
+  }
+
+  // LOWER ('<' | '<=') FIELD ('<' | '<=') UPPER, if the tokens start that way (nothing is
+  // consumed otherwise, so that other errors keep their message).
+  std::optional<Result<Query>> TryParseRange() {
+    const QueryToken& first = Peek();
+    if (!MayStartValue(first)) return std::nullopt;
+    const size_t start = pos_;
+    Result<QueryValue> lower = ParseValue();
+    // "nan < x" compares an attribute called nan; "nan < x < 1" is a range.
+    const bool word = first.kind == Tok::kIdent && IsValueWord(first.text);
+    if (!lower.ok() || !IsLess(Peek()) || !IsField(Peek(1)) || (word && !IsLess(Peek(2)))) {
+      pos_ = start;
+      return std::nullopt;
+    }
+    const bool include_lower = Next().text == "<=";
+    const std::string field = Next().text;
+    if (!IsLess(Peek())) {
+      return Error(HerePos(), "expected '<' or '<='" + AfterFound() +
+                                  " (a range is written LOWER < FIELD < UPPER)");
+    }
+    const bool include_upper = Next().text == "<=";
+    GRIDSTORE_ASSIGN_OR_RETURN(QueryValue upper, ParseValue());
+    return QueryBuilder::Range(field, std::move(lower).value(), std::move(upper), include_lower,
+                               include_upper);
+  }
+
+  // What follows FIELD in a condition.
+  Result<Query> ParseFieldCondition(const std::string& field) {
+    const QueryToken& op = Peek();
     if (op.kind == Tok::kOp) {
       Next();
       GRIDSTORE_ASSIGN_OR_RETURN(QueryValue value, ParseValue());
       if (op.text == "=" || op.text == "==") return QueryBuilder::Equal(field, std::move(value));
-      if (op.text == "!=" || op.text == "<>")
+      if (op.text == "!=" || op.text == "<>") {
         return QueryBuilder::NotEqual(field, std::move(value));
+      }
       if (op.text == "<") return QueryBuilder::LessThan(field, std::move(value));
       if (op.text == "<=") return QueryBuilder::LessEqual(field, std::move(value));
       if (op.text == ">") return QueryBuilder::GreaterThan(field, std::move(value));
@@ -421,14 +321,14 @@ class Parser {
       }
       if (Peek().kind == Tok::kEnd) {
         return Error(text_.size(), "missing ')' to close the 'in' list at column " +
-                                       std::to_string(ColumnOf(text_, open)));
+                                       std::to_string(internal_grid::ColumnOf(text_, open)));
       }
       return Error(Peek().pos, "expected ',' or ')' in the 'in' list" + AfterFound());
     }
   }
 
   // A number lexeme: int64 if it has no fraction or exponent, else a finite double.
-  Result<QueryValue> NumberValue(const Token& t, bool negative) {
+  Result<QueryValue> NumberValue(const QueryToken& t, bool negative) {
     std::string_view s = t.text;
     size_t i = 0;
     auto digits = [&] {
@@ -470,7 +370,7 @@ class Parser {
   }
 
   Result<QueryValue> ParseValue() {
-    const Token& t = Peek();
+    const QueryToken& t = Peek();
     switch (t.kind) {
       case Tok::kString:
         Next();
@@ -480,27 +380,94 @@ class Parser {
         return NumberValue(t, false);
       case Tok::kMinus:
         Next();
-        if (Peek().kind != Tok::kNumber)
+        if (PeekKeyword("inf")) {
+          Next();
+          return QueryValue(-std::numeric_limits<double>::infinity());
+        }
+        if (Peek().kind != Tok::kNumber) {
           return Error(HerePos(), "expected a number" + AfterFound());
+        }
         return NumberValue(Next(), true);
       case Tok::kIdent:
-        if (EqualsIgnoreCase(t.text, "true") || EqualsIgnoreCase(t.text, "false")) {
-          Next();
-          return QueryValue(EqualsIgnoreCase(t.text, "true"));
-        }
-        if (EqualsIgnoreCase(t.text, "now")) {
-          Next();
-          return ParseRelativeTime();
-        }
-        if (!IsKeyword(t.text)) {
-          return Error(t.pos,
-                       "expected a value" + AfterFound() + " (quote strings: '" + t.text + "')");
-        }
-        break;
+        return ParseWordValue();
       default:
         break;
     }
     return Error(HerePos(), "expected a value" + AfterFound());
+  }
+
+  // true, false, nan, inf or a relative time.
+  Result<QueryValue> ParseWordValue() {
+    const QueryToken& t = Peek();
+    if (EqualsIgnoreCase(t.text, "true") || EqualsIgnoreCase(t.text, "false")) {
+      Next();
+      return QueryValue(EqualsIgnoreCase(t.text, "true"));
+    }
+    if (EqualsIgnoreCase(t.text, "nan")) {
+      Next();
+      return QueryValue(std::numeric_limits<double>::quiet_NaN());
+    }
+    if (EqualsIgnoreCase(t.text, "inf")) {
+      Next();
+      return QueryValue(std::numeric_limits<double>::infinity());
+    }
+    if (EqualsIgnoreCase(t.text, "now")) {
+      Next();
+      return ParseRelativeTime();
+    }
+    if (!IsKeyword(t.text)) {
+      return Error(t.pos, "expected a value" + AfterFound() + " (quote strings: '" + t.text + "')");
+    }
+    return Error(HerePos(), "expected a value" + AfterFound());
+  }
+
+  // One ('+' | '-') AMOUNT UNIT step of a relative time, added to *ms and (while whole) *exact.
+  Status ParseTimeStep(double* ms, int64_t* exact, bool* exact_ok) {
+    const bool minus = Next().kind == Tok::kMinus;
+    if (Peek().kind != Tok::kNumber) {
+      return Error(HerePos(), "expected an amount of time (like 1 day)" + AfterFound());
+    }
+    const QueryToken& amount_token = Next();
+    // The unit may be glued to the amount ("1day") or follow it ("1 day").
+    std::string number = amount_token.text;
+    std::string unit;
+    size_t unit_pos = 0;
+    size_t split = 0;
+    while (split < number.size() && (IsDigit(number[split]) || number[split] == '.')) ++split;
+    if (split < number.size() && IsIdentStart(number[split]) && split > 0) {
+      unit = number.substr(split);
+      unit_pos = amount_token.pos + split;
+      number.resize(split);
+    } else if (Peek().kind == Tok::kIdent) {
+      unit = Peek().text;
+      unit_pos = Peek().pos;
+      Next();
+    } else {
+      return Error(HerePos(), "expected a time unit (ms, s, min, h, d or w)" + AfterFound());
+    }
+    QueryToken number_token = amount_token;
+    number_token.text = number;
+    GRIDSTORE_ASSIGN_OR_RETURN(QueryValue amount, NumberValue(number_token, false));
+    const int64_t unit_ms = UnitMillis(unit);
+    if (unit_ms == 0) {
+      return Error(unit_pos, "unknown time unit '" + unit + "' (use ms, s, min, h, d or w)");
+    }
+    const bool whole = std::holds_alternative<int64_t>(amount);
+    const double delta = whole ? static_cast<double>(std::get<int64_t>(amount)) * unit_ms
+                               : std::get<double>(amount) * unit_ms;
+    *ms += minus ? -delta : delta;
+    if (whole && *exact_ok) {
+      int64_t d = 0;
+      *exact_ok = !__builtin_mul_overflow(std::get<int64_t>(amount), unit_ms, &d) &&
+                  !(minus ? __builtin_sub_overflow(*exact, d, exact)
+                          : __builtin_add_overflow(*exact, d, exact));
+    } else {
+      *exact_ok = false;
+    }
+    if (!(std::fabs(*ms) < 9.2e18)) {
+      return Error(amount_token.pos, "the time is out of the int64 millisecond range");
+    }
+    return Status::OK();
   }
 
   // After 'now': (('+' | '-') AMOUNT UNIT)*, in milliseconds since the epoch.
@@ -509,50 +476,7 @@ class Parser {
     int64_t exact = now_ms_;
     bool exact_ok = true;
     while (Peek().kind == Tok::kPlus || Peek().kind == Tok::kMinus) {
-      const bool minus = Next().kind == Tok::kMinus;
-      if (Peek().kind != Tok::kNumber) {
-        return Error(HerePos(), "expected an amount of time (like 1 day)" + AfterFound());
-      }
-      const Token& amount_token = Next();
-      // The unit may be glued to the amount ("1day") or follow it ("1 day").
-      std::string number = amount_token.text;
-      std::string unit;
-      size_t unit_pos = 0;
-      size_t split = 0;
-      while (split < number.size() && (IsDigit(number[split]) || number[split] == '.')) ++split;
-      if (split < number.size() && IsIdentStart(number[split]) && split > 0) {
-        unit = number.substr(split);
-        unit_pos = amount_token.pos + split;
-        number.resize(split);
-      } else if (Peek().kind == Tok::kIdent) {
-        unit = Peek().text;
-        unit_pos = Peek().pos;
-        Next();
-      } else {
-        return Error(HerePos(), "expected a time unit (ms, s, min, h, d or w)" + AfterFound());
-      }
-      Token number_token = amount_token;
-      number_token.text = number;
-      GRIDSTORE_ASSIGN_OR_RETURN(QueryValue amount, NumberValue(number_token, false));
-      const int64_t unit_ms = UnitMillis(unit);
-      if (unit_ms == 0) {
-        return Error(unit_pos, "unknown time unit '" + unit + "' (use ms, s, min, h, d or w)");
-      }
-      const double delta = std::holds_alternative<int64_t>(amount)
-                               ? static_cast<double>(std::get<int64_t>(amount)) * unit_ms
-                               : std::get<double>(amount) * unit_ms;
-      ms += minus ? -delta : delta;
-      if (std::holds_alternative<int64_t>(amount) && exact_ok) {
-        int64_t d = 0;
-        exact_ok = !__builtin_mul_overflow(std::get<int64_t>(amount), unit_ms, &d) &&
-                   !(minus ? __builtin_sub_overflow(exact, d, &exact)
-                           : __builtin_add_overflow(exact, d, &exact));
-      } else {
-        exact_ok = false;
-      }
-      if (!(std::fabs(ms) < 9.2e18)) {
-        return Error(amount_token.pos, "the time is out of the int64 millisecond range");
-      }
+      GRIDSTORE_RETURN_IF_ERROR(ParseTimeStep(&ms, &exact, &exact_ok));
     }
     // Whole amounts stay exact; fractional ones ("1.5 h") round to the millisecond.
     return QueryValue(exact_ok ? exact : static_cast<int64_t>(std::llround(ms)));
@@ -560,22 +484,22 @@ class Parser {
 
   std::string_view text_;
   int64_t now_ms_;
-  std::vector<Token> tokens_;
+  std::vector<QueryToken> tokens_;
   size_t pos_ = 0;
   int depth_ = 0;  // '(' and 'not' open around the current token
 };
 
 }  // namespace
 
-Result<grid::Query> ParseWhere(std::string_view text, int64_t now_ms) {
+Result<Query> ParseQuery(std::string_view text, int64_t now_ms) {
   return Parser(text, now_ms).Parse();
 }
 
-Result<grid::Query> ParseWhere(std::string_view text) {
+Result<Query> ParseQuery(std::string_view text) {
   const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::system_clock::now().time_since_epoch())
                              .count();
-  return ParseWhere(text, now_ms);
+  return ParseQuery(text, now_ms);
 }
 
-}  // namespace gridstore::tools
+}  // namespace gridstore::grid
