@@ -6,9 +6,9 @@
 //   status = 'DONE' and create_time > now - 1 day and (tag1 = 'A' or tag2 = 'X')
 //
 // (parsed from that text, and built with QueryBuilder: the two are equal), newest first, 10 per
-// page, following the page token to the end, on the index the store chooses. Unlike the reference's search
-// index, the results are consistent at once: no sleep between writing and querying. The sample
-// checks its answer against a brute-force filter of every dataset and exits non-zero if they
+// page, following the page token to the end, on the index the store chooses. Unlike the reference's
+// search index, the results are consistent at once: no sleep between writing and querying. The
+// sample checks its answer against a brute-force filter of every dataset and exits non-zero if they
 // differ.
 #include <algorithm>
 #include <chrono>

@@ -46,8 +46,10 @@ std::string ChooseMetaIndex(const grid::Query& query, const std::vector<grid::So
   std::string best;
   size_t best_count = 0;
   for (const grid::MetaIndexInfo& index : indexes) {
-    const auto count = static_cast<size_t>(std::count_if(
-        fields.begin(), fields.end(), [&](const std::string& f) { return Holds(index.schema, f); }));
+    const auto count =
+        static_cast<size_t>(std::count_if(fields.begin(), fields.end(), [&](const std::string& f) {
+          return Holds(index.schema, f);
+        }));
     if (count > best_count) {
       best = index.name;
       best_count = count;

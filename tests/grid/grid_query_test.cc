@@ -39,7 +39,8 @@ TEST(GridQueryTest, ChooseMetaIndex) {
 
 TEST(GridQueryTest, QueryAndSortFields) {
   ASSERT_OK_AND_ASSIGN(auto q, ParseQuery("not (b = 1 and 0 < a < 2) or b exists or true", 0));
-  EXPECT_EQ(QueryAndSortFields(q, {{"c", SortOrder::kAscending}, {"id", SortOrder::kAscending},
+  EXPECT_EQ(QueryAndSortFields(q, {{"c", SortOrder::kAscending},
+                                   {"id", SortOrder::kAscending},
                                    {"a", SortOrder::kDescending}}),
             (std::vector<std::string>{"b", "a", "c"}));
 }
@@ -50,9 +51,9 @@ class GridQueryStoreTest : public ::testing::Test {
     ASSERT_OK_AND_ASSIGN(store_, OpenGridStore(storage::NewMemoryKvStore(),
                                                {.create_if_missing = true, .threads = 1}));
     for (int i = 0; i < 6; ++i) {
-      DataSetMeta meta = testing::MakeMeta(
-          "ds-" + std::to_string(i),
-          {testing::MakeVariable("v", DataType::kFloat32, {1, 1, 2, 2})});
+      DataSetMeta meta =
+          testing::MakeMeta("ds-" + std::to_string(i),
+                            {testing::MakeVariable("v", DataType::kFloat32, {1, 1, 2, 2})});
       meta.attributes["source"] = AttributeValue::String(i % 2 == 0 ? "ECMWF" : "NMC");
       meta.attributes["t"] = AttributeValue::Int64(100 - i);
       ASSERT_OK(store_->PutDataSetMeta(meta));

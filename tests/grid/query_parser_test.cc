@@ -135,8 +135,8 @@ TEST(QueryParserTest, Ranges) {
   EXPECT_EQ(P("'a' <= s < \"b\""), "'a' <= s < 'b'");
   EXPECT_EQ(P("-5 < x < -1"), "-5i < x < -1i");
   EXPECT_EQ(P("false <= b <= true"), "false <= b <= true");
-  EXPECT_EQ(P("now - 1 d <= t < now"), std::to_string(kNow - 86'400'000) + "i <= t < " +
-                                             std::to_string(kNow) + "i");
+  EXPECT_EQ(P("now - 1 d <= t < now"),
+            std::to_string(kNow - 86'400'000) + "i <= t < " + std::to_string(kNow) + "i");
   EXPECT_EQ(P("1 < `and` < 2"), "1i < and < 2i");
   EXPECT_EQ(P("not 1 < x < 2"), "NOT(1i < x < 2i)");
   EXPECT_EQ(P("a = 1 and 1 < x < 2 or b = 2"), "OR(AND(a = 1i, 1i < x < 2i), b = 2i)");
@@ -159,7 +159,8 @@ TEST(QueryParserTest, RangeErrors) {
                                                "'not' or '('), found '1'"));
   EXPECT_THAT(E("3 = a"), ::testing::HasSubstr("column 1: expected a condition"));
   EXPECT_THAT(E("'x' < y"), ::testing::HasSubstr("column 8: expected '<' or '<='"));
-  EXPECT_THAT(E("nan < x"), ::testing::HasSubstr("column 7: expected a value after '<', found 'x'"));
+  EXPECT_THAT(E("nan < x"),
+              ::testing::HasSubstr("column 7: expected a value after '<', found 'x'"));
 }
 
 TEST(QueryParserTest, TrueAndFalseAsConditions) {
@@ -170,9 +171,10 @@ TEST(QueryParserTest, TrueAndFalseAsConditions) {
   EXPECT_EQ(P("a = 1 or false"), "OR(a = 1i, OR())");
   EXPECT_EQ(P("(true) and a = 1"), "AND(ALL, a = 1i)");
   // Followed by an operator, they are meant as attribute names, which need backquotes.
-  EXPECT_THAT(E("true = 1"), ::testing::HasSubstr("column 1: expected a condition (an attribute "
-                                                  "name, 'not' or '('), found 'true'; put an "
-                                                  "attribute named like a keyword in `backquotes`"));
+  EXPECT_THAT(E("true = 1"),
+              ::testing::HasSubstr("column 1: expected a condition (an attribute "
+                                   "name, 'not' or '('), found 'true'; put an "
+                                   "attribute named like a keyword in `backquotes`"));
   EXPECT_THAT(E("false exists"), ::testing::HasSubstr("`backquotes`"));
   EXPECT_THAT(E("true a"), ::testing::HasSubstr("column 6: expected 'and', 'or' or the end after "
                                                 "'true', found 'a'"));
@@ -199,7 +201,7 @@ TEST(QueryParserTest, HexEscapesAndDoubledBackquotes) {
   EXPECT_EQ(P("```` exists"), "` exists");
   EXPECT_EQ(P("`a\\b` = 1"), "a\\b = 1i");  // no escapes in backquotes but ``
   EXPECT_THAT(E(R"(s = 'a\x4')"), ::testing::HasSubstr("column 7: the escape '\\x' in a string "
-                                                        "needs two hex digits"));
+                                                       "needs two hex digits"));
   EXPECT_THAT(E(R"(s = 'a\xg0')"), ::testing::HasSubstr("column 7: the escape '\\x'"));
   EXPECT_THAT(E(R"(s = 'a\x)"), ::testing::HasSubstr("column 7: the escape '\\x'"));
   EXPECT_THAT(E("`a`` = 1"), ::testing::HasSubstr("column 1: unterminated name"));
@@ -294,7 +296,7 @@ TEST(QueryParserTest, UnclosedQuote) {
 TEST(QueryParserTest, BadEscape) {
   EXPECT_THAT(E("a = 'x\\ny'"), ::testing::StartsWith("column 7: unknown escape '\\n'"));
   EXPECT_THAT(E("a = 'x\\ny'"), ::testing::HasSubstr("(the escapes are \\', \\\", \\\\ and "
-                                                      "\\xHH)"));
+                                                     "\\xHH)"));
 }
 
 TEST(QueryParserTest, UnbalancedParentheses) {

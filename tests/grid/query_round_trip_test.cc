@@ -29,15 +29,16 @@ constexpr int64_t kNow = 1'700'000'000'000;
 
 // Names: plain, keywords and value words of any case, and names only backquotes can hold.
 const char* const kFields[] = {
-    "status", "create_time", "a.b_2", "_x", "Z", "day", "and", "OR", "Not", "in", "prefix",
-    "exists", "TRUE", "false", "now", "nan", "inf", "NaN", "grid type", "a`b", "`", "``x`",
-    "北京", "x\ny", "\x01", "tab\there", "1abc", "a-b", "'q'", "\"dq\"", "\\", "id"};
+    "status", "create_time", "a.b_2",     "_x",     "Z",    "day",    "and",  "OR",
+    "Not",    "in",          "prefix",    "exists", "TRUE", "false",  "now",  "nan",
+    "inf",    "NaN",         "grid type", "a`b",    "`",    "``x`",   "北京", "x\ny",
+    "\x01",   "tab\there",   "1abc",      "a-b",    "'q'",  "\"dq\"", "\\",   "id"};
 
 using std::string_view_literals::operator""sv;
 const std::string_view kStrings[] = {
-    ""sv,     "DONE"sv,  "it's"sv,     "say \"hi\""sv, "back\\slash"sv, "\\x41"sv,          "北京"sv,
-    "ü"sv,    "\x7f"sv,  "\x1b[31m"sv, "\n\t\r"sv,     "a\0b"sv,         "\xff\xfe"sv,       "\xc3"sv,
-    "\xe2\x82"sv, "`"sv, "and or not ( )"sv, "' OR 1=1 --"sv};
+    ""sv,         "DONE"sv, "it's"sv,     "say \"hi\""sv, "back\\slash"sv,    "\\x41"sv,
+    "北京"sv,     "ü"sv,    "\x7f"sv,     "\x1b[31m"sv,   "\n\t\r"sv,         "a\0b"sv,
+    "\xff\xfe"sv, "\xc3"sv, "\xe2\x82"sv, "`"sv,          "and or not ( )"sv, "' OR 1=1 --"sv};
 
 class Gen {
  public:
@@ -70,9 +71,14 @@ class Gen {
   }
 
   int64_t Int64() {
-    static const int64_t kSpecial[] = {0, 1, -1, 42, std::numeric_limits<int64_t>::max(),
+    static const int64_t kSpecial[] = {0,
+                                       1,
+                                       -1,
+                                       42,
+                                       std::numeric_limits<int64_t>::max(),
                                        std::numeric_limits<int64_t>::min(),
-                                       std::numeric_limits<int64_t>::min() + 1, kNow};
+                                       std::numeric_limits<int64_t>::min() + 1,
+                                       kNow};
     if (Chance(40)) return kSpecial[Int(std::size(kSpecial))];
     return Chance(50) ? static_cast<int64_t>(rng_()) : Int(2001) - 1000;
   }
@@ -211,11 +217,25 @@ class Gen {
   }
 
   std::string NumberText() {
-    static const char* const kNumbers[] = {"0",   "-0", "- 42",   "1e3",   "2.5E-3", "-0.0",
-                                           "1e+2", "007", "0.000", "9223372036854775807",
-                                           "-9223372036854775808", "1.7976931348623157e308",
-                                           "4.9e-324", "123456789.123456789", "nan", "NaN",
-                                           "inf", "-inf", "- INF"};
+    static const char* const kNumbers[] = {"0",
+                                           "-0",
+                                           "- 42",
+                                           "1e3",
+                                           "2.5E-3",
+                                           "-0.0",
+                                           "1e+2",
+                                           "007",
+                                           "0.000",
+                                           "9223372036854775807",
+                                           "-9223372036854775808",
+                                           "1.7976931348623157e308",
+                                           "4.9e-324",
+                                           "123456789.123456789",
+                                           "nan",
+                                           "NaN",
+                                           "inf",
+                                           "-inf",
+                                           "- INF"};
     if (Chance(50)) return kNumbers[Int(std::size(kNumbers))];
     return std::to_string(Int(100000) - 50000);
   }
@@ -229,8 +249,8 @@ class Gen {
       case 2:
         return AnyCase(Chance(50) ? "true" : "false");
       case 3: {
-        static const char* const kTimes[] = {"now", "now - 1 d", "NOW+3h", "now-2days",
-                                             "now - 90 s + 2 min", "now - 1.5 h"};
+        static const char* const kTimes[] = {"now",       "now - 1 d",          "NOW+3h",
+                                             "now-2days", "now - 90 s + 2 min", "now - 1.5 h"};
         return AnyCase(kTimes[Int(std::size(kTimes))]);
       }
       default:

@@ -36,8 +36,8 @@ class FieldRanges {
   // Postings with value v. For an int64 field a double v matches only if it is integral.
   void Equal(const Scalar& v, std::vector<storage::KeyRange>* out) const;
   // Postings with lower <(=) value <(=) upper; a null bound is open.
-  void Between(const Scalar* lower, bool lower_inclusive, const Scalar* upper,
-               bool upper_inclusive, std::vector<storage::KeyRange>* out) const;
+  void Between(const Scalar* lower, bool lower_inclusive, const Scalar* upper, bool upper_inclusive,
+               std::vector<storage::KeyRange>* out) const;
   // Postings with a value != v (NaN included).
   void NotEqual(const Scalar& v, std::vector<storage::KeyRange>* out) const;
   // Every posting of the field.
@@ -65,7 +65,8 @@ class FieldRanges {
 };
 
 // The posting ranges of an indexed condition; false if the index cannot answer it.
-bool LeafRanges(const FieldRanges& fr, const CompiledNode& n, std::vector<storage::KeyRange>* ranges);
+bool LeafRanges(const FieldRanges& fr, const CompiledNode& n,
+                std::vector<storage::KeyRange>* ranges);
 
 // The posting ranges of one condition, or of range conditions on one field taken together (their
 // conjunction is the overlap of their ranges); false if the index cannot answer them.

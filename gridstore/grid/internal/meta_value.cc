@@ -14,7 +14,8 @@ using grid::IndexFieldType;
 
 // The visible value of `v` under a declared type: only values of that type (a double field
 // takes integers too, as doubles).
-Scalar DeclaredValue(const AttributeValue& v, IndexFieldType type, bool integer, bool big_unsigned) {
+Scalar DeclaredValue(const AttributeValue& v, IndexFieldType type, bool integer,
+                     bool big_unsigned) {
   switch (type) {
     case IndexFieldType::kString:
       return v.is_string() ? StringScalar(v.string_value()) : Scalar{};

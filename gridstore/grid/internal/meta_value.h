@@ -56,9 +56,9 @@ enum class SortRank : uint8_t { kNumber, kNaN, kString, kBool, kMissing };
 // A sort key: a visible value that owns its string.
 struct SortValue {
   SortRank rank = SortRank::kMissing;
-  Scalar number;  // kNumber, kNaN
-  std::string s;  // kString
-  bool b = false; // kBool
+  Scalar number;   // kNumber, kNaN
+  std::string s;   // kString
+  bool b = false;  // kBool
 };
 
 SortValue MakeSortValue(const Scalar& v);

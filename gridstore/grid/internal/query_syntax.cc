@@ -31,8 +31,8 @@ class Lexer {
   Status Lex() {
     const size_t n = text_.size();
     while (true) {
-      while (i_ < n && (text_[i_] == ' ' || text_[i_] == '\t' || text_[i_] == '\n' ||
-                        text_[i_] == '\r')) {
+      while (i_ < n &&
+             (text_[i_] == ' ' || text_[i_] == '\t' || text_[i_] == '\n' || text_[i_] == '\r')) {
         ++i_;
       }
       QueryToken t;
