@@ -101,8 +101,8 @@ void PrintUsageError(const std::string& what) {
                SanitizeMessage(what, false).c_str());
 }
 
-// A --where syntax error (tools/where_parser.h) adds the expression and a caret under the column
-// on lines of their own, already made printable: those newlines stay.
+// A --where syntax error (grid::ParseQuery, with context "--where") adds the expression and a caret
+// under the column on lines of their own, already made printable: those newlines stay.
 bool KeepsItsLines(const Status& status) {
   return status.IsInvalidArgument() && status.message().starts_with("--where: column ");
 }

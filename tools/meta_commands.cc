@@ -186,25 +186,6 @@ std::vector<std::string> QueryFields(const grid::Query& query) {
   return fields;
 }
 
-std::string ChooseIndex(const grid::Query& query, const std::vector<grid::SortField>& sort,
-                        const std::vector<grid::MetaIndexInfo>& indexes) {
-  if (indexes.size() == 1) return indexes[0].name;
-  const std::vector<std::string> fields = QueryAndSortFields(query, sort);
-  std::string best;
-  size_t best_count = 0;
-  for (const grid::MetaIndexInfo& index : indexes) {
-    const size_t count =
-        static_cast<size_t>(std::count_if(fields.begin(), fields.end(), [&](const std::string& f) {
-          return Holds(index.schema, f);
-        }));
-    if (count > best_count) {
-      best = index.name;
-      best_count = count;
-    }
-  }
-  return best;
-}
-
 std::string UncoveredFields(const grid::Query& query, const std::vector<grid::SortField>& sort,
                             const grid::MetaIndexSchema* schema) {
   std::string out;

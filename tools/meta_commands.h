@@ -1,8 +1,9 @@
 // Copyright 2026 The GridStore Authors.
 //
 // The logic behind `gridstore query`, `gridstore index` and `gridstore meta put` that is worth
-// testing without the binary: argument parsing, the choice of index, the JSON-lines input of
-// `meta put`, and the query result as JSON.
+// testing without the binary: argument parsing, what an index does not cover, the JSON-lines input
+// of `meta put`, and the query result as JSON. (The library chooses the index:
+// GridStore::QueryDataSets without an index name.)
 #ifndef GRIDSTORE_TOOLS_META_COMMANDS_H_
 #define GRIDSTORE_TOOLS_META_COMMANDS_H_
 
@@ -30,12 +31,6 @@ std::string FormatIndexSchema(const grid::MetaIndexSchema& schema);
 
 // The distinct attribute names a query's conditions name, in first-seen order.
 std::vector<std::string> QueryFields(const grid::Query& query);
-
-// The index `gridstore query` uses without --index: the only one if there is exactly one; else
-// the one whose schema holds the most of the query's and the sort's fields (ties: the first in
-// `indexes`); "" (scan) if there is none or none holds any of them.
-std::string ChooseIndex(const grid::Query& query, const std::vector<grid::SortField>& sort,
-                        const std::vector<grid::MetaIndexInfo>& indexes);
 
 // The fields of the query and the sort that `schema` does not hold, comma-separated ("" if none).
 std::string UncoveredFields(const grid::Query& query, const std::vector<grid::SortField>& sort,

@@ -167,6 +167,12 @@ class GridStore {
   // offset; limit < -1; a page token from another query), or the store's read errors.
   virtual Result<QueryResult> QueryDataSets(std::string_view index, const Query& query,
                                             const QueryParams& params = {}) = 0;
+  // As above, on the index that covers the query best (grid_query.cc): the store's only index
+  // if it has exactly one; else the one whose schema holds the most of the fields that the
+  // query's conditions and params.sort name (ties: the first by name); no index if none holds
+  // any. QueryResult::index says which was used. Errors as above (NotFound only if the chosen
+  // index is dropped between the choice and the query).
+  Result<QueryResult> QueryDataSets(const Query& query, const QueryParams& params = {});
 
   // A writer for dataset `id` (which must exist: NotFound otherwise).
   virtual Result<std::unique_ptr<GridDataWriter>> GetDataWriter(

@@ -1,12 +1,13 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Query trees and their builders. Planning and evaluation live in grid/internal/meta_index.cc.
+// Query trees, their builders and their equality. Printing is in query_printer.cc, parsing in
+// query_parser.cc, planning and evaluation in grid/internal/meta_*.cc.
 #include "gridstore/grid/meta_query.h"
 
-#include <charconv>
+#include <bit>
 #include <cmath>
 
-#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/util/internal/utf8.h"
 
 namespace gridstore::grid {
 namespace {
@@ -31,101 +32,14 @@ Query Combine(Query::Op op, std::vector<Query> children) {
   return Query(std::move(node));
 }
 
-void AppendValue(const QueryValue& value, std::string* out) {
-  if (const auto* s = std::get_if<std::string>(&value)) {
-    // Double quotes, with backslash escapes, so that every string reads back unambiguously.
-    out->push_back('"');
-    for (char c : EscapeForMessage(*s)) {
-      if (c == '"') out->push_back('\\');
-      out->push_back(c);
-    }
-    out->push_back('"');
-  } else if (const auto* i = std::get_if<int64_t>(&value)) {
-    *out += std::to_string(*i);
-  } else if (const auto* d = std::get_if<double>(&value)) {
-    if (std::isnan(*d)) {
-      *out += "nan";
-    } else if (std::isinf(*d)) {
-      *out += *d > 0 ? "inf" : "-inf";
-    } else {
-      char buf[32];
-      auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), *d);
-      std::string_view text(buf, ec == std::errc() ? end - buf : 0);
-      *out += text;
-      // A double always shows as one: 3.0, not 3 (which would read as an int64).
-      if (text.find_first_of(".en") == std::string_view::npos) *out += ".0";
-    }
-  } else {
-    *out += std::get<bool>(value) ? "true" : "false";
+bool SameValue(const QueryValue& a, const QueryValue& b) {
+  if (a.index() != b.index()) return false;
+  if (const auto* x = std::get_if<double>(&a)) {
+    const double y = std::get<double>(b);
+    if (std::isnan(*x) || std::isnan(y)) return std::isnan(*x) && std::isnan(y);
+    return std::bit_cast<uint64_t>(*x) == std::bit_cast<uint64_t>(y);
   }
-}
-
-void AppendQuery(const Query& query, std::string* out) {
-  const Query::Node& n = query.node();
-  auto cmp = [&](std::string_view op) {
-    *out += n.field;
-    *out += ' ';
-    *out += op;
-    *out += ' ';
-    if (!n.values.empty()) AppendValue(n.values[0], out);
-  };
-  switch (n.op) {
-    case Query::Op::kAll:
-      *out += "all";
-      return;
-    case Query::Op::kAnd:
-    case Query::Op::kOr:
-      if (n.children.empty()) {
-        *out += n.op == Query::Op::kAnd ? "all" : "none";
-        return;
-      }
-      out->push_back('(');
-      for (size_t i = 0; i < n.children.size(); ++i) {
-        if (i > 0) *out += n.op == Query::Op::kAnd ? " and " : " or ";
-        AppendQuery(n.children[i], out);
-      }
-      out->push_back(')');
-      return;
-    case Query::Op::kNot:
-      *out += "not ";
-      if (!n.children.empty()) AppendQuery(n.children[0], out);
-      return;
-    case Query::Op::kEqual:
-      return cmp("=");
-    case Query::Op::kNotEqual:
-      return cmp("!=");
-    case Query::Op::kGreater:
-      return cmp(">");
-    case Query::Op::kGreaterEqual:
-      return cmp(">=");
-    case Query::Op::kLess:
-      return cmp("<");
-    case Query::Op::kLessEqual:
-      return cmp("<=");
-    case Query::Op::kPrefix:
-      return cmp("prefix");
-    case Query::Op::kIn:
-      *out += n.field + " in (";
-      for (size_t i = 0; i < n.values.size(); ++i) {
-        if (i > 0) *out += ", ";
-        AppendValue(n.values[i], out);
-      }
-      out->push_back(')');
-      return;
-    case Query::Op::kRange:
-      *out += n.field + " in ";
-      out->push_back(n.include_lower ? '[' : '(');
-      if (n.values.size() == 2) {
-        AppendValue(n.values[0], out);
-        *out += ", ";
-        AppendValue(n.values[1], out);
-      }
-      out->push_back(n.include_upper ? ']' : ')');
-      return;
-    case Query::Op::kExists:
-      *out += "exists " + n.field;
-      return;
-  }
+  return a == b;
 }
 
 }  // namespace
@@ -155,17 +69,32 @@ Result<IndexFieldType> ParseIndexFieldType(std::string_view name) {
 
 Query::Query() : node_(std::make_shared<const Node>()) {}
 
-std::string Query::ToString() const {
-  std::string out;
-  AppendQuery(*this, &out);
-  return out;
+bool operator==(const Query& a, const Query& b) {
+  const Query::Node& x = a.node();
+  const Query::Node& y = b.node();
+  if (&x == &y) return true;
+  if (x.op != y.op || x.field != y.field || x.include_lower != y.include_lower ||
+      x.include_upper != y.include_upper || x.values.size() != y.values.size() ||
+      x.children.size() != y.children.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < x.values.size(); ++i) {
+    if (!SameValue(x.values[i], y.values[i])) return false;
+  }
+  for (size_t i = 0; i < x.children.size(); ++i) {
+    if (!(x.children[i] == y.children[i])) return false;
+  }
+  return true;
 }
 
 Query QueryBuilder::All() { return Query(); }
 Query QueryBuilder::And(std::vector<Query> children) {
+  if (children.empty()) return All();
+  if (children.size() == 1) return std::move(children[0]);
   return Combine(Query::Op::kAnd, std::move(children));
 }
 Query QueryBuilder::Or(std::vector<Query> children) {
+  if (children.size() == 1) return std::move(children[0]);
   return Combine(Query::Op::kOr, std::move(children));
 }
 Query QueryBuilder::Not(Query child) { return Combine(Query::Op::kNot, {std::move(child)}); }
@@ -176,6 +105,7 @@ Query QueryBuilder::NotEqual(std::string field, QueryValue value) {
   return Condition(Query::Op::kNotEqual, std::move(field), std::move(value));
 }
 Query QueryBuilder::In(std::string field, std::vector<QueryValue> values) {
+  if (values.empty()) return Or({});
   return Query(MakeNode(Query::Op::kIn, std::move(field), std::move(values)));
 }
 Query QueryBuilder::GreaterThan(std::string field, QueryValue value) {

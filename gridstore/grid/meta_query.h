@@ -104,13 +104,25 @@ class Query {
   Query();  // kAll
   explicit Query(std::shared_ptr<const Node> node) : node_(std::move(node)) {}
   const Node& node() const { return *node_; }
-  // A readable form: (status = "DONE" and create_time > 1700000000000).
+  // The query in the language of grid/query_parser.h, which ParseQuery reads back as an equal
+  // query: (status = "DONE" and create_time > 1700000000000). One spelling per query: strings in
+  // double quotes (\\, \" and \xHH escapes), doubles always with a '.', an 'e' or a word (3.0,
+  // 1e+300, -inf, nan), every `and` and `or` in parentheses, a range as 1 <= x < 2, the query that
+  // matches everything as `true` and an empty `or` as `false`, attribute names in backquotes
+  // where they are not plain words.
   std::string ToString() const;
+
+  // The same tree: the same operations, fields and values in the same order (doubles by bit
+  // pattern, so -0.0 differs from 0.0, but any NaN equals any NaN).
+  friend bool operator==(const Query& a, const Query& b);
 
  private:
   std::shared_ptr<const Node> node_;
 };
 
+// Builders make the canonical tree of what they are asked for, so that equal meanings built the
+// same way compare equal: And of no query is All(), And or Or of one query is that query, and
+// In with no value is Or({}) (which matches nothing).
 class QueryBuilder {
  public:
   static Query All();
@@ -157,6 +169,8 @@ struct QueryResult {
   int64_t total = -1;
   // Pass as QueryParams::page_token for the next page; empty when there is none.
   std::string next_token;
+  // The index that answered the query ("" for none): the one named, or the one chosen.
+  std::string index;
   // True if any condition was answered by scanning metas instead of the index.
   bool scanned = false;
   // A one-line plan: which conditions used the index, which were checked on candidates.

@@ -1,14 +1,15 @@
 // Copyright 2026 The GridStore Authors.
 //
 // The pieces of `gridstore query`, `index` and `meta put` below the command line: --sort and
-// FIELD:TYPE parsing, the choice of index, the JSON-lines parser, and PutMetas on a real store.
+// FIELD:TYPE parsing, the fields an index does not cover, the JSON-lines parser, and PutMetas on a
+// real store. (The choice of index is the library's: tests/grid/grid_query_test.cc.)
 #include "tools/meta_commands.h"
 
 #include <string>
 
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/query_parser.h"
 #include "tests/test_util.h"
-#include "tools/where_parser.h"
 
 namespace gridstore::tools {
 namespace {
@@ -54,19 +55,12 @@ TEST(MetaCommandsTest, ParseIndexField) {
             "a:string, b:int64");
 }
 
-TEST(MetaCommandsTest, ChooseIndex) {
-  const MetaIndexInfo a{"a", {{{"status", IndexFieldType::kString}}}};
+TEST(MetaCommandsTest, UncoveredFields) {
   const MetaIndexInfo b{
       "b", {{{"source", IndexFieldType::kString}, {"model", IndexFieldType::kString}}}};
-  const MetaIndexInfo c{"c", {{{"create_time", IndexFieldType::kInt64}}}};
-  ASSERT_OK_AND_ASSIGN(auto q, ParseWhere("source = 'x' and model = 'y' or status = 'DONE'", 0));
-  EXPECT_EQ(ChooseIndex(q, {}, {}), "");
-  EXPECT_EQ(ChooseIndex(q, {}, {c}), "c");  // the only index, even if it covers nothing
-  EXPECT_EQ(ChooseIndex(q, {}, {a, b, c}), "b");
-  EXPECT_EQ(ChooseIndex(q, {{"create_time", SortOrder::kDescending}}, {a, c}), "a");  // tie: first
-  ASSERT_OK_AND_ASSIGN(auto other, ParseWhere("resolution = 1", 0));
-  EXPECT_EQ(ChooseIndex(other, {}, {a, b}), "");
-  EXPECT_EQ(ChooseIndex(other, {{"create_time", SortOrder::kAscending}}, {a, b, c}), "c");
+  ASSERT_OK_AND_ASSIGN(auto q,
+                       grid::ParseQuery("source = 'x' and model = 'y' or status = 'DONE'", 0));
+  ASSERT_OK_AND_ASSIGN(auto other, grid::ParseQuery("resolution = 1", 0));
   EXPECT_EQ(UncoveredFields(q, {{"create_time", SortOrder::kAscending}}, &b.schema),
             "status, create_time");
   EXPECT_EQ(UncoveredFields(other, {}, nullptr), "resolution");

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/grid/query_parser.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
 #include "tools/info_format.h"
 #include "tools/meta_commands.h"
 #include "tools/text_escape.h"
-#include "tools/where_parser.h"
 
 namespace gridstore::tools {
 namespace {
@@ -50,7 +50,9 @@ Result<QueryRequest> ParseRequest(const QueryArgs& args) {
                                ParseIntegerFlag(*args.limit, "--limit", 0, kMax));
   }
   if (args.where) {
-    GRIDSTORE_ASSIGN_OR_RETURN(request.query, ParseWhere(*args.where));
+    auto parsed = grid::ParseQuery(*args.where);
+    if (!parsed.ok()) return parsed.status().WithContext("--where");
+    request.query = *std::move(parsed);
   }
   if (args.sort && args.sort->empty()) {
     return Status::InvalidArgument("--sort is empty; name a field, or leave the option out");
@@ -60,10 +62,10 @@ Result<QueryRequest> ParseRequest(const QueryArgs& args) {
   return request;
 }
 
-// --index if it names one of `indexes`, else the one ChooseIndex picks ("": a scan).
-Result<std::string> IndexToUse(const std::string& requested, const QueryRequest& request,
+// --index if it names one of `indexes` ("" if not given: the library then chooses).
+Result<std::string> IndexToUse(const std::string& requested,
                                const std::vector<grid::MetaIndexInfo>& indexes) {
-  if (requested.empty()) return ChooseIndex(request.query, request.params.sort, indexes);
+  if (requested.empty()) return std::string();
   const bool known = std::any_of(indexes.begin(), indexes.end(),
                                  [&](const auto& i) { return i.name == requested; });
   if (known) return requested;
@@ -96,9 +98,13 @@ Status RunQuery(const CommandContext& context, const QueryArgs& args) {
   GRIDSTORE_ASSIGN_OR_RETURN(QueryRequest request, ParseRequest(args));
   GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.read_only = true}));
   GRIDSTORE_ASSIGN_OR_RETURN(auto indexes, store->ListMetaIndexes());
-  GRIDSTORE_ASSIGN_OR_RETURN(std::string index, IndexToUse(args.index, request, indexes));
+  GRIDSTORE_ASSIGN_OR_RETURN(const std::string requested, IndexToUse(args.index, indexes));
+  // Without --index the library chooses one; result.index says which.
   GRIDSTORE_ASSIGN_OR_RETURN(grid::QueryResult result,
-                             store->QueryDataSets(index, request.query, request.params));
+                             requested.empty()
+                                 ? store->QueryDataSets(request.query, request.params)
+                                 : store->QueryDataSets(requested, request.query, request.params));
+  const std::string index = result.index;
   if (args.json) {
     std::fputs(FormatQueryResultJson(result).c_str(), stdout);
     return Status::OK();

@@ -1,9 +1,10 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Meta-query internals: the stored form of index schemas, the postings a dataset contributes to an
-// index, the comparison semantics of docs/meta-queries.md, and the planner that answers a Query
-// from postings (falling back to evaluating conditions on metas). Stateless functions over a
-// KvStore; safe to call concurrently. GridStore serialises the writes that maintain postings.
+// Meta-query internals as GridStore uses them: the stored form of index schemas
+// (meta_index_schema.cc), the postings a dataset contributes to an index, and the planner that
+// answers a Query from postings, falling back to evaluating conditions on metas (meta_index.cc
+// lists the files it is made of). Stateless functions over a KvStore; safe to call concurrently.
+// GridStore serialises the writes that maintain postings.
 #ifndef GRIDSTORE_GRID_INTERNAL_META_INDEX_H_
 #define GRIDSTORE_GRID_INTERNAL_META_INDEX_H_
 

@@ -1,19 +1,19 @@
 // Copyright 2026 The GridStore Authors.
 //
-// The --where language: every construct, precedence, values, relative times, and errors that
-// point at the right column. Queries are rendered here (not with Query::ToString) so that these
-// tests pin down the tree the parser builds, with the value types.
-#include "tools/where_parser.h"
+// The query language (ParseQuery, the CLI's --where): every construct, precedence, values,
+// relative times, and errors that point at the right column. Queries are rendered here (not with
+// Query::ToString) so that these tests pin down the tree the parser builds, with the value types.
+// query_round_trip_test.cc checks ToString against the parser.
+#include "gridstore/grid/query_parser.h"
 
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "tests/test_util.h"
 
-namespace gridstore::tools {
+namespace gridstore::grid {
 namespace {
-
-using grid::Query;
-using grid::QueryValue;
 
 constexpr int64_t kNow = 1'700'000'000'000;
 
@@ -67,26 +67,27 @@ std::string Render(const Query& q) {
       return s + "]";
     }
     case Query::Op::kRange:
-      return "RANGE";
+      return Render(n.values.at(0)) + (n.include_lower ? " <= " : " < ") + n.field +
+             (n.include_upper ? " <= " : " < ") + Render(n.values.at(1));
   }
   return "?";
 }
 
 std::string P(std::string_view text) {
-  auto q = ParseWhere(text, kNow);
+  auto q = ParseQuery(text, kNow);
   if (!q.ok()) return "ERROR: " + std::string(q.status().message());
   return Render(*q);
 }
 
 // The error message, which must be InvalidArgument.
 std::string E(std::string_view text) {
-  auto q = ParseWhere(text, kNow);
+  auto q = ParseQuery(text, kNow);
   if (q.ok()) return "parsed: " + Render(*q);
   EXPECT_EQ(q.status().code(), StatusCode::kInvalidArgument);
   return std::string(q.status().message());
 }
 
-TEST(WhereParserTest, ComparisonOperators) {
+TEST(QueryParserTest, ComparisonOperators) {
   EXPECT_EQ(P("status = 'DONE'"), "status = 'DONE'");
   EXPECT_EQ(P("status == 'DONE'"), "status = 'DONE'");
   EXPECT_EQ(P("status != 'DONE'"), "status != 'DONE'");
@@ -98,7 +99,7 @@ TEST(WhereParserTest, ComparisonOperators) {
   EXPECT_EQ(P("x>=3"), "x >= 3i");  // no spaces needed
 }
 
-TEST(WhereParserTest, Values) {
+TEST(QueryParserTest, Values) {
   EXPECT_EQ(P("a = \"double quoted\""), "a = 'double quoted'");
   EXPECT_EQ(P(R"(a = 'it\'s \"x\" \\ y')"), R"(a = 'it's "x" \ y')");
   EXPECT_EQ(P(R"(a = "say \"hi\"")"), R"(a = 'say "hi"')");
@@ -118,7 +119,7 @@ TEST(WhereParserTest, Values) {
   EXPECT_EQ(P("a = FALSE"), "a = false");
 }
 
-TEST(WhereParserTest, InPrefixExists) {
+TEST(QueryParserTest, InPrefixExists) {
   EXPECT_EQ(P("source in ('ECMWF', 'NMC')"), "source in ['ECMWF', 'NMC']");
   EXPECT_EQ(P("n in (1)"), "n in [1i]");
   EXPECT_EQ(P("n in (1, 2.5, 'x', true)"), "n in [1i, 2.5d, 'x', true]");
@@ -128,7 +129,85 @@ TEST(WhereParserTest, InPrefixExists) {
   EXPECT_EQ(P("not tag1 exists"), "NOT(tag1 exists)");
 }
 
-TEST(WhereParserTest, FieldNames) {
+TEST(QueryParserTest, Ranges) {
+  EXPECT_EQ(P("1 <= x < 2"), "1i <= x < 2i");
+  EXPECT_EQ(P("1 < x <= 2.5"), "1i < x <= 2.5d");
+  EXPECT_EQ(P("'a' <= s < \"b\""), "'a' <= s < 'b'");
+  EXPECT_EQ(P("-5 < x < -1"), "-5i < x < -1i");
+  EXPECT_EQ(P("false <= b <= true"), "false <= b <= true");
+  EXPECT_EQ(P("now - 1 d <= t < now"),
+            std::to_string(kNow - 86'400'000) + "i <= t < " + std::to_string(kNow) + "i");
+  EXPECT_EQ(P("1 < `and` < 2"), "1i < and < 2i");
+  EXPECT_EQ(P("not 1 < x < 2"), "NOT(1i < x < 2i)");
+  EXPECT_EQ(P("a = 1 and 1 < x < 2 or b = 2"), "OR(AND(a = 1i, 1i < x < 2i), b = 2i)");
+  // nan and inf are values where a value belongs, and attribute names elsewhere.
+  EXPECT_EQ(P("nan < x < 1"), "nand < x < 1i");
+  EXPECT_EQ(P("-inf < x <= inf"), "-infd < x <= infd");
+  EXPECT_EQ(P("nan < inf < 3"), "nand < inf < 3i");
+  EXPECT_EQ(P("nan < 3"), "nan < 3i");
+  EXPECT_EQ(P("inf = nan"), "inf = nand");
+}
+
+TEST(QueryParserTest, RangeErrors) {
+  EXPECT_THAT(E("1 < x"), ::testing::HasSubstr("column 6: expected '<' or '<=' after 'x' (a range "
+                                               "is written LOWER < FIELD < UPPER)"));
+  EXPECT_THAT(E("1 < x > 2"), ::testing::HasSubstr("column 7: expected '<' or '<=' after 'x', "
+                                                   "found '>'"));
+  EXPECT_THAT(E("1 < x <"), ::testing::HasSubstr("column 8: expected a value after '<'"));
+  // Not a range at all: the message about conditions, as before ranges existed.
+  EXPECT_THAT(E("1 < 2"), ::testing::HasSubstr("column 1: expected a condition (an attribute name, "
+                                               "'not' or '('), found '1'"));
+  EXPECT_THAT(E("3 = a"), ::testing::HasSubstr("column 1: expected a condition"));
+  EXPECT_THAT(E("'x' < y"), ::testing::HasSubstr("column 8: expected '<' or '<='"));
+  EXPECT_THAT(E("nan < x"),
+              ::testing::HasSubstr("column 7: expected a value after '<', found 'x'"));
+}
+
+TEST(QueryParserTest, TrueAndFalseAsConditions) {
+  EXPECT_EQ(P("true"), "ALL");
+  EXPECT_EQ(P("TRUE"), "ALL");
+  EXPECT_EQ(P("false"), "OR()");
+  EXPECT_EQ(P("not true"), "NOT(ALL)");
+  EXPECT_EQ(P("a = 1 or false"), "OR(a = 1i, OR())");
+  EXPECT_EQ(P("(true) and a = 1"), "AND(ALL, a = 1i)");
+  // Followed by an operator, they are meant as attribute names, which need backquotes.
+  EXPECT_THAT(E("true = 1"),
+              ::testing::HasSubstr("column 1: expected a condition (an attribute "
+                                   "name, 'not' or '('), found 'true'; put an "
+                                   "attribute named like a keyword in `backquotes`"));
+  EXPECT_THAT(E("false exists"), ::testing::HasSubstr("`backquotes`"));
+  EXPECT_THAT(E("true a"), ::testing::HasSubstr("column 6: expected 'and', 'or' or the end after "
+                                                "'true', found 'a'"));
+}
+
+TEST(QueryParserTest, NonFiniteDoubles) {
+  ASSERT_OK_AND_ASSIGN(Query q, ParseQuery("x in (nan, NaN, inf, INF, -inf)", kNow));
+  const auto& v = q.node().values;
+  ASSERT_EQ(v.size(), 5u);
+  EXPECT_TRUE(std::isnan(std::get<double>(v[0])));
+  EXPECT_TRUE(std::isnan(std::get<double>(v[1])));
+  EXPECT_EQ(std::get<double>(v[2]), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(std::get<double>(v[3]), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(std::get<double>(v[4]), -std::numeric_limits<double>::infinity());
+  EXPECT_THAT(E("x = -nan"), ::testing::HasSubstr("column 6: expected a number after '-'"));
+  // Numbers too large for a double stay an error: infinity is only ever written as inf.
+  EXPECT_THAT(E("x = 1e999"), ::testing::HasSubstr("out of the double range"));
+}
+
+TEST(QueryParserTest, HexEscapesAndDoubledBackquotes) {
+  ASSERT_OK_AND_ASSIGN(Query q, ParseQuery(R"(s = '\x41\x00\xfF\x5c')", kNow));
+  EXPECT_EQ(std::get<std::string>(q.node().values.at(0)), std::string("A\0\xff\\", 4));
+  EXPECT_EQ(P("`a``b` = 1"), "a`b = 1i");
+  EXPECT_EQ(P("```` exists"), "` exists");
+  EXPECT_EQ(P("`a\\b` = 1"), "a\\b = 1i");  // no escapes in backquotes but ``
+  EXPECT_THAT(E(R"(s = 'a\x4')"), ::testing::HasSubstr("column 7: the escape '\\x' in a string "
+                                                       "needs two hex digits"));
+  EXPECT_THAT(E(R"(s = 'a\xg0')"), ::testing::HasSubstr("column 7: the escape '\\x'"));
+  EXPECT_THAT(E(R"(s = 'a\x)"), ::testing::HasSubstr("column 7: the escape '\\x'"));
+  EXPECT_THAT(E("`a`` = 1"), ::testing::HasSubstr("column 1: unterminated name"));
+}
+
+TEST(QueryParserTest, FieldNames) {
   EXPECT_EQ(P("_a.b_2 = 1"), "_a.b_2 = 1i");
   EXPECT_EQ(P("`and` = 1"), "and = 1i");
   EXPECT_EQ(P("`grid type / 2` = 'x'"), "grid type / 2 = 'x'");
@@ -137,14 +216,14 @@ TEST(WhereParserTest, FieldNames) {
   EXPECT_EQ(P("day = 3"), "day = 3i");
 }
 
-TEST(WhereParserTest, ReferenceExample) {
+TEST(QueryParserTest, ReferenceExample) {
   EXPECT_EQ(P("status = 'DONE' and create_time > 1700000000000 and "
               "(source = 'ECMWF' or source = 'NMC')"),
             "AND(status = 'DONE', create_time > 1700000000000i, "
             "OR(source = 'ECMWF', source = 'NMC'))");
 }
 
-TEST(WhereParserTest, PrecedenceNotAndOr) {
+TEST(QueryParserTest, PrecedenceNotAndOr) {
   EXPECT_EQ(P("a = 1 or b = 2 and c = 3"), "OR(a = 1i, AND(b = 2i, c = 3i))");
   EXPECT_EQ(P("a = 1 and b = 2 or c = 3"), "OR(AND(a = 1i, b = 2i), c = 3i)");
   EXPECT_EQ(P("not a = 1 and b = 2"), "AND(NOT(a = 1i), b = 2i)");
@@ -156,13 +235,13 @@ TEST(WhereParserTest, PrecedenceNotAndOr) {
   EXPECT_EQ(P("a = 1 or b = 2 or c = 3"), "OR(a = 1i, b = 2i, c = 3i)");
 }
 
-TEST(WhereParserTest, KeywordsAreCaseInsensitive) {
+TEST(QueryParserTest, KeywordsAreCaseInsensitive) {
   EXPECT_EQ(P("NOT a = 1 AND b IN (1) Or c PREFIX 'x' aNd d EXISTS"),
             "OR(AND(NOT(a = 1i), b in [1i]), AND(c prefix 'x', d exists))");
   EXPECT_EQ(P("t > NOW - 1 DAY"), "t > " + std::to_string(kNow - 86'400'000) + "i");
 }
 
-TEST(WhereParserTest, RelativeTimes) {
+TEST(QueryParserTest, RelativeTimes) {
   auto at = [](int64_t ms) { return "t > " + std::to_string(ms) + "i"; };
   EXPECT_EQ(P("t > now"), at(kNow));
   EXPECT_EQ(P("t > now - 1 day"), at(kNow - 86'400'000));
@@ -181,44 +260,46 @@ TEST(WhereParserTest, RelativeTimes) {
   EXPECT_EQ(P("t in (now, now - 1 d)"),
             "t in [" + std::to_string(kNow) + "i, " + std::to_string(kNow - 86'400'000) + "i]");
   // The clock overload is close to the system clock.
-  auto q = ParseWhere("t > now");
+  auto q = ParseQuery("t > now");
   ASSERT_OK(q.status());
   EXPECT_GT(std::get<int64_t>(q->node().values[0]), kNow);
 }
 
-TEST(WhereParserTest, WhitespaceAnywhere) { EXPECT_EQ(P("  \ta\n=\r\n1  "), "a = 1i"); }
+TEST(QueryParserTest, WhitespaceAnywhere) { EXPECT_EQ(P("  \ta\n=\r\n1  "), "a = 1i"); }
 
 // Message, then the text and a caret under `column`.
 std::string Msg(int column, const std::string& what, const std::string& text) {
-  return "--where: column " + std::to_string(column) + ": " + what + "\n  " + text + "\n  " +
+  return "column " + std::to_string(column) + ": " + what + "\n  " + text + "\n  " +
          std::string(column - 1, ' ') + "^";
 }
 
-TEST(WhereParserTest, ErrorFormatHasColumnAndCaret) {
+TEST(QueryParserTest, ErrorFormatHasColumnAndCaret) {
   EXPECT_EQ(E("status = 'DONE' and x >"),
             Msg(24, "expected a value after '>'", "status = 'DONE' and x >"));
   EXPECT_EQ(E("status = 'DONE' and x > and"),
             Msg(25, "expected a value after '>', found 'and'", "status = 'DONE' and x > and"));
 }
 
-TEST(WhereParserTest, EmptyExpression) {
+TEST(QueryParserTest, EmptyExpression) {
   EXPECT_THAT(E(""), ::testing::HasSubstr("column 1: the expression is empty"));
   EXPECT_THAT(E("   "), ::testing::HasSubstr("column 1: the expression is empty"));
 }
 
-TEST(WhereParserTest, UnclosedQuote) {
-  EXPECT_THAT(E("a = 'DONE"), ::testing::StartsWith("--where: column 5: unterminated string"));
-  EXPECT_THAT(E("a = \"DONE"), ::testing::StartsWith("--where: column 5: unterminated string"));
-  EXPECT_THAT(E("a = 'x\\'"), ::testing::StartsWith("--where: column 5: unterminated string"));
-  EXPECT_THAT(E("`a = 1"), ::testing::StartsWith("--where: column 1: unterminated name"));
+TEST(QueryParserTest, UnclosedQuote) {
+  EXPECT_THAT(E("a = 'DONE"), ::testing::StartsWith("column 5: unterminated string"));
+  EXPECT_THAT(E("a = \"DONE"), ::testing::StartsWith("column 5: unterminated string"));
+  EXPECT_THAT(E("a = 'x\\'"), ::testing::StartsWith("column 5: unterminated string"));
+  EXPECT_THAT(E("`a = 1"), ::testing::StartsWith("column 1: unterminated name"));
   EXPECT_THAT(E("`` = 1"), ::testing::HasSubstr("column 1: an attribute name in backquotes"));
 }
 
-TEST(WhereParserTest, BadEscape) {
-  EXPECT_THAT(E("a = 'x\\ny'"), ::testing::StartsWith("--where: column 7: unknown escape '\\n'"));
+TEST(QueryParserTest, BadEscape) {
+  EXPECT_THAT(E("a = 'x\\ny'"), ::testing::StartsWith("column 7: unknown escape '\\n'"));
+  EXPECT_THAT(E("a = 'x\\ny'"), ::testing::HasSubstr("(the escapes are \\', \\\", \\\\ and "
+                                                     "\\xHH)"));
 }
 
-TEST(WhereParserTest, UnbalancedParentheses) {
+TEST(QueryParserTest, UnbalancedParentheses) {
   EXPECT_EQ(E("(a = 1 or b = 2"),
             Msg(16, "missing ')' to close the '(' at column 1", "(a = 1 or b = 2"));
   EXPECT_THAT(E("a = 1 and ((b = 2)"), ::testing::HasSubstr("column 19: missing ')' to close the "
@@ -230,7 +311,7 @@ TEST(WhereParserTest, UnbalancedParentheses) {
               ::testing::HasSubstr("column 8: expected 'and', 'or' or ')' after '1', found 'b'"));
 }
 
-TEST(WhereParserTest, MissingOperator) {
+TEST(QueryParserTest, MissingOperator) {
   EXPECT_THAT(
       E("status 'DONE'"),
       ::testing::HasSubstr("column 8: expected an operator (=, !=, <, <=, >, >=, in, not "
@@ -241,7 +322,7 @@ TEST(WhereParserTest, MissingOperator) {
   EXPECT_THAT(E("a not prefix 'x'"), ::testing::HasSubstr("column 7: expected 'in' after 'not'"));
 }
 
-TEST(WhereParserTest, MissingOrBadValue) {
+TEST(QueryParserTest, MissingOrBadValue) {
   EXPECT_THAT(E("status = DONE"),
               ::testing::HasSubstr("column 10: expected a value after '=', found 'DONE' (quote "
                                    "strings: 'DONE')"));
@@ -253,7 +334,7 @@ TEST(WhereParserTest, MissingOrBadValue) {
   EXPECT_THAT(E("m prefix"), ::testing::HasSubstr("column 9: expected a quoted string"));
 }
 
-TEST(WhereParserTest, TrailingGarbage) {
+TEST(QueryParserTest, TrailingGarbage) {
   EXPECT_THAT(
       E("a = 1 b = 2"),
       ::testing::HasSubstr("column 7: expected 'and', 'or' or the end after '1', found 'b'"));
@@ -267,7 +348,7 @@ TEST(WhereParserTest, TrailingGarbage) {
   EXPECT_THAT(E("a = 1 and not"), ::testing::HasSubstr("column 14: expected a condition"));
 }
 
-TEST(WhereParserTest, InListErrors) {
+TEST(QueryParserTest, InListErrors) {
   EXPECT_THAT(E("a in ()"),
               ::testing::HasSubstr("column 7: an 'in' list needs at least one value"));
   EXPECT_THAT(E("a in 1, 2"), ::testing::HasSubstr("column 6: expected '(' after 'in', found '1'"));
@@ -280,7 +361,7 @@ TEST(WhereParserTest, InListErrors) {
   EXPECT_THAT(E("a in (,1)"), ::testing::HasSubstr("column 7: expected a value after '('"));
 }
 
-TEST(WhereParserTest, BadNumbers) {
+TEST(QueryParserTest, BadNumbers) {
   EXPECT_THAT(E("a = 12abc"), ::testing::HasSubstr("column 5: bad number '12abc'"));
   EXPECT_THAT(E("a = 1.2.3"), ::testing::HasSubstr("column 5: bad number '1.2.3'"));
   EXPECT_THAT(E("a = 1."), ::testing::HasSubstr("column 5: bad number '1.'"));
@@ -291,7 +372,7 @@ TEST(WhereParserTest, BadNumbers) {
   EXPECT_THAT(E("a = 1e999"), ::testing::HasSubstr("column 5: number 1e999 is out of the double"));
 }
 
-TEST(WhereParserTest, KeywordsNeedBackquotesAsFields) {
+TEST(QueryParserTest, KeywordsNeedBackquotesAsFields) {
   EXPECT_THAT(E("and = 1"), ::testing::HasSubstr("column 1: expected a condition (an attribute "
                                                  "name, 'not' or '('), found 'and'; put an "
                                                  "attribute named like a keyword in `backquotes`"));
@@ -299,7 +380,7 @@ TEST(WhereParserTest, KeywordsNeedBackquotesAsFields) {
               ::testing::HasSubstr("column 1: write 'FIELD exists' (the field comes first)"));
 }
 
-TEST(WhereParserTest, RelativeTimeErrors) {
+TEST(QueryParserTest, RelativeTimeErrors) {
   EXPECT_THAT(E("t > now - 1"), ::testing::HasSubstr("column 12: expected a time unit"));
   EXPECT_THAT(E("t > now - 1 fortnight"),
               ::testing::HasSubstr("column 13: unknown time unit 'fortnight'"));
@@ -312,20 +393,20 @@ TEST(WhereParserTest, RelativeTimeErrors) {
 
 // Issue "data safety": 20,000 '(' or 'not' overflowed the stack (SIGSEGV). Nesting up to the
 // limit parses; one level more is an error naming the limit, at the '(' or 'not' that crossed it.
-TEST(WhereParserTest, NestingDeeperThanTheLimitIsAnErrorNotACrash) {
+TEST(QueryParserTest, NestingDeeperThanTheLimitIsAnErrorNotACrash) {
   auto parens = [](int n) { return std::string(n, '(') + "a = 1" + std::string(n, ')'); };
   auto nots = [](int n) {
     std::string s;
     for (int i = 0; i < n; ++i) s += "not ";
     return s + "a = 1";
   };
-  EXPECT_EQ(P(parens(kMaxWhereDepth)), "a = 1i");
-  EXPECT_THAT(P(nots(kMaxWhereDepth)), ::testing::StartsWith("NOT(NOT("));
-  const std::string limit = "more than " + std::to_string(kMaxWhereDepth) + " deep (the limit)";
-  EXPECT_THAT(E(parens(kMaxWhereDepth + 1)),
-              ::testing::StartsWith("--where: column " + std::to_string(kMaxWhereDepth + 1) +
+  EXPECT_EQ(P(parens(kMaxQueryDepth)), "a = 1i");
+  EXPECT_THAT(P(nots(kMaxQueryDepth)), ::testing::StartsWith("NOT(NOT("));
+  const std::string limit = "more than " + std::to_string(kMaxQueryDepth) + " deep (the limit)";
+  EXPECT_THAT(E(parens(kMaxQueryDepth + 1)),
+              ::testing::StartsWith("column " + std::to_string(kMaxQueryDepth + 1) +
                                     ": the expression nests '(' and 'not' " + limit));
-  EXPECT_THAT(E(nots(kMaxWhereDepth + 1)), ::testing::HasSubstr(limit));
+  EXPECT_THAT(E(nots(kMaxQueryDepth + 1)), ::testing::HasSubstr(limit));
   // Mixed, and far beyond: what crashed before.
   EXPECT_THAT(E(parens(20000)), ::testing::HasSubstr(limit));
   EXPECT_THAT(E(nots(20000)), ::testing::HasSubstr(limit));
@@ -338,7 +419,7 @@ TEST(WhereParserTest, NestingDeeperThanTheLimitIsAnErrorNotACrash) {
   EXPECT_THAT(P(wide), ::testing::StartsWith("OR("));
 }
 
-TEST(WhereParserTest, CaretCountsCharactersNotBytes) {
+TEST(QueryParserTest, CaretCountsCharactersNotBytes) {
   // '北京' is 6 bytes but 2 columns.
   EXPECT_EQ(E("a = '北京' b"), Msg(10,
                                    "expected 'and', 'or' or the end after the string '北京', "
@@ -348,4 +429,4 @@ TEST(WhereParserTest, CaretCountsCharactersNotBytes) {
 }
 
 }  // namespace
-}  // namespace gridstore::tools
+}  // namespace gridstore::grid

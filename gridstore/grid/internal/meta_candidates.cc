@@ -1,0 +1,279 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Candidate sets (docs/meta-queries.md, "Planner" step 2): conditions on indexed fields become
+// posting range scans giving sorted id sets; `and` intersects (smallest first: every child is
+// tried with a growing budget, so one huge range is never read in full when a small one exists),
+// `or` unites when every branch is indexable. A set is exact when no condition was left out;
+// otherwise the remaining conditions are checked on the candidates' metas.
+#include <algorithm>
+#include <iterator>
+
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/meta_executor.h"
+#include "gridstore/grid/internal/meta_postings.h"
+
+namespace gridstore::internal_grid {
+
+using grid::Query;
+using storage::KeyRange;
+using storage::Table;
+
+struct MetaQueryExecutor::AndPlan {
+  std::vector<AndEntry> open;       // entries not read yet, smallest estimate first
+  std::vector<uint64_t> estimates;  // estimated bytes of each open entry
+  bool exact = true;                // false once a child is left to checks on metas
+  size_t budget = 0;                // ids the last round of reads allowed
+  uint64_t first_estimate = 0;      // the estimate of the entry read first
+};
+
+namespace {
+
+// Groups the children of an `and` into entries (range conditions on one field together) and
+// says whether leaving out the rest keeps the set exact.
+bool GroupAndChildren(const CompiledNode& n, std::vector<std::vector<const CompiledNode*>>* open) {
+  bool exact = true;
+  for (const CompiledNode& c : n.children) {
+    if (IsCondition(c.op) && c.indexed == nullptr) {
+      exact = false;
+    } else if (c.op == Query::Op::kNot || c.op == Query::Op::kAll) {
+      exact = exact && c.op == Query::Op::kAll;
+    } else {
+      auto same_field = std::find_if(open->begin(), open->end(), [&](const auto& group) {
+        return IsRangeCondition(c.op) && IsRangeCondition(group[0]->op) &&
+               group[0]->field == c.field;
+      });
+      if (same_field != open->end()) {
+        same_field->push_back(&c);
+      } else {
+        open->push_back({&c});
+      }
+    }
+  }
+  return exact;
+}
+
+// Merges the sorted runs of ids that each range gave (or sorts, when runs are not sorted), and
+// removes duplicates.
+void SortIds(bool one_value_runs, const std::vector<size_t>& run_starts, size_t ranges,
+             std::vector<std::string>* ids) {
+  // Each range of one value (equal, in) lists its ids in order: merge those runs. Ranges over
+  // many values need a sort.
+  if (one_value_runs && ranges <= 8) {
+    for (size_t k = 1; k < run_starts.size(); ++k) {
+      const size_t end = k + 1 < run_starts.size() ? run_starts[k + 1] : ids->size();
+      std::inplace_merge(ids->begin(), ids->begin() + static_cast<ptrdiff_t>(run_starts[k]),
+                         ids->begin() + static_cast<ptrdiff_t>(end));
+    }
+  } else {
+    std::sort(ids->begin(), ids->end());
+  }
+  if (ranges > 1) ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
+}
+
+}  // namespace
+
+uint64_t MetaQueryExecutor::Estimate(const AndEntry& entry) {
+  const CompiledNode& n = *entry[0];
+  if (IsCondition(n.op)) {
+    if (n.indexed == nullptr) return kUnknownSize;
+    FieldRanges fr(index_->name, *n.indexed);
+    std::vector<KeyRange> ranges;
+    if (!ConditionRanges(fr, entry, &ranges)) return kUnknownSize;
+    uint64_t bytes = 0;
+    for (const KeyRange& r : ranges) {
+      auto size = kv_->ApproximateSize(Table::kIndex, r);
+      if (!size.ok()) return kUnknownSize;
+      bytes += *size;
+    }
+    return bytes;
+  }
+  if (n.op == Query::Op::kOr) {
+    uint64_t total = 0;
+    for (const CompiledNode& c : n.children) {
+      const uint64_t e = Estimate({&c});
+      if (e == kUnknownSize) return kUnknownSize;
+      total += e;
+    }
+    return total;
+  }
+  if (n.op == Query::Op::kAnd) {
+    uint64_t total = kUnknownSize;
+    for (const CompiledNode& c : n.children) total = std::min(total, Estimate({&c}));
+    return total;
+  }
+  return kUnknownSize;
+}
+
+MetaQueryExecutor::Candidates MetaQueryExecutor::ScanLeaf(const AndEntry& conditions,
+                                                          size_t limit) {
+  Candidates out;
+  const CompiledNode& first = *conditions[0];
+  FieldRanges fr(index_->name, *first.indexed);
+  std::vector<KeyRange> ranges;
+  if (!ConditionRanges(fr, conditions, &ranges)) return out;  // kNotIndexable
+  if (limit != kUnlimited) {
+    // Postings take at most kMaxPostingBytes each in the store's estimate, so ranges estimated
+    // at more than `limit` times that hold more than `limit` postings: skip reading them.
+    uint64_t bytes = 0;
+    for (const KeyRange& r : ranges) {
+      auto size = kv_->ApproximateSize(Table::kIndex, r);
+      if (size.ok()) bytes += *size;
+    }
+    if (bytes / kMaxPostingBytes > limit) {
+      out.state = Candidates::kOverLimit;
+      return out;
+    }
+  }
+  const size_t width = EncodedValueWidth(first.indexed->type);
+  const size_t prefix_size = fr.prefix().size();
+  bool over = false;
+  std::vector<size_t> run_starts;  // where each range's ids begin in out.ids
+  for (const KeyRange& r : ranges) {
+    run_starts.push_back(out.ids.size());
+    Status s = kv_->Scan(
+        storage::ReadOptions{}, Table::kIndex, r, [&](std::string_view key, std::string_view) {
+          std::string_view value, id;
+          if (!grid::SplitIndexPosting(key.substr(prefix_size), width, &value, &id)) {
+            return true;  // not ours to judge here; verify reports it
+          }
+          if (out.ids.size() >= limit) {
+            over = true;
+            return false;
+          }
+          out.ids.emplace_back(id);
+          return true;
+        });
+    if (!s.ok() && status_.ok()) status_ = s;
+    if (over) break;
+  }
+  if (over) {
+    out.ids.clear();
+    out.state = Candidates::kOverLimit;
+    return out;
+  }
+  out.state = Candidates::kIds;
+  const bool one_value_runs = first.op == Query::Op::kEqual || first.op == Query::Op::kIn;
+  SortIds(one_value_runs, run_starts, ranges.size(), &out.ids);
+  return out;
+}
+
+MetaQueryExecutor::Candidates MetaQueryExecutor::Plan(const CompiledNode& n, size_t limit) {
+  if (IsCondition(n.op)) {
+    if (n.indexed == nullptr) return Candidates{};  // kNotIndexable
+    return ScanLeaf({&n}, limit);
+  }
+  if (n.op == Query::Op::kOr) return PlanOr(n, limit);
+  if (n.op == Query::Op::kAnd) return PlanAnd(n, limit);
+  return Candidates{};  // all, not: not indexable
+}
+
+MetaQueryExecutor::Candidates MetaQueryExecutor::PlanEntry(const AndEntry& entry, size_t limit) {
+  return entry.size() == 1 ? Plan(*entry[0], limit) : ScanLeaf(entry, limit);
+}
+
+MetaQueryExecutor::Candidates MetaQueryExecutor::PlanOr(const CompiledNode& n, size_t limit) {
+  Candidates out;
+  out.state = Candidates::kIds;
+  for (const CompiledNode& c : n.children) {
+    Candidates sub = Plan(c, limit);
+    if (sub.state != Candidates::kIds) return sub;
+    out.exact = out.exact && sub.exact;
+    std::vector<std::string> merged;
+    merged.reserve(out.ids.size() + sub.ids.size());
+    std::set_union(out.ids.begin(), out.ids.end(), sub.ids.begin(), sub.ids.end(),
+                   std::back_inserter(merged));
+    out.ids.swap(merged);
+    if (out.ids.size() > limit) {
+      out.ids.clear();
+      out.state = Candidates::kOverLimit;
+      return out;
+    }
+  }
+  return out;
+}
+
+MetaQueryExecutor::Candidates MetaQueryExecutor::FirstAndSet(AndPlan* plan, size_t limit) {
+  Candidates out;
+  plan->budget = std::min<size_t>(256, limit);
+  while (true) {
+    for (size_t i = 0; i < plan->open.size();) {
+      Candidates sub = PlanEntry(plan->open[i], plan->budget);
+      if (sub.state == Candidates::kIds) {
+        plan->first_estimate = plan->estimates[i];
+        plan->open.erase(plan->open.begin() + static_cast<ptrdiff_t>(i));
+        plan->estimates.erase(plan->estimates.begin() + static_cast<ptrdiff_t>(i));
+        return sub;
+      }
+      if (sub.state == Candidates::kNotIndexable) {
+        plan->exact = false;
+        plan->open.erase(plan->open.begin() + static_cast<ptrdiff_t>(i));
+        plan->estimates.erase(plan->estimates.begin() + static_cast<ptrdiff_t>(i));
+      } else {
+        ++i;
+      }
+    }
+    if (plan->open.empty()) return out;  // nothing indexable
+    if (plan->budget >= limit) {
+      out.state = Candidates::kOverLimit;
+      return out;
+    }
+    plan->budget = plan->budget > limit / 4 ? limit : plan->budget * 4;
+  }
+}
+
+MetaQueryExecutor::Candidates MetaQueryExecutor::PlanAnd(const CompiledNode& n, size_t limit) {
+  // Find the smallest child set with a growing budget, then intersect those children that are
+  // not much larger; the rest become checks on the candidates.
+  AndPlan plan;
+  std::vector<AndEntry> entries;
+  plan.exact = GroupAndChildren(n, &entries);
+  if (entries.empty()) return Candidates{};
+  // Smallest estimated first, and a round stops at its first success, so that a selective child
+  // is read before broad ones are tried at all. Estimates are coarse (store blocks of a few KB),
+  // so the rounds of growing budgets still decide among children of similar size.
+  std::vector<uint64_t> estimates;
+  for (const AndEntry& entry : entries) estimates.push_back(Estimate(entry));
+  std::vector<size_t> order(entries.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return estimates[a] < estimates[b]; });
+  for (size_t i : order) {
+    plan.open.push_back(std::move(entries[i]));
+    plan.estimates.push_back(estimates[i]);
+  }
+  std::vector<Candidates> done;
+  done.push_back(FirstAndSet(&plan, limit));
+  if (done[0].state != Candidates::kIds) return std::move(done[0]);
+  // Scanning another child costs about as much per posting as checking a candidate's meta, so
+  // intersect only children not much larger than the smallest set.
+  const size_t cap = std::min(limit, done[0].ids.size() * 2 + 256);
+  // A child estimated at several times the first one's bytes would be read in vain.
+  const uint64_t estimate_cap = plan.first_estimate > kUnknownSize / 4
+                                    ? plan.first_estimate
+                                    : 4 * plan.first_estimate + (16 << 10);
+  for (size_t i = 0; i < plan.open.size(); ++i) {
+    const bool try_it = cap > plan.budget && plan.estimates[i] <= estimate_cap;
+    Candidates sub = try_it ? PlanEntry(plan.open[i], cap) : Candidates{Candidates::kOverLimit};
+    if (sub.state == Candidates::kIds) {
+      done.push_back(std::move(sub));
+    } else {
+      plan.exact = false;
+    }
+  }
+  std::sort(done.begin(), done.end(),
+            [](const auto& a, const auto& b) { return a.ids.size() < b.ids.size(); });
+  Candidates out;
+  out.state = Candidates::kIds;
+  out.ids = std::move(done[0].ids);
+  out.exact = plan.exact && done[0].exact;
+  for (size_t i = 1; i < done.size(); ++i) {
+    out.exact = out.exact && done[i].exact;
+    std::vector<std::string> kept;
+    std::set_intersection(out.ids.begin(), out.ids.end(), done[i].ids.begin(), done[i].ids.end(),
+                          std::back_inserter(kept));
+    out.ids.swap(kept);
+  }
+  return out;
+}
+
+}  // namespace gridstore::internal_grid

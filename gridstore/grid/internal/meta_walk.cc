@@ -1,0 +1,260 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Ordering by walking postings (docs/meta-queries.md, "Planner" step 3): with an indexed first
+// sort field and a limit, the postings of that field are read in order, in growing chunks, and
+// the walk stops once offset + limit + 1 matches are found.
+#include <algorithm>
+#include <utility>
+
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/meta_executor.h"
+#include "gridstore/grid/internal/meta_postings.h"
+
+namespace gridstore::internal_grid {
+
+using grid::Attributes;
+using grid::Query;
+using storage::KeyRange;
+using storage::Table;
+
+// The state of one walk; the executor's members (need_, sort_, root_) say what to find.
+class MetaQueryExecutor::PostingWalk {
+ public:
+  PostingWalk(MetaQueryExecutor* executor, const std::vector<std::string>* members, bool exact)
+      : ex_(*executor),
+        members_(members),
+        exact_(exact),
+        spec_(executor->sort_[0]),
+        fr_(executor->index_->name, *spec_.indexed),
+        width_(EncodedValueWidth(spec_.indexed->type)),
+        // Ties on the walked value must be complete before stopping when something other than
+        // id (ascending) orders them.
+        complete_ties_(ex_.sort_.size() > 1 && !(ex_.sort_[1].is_id && !ex_.sort_[1].descending)),
+        // Small first reads: a selective page should not read hundreds of postings and metas.
+        chunk_(std::clamp<size_t>(std::min(ex_.need_, kMetaBatch) * 2, 32, kMetaBatch)) {}
+
+  Result<bool> Run(std::vector<MetaMatch>* matches) {
+    BoundByConditions();
+    if (!spec_.descending) {
+      GRIDSTORE_RETURN_IF_ERROR(WalkForward(begin_, end_));
+    } else {
+      GRIDSTORE_RETURN_IF_ERROR(WalkBackward());
+    }
+    // Ran out: unless bounded, datasets without the field may match and were not walked.
+    if (found_.size() < ex_.need_ && !stop_ && !bounded_) return false;
+    // Later sort keys (and split string ties) need the full comparison.
+    if (ex_.sort_.size() > 1 || complete_ties_) GRIDSTORE_RETURN_IF_ERROR(SortFound());
+    *matches = std::move(found_);
+    return true;
+  }
+
+ private:
+  // Conditions on the sort field itself at the top level bound the walk. They also mean every
+  // match has the field (a missing value fails every condition), so running out of postings in
+  // the bounds then means every match was seen.
+  void BoundByConditions() {
+    begin_ = fr_.prefix();
+    end_ = fr_.field_end();
+    auto bound_by = [&](const CompiledNode& c) {
+      std::vector<KeyRange> ranges;
+      if (!IsCondition(c.op) || c.field != spec_.field || !LeafRanges(fr_, c, &ranges)) return;
+      bounded_ = true;
+      if (ranges.empty()) end_ = begin_;  // nothing can match
+      if (ranges.size() != 1) return;
+      begin_ = std::max(begin_, ranges[0].begin);
+      end_ = std::min(end_, ranges[0].end);
+    };
+    if (ex_.root_.op == Query::Op::kAnd) {
+      for (const CompiledNode& c : ex_.root_.children) bound_by(c);
+    } else {
+      bound_by(ex_.root_);
+    }
+    if (end_ < begin_) end_ = begin_;
+  }
+
+  // Takes a posting in walk order (kept for the next Flush if it is a candidate).
+  void Offer(std::string_view value, std::string_view id) {
+    if (members_ != nullptr && !std::binary_search(members_->begin(), members_->end(), id)) return;
+    pending_.emplace_back(std::string(value), std::string(id));
+  }
+
+  // Checks the offered postings (on their metas unless exact) and keeps the matches, setting
+  // stop_ once enough are found.
+  Status Flush() {
+    std::vector<std::pair<std::string, std::string>> batch;  // (encoded value, id)
+    batch.swap(pending_);
+    if (batch.empty()) return Status::OK();
+    std::vector<bool> ok(batch.size(), exact_);
+    if (!exact_) {
+      std::vector<std::string_view> ids;
+      for (const auto& p : batch) ids.push_back(p.second);
+      // ForEachMeta skips missing metas, so map results back by position through a cursor.
+      size_t cursor = 0;
+      GRIDSTORE_RETURN_IF_ERROR(
+          ex_.ForEachMeta(ids, [&](std::string_view id, const Attributes& attributes) {
+            while (cursor < batch.size() && batch[cursor].second != id) ++cursor;
+            if (cursor < batch.size()) ok[cursor] = EvaluateCompiled(ex_.root_, attributes);
+          }));
+    }
+    for (size_t i = 0; i < batch.size() && !stop_; ++i) {
+      if (!ok[i]) continue;
+      if (found_.size() >= ex_.need_) {
+        if (!complete_ties_ || batch[i].first != boundary_) {
+          stop_ = true;
+          break;
+        }
+      }
+      found_.push_back(MetaMatch{std::move(batch[i].second), {}});
+      if (found_.size() == ex_.need_) boundary_ = batch[i].first;
+    }
+    return Status::OK();
+  }
+
+  // Splits a posting key of the walked field; false if it is malformed (verify reports those).
+  bool Split(std::string_view key, std::string_view* value, std::string_view* id) const {
+    return grid::SplitIndexPosting(key.substr(fr_.prefix().size()), width_, value, id);
+  }
+
+  // Offers the postings of [begin, end) in ascending order, in growing chunks, until stopped.
+  Status WalkForward(std::string begin, const std::string& end) {
+    std::vector<std::string> keys;
+    while (!stop_) {
+      keys.clear();
+      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->Scan(storage::ReadOptions{}, Table::kIndex,
+                                              KeyRange{begin, end},
+                                              [&](std::string_view key, std::string_view) {
+                                                if (keys.size() >= chunk_) return false;
+                                                keys.emplace_back(key);
+                                                return true;
+                                              }));
+      for (const std::string& key : keys) {
+        std::string_view value, id;
+        if (Split(key, &value, &id)) Offer(value, id);
+      }
+      GRIDSTORE_RETURN_IF_ERROR(Flush());
+      if (keys.size() < chunk_) break;
+      begin = keys.back() + '\0';
+      chunk_ = std::min(chunk_ * 2, kMetaBatch);
+    }
+    return Status::OK();
+  }
+
+  // Offers the ids of one value, kept descending in group_, in ascending order.
+  Status EmitGroup() {
+    for (auto id = group_.rbegin(); id != group_.rend() && !stop_; ++id) {
+      Offer(group_value_, *id);
+      if (pending_.size() >= chunk_) {
+        GRIDSTORE_RETURN_IF_ERROR(Flush());
+        chunk_ = std::min(chunk_ * 2, kMetaBatch);
+      }
+    }
+    group_.clear();
+    return Status::OK();
+  }
+
+  // A reverse scan yields values descending but ids descending within a value, and the order
+  // wanted is ids ascending there: emit each value's ids reversed once the value is complete.
+  // The lowest value of a full chunk may continue below it, so that one value is read forward
+  // instead (ids ascending, stopping early), and the walk goes on below it.
+  Status WalkBackward() {
+    std::string end = end_;
+    std::vector<std::string> keys;  // group_ views these
+    while (!stop_) {
+      keys.clear();
+      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->ReverseScan(storage::ReadOptions{}, Table::kIndex,
+                                                     KeyRange{begin_, end},
+                                                     [&](std::string_view key, std::string_view) {
+                                                       keys.emplace_back(key);
+                                                       return keys.size() < chunk_;
+                                                     }));
+      if (keys.empty()) break;
+      const bool full = keys.size() >= chunk_;
+      for (const std::string& key : keys) {
+        std::string_view value, id;
+        if (!Split(key, &value, &id)) continue;
+        if (!group_.empty() && value != group_value_) GRIDSTORE_RETURN_IF_ERROR(EmitGroup());
+        if (stop_) break;
+        group_value_ = value;
+        group_.push_back(id);
+      }
+      if (!full || stop_) {
+        GRIDSTORE_RETURN_IF_ERROR(EmitGroup());
+        return Flush();
+      }
+      if (group_.empty()) {  // nothing parseable in a full chunk: step below it
+        end = keys.back();
+        continue;
+      }
+      const std::string value_key = fr_.prefix() + std::string(group_value_);
+      group_.clear();
+      GRIDSTORE_RETURN_IF_ERROR(Flush());
+      GRIDSTORE_RETURN_IF_ERROR(
+          WalkForward(std::max(value_key, begin_), std::min(PrefixEnd(value_key), end_)));
+      end = value_key;
+      chunk_ = std::min(chunk_ * 2, kMetaBatch);
+    }
+    return Status::OK();
+  }
+
+  // Reads the sort keys of what was found and sorts it by every sort field.
+  Status SortFound() {
+    std::vector<std::string_view> ids;
+    for (const MetaMatch& m : found_) ids.push_back(m.id);
+    std::vector<MetaMatch> keyed;
+    GRIDSTORE_RETURN_IF_ERROR(ex_.ForEachMeta(ids, [&](std::string_view id, const Attributes& a) {
+      MetaMatch m{std::string(id), {}};
+      ex_.MakeKeys(a, &m);
+      keyed.push_back(std::move(m));
+    }));
+    found_.swap(keyed);
+    std::sort(found_.begin(), found_.end(),
+              [this](const MetaMatch& a, const MetaMatch& b) { return ex_.Less(a, b); });
+    return Status::OK();
+  }
+
+  MetaQueryExecutor& ex_;
+  const std::vector<std::string>* members_;
+  const bool exact_;
+  const SortSpec& spec_;
+  const FieldRanges fr_;
+  const size_t width_;
+  const bool complete_ties_;
+  std::string begin_, end_;  // the walked key range
+  bool bounded_ = false;     // conditions on the walked field bound it
+  std::vector<MetaMatch> found_;
+  std::string boundary_;  // encoded value of the last match once need_ is reached
+  bool stop_ = false;
+  std::vector<std::pair<std::string, std::string>> pending_;  // (encoded value, id)
+  size_t chunk_;
+  std::vector<std::string_view> group_;  // a value's ids in a backward walk, descending
+  std::string_view group_value_;
+};
+
+Result<bool> MetaQueryExecutor::Walk(const std::vector<std::string>* members, bool exact,
+                                     std::vector<MetaMatch>* matches) {
+  return PostingWalk(this, members, exact).Run(matches);
+}
+
+bool MetaQueryExecutor::WalkFirst() {
+  std::vector<const CompiledNode*> on_sort_field;
+  uint64_t others = kUnknownSize;
+  auto consider = [&](const CompiledNode& c) {
+    if (IsCondition(c.op) && c.field == sort_[0].field && c.indexed != nullptr &&
+        (IsRangeCondition(c.op) || c.op == Query::Op::kEqual)) {
+      on_sort_field.push_back(&c);
+    } else {
+      others = std::min(others, Estimate({&c}));
+    }
+  };
+  if (root_.op == Query::Op::kAnd) {
+    for (const CompiledNode& c : root_.children) consider(c);
+  } else {
+    consider(root_);
+  }
+  if (on_sort_field.empty()) return false;
+  // The walk reads at most the bounded range, stopping early; a candidate set would have to be
+  // at least as large when every other child is estimated larger.
+  return Estimate(on_sort_field) <= others;
+}
+
+}  // namespace gridstore::internal_grid
