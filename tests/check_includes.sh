@@ -22,7 +22,7 @@ check "$g/grid/*.h" '#include <(zstd|xxhash)' "a public grid header exposes zstd
 check "$g/util/*.h $g/grid/*.h $g/importers/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
 check "samples/*" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/|#include <(rocksdb|zstd|netcdf)' "samples/ includes a private or third-party header"
 # tools/ sees public headers, plus util/internal/ (text and thread helpers shared with the library).
-[ -d tools ] && check "tools/*" '#include "gridstore/(grid|importers|storage)/internal/' "tools/ includes a private header"
+[ -d tools ] && check "tools/* tools/commands/*" '#include "gridstore/(grid|importers|storage)/internal/' "tools/ includes a private header"
 check "$g/importers/*.* $g/importers/internal/*" '#include "gridstore/(storage/rocksdb|storage/memory|storage/rados|grid/internal)/' "importers/ includes a backend or grid internals"
 if [ $fail -eq 0 ]; then echo "layering: all module boundaries hold"; fi
 exit $fail
