@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -41,6 +42,18 @@ TEST(RadosPluginTest, AMissingPluginIsAClearError) {
   auto store = GridStore::Open("rados://pool?conf=/nonexistent/ceph.conf");
   EXPECT_STATUS(store, kFailedPrecondition, "rados:// stores need the GridStore RADOS plugin",
                 dir.Sub("libgridstore_rados.so"));
+  EXPECT_FALSE(Mapped("librados"));
+}
+
+TEST(RadosPluginTest, ALibraryThatIsNotThePluginIsRefused) {
+  testing::ScopedTempDir dir;
+  // Any shared library of the system will do: it lacks the plugin's entry points.
+  std::filesystem::copy_file("/lib/x86_64-linux-gnu/libz.so.1", dir.Sub("libgridstore_rados.so"));
+  ASSERT_EQ(setenv("GRIDSTORE_PLUGIN_DIR", dir.path().c_str(), 1), 0);
+  auto store = GridStore::Open("rados://pool?conf=/nonexistent/ceph.conf");
+  EXPECT_STATUS(store, kFailedPrecondition, dir.Sub("libgridstore_rados.so"),
+                "not a GridStore RADOS plugin");
+  EXPECT_EQ(store.status().ToString().find('\n'), std::string::npos) << "one line";
   EXPECT_FALSE(Mapped("librados"));
 }
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gridstore/storage/rados/rados_plugin.h"
@@ -19,25 +20,36 @@ struct LoadedPlugin {
   std::string error;  // why no plugin could be loaded (empty when open is set)
 };
 
+// Appends "PATH (REASON)" to the list of places tried, in one line (the error is one sentence).
+void Tried(const std::string& path, std::string_view reason, std::string* why) {
+  if (!why->empty()) *why += "; ";
+  *why += path + " (" + std::string(reason) + ")";
+}
+
 // Loads the plugin at `path`; on failure returns false and appends why to *why.
 bool TryLoad(const std::string& path, LoadedPlugin* plugin, std::string* why) {
   // RTLD_LOCAL: the plugin's private copies of GridStore code must not interpose on ours.
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
-    const char* err = dlerror();
-    *why += "\n  " + path + ": " + (err != nullptr ? err : "cannot be loaded");
+    const char* raw = dlerror();  // once: a second call returns null
+    std::string_view err = raw != nullptr ? raw : "cannot be loaded";
+    // dlerror() repeats the path ("PATH: reason"); keep only the reason.
+    if (err.starts_with(path + ": ")) err.remove_prefix(path.size() + 2);
+    Tried(path, err, why);
     return false;
   }
   auto abi = reinterpret_cast<RadosPluginAbiFn>(dlsym(handle, kRadosPluginAbiSymbol));
   auto open = reinterpret_cast<RadosPluginOpenFn>(dlsym(handle, kRadosPluginOpenSymbol));
   if (abi == nullptr || open == nullptr) {
-    *why += "\n  " + path + ": not a GridStore RADOS plugin (entry points missing)";
+    Tried(path, "not a GridStore RADOS plugin: its entry points are missing", why);
     dlclose(handle);
     return false;
   }
   if (abi() != kRadosPluginAbi) {
-    *why += "\n  " + path + ": built for plugin interface " + std::to_string(abi()) +
-            ", this program needs " + std::to_string(kRadosPluginAbi);
+    Tried(path,
+          "built for plugin interface " + std::to_string(abi()) + ", this program needs " +
+              std::to_string(kRadosPluginAbi),
+          why);
     dlclose(handle);
     return false;
   }
@@ -62,7 +74,7 @@ const LoadedPlugin& Plugin() {
       if (TryLoad(dir + "/" + kRadosPluginFile, p, &why)) return p;
     }
     p->error = "rados:// stores need the GridStore RADOS plugin (" + std::string(kRadosPluginFile) +
-               ", package it with librados), which could not be loaded from:" + why;
+               ", package it with librados), which could not be loaded from " + why;
     return p;
   }();
   return *plugin;
