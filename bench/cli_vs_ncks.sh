@@ -4,8 +4,8 @@
 # CLI start-to-exit benchmark (issue 13): `gridstore fetch` of small slices from a settled RocksDB
 # store versus `ncks -d` extracting the same hyperslab from a netCDF-4 deflate copy of the file
 # chunked like the store's blocks, each timed as a whole process (start-up, open, read, write,
-# exit), median of RUNS runs, the two tools interleaved in the same run so that both see the same
-# machine. Builds nothing: give it the build folder that holds tools/gridstore.
+# exit), median of RUNS runs (hyperfine -N: no shell in between), the two tools in the same
+# hyperfine run so that both see the same machine. Builds nothing: give it the build folder that holds tools/gridstore.
 #
 # Usage: bench/cli_vs_ncks.sh [BUILD_DIR=build] [WORK_DIR=/tmp/gridstore-cli-bench]
 # Environment:
@@ -34,12 +34,11 @@ STORE="$WORK/store"
 
 die() { echo "cli_vs_ncks: $*" >&2; exit 1; }
 [ -x "$GRIDSTORE" ] || die "no gridstore command at $GRIDSTORE (build it, or give the build folder)"
-for tool in ncks nccopy /usr/bin/time; do
+for tool in ncks nccopy hyperfine jq /usr/bin/time; do
   command -v "$tool" > /dev/null || die "$tool is missing (scripts/install-deps.sh installs it)"
 done
 for f in "$TOS" "$ERA5"; do [ -r "$f" ] || die "cannot read $f (set GRIDSTORE_TEST_DATA)"; done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$RUNS'"
-[ -n "${EPOCHREALTIME:-}" ] || die "bash 5 or later is needed (EPOCHREALTIME)"
 # Commands are kept as words split at spaces (row below).
 [[ "$WORK$BUILD" != *" "* ]] || die "the build and work folders must not contain spaces"
 
@@ -58,22 +57,19 @@ nccopy -k nc4 -d 1 -c "time/1,lat/$BLOCK,lon/$BLOCK" "$TOS" "$WORK/tos_nc4.nc"
 nccopy -k nc4 -d 1 -c "latitude/$BLOCK,longitude/$BLOCK" "$ERA5" "$WORK/era5_nc4.nc"
 
 # ---- timing ----
-# Milliseconds (3 decimals) that "$@" takes, start to exit; its output goes nowhere.
-elapsed_ms() {
-  local t0 t1
-  t0=$EPOCHREALTIME
-  "$@" > /dev/null 2>&1 || die "failed: $*"
-  t1=$EPOCHREALTIME
-  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) * 1000 }'
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2); if (NR % 2) print v[m]; else printf "%.3f\n", (v[m] + v[m + 1]) / 2 }'; }
+# hyperfine -N runs each command without a shell (fork+exec and wait, nothing else), after two
+# warm-up runs (the files then sit in the page cache), RUNS times; the medians are compared. (A
+# bash loop timing with $EPOCHREALTIME adds bash's own fork, ~0.5 ms, to both tools alike, which
+# understates the ratio of the faster one.)
 peak_rss_kib() {
   /usr/bin/time -f %M -o "$WORK/rss" "$@" > /dev/null 2>&1 || die "failed: $*"
   tail -n 1 "$WORK/rss"
 }
+# The median of hyperfine's result N (0-based) in ms, 3 decimals.
+median_ms() { jq -r ".results[$1].median * 1000 | . * 1000 | round / 1000" "$WORK/h.json"; }
 
-# One row: a query, gridstore's command and ncks's command for the same hyperslab. The two are
-# run alternately RUNS times after one warm-up each (the files then sit in the page cache).
+# One row: a query, gridstore's command and ncks's command for the same hyperslab, timed in one
+# hyperfine run.
 printf '%-34s %-6s %12s %10s %14s %12s %10s\n' query format gridstore_ms ncks_ms ncks/gridstore \
   gridstore_KiB ncks_KiB
 row() {
@@ -83,15 +79,11 @@ row() {
   read -r -a ns <<< "$n"
   "${gs[@]}" > /dev/null 2>&1 || die "failed: ${gs[*]}"
   "${ns[@]}" > /dev/null 2>&1 || die "failed: ${ns[*]}"
-  : > "$WORK/g.times"
-  : > "$WORK/n.times"
-  for ((i = 0; i < RUNS; i++)); do
-    elapsed_ms "${gs[@]}" >> "$WORK/g.times"
-    elapsed_ms "${ns[@]}" >> "$WORK/n.times"
-  done
+  hyperfine -N --style none --warmup 2 --runs "$RUNS" --export-json "$WORK/h.json" "$g" "$n" \
+    > /dev/null 2>&1 || die "hyperfine failed on: $g / $n"
   local gm nm ratio grss nrss
-  gm=$(median < "$WORK/g.times")
-  nm=$(median < "$WORK/n.times")
+  gm=$(median_ms 0)
+  nm=$(median_ms 1)
   ratio=$(awk -v g="$gm" -v n="$nm" 'BEGIN { printf "%.2f\n", n / g }')
   grss=$(peak_rss_kib "${gs[@]}")
   nrss=$(peak_rss_kib "${ns[@]}")

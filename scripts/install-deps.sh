@@ -13,7 +13,8 @@ packages=(
   libsqlite3-dev
   python3                                 # the corruption test (tests/reliability/)
   groff-base                              # the man page test (groff -man -ww)
-  nco time                                # bench/cli_vs_ncks.sh (ncks, /usr/bin/time)
+  nco time hyperfine                      # bench/cli_vs_ncks.sh (ncks, /usr/bin/time, hyperfine)
+  strace                                  # the output test (what fetch --sync syncs)
   clang clang-format                      # the thread-safety build and the format check (CI)
   hdf5-filter-plugin-blosc-serial
   librados-dev libradospp-dev             # the RADOS backend (librados.hpp is only in -pp)

@@ -313,9 +313,11 @@ Result<int> OpenStreamed(const Resolved& r, const std::string& shown) {
 
 }  // namespace
 
-Result<std::unique_ptr<OutputFile>> OutputFile::Open(const std::string& path, WriterKind writer) {
+Result<std::unique_ptr<OutputFile>> OutputFile::Open(const std::string& path, WriterKind writer,
+                                                     Durability durability) {
   std::unique_ptr<OutputFile> out(new OutputFile);
   out->writer_ = writer;
+  out->durability_ = durability;
   const bool to_stdout = path.empty() || path == "-";
   out->display_ = to_stdout ? "standard output" : Quote(path);
   std::string temp_name = "output";
@@ -428,7 +430,7 @@ Status OutputFile::CommitFile() {
   Status s;
   if (fchmod(fd, mode_) != 0) {
     s = fail("", errno);
-  } else if (fsync(fd) != 0) {
+  } else if (durability_ == Durability::kSynced && fsync(fd) != 0) {
     s = fail("", errno);
   }
   const int rc = ::close(fd);
@@ -441,6 +443,7 @@ Status OutputFile::CommitFile() {
   std::error_code ec;
   fs::remove(temp_dir_, ec);  // now empty
   temp_dir_.clear();
+  if (durability_ != Durability::kSynced) return Status::OK();
   // Make the rename itself durable; a folder that cannot be synced loses nothing we wrote.
   const int dir = OpenRetrying(ParentOf(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "gridstore/grid/names.h"
+#include "gridstore/importers/internal/netcdf_api.h"
 #include "gridstore/importers/internal/netcdf_util.h"
 #include "gridstore/util/internal/utf8.h"
 
@@ -37,6 +38,7 @@ using grid::Coordinate;
 using grid::DataType;
 using grid::Grid4D;
 using grid::VariableMeta;
+namespace netcdf = internal_importers::netcdf;
 using internal_importers::NetCdfLock;
 using internal_importers::NetCdfMutex;
 using internal_importers::Quote;
@@ -54,12 +56,12 @@ std::string CoordinatesAttribute(const VariableMeta& var) {
 // Writes one attribute with its own type. Text (and bools, which netCDF lacks) become NC_CHAR.
 int PutAttribute(int ncid, int varid, const std::string& name, const AttributeValue& a) {
   if (a.is_string()) {
-    return nc_put_att_text(ncid, varid, name.c_str(), a.string_value().size(),
-                           a.string_value().data());
+    return netcdf::nc_put_att_text(ncid, varid, name.c_str(), a.string_value().size(),
+                                   a.string_value().data());
   }
   if (a.is_bool()) {
     const std::string text = a.bool_value() ? "true" : "false";
-    return nc_put_att_text(ncid, varid, name.c_str(), text.size(), text.data());
+    return netcdf::nc_put_att_text(ncid, varid, name.c_str(), text.size(), text.data());
   }
   return grid::VisitDataType(a.number_type(), [&](auto tag) {
     using T = decltype(tag);
@@ -69,8 +71,8 @@ int PutAttribute(int ncid, int varid, const std::string& name, const AttributeVa
     } else {
       for (int64_t i : a.integers()) values.push_back(static_cast<T>(i));
     }
-    return nc_put_att(ncid, varid, name.c_str(), ToNcType(a.number_type()), values.size(),
-                      values.data());
+    return netcdf::nc_put_att(ncid, varid, name.c_str(), ToNcType(a.number_type()), values.size(),
+                              values.data());
   });
 }
 
@@ -115,7 +117,7 @@ class Writer {
   size_t DimensionFor(const std::string& source, int64_t origin, int64_t extent);
   void PlanCoordinates();
   Status Fail(int rc, const std::string& what) const {
-    const std::string message = Quote(path_) + ": writing " + what + ": " + nc_strerror(rc);
+    const std::string message = Quote(path_) + ": writing " + what + ": " + netcdf::nc_strerror(rc);
     if (rc == NC_EBADNAME || rc == NC_EMAXNAME) return Status::InvalidArgument(message);
     return Status::Unavailable(message);
   }
@@ -269,8 +271,8 @@ Status Writer::DefineCoordinate(int ncid, OutCoordinate* c) {
   std::vector<int> dimids;
   for (size_t d : c->dims) dimids.push_back(dims_[d].id);
   const std::string owner = "coordinate " + Quote(c->name);
-  int rc = nc_def_var(ncid, c->name.c_str(), ToNcType(c->source->type),
-                      static_cast<int>(dimids.size()), dimids.data(), &c->id);
+  int rc = netcdf::nc_def_var(ncid, c->name.c_str(), ToNcType(c->source->type),
+                              static_cast<int>(dimids.size()), dimids.data(), &c->id);
   if (rc != NC_NOERR) return Fail(rc, owner);
   std::set<std::string, std::less<>> skip = {"bounds", "climatology"};
   const auto fill = c->source->attributes.find("_FillValue");
@@ -288,8 +290,8 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
   std::vector<int> dimids;
   for (size_t d : v->dims) dimids.push_back(dims_[d].id);
   const nc_type type = ToNcType(grid.type());
-  int rc = nc_def_var(ncid, var.name.c_str(), type, static_cast<int>(dimids.size()), dimids.data(),
-                      &v->id);
+  int rc = netcdf::nc_def_var(ncid, var.name.c_str(), type, static_cast<int>(dimids.size()),
+                              dimids.data(), &v->id);
   if (rc != NC_NOERR) return Fail(rc, owner);
   if (!dimids.empty()) {
     // Chunks of at most one plane and about 4 MiB: whole rows of y, as many x as fit.
@@ -300,8 +302,8 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
       chunks[i] = std::min(static_cast<size_t>(dims_[v->dims[i]].extent), room);
       room = std::max<size_t>(1, room / chunks[i]);
     }
-    if ((rc = nc_def_var_chunking(ncid, v->id, NC_CHUNKED, chunks.data())) != NC_NOERR ||
-        (rc = nc_def_var_deflate(ncid, v->id, 1, 1, 1)) != NC_NOERR) {
+    if ((rc = netcdf::nc_def_var_chunking(ncid, v->id, NC_CHUNKED, chunks.data())) != NC_NOERR ||
+        (rc = netcdf::nc_def_var_deflate(ncid, v->id, 1, 1, 1)) != NC_NOERR) {
       return Fail(rc, owner);
     }
   }
@@ -314,12 +316,12 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
     if (var.packing || !grid::IsFloatingPoint(var.type)) {
       skip.insert({"valid_range", "valid_min", "valid_max"});
     }
-    rc = type == NC_FLOAT ? nc_def_var_fill(ncid, v->id, 0, &kNanFloat)
-                          : nc_def_var_fill(ncid, v->id, 0, &kNanDouble);
+    rc = type == NC_FLOAT ? netcdf::nc_def_var_fill(ncid, v->id, 0, &kNanFloat)
+                          : netcdf::nc_def_var_fill(ncid, v->id, 0, &kNanDouble);
     if (rc != NC_NOERR) return Fail(rc, "the fill value of " + owner);
   } else if (var.attributes.count("_FillValue") && var.has_fill_value()) {
     // The source's _FillValue, in the variable's own type (the importer converted it).
-    rc = nc_put_att(ncid, v->id, "_FillValue", type, 1, var.fill_value.data());
+    rc = netcdf::nc_put_att(ncid, v->id, "_FillValue", type, 1, var.fill_value.data());
     if (rc != NC_NOERR) return Fail(rc, "the fill value of " + owner);
   }
   GRIDSTORE_RETURN_IF_ERROR(PutAttributes(ncid, v->id, var.attributes, skip, owner));
@@ -330,8 +332,8 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
     auto written = v->coordinate_names.find(n);
     if (written != v->coordinate_names.end()) names += (names.empty() ? "" : " ") + written->second;
   }
-  if (!names.empty() &&
-      (rc = nc_put_att_text(ncid, v->id, "coordinates", names.size(), names.data())) != NC_NOERR) {
+  if (!names.empty() && (rc = netcdf::nc_put_att_text(ncid, v->id, "coordinates", names.size(),
+                                                      names.data())) != NC_NOERR) {
     return Fail(rc, "attribute 'coordinates' of " + owner);
   }
   return Status::OK();
@@ -340,17 +342,18 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
 Status Writer::Write(int ncid) {
   int rc;
   for (OutDim& d : dims_) {
-    if ((rc = nc_def_dim(ncid, d.name.c_str(), static_cast<size_t>(d.extent), &d.id)) != NC_NOERR) {
+    if ((rc = netcdf::nc_def_dim(ncid, d.name.c_str(), static_cast<size_t>(d.extent), &d.id)) !=
+        NC_NOERR) {
       return Fail(rc, "dimension " + Quote(d.name));
     }
   }
   for (OutCoordinate& c : coordinates_) GRIDSTORE_RETURN_IF_ERROR(DefineCoordinate(ncid, &c));
   for (OutVariable& v : variables_) GRIDSTORE_RETURN_IF_ERROR(DefineVariable(ncid, &v));
   GRIDSTORE_RETURN_IF_ERROR(PutAttributes(ncid, NC_GLOBAL, meta_.attributes, {}, "the file"));
-  if ((rc = nc_enddef(ncid)) != NC_NOERR) return Fail(rc, "the header");
+  if ((rc = netcdf::nc_enddef(ncid)) != NC_NOERR) return Fail(rc, "the header");
 
   for (const OutCoordinate& c : coordinates_) {
-    if ((rc = nc_put_var_double(ncid, c.id, c.values.data())) != NC_NOERR) {
+    if ((rc = netcdf::nc_put_var_double(ncid, c.id, c.values.data())) != NC_NOERR) {
       return Fail(rc, "coordinate " + Quote(c.name));
     }
   }
@@ -358,7 +361,8 @@ Status Writer::Write(int ncid) {
     std::vector<size_t> start(v.dims.size(), 0), count;
     for (size_t d : v.dims) count.push_back(static_cast<size_t>(dims_[d].extent));
     // The buffer is (t, z, x, y) row-major; dropping axes of extent 1 keeps the layout.
-    if ((rc = nc_put_vara(ncid, v.id, start.data(), count.data(), v.grid->bytes())) != NC_NOERR) {
+    if ((rc = netcdf::nc_put_vara(ncid, v.id, start.data(), count.data(), v.grid->bytes())) !=
+        NC_NOERR) {
       return Fail(rc, "variable " + Quote(v.meta->name));
     }
   }
@@ -369,6 +373,7 @@ Status Writer::Write(int ncid) {
 
 Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
                    const grid::GridDataSet& data, const NetCdfExportOptions& options) {
+  GRIDSTORE_RETURN_IF_ERROR(internal_importers::LoadNetCdf());
   Writer writer(path, meta, options);
   GRIDSTORE_RETURN_IF_ERROR(writer.Plan(data));
   // A temporary name of our own beside the file (made with O_EXCL, so nothing that exists is
@@ -384,16 +389,17 @@ Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
   ::close(fd);
   NetCdfLock lock(NetCdfMutex());
   int ncid = -1;
-  int rc = nc_create(partial.c_str(), NC_NETCDF4 | NC_CLOBBER, &ncid);
+  int rc = netcdf::nc_create(partial.c_str(), NC_NETCDF4 | NC_CLOBBER, &ncid);
   if (rc != NC_NOERR) {
     std::error_code ignored;
     std::filesystem::remove(partial, ignored);
-    return Status::FailedPrecondition(Quote(path) + ": cannot create the file: " + nc_strerror(rc));
+    return Status::FailedPrecondition(Quote(path) +
+                                      ": cannot create the file: " + netcdf::nc_strerror(rc));
   }
   Status s = writer.Write(ncid);
-  rc = nc_close(ncid);
+  rc = netcdf::nc_close(ncid);
   if (s.ok() && rc != NC_NOERR) {
-    s = Status::Unavailable(Quote(path) + ": writing the file: " + nc_strerror(rc));
+    s = Status::Unavailable(Quote(path) + ": writing the file: " + netcdf::nc_strerror(rc));
   }
   std::error_code ec;
   if (s.ok()) {

@@ -30,6 +30,7 @@
 #include "gridstore/grid/grid.h"
 #include "gridstore/grid/grid_data_writer.h"
 #include "gridstore/grid/names.h"
+#include "gridstore/importers/internal/netcdf_api.h"
 #include "gridstore/importers/internal/netcdf_util.h"
 #include "gridstore/util/internal/utf8.h"
 
@@ -44,6 +45,7 @@ using grid::kT;
 using grid::kX;
 using grid::kY;
 using grid::kZ;
+namespace netcdf = internal_importers::netcdf;
 using internal_importers::NetCdfLock;
 using internal_importers::NetCdfMutex;
 using internal_importers::Quote;
@@ -79,7 +81,7 @@ std::string Trim(std::string_view s) {
 // file is not what its header says (HDF5 errors, failed filters, short reads): DataLoss.
 Status NcError(int code, const std::string& path, const std::string& what) {
   const std::string where = Quote(path) + (what.empty() ? "" : ": " + what);
-  const std::string message = nc_strerror(code);
+  const std::string message = netcdf::nc_strerror(code);
   if (code > 0) return Status::Unavailable(where + ": " + message);
   switch (code) {
     case NC_ENOMEM:
@@ -103,7 +105,7 @@ class NcFile {
   explicit NcFile(int ncid) : ncid_(ncid) {}
   ~NcFile() {
     NetCdfLock lock(NetCdfMutex());
-    nc_close(ncid_);
+    netcdf::nc_close(ncid_);
   }
   NcFile(const NcFile&) = delete;
   NcFile& operator=(const NcFile&) = delete;
@@ -297,9 +299,9 @@ Status CheckClassicFileSize(const std::string& path) {
     if (end > file_size) {
       char name[NC_MAX_NAME + 1] = "?";
       int ncid;
-      if (nc_open(path.c_str(), NC_NOWRITE, &ncid) == NC_NOERR) {
-        nc_inq_varname(ncid, v.index, name);
-        nc_close(ncid);
+      if (netcdf::nc_open(path.c_str(), NC_NOWRITE, &ncid) == NC_NOERR) {
+        netcdf::nc_inq_varname(ncid, v.index, name);
+        netcdf::nc_close(ncid);
       }
       return Status::DataLoss(Quote(path) + " is truncated: it has " + std::to_string(file_size) +
                               " bytes but the data of variable " + Quote(name) + " end at byte " +
@@ -317,23 +319,25 @@ Result<std::unique_ptr<NcFile>> OpenNetCdf(const std::string& path) {
     return Status::InvalidArgument(Quote(path) + " is a directory, not a NetCDF file");
   }
   int ncid = -1;
-  const int rc = nc_open(path.c_str(), NC_NOWRITE, &ncid);
+  const int rc = netcdf::nc_open(path.c_str(), NC_NOWRITE, &ncid);
   if (rc == NC_ENOTNC) {
     if (HasNetCdfSignature(path)) {
-      return Status::DataLoss(Quote(path) + " is truncated or corrupt: " + nc_strerror(rc));
+      return Status::DataLoss(Quote(path) + " is truncated or corrupt: " + netcdf::nc_strerror(rc));
     }
-    return Status::InvalidArgument(Quote(path) + " is not a NetCDF file (" + nc_strerror(rc) + ")");
+    return Status::InvalidArgument(Quote(path) + " is not a NetCDF file (" +
+                                   netcdf::nc_strerror(rc) + ")");
   }
   if (rc == ENOENT) return Status::NotFound(Quote(path) + ": no such file");
   if (rc > 0 || rc == NC_ENOMEM) {
-    return Status::FailedPrecondition(Quote(path) + ": cannot open: " + nc_strerror(rc));
+    return Status::FailedPrecondition(Quote(path) + ": cannot open: " + netcdf::nc_strerror(rc));
   }
   if (rc != NC_NOERR) {
-    return Status::DataLoss(Quote(path) + " is truncated or corrupt: " + nc_strerror(rc));
+    return Status::DataLoss(Quote(path) + " is truncated or corrupt: " + netcdf::nc_strerror(rc));
   }
   auto file = std::make_unique<NcFile>(ncid);
   int format = 0, mode = 0;
-  if (nc_inq_format_extended(ncid, &format, &mode) == NC_NOERR && format == NC_FORMATX_NC3) {
+  if (netcdf::nc_inq_format_extended(ncid, &format, &mode) == NC_NOERR &&
+      format == NC_FORMATX_NC3) {
     GRIDSTORE_RETURN_IF_ERROR(CheckClassicFileSize(path));
   }
   return file;
@@ -349,11 +353,11 @@ Result<std::optional<AttributeValue>> ReadAttribute(int ncid, int varid, const c
   nc_type type;
   size_t len;
   const std::string what = "attribute " + Quote(name) + " of " + owner;
-  int rc = nc_inq_att(ncid, varid, name, &type, &len);
+  int rc = netcdf::nc_inq_att(ncid, varid, name, &type, &len);
   if (rc != NC_NOERR) return NcError(rc, path, what);
   if (type == NC_CHAR) {
     std::string text(len, '\0');
-    if (len > 0 && (rc = nc_get_att_text(ncid, varid, name, text.data())) != NC_NOERR) {
+    if (len > 0 && (rc = netcdf::nc_get_att_text(ncid, varid, name, text.data())) != NC_NOERR) {
       return NcError(rc, path, what);
     }
     while (!text.empty() && text.back() == '\0') text.pop_back();  // C writers count the NUL
@@ -361,12 +365,13 @@ Result<std::optional<AttributeValue>> ReadAttribute(int ncid, int varid, const c
   }
   if (type == NC_STRING) {
     std::vector<char*> strings(len, nullptr);
-    if (len > 0 && (rc = nc_get_att_string(ncid, varid, name, strings.data())) != NC_NOERR) {
+    if (len > 0 &&
+        (rc = netcdf::nc_get_att_string(ncid, varid, name, strings.data())) != NC_NOERR) {
       return NcError(rc, path, what);
     }
     std::vector<std::string> parts;
     for (char* s : strings) parts.emplace_back(s ? s : "");
-    if (len > 0) nc_free_string(len, strings.data());
+    if (len > 0) netcdf::nc_free_string(len, strings.data());
     // AttributeValue holds one string: an array of strings is kept one per line.
     return std::optional(AttributeValue::String(Join(parts, "\n")));
   }
@@ -378,7 +383,7 @@ Result<std::optional<AttributeValue>> ReadAttribute(int ncid, int varid, const c
   return grid::VisitDataType(*data_type, [&](auto tag) -> Result<std::optional<AttributeValue>> {
     using T = decltype(tag);
     std::vector<T> values(len);
-    int get_rc = len == 0 ? NC_NOERR : nc_get_att(ncid, varid, name, values.data());
+    int get_rc = len == 0 ? NC_NOERR : netcdf::nc_get_att(ncid, varid, name, values.data());
     if (get_rc != NC_NOERR) return NcError(get_rc, path, what);
     if constexpr (std::is_floating_point_v<T>) {
       return std::optional(AttributeValue::Floats(*data_type, {values.begin(), values.end()}));
@@ -394,12 +399,14 @@ Result<std::optional<AttributeValue>> ReadAttribute(int ncid, int varid, const c
 Result<Attributes> ReadAttributes(int ncid, int varid, const std::string& path,
                                   const std::string& owner, std::vector<std::string>* notes) {
   int natts = 0;
-  int rc = varid == NC_GLOBAL ? nc_inq_natts(ncid, &natts) : nc_inq_varnatts(ncid, varid, &natts);
+  int rc = varid == NC_GLOBAL ? netcdf::nc_inq_natts(ncid, &natts)
+                              : netcdf::nc_inq_varnatts(ncid, varid, &natts);
   if (rc != NC_NOERR) return NcError(rc, path, owner);
   Attributes attributes;
   for (int i = 0; i < natts; ++i) {
     char name[NC_MAX_NAME + 1];
-    if ((rc = nc_inq_attname(ncid, varid, i, name)) != NC_NOERR) return NcError(rc, path, owner);
+    if ((rc = netcdf::nc_inq_attname(ncid, varid, i, name)) != NC_NOERR)
+      return NcError(rc, path, owner);
     GRIDSTORE_ASSIGN_OR_RETURN(std::optional<AttributeValue> value,
                                ReadAttribute(ncid, varid, name, path, owner, notes));
     if (value) attributes[name] = std::move(*value);
@@ -550,37 +557,38 @@ struct FileStructure {
 Result<FileStructure> ReadStructure(int ncid, const std::string& path) {
   FileStructure f;
   int rc, nvars = 0, ngroups = 0;
-  if ((rc = nc_inq_grps(ncid, &ngroups, nullptr)) != NC_NOERR) return NcError(rc, path, "");
+  if ((rc = netcdf::nc_inq_grps(ncid, &ngroups, nullptr)) != NC_NOERR) return NcError(rc, path, "");
   if (ngroups > 0) {
     std::vector<int> groups(static_cast<size_t>(ngroups));
     std::vector<std::string> names;
-    if ((rc = nc_inq_grps(ncid, nullptr, groups.data())) != NC_NOERR) return NcError(rc, path, "");
+    if ((rc = netcdf::nc_inq_grps(ncid, nullptr, groups.data())) != NC_NOERR)
+      return NcError(rc, path, "");
     for (int g : groups) {
       char name[NC_MAX_NAME + 1];
-      if (nc_inq_grpname(g, name) == NC_NOERR) names.push_back(Quote(name));
+      if (netcdf::nc_inq_grpname(g, name) == NC_NOERR) names.push_back(Quote(name));
     }
     f.notes.push_back("skipped group" + std::string(names.size() > 1 ? "s " : " ") +
                       Join(names, ", ") + ": only the root group is imported");
   }
-  if ((rc = nc_inq_nvars(ncid, &nvars)) != NC_NOERR) return NcError(rc, path, "");
+  if ((rc = netcdf::nc_inq_nvars(ncid, &nvars)) != NC_NOERR) return NcError(rc, path, "");
   for (int v = 0; v < nvars; ++v) {
     NcVariable var;
     var.id = v;
     char name[NC_MAX_NAME + 1];
     int ndims = 0;
-    if ((rc = nc_inq_var(ncid, v, name, &var.type, &ndims, nullptr, nullptr)) != NC_NOERR) {
+    if ((rc = netcdf::nc_inq_var(ncid, v, name, &var.type, &ndims, nullptr, nullptr)) != NC_NOERR) {
       return NcError(rc, path, "variable #" + std::to_string(v));
     }
     var.name = name;
     const std::string owner = "variable " + Quote(var.name);
     std::vector<int> dimids(static_cast<size_t>(ndims));
-    if (ndims > 0 && (rc = nc_inq_vardimid(ncid, v, dimids.data())) != NC_NOERR) {
+    if (ndims > 0 && (rc = netcdf::nc_inq_vardimid(ncid, v, dimids.data())) != NC_NOERR) {
       return NcError(rc, path, owner);
     }
     for (int d : dimids) {
       char dim_name[NC_MAX_NAME + 1];
       size_t length;
-      if ((rc = nc_inq_dim(ncid, d, dim_name, &length)) != NC_NOERR) {
+      if ((rc = netcdf::nc_inq_dim(ncid, d, dim_name, &length)) != NC_NOERR) {
         return NcError(rc, path, owner);
       }
       var.dim_names.emplace_back(dim_name);
@@ -737,7 +745,7 @@ Result<grid::Coordinate> MakeCoordinate(int ncid, const std::string& path, const
     count *= v.dim_lengths[i];
   }
   c.values.resize(count);
-  const int rc = nc_get_var_double(ncid, v.id, c.values.data());
+  const int rc = netcdf::nc_get_var_double(ncid, v.id, c.values.data());
   if (rc != NC_NOERR) return NcError(rc, path, "coordinate " + Quote(v.name));
   return c;
 }
@@ -862,8 +870,9 @@ std::pair<int64_t, int64_t> ChunkExtentsTZ(int ncid, const PlannedVariable& pv,
   const size_t rank = pv.axes.size();
   chunks->assign(rank, 0);
   int storage = NC_CONTIGUOUS;
-  *chunked = nc_inq_var_chunking(ncid, pv.source->id, &storage, chunks->data()) == NC_NOERR &&
-             storage == NC_CHUNKED;
+  *chunked =
+      netcdf::nc_inq_var_chunking(ncid, pv.source->id, &storage, chunks->data()) == NC_NOERR &&
+      storage == NC_CHUNKED;
   int64_t ct = 1, cz = 1;
   if (*chunked) {
     for (size_t i = 0; i < rank; ++i) {
@@ -931,7 +940,7 @@ std::optional<ChunkCache> SetChunkCache(int ncid, const PlannedVariable& pv,
                                         size_t element_size, size_t cap) {
   NetCdfLock lock(NetCdfMutex());
   ChunkCache old;
-  if (nc_get_var_chunk_cache(ncid, pv.source->id, &old.size, &old.slots, &old.preemption) !=
+  if (netcdf::nc_get_var_chunk_cache(ncid, pv.source->id, &old.size, &old.slots, &old.preemption) !=
       NC_NOERR) {
     return std::nullopt;
   }
@@ -950,7 +959,7 @@ std::optional<ChunkCache> SetChunkCache(int ncid, const PlannedVariable& pv,
   const size_t slots = std::max<size_t>(1009, static_cast<size_t>(chunk_count) * 4 + 1);
   if (size <= old.size) return std::nullopt;  // the default is large enough
   // A hint: if netCDF refuses it, reading is only slower.
-  if (nc_set_var_chunk_cache(ncid, pv.source->id, size, slots, 0.75f) != NC_NOERR) {
+  if (netcdf::nc_set_var_chunk_cache(ncid, pv.source->id, size, slots, 0.75f) != NC_NOERR) {
     return std::nullopt;
   }
   return old;
@@ -1002,7 +1011,7 @@ Status ReadSlab(int ncid, const std::string& path, const PlannedVariable& pv, in
   int rc;
   {
     NetCdfLock lock(NetCdfMutex());
-    rc = nc_get_vara(ncid, pv.source->id, start.data(), count.data(), dst);
+    rc = netcdf::nc_get_vara(ncid, pv.source->id, start.data(), count.data(), dst);
   }
   if (rc == NC_NOERR) return Status::OK();
   return NcError(rc, path,
@@ -1075,8 +1084,8 @@ Status WritePlanes(const std::string& path, const NetCdfImportOptions& options,
     });
     if (restore) {
       NetCdfLock lock(NetCdfMutex());
-      nc_set_var_chunk_cache(ncid, pv.source->id, restore->size, restore->slots,
-                             restore->preemption);  // frees the chunks held
+      netcdf::nc_set_var_chunk_cache(ncid, pv.source->id, restore->size, restore->slots,
+                                     restore->preemption);  // frees the chunks held
     }
     if (!read.ok()) {
       writer->Flush().IgnoreError();  // the first error is the one to report
@@ -1090,6 +1099,7 @@ Status WritePlanes(const std::string& path, const NetCdfImportOptions& options,
 Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
                                          const NetCdfImportOptions& options,
                                          std::vector<std::string>* notes) {
+  GRIDSTORE_RETURN_IF_ERROR(internal_importers::LoadNetCdf());
   NetCdfLock lock(NetCdfMutex());
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<NcFile> file, OpenNetCdf(path));
   GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(file->id(), path));
@@ -1105,6 +1115,7 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   if (options.dataset_id.empty()) {
     return Status::InvalidArgument("no dataset id given for importing " + Quote(path));
   }
+  GRIDSTORE_RETURN_IF_ERROR(internal_importers::LoadNetCdf());
   // Everything that can be checked is checked before the first write. The netCDF lock (the
   // library is not thread-safe) is held only around netCDF calls, never across store I/O, so
   // other imports and exports in this process wait on nothing but netCDF.

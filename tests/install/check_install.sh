@@ -2,7 +2,9 @@
 # Installs the built project into a temporary prefix, then configures, builds and runs a consumer
 # project that uses only find_package(GridStore) and GridStore::gridstore: a small program, the
 # README's library snippet (cut from README.md, so the README cannot rot) and three samples.
-# Fails if anything links a Ceph library (RADOS is a plugin, loaded only for rados:// stores).
+# Fails if anything, the installed command included, links a Ceph, netCDF or HDF5 library (RADOS
+# is a plugin loaded only for rados:// stores; netCDF-C is loaded on the first netCDF import or
+# export, which the consumer and the command below both do).
 #   check_install.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1
@@ -39,15 +41,22 @@ if ! cmake --build "$work/consumer" > "$work/build.log" 2>&1; then
   cat "$work/build.log"
   exit 1
 fi
-for exe in consumer readme_snippet create_and_write fetch_time_series fetch_box; do
-  if ldd "$work/consumer/$exe" | grep -E 'librados|libceph|libradosstriper'; then
-    echo "$exe links a Ceph library"
+for exe in consumer/consumer consumer/readme_snippet consumer/create_and_write \
+  consumer/fetch_time_series consumer/fetch_box prefix/bin/gridstore; do
+  if ldd "$work/$exe" | grep -E 'librados|libceph|libradosstriper|libnetcdf|libhdf5'; then
+    echo "$exe links a Ceph, netCDF or HDF5 library (they are loaded only when needed)"
     exit 1
   fi
 done
-"$work/consumer/consumer"
+"$work/consumer/consumer" "$work"
 "$work/consumer/readme_snippet" "$work/readme-store"
 "$work/consumer/create_and_write" "$work/sample-store"
 "$work/consumer/fetch_time_series" "$work/sample-store"
 "$work/consumer/fetch_box" "$work/sample-store"
-echo "install: the installed package builds and runs the README snippet and samples, without Ceph"
+# The installed command exports netCDF (loading netCDF-C) and reads its own output back.
+"$work/prefix/bin/gridstore" --store "$work/sample-store" fetch sample/gfs-2026-11-21T00Z --format nc \
+  -o "$work/sample.nc" > /dev/null
+"$work/prefix/bin/gridstore" --store "$work/cli-store" import "$work/sample.nc" --dataset again \
+  > /dev/null
+"$work/prefix/bin/gridstore" --store "$work/cli-store" info again > /dev/null
+echo "install: the installed package builds and runs the README snippet and samples, without Ceph; netCDF loads when used"

@@ -83,7 +83,7 @@ TEST(DocgenTest, DocumentedOptionsLeaveOutHelpAndTheTopLevelStore) {
   for (const CLI::Option* opt : tools::DocumentedOptions(*fetch)) names.push_back(opt->get_name());
   EXPECT_EQ(Join(names, " "),
             "ID --variables --origin --shape --unpack --allow-incomplete --format --output "
-            "--explain");
+            "--sync --explain");
 }
 
 TEST(DocgenTest, RoffEscapeProtectsBackslashesAndRequests) {

@@ -231,6 +231,29 @@ TEST_F(FetchOutputTest, ExistingFileIsReplacedAtomicallyKeepingItsMode) {
   EXPECT_THAT(TempLeftovers(Out("")), ::testing::IsEmpty());
 }
 
+// --sync flushes the new file before the rename and syncs its folder after; without it neither
+// is synced (~1 ms of a short fetch). Seen with strace, which prints what each fsync named.
+TEST_F(FetchOutputTest, SyncFlagSyncsTheFileAndItsFolderAndOnlyThen) {
+  const std::string trace = dir_.Sub("trace");
+  const std::string strace =
+      "strace -f -qq -y -e trace=fsync -o " + testing::ShellQuote(trace) + " ";
+  for (const bool sync : {false, true}) {
+    SCOPED_TRACE(sync);
+    const std::string path = Out("synced.csv");
+    std::vector<std::string> more = {"-o", path};
+    if (sync) more.push_back("--sync");
+    RunResult r = Fetch("csv", more, strace);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ExpectT("csv", ReadFile(path));
+    const std::string calls = ReadFile(trace);
+    // The temporary file (renamed to synced.csv afterwards) and the output folder.
+    EXPECT_EQ(calls.find("gridstore-tmp-") != std::string::npos, sync) << calls;
+    EXPECT_EQ(calls.find("<" + fs::canonical(Out("")).string() + ">)") != std::string::npos, sync)
+        << calls;
+  }
+  EXPECT_THAT(TempLeftovers(Out("")), ::testing::IsEmpty());
+}
+
 TEST_F(FetchOutputTest, FailedFetchLeavesTheExistingFileAsItWas) {
   for (const std::string& format : kFormats) {
     SCOPED_TRACE(format);

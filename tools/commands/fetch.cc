@@ -31,6 +31,7 @@ struct FetchArgs {
   std::string format;
   std::optional<std::string> output;
   bool explain = false;
+  bool sync = false;
 };
 
 // The arguments checked and parsed, before the store is opened and the output touched.
@@ -176,9 +177,11 @@ Status RunFetch(const CommandContext& context, const FetchArgs& args) {
   std::unique_ptr<OutputFile> out;
   if (!args.explain) {
     GRIDSTORE_ASSIGN_OR_RETURN(
-        out, OutputFile::Open(args.output.value_or("-"), request.format == "nc"
-                                                             ? OutputFile::WriterKind::kPath
-                                                             : OutputFile::WriterKind::kStream));
+        out, OutputFile::Open(
+                 args.output.value_or("-"),
+                 request.format == "nc" ? OutputFile::WriterKind::kPath
+                                        : OutputFile::WriterKind::kStream,
+                 args.sync ? OutputFile::Durability::kSynced : OutputFile::Durability::kDefault));
   }
   GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.read_only = true}));
   GRIDSTORE_ASSIGN_OR_RETURN(auto fetcher, store->GetDataFetcher(args.id));
@@ -227,6 +230,8 @@ Command RegisterFetch(CLI::App& parent, const CommandContext& context) {
       "Output: a file (replaced only once completely written), a FIFO or device (streamed), or - "
       "for stdout (the default)")
       ->type_name("FILE");
+  app->add_flag("--sync", args->sync,
+                "Flush the output file to disk before it replaces FILE (survives a power failure)");
   app->add_flag("--explain", args->explain, "Print the plan (blocks, bytes) without fetching");
   return {app, Done([&context, args] { return RunFetch(context, *args); })};
 }

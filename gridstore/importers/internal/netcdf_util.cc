@@ -1,8 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/importers/internal/netcdf_util.h"
 
-#include <hdf5.h>
-
 #include <cctype>
 
 #include "gridstore/grid/names.h"
@@ -13,16 +11,7 @@ namespace gridstore::internal_importers {
 using grid::DataType;
 
 std::recursive_mutex& NetCdfMutex() {
-  // Before the first netCDF call (which starts HDF5): no HDF5 clean-up at exit. A netCDF-4 file
-  // whose close failed (a full disk) stays open inside HDF5, and HDF5's exit handler then crashes
-  // closing it again; every file GridStore opens is closed explicitly, so nothing is lost. (If
-  // the application started HDF5 first, this is refused and changes nothing.)
   static std::recursive_mutex mu;
-  static const bool no_atexit = [] {
-    H5dont_atexit();
-    return true;
-  }();
-  (void)no_atexit;
   return mu;
 }
 

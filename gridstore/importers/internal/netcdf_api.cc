@@ -1,0 +1,61 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/importers/internal/netcdf_api.h"
+
+#include <dlfcn.h>
+
+#include <string>
+
+namespace gridstore::internal_importers {
+
+namespace netcdf {
+#define GRIDSTORE_NETCDF_DEFINE(name) decltype(&::name) name = nullptr;
+GRIDSTORE_NETCDF_FUNCTIONS(GRIDSTORE_NETCDF_DEFINE)
+#undef GRIDSTORE_NETCDF_DEFINE
+}  // namespace netcdf
+
+namespace {
+
+// GRIDSTORE_NETCDF_SONAME comes from the build (the netCDF::netcdf target's soname), so the
+// library loaded is the one the headers above were compiled against.
+constexpr const char* kNetCdfLibrary = GRIDSTORE_NETCDF_SONAME;
+
+Status Load() {
+  // RTLD_LOCAL: netCDF's symbols stay out of the global namespace (an application that links
+  // its own netCDF keeps it; the same soname is shared, not loaded twice).
+  void* handle = ::dlopen(kNetCdfLibrary, RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = ::dlerror();
+    return Status::FailedPrecondition(std::string("netCDF support is unavailable: cannot load ") +
+                                      kNetCdfLibrary + " (" + (why ? why : "unknown error") +
+                                      "); install netCDF-C (Debian: libnetcdf19)");
+  }
+  std::string missing;
+#define GRIDSTORE_NETCDF_RESOLVE(name)                                        \
+  netcdf::name = reinterpret_cast<decltype(&::name)>(::dlsym(handle, #name)); \
+  if (netcdf::name == nullptr) missing += (missing.empty() ? "" : ", ") + std::string(#name);
+  GRIDSTORE_NETCDF_FUNCTIONS(GRIDSTORE_NETCDF_RESOLVE)
+#undef GRIDSTORE_NETCDF_RESOLVE
+  if (!missing.empty()) {
+    return Status::FailedPrecondition(std::string("netCDF support is unavailable: ") +
+                                      kNetCdfLibrary + " lacks " + missing);
+  }
+  // Before the first netCDF call (which starts HDF5): no HDF5 clean-up at exit. A netCDF-4 file
+  // whose close failed (a full disk) stays open inside HDF5, and HDF5's exit handler then crashes
+  // closing it again; every file GridStore opens is closed explicitly, so nothing is lost. (If
+  // the application started HDF5 first, this is refused and changes nothing.) Found through
+  // libnetcdf's own dependencies; a netCDF built without HDF5 has none and needs none.
+  using DontAtExit = int (*)();
+  if (auto dont_atexit = reinterpret_cast<DontAtExit>(::dlsym(handle, "H5dont_atexit"))) {
+    dont_atexit();
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status LoadNetCdf() {
+  static const Status* const loaded = new Status(Load());  // never freed: used until exit
+  return *loaded;
+}
+
+}  // namespace gridstore::internal_importers
