@@ -15,17 +15,44 @@
 
 // Every netCDF-C function the importer and exporter call. The pointers have the exact types of
 // netcdf.h's declarations (decltype), so a call through them is checked as a direct call would be.
-#define GRIDSTORE_NETCDF_FUNCTIONS(X)                                                            \
-  X(nc_close)                                                                                    \
-  X(nc_create) X(nc_def_dim) X(nc_def_var) X(nc_def_var_chunking) X(nc_def_var_deflate)          \
-      X(nc_def_var_fill) X(nc_enddef) X(nc_free_string) X(nc_get_att) X(nc_get_att_string)       \
-          X(nc_get_att_text) X(nc_get_var_chunk_cache) X(nc_get_var_double) X(nc_get_vara)       \
-              X(nc_inq_att) X(nc_inq_attname) X(nc_inq_dim) X(nc_inq_format_extended)            \
-                  X(nc_inq_grpname) X(nc_inq_grps) X(nc_inq_natts) X(nc_inq_nvars) X(nc_inq_var) \
-                      X(nc_inq_var_chunking) X(nc_inq_vardimid) X(nc_inq_varname)                \
-                          X(nc_inq_varnatts) X(nc_open) X(nc_put_att) X(nc_put_att_text)         \
-                              X(nc_put_var_double) X(nc_put_vara) X(nc_set_var_chunk_cache)      \
-                                  X(nc_strerror)
+// clang-format off
+#define GRIDSTORE_NETCDF_FUNCTIONS(X) \
+  X(nc_close) \
+  X(nc_create) \
+  X(nc_def_dim) \
+  X(nc_def_var) \
+  X(nc_def_var_chunking) \
+  X(nc_def_var_deflate) \
+  X(nc_def_var_fill) \
+  X(nc_enddef) \
+  X(nc_free_string) \
+  X(nc_get_att) \
+  X(nc_get_att_string) \
+  X(nc_get_att_text) \
+  X(nc_get_var_chunk_cache) \
+  X(nc_get_var_double) \
+  X(nc_get_vara) \
+  X(nc_inq_att) \
+  X(nc_inq_attname) \
+  X(nc_inq_dim) \
+  X(nc_inq_format_extended) \
+  X(nc_inq_grpname) \
+  X(nc_inq_grps) \
+  X(nc_inq_natts) \
+  X(nc_inq_nvars) \
+  X(nc_inq_var) \
+  X(nc_inq_var_chunking) \
+  X(nc_inq_vardimid) \
+  X(nc_inq_varname) \
+  X(nc_inq_varnatts) \
+  X(nc_open) \
+  X(nc_put_att) \
+  X(nc_put_att_text) \
+  X(nc_put_var_double) \
+  X(nc_put_vara) \
+  X(nc_set_var_chunk_cache) \
+  X(nc_strerror)
+// clang-format on
 
 namespace gridstore::internal_importers {
 

@@ -1,148 +1,27 @@
 // Copyright 2026 The GridStore Authors.
 //
-// RocksDbKvStore: KvStore on RocksDB, one column family per Table. This is the only file that
-// includes RocksDB headers; rocksdb::Status is converted to gridstore::Status here (ToStatus) and
-// nothing RocksDB-typed leaves it. rocksdb::DB is thread-safe and the column family handles are
-// fixed after open, so the store needs no locking of its own.
+// RocksDbKvStore: KvStore on RocksDB, one column family per Table (opening and creating stores:
+// rocksdb_open.cc; options and status conversion: rocksdb_support.cc). Nothing RocksDB-typed
+// leaves storage/rocksdb/. rocksdb::DB is thread-safe and the column family handles are fixed
+// after open, so the store locks only to make catalog writes atomic (catalog_mu_).
 
-#include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
-
-#include <fcntl.h>
-#include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
-#include <rocksdb/env.h>
-#include <rocksdb/filter_policy.h>
-#include <rocksdb/options.h>
-#include <rocksdb/slice.h>
-#include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <chrono>
-#include <cstdarg>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <mutex>
 #include <numeric>
-#include <random>
 #include <string_view>
-#include <thread>
 #include <utility>
 #include <vector>
 
-namespace gridstore::storage {
+#include "gridstore/storage/rocksdb/rocksdb_internal.h"
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::storage::rocksdb_internal {
 namespace {
-
-namespace fs = std::filesystem;
-
-// Column family names are part of the on-disk format: index with static_cast<int>(Table).
-constexpr std::array<const char*, kNumTables> kColumnFamilyNames = {"meta", "data", "index"};
-
-rocksdb::Slice ToSlice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
-std::string_view ToView(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
-
-std::string Quoted(std::string_view path) {
-  std::string out = "'";
-  out += path;
-  out += "'";
-  return out;
-}
-
-bool Contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
-}
-
-// The single place where rocksdb::Status becomes a gridstore::Status. `what` says what was being
-// done ("cannot open store at '/x'"); the RocksDB text follows it.
-Status ToStatus(const rocksdb::Status& s, std::string_view what, const std::string& path) {
-  if (s.ok()) return Status::OK();
-  std::string msg(what);
-  msg += ": ";
-  msg += s.ToString();
-  switch (s.code()) {
-    case rocksdb::Status::kNotFound:
-      return Status::NotFound(msg);
-    case rocksdb::Status::kCorruption:
-      return Status::DataLoss(msg);
-    case rocksdb::Status::kNotSupported:
-      return Status::Unimplemented(msg);
-    case rocksdb::Status::kInvalidArgument:
-      return Status::InvalidArgument(msg);
-    case rocksdb::Status::kBusy:
-    case rocksdb::Status::kTimedOut:
-    case rocksdb::Status::kTryAgain:
-    case rocksdb::Status::kShutdownInProgress:
-      return Status::Unavailable(msg);
-    case rocksdb::Status::kIOError: {
-      // RocksDB reports these as plain IOErrors; only the errno text tells them apart. They are
-      // FailedPrecondition because retrying cannot help: the caller must change something.
-      const std::string text = s.ToString();
-      if (Contains(text, "lock file") || Contains(text, "lock hold") || Contains(text, "/LOCK")) {
-        return Status::FailedPrecondition("store at " + Quoted(path) +
-                                          " is in use by another process (or is already open in "
-                                          "this one): " +
-                                          text);
-      }
-      if (Contains(text, "Read-only file system")) {
-        return Status::FailedPrecondition(
-            "store at " + Quoted(path) +
-            " is on a read-only file system (open it read-only): " + msg);
-      }
-      if (Contains(text, "Permission denied")) {
-        return Status::FailedPrecondition("permission denied on store at " + Quoted(path) + ": " +
-                                          msg);
-      }
-      return Status::Unavailable(msg);
-    }
-    default:
-      return Status::Internal(msg);
-  }
-}
-
-// Read-only opens must not touch the store's directory, but RocksDB creates (and rotates) a LOG
-// file there unless it is given a logger of its own.
-class DiscardLogger : public rocksdb::Logger {
- public:
-  void Logv(const char* /*format*/, va_list /*ap*/) override {}
-  void Logv(const rocksdb::InfoLogLevel /*level*/, const char* /*format*/,
-            va_list /*ap*/) override {}
-};
-
-rocksdb::CompressionType LightCompression() {
-  const std::vector<rocksdb::CompressionType> supported = rocksdb::GetSupportedCompressions();
-  for (rocksdb::CompressionType c : {rocksdb::kLZ4Compression, rocksdb::kSnappyCompression}) {
-    if (std::find(supported.begin(), supported.end(), c) != supported.end()) return c;
-  }
-  return rocksdb::kNoCompression;
-}
-
-rocksdb::ColumnFamilyOptions TableOptions(Table table,
-                                          const std::shared_ptr<rocksdb::Cache>& cache) {
-  rocksdb::ColumnFamilyOptions cf;
-  rocksdb::BlockBasedTableOptions bbt;
-  bbt.block_cache = cache;
-  if (table == Table::kData) {
-    // Values are zstd-compressed grid blocks already; compressing again only burns CPU. Reads
-    // are point lookups of block keys, which a bloom filter answers without touching data blocks
-    // when the key (a never-written block) is absent. SST blocks of 4 KiB: a value (a grid
-    // block, usually larger) then fills SST blocks of its own, so a point series reads only its
-    // blocks; with 64 KiB it read every neighbour packed with it (measured: a 24-step series read
-    // 1.5 MB for 100 KB of values). Reads of neighbouring values are merged by MultiGet anyway.
-    cf.compression = rocksdb::kNoCompression;
-    bbt.block_size = 4 << 10;
-    bbt.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-    bbt.whole_key_filtering = true;
-  } else {
-    cf.compression = LightCompression();
-  }
-  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(bbt));
-  return cf;
-}
 
 class RocksDbKvStore final : public KvStore {
  public:
@@ -271,7 +150,7 @@ class RocksDbKvStore final : public KvStore {
       }
       if (!s.ok()) return ToStatus(s, OpContext("Write", op.table), path_);
     }
-    return ToStatus(db_->Write(ToRocks(options), &wb), "Write to store at " + Quoted(path_), path_);
+    return ToStatus(db_->Write(ToRocks(options), &wb), "Write to store at " + Quote(path_), path_);
   }
 
   Status Scan(const ReadOptions& options, Table table, const KeyRange& range,
@@ -320,7 +199,7 @@ class RocksDbKvStore final : public KvStore {
 
   Status Sync() override {
     if (read_only_) return Status::OK();  // nothing was written through this handle
-    return ToStatus(db_->FlushWAL(/*sync=*/true), "Sync of store at " + Quoted(path_), path_);
+    return ToStatus(db_->FlushWAL(/*sync=*/true), "Sync of store at " + Quote(path_), path_);
   }
 
   Status Flush() override {
@@ -331,7 +210,7 @@ class RocksDbKvStore final : public KvStore {
     std::vector<rocksdb::ColumnFamilyHandle*> ours(tables_.begin(), tables_.end());
     // Flushing writes synced table files and a synced manifest; once every table is flushed,
     // no log holds anything needed and RocksDB deletes them.
-    return ToStatus(db_->Flush(flush, ours), "Flush of store at " + Quoted(path_), path_);
+    return ToStatus(db_->Flush(flush, ours), "Flush of store at " + Quote(path_), path_);
   }
 
   Status CompactRange(Table table, const KeyRange& range) override {
@@ -355,7 +234,7 @@ class RocksDbKvStore final : public KvStore {
       problems->push_back("the store's table files fail their checksums: " + s.ToString());
       return Status::OK();
     }
-    return ToStatus(s, "checking the store's table files at " + Quoted(path_), path_);
+    return ToStatus(s, "checking the store's table files at " + Quote(path_), path_);
   }
 
   bool single_writer() const override { return true; }  // the LOCK file
@@ -398,13 +277,13 @@ class RocksDbKvStore final : public KvStore {
     s += " in table '";
     s += TableName(table);
     s += "' of store at ";
-    s += Quoted(path_);
+    s += Quote(path_);
     return s;
   }
 
   Status CheckWritable() const {
     if (read_only_) {
-      return Status::FailedPrecondition("store at " + Quoted(path_) + " is open read-only");
+      return Status::FailedPrecondition("store at " + Quote(path_) + " is open read-only");
     }
     return Status::OK();
   }
@@ -432,250 +311,14 @@ class RocksDbKvStore final : public KvStore {
   const std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables_;
 };
 
-// What a store path holds before RocksDB is let near it.
-enum class PathKind { kMissing, kEmptyDirectory, kDatabase, kOther };
-
-Result<PathKind> ClassifyPath(const std::string& path) {
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (st.type() == fs::file_type::not_found) return PathKind::kMissing;
-  if (ec) {
-    return Status::Unavailable("cannot inspect store path " + Quoted(path) + ": " + ec.message());
-  }
-  if (st.type() != fs::file_type::directory) return PathKind::kOther;
-  if (fs::exists(fs::path(path) / "CURRENT", ec)) return PathKind::kDatabase;
-  fs::directory_iterator it(path, ec);
-  if (ec) {
-    return Status::FailedPrecondition("cannot list store directory " + Quoted(path) + ": " +
-                                      ec.message());
-  }
-  return it == fs::directory_iterator() ? PathKind::kEmptyDirectory : PathKind::kOther;
-}
-
-// Table files of the store at `path` (0 if it cannot be listed: RocksDB reports that itself).
-int CountTableFiles(const std::string& path) {
-  std::error_code ec;
-  int n = 0;
-  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path().extension() == ".sst") ++n;
-  }
-  return n;
-}
-
-rocksdb::DBOptions MakeDbOptions(const RocksDbOptions& options, const std::string& path) {
-  rocksdb::DBOptions db_options;
-  // Opening reads the footer and index of every table file (max_open_files = -1), by default
-  // with 16 threads per column family: 64 threads created and joined, 6 ms of a 13 ms open, for
-  // a settled store of a few files. One thread per 32 files, up to 16, keeps big stores quick.
-  db_options.max_file_opening_threads = std::clamp(CountTableFiles(path) / 32, 1, 16);
-  db_options.create_if_missing = false;
-  db_options.create_missing_column_families = false;
-  db_options.max_background_jobs = std::max(2, options.background_threads);
-  db_options.keep_log_file_num = 10;
-  // A log file is kept until every table written in it is flushed. The meta and index tables
-  // take few writes during an import, so without a cap their memtables would pin every log file
-  // of a whole import; past the cap RocksDB flushes the tables holding the oldest log.
-  db_options.max_total_wal_size = 256 << 20;
-  // A damaged log is an error, never a silent cut (the default, point-in-time recovery, stops
-  // at the first bad record and drops everything after it: a DONE meta became INIT again).
-  // Only a record torn at the very end, which its killed writer never acknowledged, is dropped.
-  db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
-  // The manifest records each synced log and its synced size, so a deleted or truncated log is
-  // reported at open instead of losing what it held.
-  db_options.track_and_verify_wals_in_manifest = true;
-  if (options.read_only) db_options.info_log = std::make_shared<DiscardLogger>();
-  return db_options;
-}
-
-// How often a read-only open that failed with `s` is tried: it may be a race with a writer that
-// deleted or replaced a file (a log or manifest) between RocksDB listing it and opening it, or a
-// record the writer is still appending; trying again sees the writer's newer files.
-// A missing file is the usual race (tried up to 20 times); a corrupt record is
-// one read while the writer was appending it, which is rare, so a damaged store is reported after
-// kCorruptOpenTries quick tries instead of seconds of retrying.
-int TriesFor(const rocksdb::Status& s) {
-  if (s.IsPathNotFound() || s.IsNotFound() ||
-      (s.IsIOError() && Contains(s.ToString(), "No such file"))) {
-    return 20;
-  }
-  return s.IsCorruption() ? 3 : 1;
-}
-
-// Opens the existing database at `path`, refusing one whose column families are not GridStore's.
-Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
-                                              const std::string& path) {
-  const std::string open_context = "cannot open store at " + Quoted(path);
-  const rocksdb::DBOptions db_options = MakeDbOptions(options, path);
-  const std::shared_ptr<rocksdb::Cache> cache =
-      rocksdb::NewLRUCache(static_cast<size_t>(options.block_cache_bytes));
-  rocksdb::Status s;
-  for (int attempt = 1;; ++attempt) {
-    std::vector<std::string> existing;
-    s = rocksdb::DB::ListColumnFamilies(db_options, path, &existing);
-    if (s.ok()) {
-      std::vector<std::string> expected = {rocksdb::kDefaultColumnFamilyName};
-      for (const char* name : kColumnFamilyNames) expected.push_back(name);
-      std::sort(existing.begin(), existing.end());
-      std::sort(expected.begin(), expected.end());
-      if (existing != expected) {
-        std::string names;
-        for (const std::string& n : existing) names += (names.empty() ? "'" : ", '") + n + "'";
-        return Status::FailedPrecondition(
-            Quoted(path) + " is not a GridStore store (a RocksDB database with column families " +
-            names + "; GridStore's are 'meta', 'data' and 'index')");
-      }
-      std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-      descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
-      for (int t = 0; t < kNumTables; ++t) {
-        descriptors.emplace_back(kColumnFamilyNames[t], TableOptions(static_cast<Table>(t), cache));
-      }
-      rocksdb::DB* raw_db = nullptr;
-      std::vector<rocksdb::ColumnFamilyHandle*> handles;
-      s = options.read_only
-              ? rocksdb::DB::OpenForReadOnly(db_options, path, descriptors, &handles, &raw_db)
-              : rocksdb::DB::Open(db_options, path, descriptors, &handles, &raw_db);
-      if (s.ok()) {
-        std::unique_ptr<rocksdb::DB> db(raw_db);
-        std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables{};
-        for (int t = 0; t < kNumTables; ++t) tables[t] = handles[t + 1];  // follow descriptors
-        return std::unique_ptr<KvStore>(std::make_unique<RocksDbKvStore>(
-            path, options.read_only, std::move(db), std::move(handles), tables));
-      }
-    }
-    if (!options.read_only || attempt >= TriesFor(s)) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));
-  }
-  if (s.IsCorruption()) {
-    return Status::DataLoss(open_context + ": the store is damaged (" + s.ToString() +
-                            "); restore it from a copy, or re-import its datasets");
-  }
-  if (s.IsPathNotFound() || (s.IsIOError() && Contains(s.ToString(), "No such file"))) {
-    // A file the manifest or CURRENT names is gone: the store is damaged, not merely absent.
-    return Status::DataLoss(open_context + ": a file of the store is missing (" + s.ToString() +
-                            ")");
-  }
-  return ToStatus(s, open_context, path);
-}
-
-// Builds a new store at `path` in a temporary sibling directory, then renames it into place.
-// Creates a database with GridStore's tables at `dir` (missing or empty), runs
-// options.initialize on it, flushes and closes it.
-Status BuildStore(const RocksDbOptions& options, const std::string& dir,
-                  const std::string& open_context) {
-  rocksdb::DBOptions db_options = MakeDbOptions(options, dir);
-  db_options.create_if_missing = true;
-  db_options.create_missing_column_families = true;
-  db_options.error_if_exists = true;
-  const std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(1 << 20);
-  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
-  for (int t = 0; t < kNumTables; ++t) {
-    descriptors.emplace_back(kColumnFamilyNames[t], TableOptions(static_cast<Table>(t), cache));
-  }
-  rocksdb::DB* raw_db = nullptr;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::Status s = rocksdb::DB::Open(db_options, dir, descriptors, &handles, &raw_db);
-  if (!s.ok()) return ToStatus(s, open_context, dir);
-  std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables{};
-  for (int t = 0; t < kNumTables; ++t) tables[t] = handles[t + 1];
-  RocksDbKvStore fresh(dir, /*read_only=*/false, std::unique_ptr<rocksdb::DB>(raw_db),
-                       std::move(handles), tables);
-  Status init = options.initialize ? options.initialize(&fresh) : Status::OK();
-  if (init.ok()) init = fresh.Flush();
-  return init.WithContext(open_context);
-}
-
-// rename(2) also replaces an empty directory atomically (one the user made for the store); if
-// someone filled it meanwhile, the rename fails and their contents stay.
-Result<std::unique_ptr<KvStore>> CreateNew(const RocksDbOptions& options, const std::string& path) {
-  const std::string open_context = "cannot create store at " + Quoted(path);
-  fs::path target(path);
-  if (target.filename().empty()) target = target.parent_path();  // "dir/" names "dir"
-  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::error_code ec;
-  // A new store may be nested deeper than existing folders.
-  fs::create_directories(parent, ec);
-  if (ec) {
-    const std::string msg = open_context + ": cannot create the folder " + Quoted(parent.string()) +
-                            ": " + ec.message();
-    if (ec == std::errc::permission_denied || ec == std::errc::read_only_file_system) {
-      return Status::FailedPrecondition(msg);
-    }
-    return Status::Unavailable(msg);
-  }
-  std::random_device random;
-  const fs::path temp = parent / ("." + target.filename().string() + ".gridstore-creating-" +
-                                  std::to_string(getpid()) + "-" + std::to_string(random()));
-  auto cleanup = [&] { fs::remove_all(temp, ec); };
-
-  Status built = BuildStore(options, temp.string(), open_context);
-  if (!built.ok()) {
-    cleanup();
-    return built;
-  }
-
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
-    const int err = errno;
-    cleanup();
-    if (err == ENOTEMPTY || err == EEXIST) {
-      // Another process created the store first: open theirs.
-      return OpenExisting(options, path);
-    }
-    if ((err == EXDEV || err == EBUSY || err == EINVAL) && fs::is_directory(target, ec)) {
-      // An empty directory that cannot be replaced (a mount point): build in it. Not atomic,
-      // but the marker still comes last, so a reader in between sees no GridStore store.
-      GRIDSTORE_RETURN_IF_ERROR(BuildStore(options, target.string(), open_context));
-      return OpenExisting(options, path);
-    }
-    return Status::Unavailable(open_context +
-                               ": cannot move the new store into place: " + std::strerror(err));
-  }
-  // Make the rename durable, so a machine crash cannot leave the folder without its store.
-  const int dir_fd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
-  }
-  return OpenExisting(options, path);
-}
-
 }  // namespace
 
-Result<std::unique_ptr<KvStore>> OpenRocksDbKvStore(const RocksDbOptions& options,
-                                                    const std::string& path) {
-  if (path.empty()) return Status::InvalidArgument("empty store path");
-  GRIDSTORE_ASSIGN_OR_RETURN(PathKind kind, ClassifyPath(path));
-  switch (kind) {
-    case PathKind::kDatabase:
-      return OpenExisting(options, path);
-    case PathKind::kOther: {
-      std::error_code ec;
-      if (fs::is_directory(path, ec)) {
-        // A database whose CURRENT is gone still has its manifest and table files: that is a
-        // damaged store, not someone else's directory.
-        for (const auto& entry : fs::directory_iterator(path, ec)) {
-          const std::string name = entry.path().filename().string();
-          if (name.rfind("MANIFEST-", 0) == 0 || name == "IDENTITY") {
-            return Status::DataLoss("the store at " + Quoted(path) +
-                                    " is damaged: its CURRENT file (which names the live "
-                                    "MANIFEST) is missing; restore the store from a copy");
-          }
-        }
-      }
-      return Status::FailedPrecondition(Quoted(path) + " is not a GridStore store (" +
-                                        (fs::is_directory(path, ec)
-                                             ? "a non-empty directory without a RocksDB database"
-                                             : "not a directory") +
-                                        ")");
-    }
-    case PathKind::kMissing:
-    case PathKind::kEmptyDirectory:
-      break;
-  }
-  if (!options.create_if_missing || options.read_only) {
-    return Status::NotFound("no GridStore store at " + Quoted(path));
-  }
-  return CreateNew(options, path);
+std::unique_ptr<KvStore> NewRocksDbKvStore(
+    std::string path, bool read_only, std::unique_ptr<rocksdb::DB> db,
+    std::vector<rocksdb::ColumnFamilyHandle*> handles,
+    std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables) {
+  return std::make_unique<RocksDbKvStore>(std::move(path), read_only, std::move(db),
+                                          std::move(handles), tables);
 }
 
-}  // namespace gridstore::storage
+}  // namespace gridstore::storage::rocksdb_internal
