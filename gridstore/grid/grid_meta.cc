@@ -11,6 +11,7 @@
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/util/internal/coding.h"
+#include "gridstore/util/internal/strings.h"
 
 namespace gridstore::grid {
 namespace {
@@ -33,17 +34,6 @@ void AppendFloat(std::string* out, float v) {
 }
 
 // ---- Encoding ----
-
-std::string Quote(std::string_view name) { return "'" + EscapeForMessage(name) + "'"; }
-
-std::string ShapeString(const int64_t* extents, size_t n) {
-  std::string s = "[";
-  for (size_t i = 0; i < n; ++i) {
-    if (i > 0) s += ", ";
-    s += std::to_string(extents[i]);
-  }
-  return s + "]";
-}
 
 Status ValidateAttributes(const Attributes& attributes, std::string_view owner) {
   for (const auto& [name, value] : attributes) {
@@ -78,7 +68,7 @@ Status ValidateVariable(const VariableMeta& v) {
   int64_t bytes = static_cast<int64_t>(element_size);
   for (int64_t extent : v.shape) {
     if (__builtin_mul_overflow(bytes, extent, &bytes)) {
-      return Status::InvalidArgument(where + "shape " + ShapeString(v.shape.data(), kRank) +
+      return Status::InvalidArgument(where + "shape " + ShapeString(v.shape) +
                                      " holds more than 2^63 bytes");
     }
   }
@@ -122,7 +112,7 @@ Status ValidateCoordinate(const Coordinate& c) {
   }
   if (static_cast<int64_t>(c.values.size()) != count) {
     return Status::InvalidArgument(where + std::to_string(c.values.size()) + " values for shape " +
-                                   ShapeString(c.shape.data(), c.shape.size()));
+                                   ShapeString(c.shape));
   }
   return ValidateAttributes(c.attributes, where);
 }

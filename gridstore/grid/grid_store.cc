@@ -24,6 +24,7 @@
 #include "gridstore/grid/internal/store_walk.h"
 #include "gridstore/storage/kv_store_factory.h"
 #include "gridstore/util/internal/coding.h"
+#include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/thread_pool.h"
 
 namespace gridstore::grid {
@@ -38,11 +39,6 @@ constexpr uint32_t kStoreFormatVersion = 2;
 
 // Conflicting writers retry this often before a meta write gives up with Aborted.
 constexpr int kMaxConflictRetries = 64;
-
-std::string ShapeString(const Shape4& s) {
-  return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", " + std::to_string(s[2]) +
-         ", " + std::to_string(s[3]) + "]";
-}
 
 std::string VariableChange(const VariableMeta& prev, const VariableMeta* next) {
   if (next == nullptr) return "variable '" + EscapeForMessage(prev.name) + "' cannot be removed";
@@ -81,8 +77,6 @@ Result<bool> IsEmpty(storage::KvStore* kv) {
 }
 
 }  // namespace
-
-std::string Quoted(std::string_view id) { return "'" + EscapeForMessage(id) + "'"; }
 
 uint64_t RandomNonZero() {
   static std::mutex mu;
@@ -229,18 +223,18 @@ Result<std::shared_ptr<const DataSetMeta>> GridStoreImpl::LoadMeta(std::string_v
       return cached;
     }
     if (!s.ok() && !s.IsNotFound()) {
-      return s.WithContext("reading the meta of dataset " + Quoted(id));
+      return s.WithContext("reading the meta of dataset " + Quote(id));
     }
   }
   std::string bytes;
   Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(id), &bytes);
   if (s.IsNotFound()) {
     EraseCachedMeta(id);
-    return Status::NotFound("dataset " + Quoted(id) + " does not exist");
+    return Status::NotFound("dataset " + Quote(id) + " does not exist");
   }
-  GRIDSTORE_RETURN_IF_ERROR(s.WithContext("reading the meta of dataset " + Quoted(id)));
+  GRIDSTORE_RETURN_IF_ERROR(s.WithContext("reading the meta of dataset " + Quote(id)));
   auto decoded = DataSetMeta::Decode(bytes);
-  if (!decoded.ok()) return decoded.status().WithContext("meta of dataset " + Quoted(id));
+  if (!decoded.ok()) return decoded.status().WithContext("meta of dataset " + Quote(id));
   auto meta = std::make_shared<const DataSetMeta>(std::move(decoded).value());
   MutexLock lock(&meta_cache_mu_);
   meta_cache_[std::string(id)] = meta;
@@ -272,7 +266,7 @@ Status GridStoreImpl::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* p
     for (const auto& [why, range] : changes) {
       GRIDSTORE_ASSIGN_OR_RETURN(bool has_data, HasData(range));
       if (has_data) {
-        return Status::FailedPrecondition("dataset " + Quoted(meta.id) + " has data, so " + why +
+        return Status::FailedPrecondition("dataset " + Quote(meta.id) + " has data, so " + why +
                                           "; delete the dataset and write it again instead");
       }
     }
@@ -323,19 +317,19 @@ Status GridStoreImpl::StoreMeta(const DataSetMeta& meta, bool must_exist) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
   MutexLock write_lock(&meta_write_mu_);
-  const std::string what = "writing the meta of dataset " + Quoted(meta.id);
+  const std::string what = "writing the meta of dataset " + Quote(meta.id);
   return RetryOnConflict(what, [&]() -> Status {
     meta_write_mu_.AssertHeld();
     std::string bytes;
     Status s = kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(meta.id), &bytes);
     if (!s.ok() && !s.IsNotFound()) return s.WithContext(what);
     if (s.IsNotFound() && must_exist) {
-      return Status::NotFound("dataset " + Quoted(meta.id) + " does not exist");
+      return Status::NotFound("dataset " + Quote(meta.id) + " does not exist");
     }
     std::optional<DataSetMeta> prev;
     if (s.ok()) {
       auto decoded = DataSetMeta::Decode(bytes);
-      if (!decoded.ok()) return decoded.status().WithContext("stored meta of " + Quoted(meta.id));
+      if (!decoded.ok()) return decoded.status().WithContext("stored meta of " + Quote(meta.id));
       prev = std::move(decoded).value();
     }
     storage::WriteBatch batch;
@@ -353,7 +347,7 @@ Status GridStoreImpl::PutDataSetMetas(const std::vector<DataSetMeta>& metas) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   auto which = [&](size_t i) {
     return "meta " + std::to_string(i + 1) + " of " + std::to_string(metas.size()) + " (dataset " +
-           Quoted(metas[i].id) + ")";
+           Quote(metas[i].id) + ")";
   };
   for (size_t i = 0; i < metas.size(); ++i) {
     GRIDSTORE_RETURN_IF_ERROR(metas[i].Validate().WithContext(which(i)));
@@ -427,7 +421,7 @@ Result<std::vector<DataSetMeta>> GridStoreImpl::ListDataSets() {
                                         auto meta = DataSetMeta::Decode(value);
                                         if (!meta.ok()) {
                                           error = meta.status().WithContext("meta of dataset " +
-                                                                            Quoted(key));
+                                                                            Quote(key));
                                           return false;
                                         }
                                         metas.push_back(std::move(meta).value());
@@ -445,7 +439,7 @@ Status GridStoreImpl::ReclaimDataRange(const storage::KeyRange& range, std::stri
 Status GridStoreImpl::DeleteDataSet(std::string_view id) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_RETURN_IF_ERROR(ValidateDataSetId(id));
-  const std::string what = "deleting dataset " + Quoted(id);
+  const std::string what = "deleting dataset " + Quote(id);
   {
     MutexLock write_lock(&meta_write_mu_);
     GRIDSTORE_RETURN_IF_ERROR(RetryOnConflict(what, [&]() -> Status {
@@ -463,7 +457,7 @@ Status GridStoreImpl::DeleteDataSet(std::string_view id) {
       if (s.IsNotFound() && staged.empty()) {
         // No meta: delete anyway if blocks were left behind, else there is nothing to delete.
         GRIDSTORE_ASSIGN_OR_RETURN(bool has_data, HasData(DataSetDataRange(id)));
-        if (!has_data) return Status::NotFound("dataset " + Quoted(id) + " does not exist");
+        if (!has_data) return Status::NotFound("dataset " + Quote(id) + " does not exist");
       }
       storage::WriteBatch batch;
       if (s.ok()) {

@@ -13,6 +13,7 @@
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/grid/internal/store_walk.h"
 #include "gridstore/util/internal/coding.h"
+#include "gridstore/util/internal/strings.h"
 
 namespace gridstore::grid {
 namespace {
@@ -35,7 +36,7 @@ Status ReadIndexDefinitions(storage::KvStore* kv, const storage::KeyRange& range
                  }
                  auto schema = internal_grid::DecodeMetaIndexSchema(value);
                  if (!schema.ok()) {
-                   error = schema.status().WithContext("meta index " + Quoted(name));
+                   error = schema.status().WithContext("meta index " + Quote(name));
                    return false;
                  }
                  defs->push_back(MetaIndexInfo{std::string(name), std::move(schema).value()});
@@ -139,7 +140,7 @@ Status GridStoreImpl::DeclareIndexBuilding(std::string_view name, const MetaInde
       if (def.name != name) continue;
       std::string why = internal_grid::MetaIndexSchemaConflict(def.schema, schema);
       if (!why.empty()) {
-        return Status::FailedPrecondition("meta index " + Quoted(name) +
+        return Status::FailedPrecondition("meta index " + Quote(name) +
                                           " already exists with another schema: " + why);
       }
       *exists = true;
@@ -150,7 +151,7 @@ Status GridStoreImpl::DeclareIndexBuilding(std::string_view name, const MetaInde
     for (const MetaIndexInfo& def : *defs) {
       if (def.name != name) continue;
       if (!internal_grid::MetaIndexSchemaConflict(def.schema, schema).empty()) {
-        return Status::FailedPrecondition("meta index " + Quoted(name) +
+        return Status::FailedPrecondition("meta index " + Quote(name) +
                                           " is being built with another schema");
       }
       resuming = true;  // a build that died: its postings are kept up to date, so go on
@@ -192,7 +193,7 @@ Status GridStoreImpl::BackfillIndex(std::string_view name, const MetaIndexSchema
             if (datasets == kBackfillBatch) return false;
             Status s = DataSetMeta::DecodeAttributes(value, &attributes);
             if (!s.ok()) {
-              error = s.WithContext("indexing the meta of dataset " + Quoted(key));
+              error = s.WithContext("indexing the meta of dataset " + Quote(key));
               return false;
             }
             batch.Expect(storage::Table::kMeta, key, value);
@@ -221,9 +222,9 @@ Status GridStoreImpl::CreateMetaIndex(std::string_view name, const MetaIndexSche
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
   GRIDSTORE_RETURN_IF_ERROR(
-      internal_grid::ValidateMetaIndexSchema(schema).WithContext("meta index " + Quoted(name)));
+      internal_grid::ValidateMetaIndexSchema(schema).WithContext("meta index " + Quote(name)));
   MutexLock write_lock(&meta_write_mu_);
-  const std::string what = "creating meta index " + Quoted(name);
+  const std::string what = "creating meta index " + Quote(name);
   bool exists = false;
   GRIDSTORE_RETURN_IF_ERROR(DeclareIndexBuilding(name, schema, what, &exists));
   if (exists) return Status::OK();
@@ -239,12 +240,12 @@ Status GridStoreImpl::DropMetaIndex(std::string_view name) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(name));
   MutexLock write_lock(&meta_write_mu_);
-  return RetryOnConflict("dropping meta index " + Quoted(name), [&]() -> Status {
+  return RetryOnConflict("dropping meta index " + Quote(name), [&]() -> Status {
     meta_write_mu_.AssertHeld();
     GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
     const bool found = std::any_of(defs->begin(), defs->end(),
                                    [&](const MetaIndexInfo& def) { return def.name == name; });
-    if (!found) return Status::NotFound("meta index " + Quoted(name) + " does not exist");
+    if (!found) return Status::NotFound("meta index " + Quote(name) + " does not exist");
     return WriteIndexDefinition(name, nullptr, nullptr, /*clear_postings=*/true);
   });
 }
@@ -261,10 +262,10 @@ Result<QueryResult> GridStoreImpl::QueryDataSets(std::string_view index, const Q
   std::string value;
   Status s =
       kv_->Get(storage::ReadOptions{}, storage::Table::kIndex, IndexDefinitionKey(index), &value);
-  if (s.IsNotFound()) return Status::NotFound("meta index " + Quoted(index) + " does not exist");
+  if (s.IsNotFound()) return Status::NotFound("meta index " + Quote(index) + " does not exist");
   GRIDSTORE_RETURN_IF_ERROR(s);
   auto schema = internal_grid::DecodeMetaIndexSchema(value);
-  if (!schema.ok()) return schema.status().WithContext("meta index " + Quoted(index));
+  if (!schema.ok()) return schema.status().WithContext("meta index " + Quote(index));
   const MetaIndexInfo info{std::string(index), std::move(schema).value()};
   return internal_grid::RunMetaQuery(kv_.get(), &info, query, params);
 }

@@ -14,6 +14,7 @@
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/grid/internal/store_walk.h"
 #include "gridstore/util/internal/coding.h"
+#include "gridstore/util/internal/strings.h"
 
 namespace gridstore::grid {
 namespace {
@@ -64,7 +65,7 @@ Result<DataSetMeta> GridStoreImpl::BeginReplacement(const DataSetMeta& meta) {
   if (!s.ok()) {
     MutexLock lock(&replacements_mu_);
     replacements_.erase({meta.id, staged.incarnation});
-    return s.WithContext("starting a replacement of dataset " + Quoted(meta.id));
+    return s.WithContext("starting a replacement of dataset " + Quote(meta.id));
   }
   return staged;
 }
@@ -73,7 +74,7 @@ Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetReplacementWriter(
     const DataSetMeta& staged, const WriteGridOptions& options) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   if (!ReplacementActive(staged.id, staged.incarnation)) {
-    return Status::FailedPrecondition("no replacement of dataset " + Quoted(staged.id) +
+    return Status::FailedPrecondition("no replacement of dataset " + Quote(staged.id) +
                                       " with that incarnation is in progress in this store");
   }
   auto meta = std::make_shared<const DataSetMeta>(staged);
@@ -83,7 +84,7 @@ Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetReplacementWriter(
 Status GridStoreImpl::CommitReplacement(const DataSetMeta& meta) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
-  const std::string what = "committing the replacement of dataset " + Quoted(meta.id);
+  const std::string what = "committing the replacement of dataset " + Quote(meta.id);
   if (!ReplacementActive(meta.id, meta.incarnation)) {
     return Status::FailedPrecondition(what + ": it is not in progress in this store");
   }
@@ -115,7 +116,7 @@ Status GridStoreImpl::CommitReplacement(const DataSetMeta& meta) {
       if (s.ok()) {
         auto decoded = DataSetMeta::Decode(bytes);
         if (!decoded.ok()) {
-          return decoded.status().WithContext("stored meta of dataset " + Quoted(meta.id));
+          return decoded.status().WithContext("stored meta of dataset " + Quote(meta.id));
         }
         prev = std::move(decoded).value();
       }
@@ -181,7 +182,7 @@ Result<std::vector<std::pair<std::string, uint64_t>>> GridStoreImpl::AbandonedRe
 
 Status GridStoreImpl::RemoveReplacement(std::string_view id, uint64_t incarnation, bool reclaim,
                                         int64_t* blocks) {
-  const std::string what = "removing the replacement of dataset " + Quoted(id);
+  const std::string what = "removing the replacement of dataset " + Quote(id);
   const storage::KeyRange range = IncarnationDataRange(id, incarnation);
   if (blocks != nullptr) {
     uint64_t bytes = 0;

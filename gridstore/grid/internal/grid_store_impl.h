@@ -44,9 +44,8 @@ Result<std::unique_ptr<GridStore>> OpenGridStore(std::unique_ptr<storage::KvStor
 storage::KvStore* KvStoreOf(GridStore* store);
 
 // Helpers shared by GridStoreImpl's files.
-std::string Quoted(std::string_view id);  // 'id', escaped for messages
-uint64_t RandomNonZero();                 // incarnations and index versions
-int64_t NowMillis();                      // wall clock, ms since the epoch
+uint64_t RandomNonZero();  // incarnations and index versions
+int64_t NowMillis();       // wall clock, ms since the epoch
 
 class GridStoreImpl final : public GridStore {
  public:

@@ -1,6 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/internal/meta_compile.h"
 
+#include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/utf8.h"
 
 namespace gridstore::internal_grid {
@@ -132,8 +133,6 @@ bool EvaluateCondition(const CompiledNode& n, const Scalar& a) {
 }
 
 }  // namespace
-
-std::string Quote(std::string_view text) { return "'" + gridstore::EscapeForMessage(text) + "'"; }
 
 const IndexField* FindIndexField(const grid::MetaIndexInfo* index, std::string_view name) {
   if (index == nullptr) return nullptr;

@@ -30,9 +30,6 @@ struct CompiledNode {
   std::vector<CompiledNode> children;
 };
 
-// 'text', escaped for messages.
-std::string Quote(std::string_view text);
-
 // The declaration of field `name` in `index` (null: no index, or not indexed).
 const grid::IndexField* FindIndexField(const grid::MetaIndexInfo* index, std::string_view name);
 

@@ -9,6 +9,7 @@
 
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/meta_page_token.h"
+#include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_grid {
 

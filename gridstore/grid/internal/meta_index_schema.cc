@@ -6,6 +6,7 @@
 #include "gridstore/grid/internal/meta_index.h"
 #include "gridstore/grid/names.h"
 #include "gridstore/util/internal/coding.h"
+#include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_grid {
 namespace {
