@@ -580,8 +580,8 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
   for (const std::string& v : d.variables) {
     std::string stored;
     const gridstore::Status st =
-        KvStoreOf(store.get())
-            ->Get({}, gridstore::storage::Table::kData, grid::DictionaryKey(d.id, v), &stored);
+        grid::KvStoreOf(store)->Get({}, gridstore::storage::Table::kData,
+                                    grid::DictionaryKey(d.id, meta.key_incarnation(), v), &stored);
     if (st.IsNotFound()) continue;
     if (!st.ok()) Die("reading the dictionary of " + v + ": " + st.ToString());
     auto dict = grid::BlockDictionary::Load(stored);
@@ -593,6 +593,7 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
   for (int i = 0; i < 256; ++i) {
     const std::string& v = d.variables[rng.Below(static_cast<int64_t>(d.variables.size()))];
     const grid::BlockAddress a{d.id,
+                               meta.key_incarnation(),
                                v,
                                grid::kPlaneLayout,
                                static_cast<uint32_t>(rng.Below(d.shape[0])),
@@ -600,9 +601,8 @@ DecodeSpeed MeasureDecodeSpeed(grid::GridStore* store, const DataSet& d, uint64_
                                static_cast<uint32_t>(rng.Below(rows)),
                                static_cast<uint32_t>(rng.Below(cols))};
     Sample s;
-    const gridstore::Status st =
-        KvStoreOf(store.get())
-            ->Get({}, gridstore::storage::Table::kData, grid::DataKey(a), &s.block);
+    const gridstore::Status st = grid::KvStoreOf(store)->Get({}, gridstore::storage::Table::kData,
+                                                             grid::DataKey(a), &s.block);
     if (!st.ok()) Die("reading a sample block: " + st.ToString());
     auto header = grid::ReadBlockHeader(s.block);
     if (!header.ok()) Die("sample block: " + header.status().ToString());

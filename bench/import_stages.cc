@@ -353,9 +353,9 @@ int main(int argc, char** argv) {
         if (first) {
           key.clear();
           grid::AppendDataKey(
-              {"bench", o.variable, grid::kPlaneLayout, static_cast<uint32_t>(p / in.nz()),
-               static_cast<uint32_t>(p % in.nz()), static_cast<uint32_t>(b.r),
-               static_cast<uint32_t>(b.c)},
+              {"bench", /*incarnation=*/1, o.variable, grid::kPlaneLayout,
+               static_cast<uint32_t>(p / in.nz()), static_cast<uint32_t>(p % in.nz()),
+               static_cast<uint32_t>(b.r), static_cast<uint32_t>(b.c)},
               &key);
           stored.emplace_back(key, value);
         }

@@ -283,11 +283,12 @@ json RunMultiGet(const Options& o) {
     for (int run = 0; run < o.warm_runs; ++run) {
       std::vector<std::string> keys;
       for (int i = 0; i < n; ++i) {
-        keys.push_back(grid::DataKey(grid::BlockAddress{
-            meta->id, var.name, grid::kPlaneLayout, static_cast<uint32_t>(rng.Below(var.shape[0])),
-            static_cast<uint32_t>(rng.Below(var.shape[1])),
-            static_cast<uint32_t>(rng.Below(block_rows)),
-            static_cast<uint32_t>(rng.Below(block_cols))}));
+        keys.push_back(grid::DataKey(
+            grid::BlockAddress{meta->id, meta->key_incarnation(), var.name, grid::kPlaneLayout,
+                               static_cast<uint32_t>(rng.Below(var.shape[0])),
+                               static_cast<uint32_t>(rng.Below(var.shape[1])),
+                               static_cast<uint32_t>(rng.Below(block_rows)),
+                               static_cast<uint32_t>(rng.Below(block_cols))}));
       }
       const std::vector<std::string_view> views(keys.begin(), keys.end());
       for (auto& [name, kv] : stores) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (README, and .ci/run calls exactly this): installs the dependencies,
 # then builds and runs the whole test suite three times:
-#   1. the normal build (RelWithDebInfo): every test, the samples, the installed-package check;
+#   1. the normal build (RelWithDebInfo): every test, the samples, the installed-package check,
+#      and the benchmark programs compiled;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer: every test;
 #   3. ThreadSanitizer: the library suites (util, storage, grid, importers), whose concurrency
 #      tests run many fetchers, writers and pipelines at once;
@@ -20,7 +21,9 @@ echo "== 0/4 formatting"
 bash scripts/check-format.sh
 
 echo "== 1/4 normal build"
-bash scripts/build.sh build -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
+# The benchmark programs are built too (not run: docs/BENCHMARKS.md has their commands), so that
+# they cannot rot unnoticed.
+bash scripts/build.sh build -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA" -DGRIDSTORE_BUILD_BENCHMARKS=ON
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
 
 # Sanitizer builds keep line tables only (-g1, enough for their stack traces): a quarter less
