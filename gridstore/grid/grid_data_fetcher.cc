@@ -13,6 +13,7 @@
 #include "gridstore/grid/internal/block_geometry.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/store_context.h"
+#include "gridstore/util/internal/mutex.h"
 #include "gridstore/util/internal/thread_pool.h"
 
 namespace gridstore::grid {
@@ -41,11 +42,9 @@ struct Output {
 // The rows [first, second) of block (task.r, task.c), relative to the block, that lie inside the
 // output box.
 std::pair<uint32_t, uint32_t> RowsNeeded(const Output& out, const BlockTask& task) {
-  const BlockGeometry& g = out.geometry;
-  const int64_t bx0 = g.row_begin(task.r);
-  const int64_t x_lo = std::max(bx0, out.origin[kX]);
-  const int64_t x_hi = std::min(bx0 + g.rows_of(task.r), out.origin[kX] + out.shape[kX]);
-  return {static_cast<uint32_t>(x_lo - bx0), static_cast<uint32_t>(x_hi - bx0)};
+  const BlockGeometry::Overlap o = out.geometry.OverlapOf(task.r, task.c, out.origin, out.shape);
+  const int64_t bx0 = out.geometry.row_begin(task.r);
+  return {static_cast<uint32_t>(o.x_lo - bx0), static_cast<uint32_t>(o.x_hi - bx0)};
 }
 
 // Copies the part of block (task.r, task.c) that lies inside the output box and inside the block's
@@ -56,17 +55,15 @@ void CopyOverlap(const Output& out, const BlockTask& task, const char* rows, int
   const size_t es = DataTypeSize(out.var->type);
   const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
   const int64_t cols = g.cols_of(task.c);
-  const int64_t x_lo = std::max(bx0 + first_row, out.origin[kX]);
-  const int64_t x_hi = std::min(
-      {bx0 + std::min(first_row + num_rows, g.rows_of(task.r)), out.origin[kX] + out.shape[kX]});
-  const int64_t y_lo = std::max(by0, out.origin[kY]);
-  const int64_t y_hi = std::min(by0 + cols, out.origin[kY] + out.shape[kY]);
-  const size_t run = (y_hi - y_lo) * es;
+  const BlockGeometry::Overlap o = g.OverlapOf(task.r, task.c, out.origin, out.shape);
+  const int64_t x_lo = std::max(o.x_lo, bx0 + first_row);
+  const int64_t x_hi = std::min(o.x_hi, bx0 + first_row + num_rows);
+  const size_t run = (o.y_hi - o.y_lo) * es;
   char* dst_base = out.grid->bytes();
   for (int64_t x = x_lo; x < x_hi; ++x) {
-    const char* src = rows + ((x - bx0 - first_row) * cols + (y_lo - by0)) * es;
+    const char* src = rows + ((x - bx0 - first_row) * cols + (o.y_lo - by0)) * es;
     char* dst = dst_base + out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
-                                            x - out.origin[kX], y_lo - out.origin[kY]) *
+                                            x - out.origin[kX], o.y_lo - out.origin[kY]) *
                                es;
     std::memcpy(dst, src, run);
   }
@@ -106,23 +103,156 @@ bool CopyFromCache(const Output& out, const BlockTask& task, uint64_t incarnatio
 
 // Writes the variable's fill value (zero if it has none) over the block's overlap.
 void FillOverlap(const Output& out, const BlockTask& task) {
-  const BlockGeometry& g = out.geometry;
-  const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
-  const int64_t x_lo = std::max(bx0, out.origin[kX]);
-  const int64_t x_hi = std::min(bx0 + g.rows_of(task.r), out.origin[kX] + out.shape[kX]);
-  const int64_t y_lo = std::max(by0, out.origin[kY]);
-  const int64_t y_hi = std::min(by0 + g.cols_of(task.c), out.origin[kY] + out.shape[kY]);
+  const BlockGeometry::Overlap o = out.geometry.OverlapOf(task.r, task.c, out.origin, out.shape);
   VisitDataType(out.var->type, [&](auto tag) {
     using T = decltype(tag);
     T fill{};
     if (out.var->has_fill_value()) std::memcpy(&fill, out.var->fill_value.data(), sizeof(T));
     T* base = reinterpret_cast<T*>(out.grid->bytes());
-    for (int64_t x = x_lo; x < x_hi; ++x) {
+    for (int64_t x = o.x_lo; x < o.x_hi; ++x) {
       T* dst = base + out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
-                                       x - out.origin[kX], y_lo - out.origin[kY]);
-      std::fill(dst, dst + (y_hi - y_lo), fill);
+                                       x - out.origin[kX], o.y_lo - out.origin[kY]);
+      std::fill(dst, dst + (o.y_hi - o.y_lo), fill);
     }
   });
+}
+
+// What every group of blocks of one fetch shares.
+struct FetchRun {
+  const DataSetMeta& meta;
+  internal_grid::StoreContext* context;
+  const std::vector<Output>& outputs;
+  const std::vector<BlockTask>& tasks;
+  bool use_cache;
+};
+
+// One task per block the outputs' boxes touch, in output, t, z, block row, block column order.
+std::vector<BlockTask> PlanTasks(const std::vector<Output>& outputs) {
+  std::vector<BlockTask> tasks;
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const Output& out = outputs[o];
+    const BlockGeometry::BlockRange blocks = out.geometry.BlocksOf(out.origin, out.shape);
+    for (int64_t t = out.origin[kT]; t < out.origin[kT] + out.shape[kT]; ++t) {
+      for (int64_t z = out.origin[kZ]; z < out.origin[kZ] + out.shape[kZ]; ++z) {
+        for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
+          for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
+            tasks.push_back(BlockTask{o, t, z, r, c});
+          }
+        }
+      }
+    }
+  }
+  return tasks;
+}
+
+// Which block a task is, for error messages (built only on error: formatting it for every block
+// would cost more than a small copy).
+std::string BlockContext(const FetchRun& run, const BlockTask& task) {
+  return "dataset '" + EscapeForMessage(run.meta.id) + "', variable '" +
+         EscapeForMessage(run.outputs[task.output].var->name) + "', t=" + std::to_string(task.t) +
+         ", z=" + std::to_string(task.z) + ", block (" + std::to_string(task.r) + ", " +
+         std::to_string(task.c) + ")";
+}
+
+// Decodes the stored block `value` (key `data_key`) of `task` into its output: only the frames
+// holding the rows the box needs (all rows of an unframed block), each cached on its own so that a
+// later point read hits without decoding more.
+Status DecodeIntoOutput(const FetchRun& run, const BlockTask& task, std::string_view data_key,
+                        std::string_view value, FetchStats* local) {
+  thread_local std::string scratch;
+  const Output& out = run.outputs[task.output];
+  const uint32_t rows = static_cast<uint32_t>(out.geometry.rows_of(task.r));
+  const uint32_t cols = static_cast<uint32_t>(out.geometry.cols_of(task.c));
+  const size_t row_bytes = size_t{cols} * DataTypeSize(out.var->type);
+  const auto fr = static_cast<uint32_t>(out.geometry.frame_rows);
+  const auto [first, last] = FramesNeeded(out, task);
+  const uint32_t row_begin = first * fr, row_end = std::min(rows, last * fr);
+  const size_t bytes = (row_end - row_begin) * row_bytes;
+  std::shared_ptr<DecodedBlock> single;  // one frame: decoded straight into its cache entry
+  char* dst;
+  if (run.use_cache && last - first == 1) {
+    single = std::make_shared<DecodedBlock>(bytes);
+    dst = single->data.get();
+  } else {
+    scratch.resize(bytes);
+    dst = scratch.data();
+  }
+  std::shared_ptr<const BlockDictionary> dictionary;
+  if (BlockNeedsDictionary(value)) {
+    GRIDSTORE_ASSIGN_OR_RETURN(dictionary, run.context->dictionaries->Get(run.meta, out.var->name));
+  }
+  size_t bytes_decoded = 0;
+  GRIDSTORE_RETURN_IF_ERROR(DecodeBlockRows(value, out.var->type, rows, cols, row_begin, row_end,
+                                            dst, &bytes_decoded, dictionary.get()));
+  CopyOverlap(out, task, dst, row_begin, row_end - row_begin);
+  ++local->blocks_read;
+  local->bytes_read += static_cast<int64_t>(value.size());
+  local->bytes_decompressed += static_cast<int64_t>(bytes_decoded);
+  if (!run.use_cache) return Status::OK();
+  std::string cache_key;
+  for (uint32_t f = first; f < last; ++f) {
+    cache_key.clear();
+    internal_grid::AppendCacheKey(run.meta.incarnation, data_key, f, &cache_key);
+    std::shared_ptr<DecodedBlock> frame = std::move(single);
+    if (!frame) {
+      const uint32_t fb = f * fr, fe = std::min(rows, fb + fr);
+      frame = std::make_shared<DecodedBlock>((fe - fb) * row_bytes);
+      std::memcpy(frame->data.get(), dst + (fb - row_begin) * row_bytes, frame->size);
+    }
+    run.context->cache->Insert(cache_key, std::move(frame));
+  }
+  return Status::OK();
+}
+
+// Fetches tasks [begin, end): blocks whose frames are all cached are copied from the cache, the
+// rest read with one MultiGet and decoded on this thread. A missing block reads as fill values.
+Status FetchGroup(const FetchRun& run, size_t begin, size_t end, FetchStats* local) {
+  std::vector<std::string> keys(end - begin);
+  std::string cache_key;
+  std::vector<size_t> misses;  // indices into [begin, end)
+  for (size_t i = begin; i < end; ++i) {
+    const BlockTask& task = run.tasks[i];
+    const Output& out = run.outputs[task.output];
+    std::string& key = keys[i - begin];
+    AppendDataKey(BlockAddress{run.meta.id, run.meta.key_incarnation(), out.var->name, kPlaneLayout,
+                               static_cast<uint32_t>(task.t), static_cast<uint32_t>(task.z),
+                               static_cast<uint32_t>(task.r), static_cast<uint32_t>(task.c)},
+                  &key);
+    if (run.use_cache &&
+        CopyFromCache(out, task, run.meta.incarnation, key, run.context->cache, &cache_key)) {
+      ++local->cache_hits;
+      continue;
+    }
+    misses.push_back(i - begin);
+  }
+  if (misses.empty()) return Status::OK();
+  std::vector<std::string_view> miss_keys;
+  miss_keys.reserve(misses.size());
+  for (size_t m : misses) miss_keys.push_back(keys[m]);
+  std::vector<std::string> values;
+  std::vector<Status> statuses;
+  run.context->kv->MultiGet(storage::ReadOptions{}, storage::Table::kData, miss_keys, &values,
+                            &statuses);
+  for (size_t j = 0; j < misses.size(); ++j) {
+    const BlockTask& task = run.tasks[begin + misses[j]];
+    if (statuses[j].IsNotFound()) {
+      FillOverlap(run.outputs[task.output], task);
+      ++local->blocks_missing;
+      continue;
+    }
+    if (!statuses[j].ok()) return statuses[j].WithContext("reading " + BlockContext(run, task));
+    Status s = DecodeIntoOutput(run, task, keys[misses[j]], values[j], local);
+    if (!s.ok()) return s.WithContext(BlockContext(run, task));
+  }
+  return Status::OK();
+}
+
+void AddStats(const FetchStats& from, FetchStats* to) {
+  to->blocks_read += from.blocks_read;
+  to->blocks_missing += from.blocks_missing;
+  to->cache_hits += from.cache_hits;
+  to->bytes_read += from.bytes_read;
+  to->bytes_decompressed += from.bytes_decompressed;
 }
 
 DataType UnpackedType(const VariableMeta& var) {
@@ -251,18 +381,16 @@ Result<FetchPlan> GridDataFetcher::Explain() const {
     const BlockGeometry g(*var, meta_->layout);
     const int64_t es = static_cast<int64_t>(DataTypeSize(var->type));
     int64_t plane_blocks = 0, plane_bytes = 0;
-    for (int64_t r = v.origin[kX] / g.block_x; r <= (v.origin[kX] + v.shape[kX] - 1) / g.block_x;
-         ++r) {
-      for (int64_t c = v.origin[kY] / g.block_y; c <= (v.origin[kY] + v.shape[kY] - 1) / g.block_y;
-           ++c) {
+    const BlockGeometry::BlockRange blocks = g.BlocksOf(v.origin, v.shape);
+    for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
+      for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
         ++plane_blocks;
         // Only the frames holding the box's rows are decoded (all rows of unframed blocks).
+        const BlockGeometry::Overlap o = g.OverlapOf(r, c, v.origin, v.shape);
         const int64_t bx0 = g.row_begin(r);
-        const int64_t x_lo = std::max(bx0, v.origin[kX]);
-        const int64_t x_hi = std::min(bx0 + g.rows_of(r), v.origin[kX] + v.shape[kX]);
         const int64_t rows = RowsToDecode(
             static_cast<uint32_t>(g.rows_of(r)), static_cast<uint32_t>(meta_->layout.frame_rows),
-            static_cast<uint32_t>(x_lo - bx0), static_cast<uint32_t>(x_hi - bx0));
+            static_cast<uint32_t>(o.x_lo - bx0), static_cast<uint32_t>(o.x_hi - bx0));
         plane_bytes += rows * g.cols_of(c) * es;
       }
     }
@@ -336,22 +464,7 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
     Grid4D& grid = result.variables[var->name] = Grid4D(var->type, origin, shape);
     outputs.push_back(Output{var, BlockGeometry(*var, meta_->layout), origin, shape, &grid});
   }
-  std::vector<BlockTask> tasks;
-  for (size_t o = 0; o < outputs.size(); ++o) {
-    const Output& out = outputs[o];
-    const BlockGeometry& g = out.geometry;
-    const int64_t r0 = out.origin[kX] / g.block_x;
-    const int64_t r1 = (out.origin[kX] + out.shape[kX] - 1) / g.block_x;
-    const int64_t c0 = out.origin[kY] / g.block_y;
-    const int64_t c1 = (out.origin[kY] + out.shape[kY] - 1) / g.block_y;
-    for (int64_t t = out.origin[kT]; t < out.origin[kT] + out.shape[kT]; ++t) {
-      for (int64_t z = out.origin[kZ]; z < out.origin[kZ] + out.shape[kZ]; ++z) {
-        for (int64_t r = r0; r <= r1; ++r) {
-          for (int64_t c = c0; c <= c1; ++c) tasks.push_back(BlockTask{o, t, z, r, c});
-        }
-      }
-    }
-  }
+  const std::vector<BlockTask> tasks = PlanTasks(outputs);
 
   // Execute: groups of blocks, each read with one MultiGet and decoded by one thread. Groups are
   // small enough to spread over every thread and to bound the compressed bytes held at once.
@@ -360,126 +473,24 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
   const size_t group_size =
       std::clamp<size_t>((tasks.size() + 4 * parallelism - 1) / (4 * parallelism), 1, 64);
   const size_t groups = (tasks.size() + group_size - 1) / group_size;
-  const bool use_cache = options_.use_cache && context_->cache->capacity() > 0;
-  std::mutex mu;
+  const FetchRun run{*meta_, context_, outputs, tasks,
+                     options_.use_cache && context_->cache->capacity() > 0};
+  Mutex mu;
   Status first_error;
   // Once a group fails, the rest are skipped: against a dead cluster each would otherwise wait
   // out its own op timeout before the fetch could report the first error.
   std::atomic<bool> failed{false};
   FetchStats& stats = result.stats;
   stats.blocks = static_cast<int64_t>(tasks.size());
-
   ParallelFor(context_->pool, groups, parallelism, [&](size_t group) {
     if (failed.load(std::memory_order_relaxed)) return;
     const size_t begin = group * group_size, end = std::min(tasks.size(), begin + group_size);
     FetchStats local;
-    Status status;
-    std::vector<std::string> keys(end - begin);
-    std::string cache_key;
-    std::vector<size_t> misses;  // indices into [begin, end)
-    for (size_t i = begin; i < end; ++i) {
-      const BlockTask& task = tasks[i];
-      const Output& out = outputs[task.output];
-      std::string& key = keys[i - begin];
-      AppendDataKey(BlockAddress{meta_->id, meta_->key_incarnation(), out.var->name, kPlaneLayout,
-                                 static_cast<uint32_t>(task.t), static_cast<uint32_t>(task.z),
-                                 static_cast<uint32_t>(task.r), static_cast<uint32_t>(task.c)},
-                    &key);
-      if (use_cache &&
-          CopyFromCache(out, task, meta_->incarnation, key, context_->cache, &cache_key)) {
-        ++local.cache_hits;
-        continue;
-      }
-      misses.push_back(i - begin);
-    }
-    if (!misses.empty()) {
-      std::vector<std::string_view> miss_keys;
-      miss_keys.reserve(misses.size());
-      for (size_t m : misses) miss_keys.push_back(keys[m]);
-      std::vector<std::string> values;
-      std::vector<Status> statuses;
-      context_->kv->MultiGet(storage::ReadOptions{}, storage::Table::kData, miss_keys, &values,
-                             &statuses);
-      thread_local std::string scratch;
-      for (size_t j = 0; j < misses.size() && status.ok(); ++j) {
-        const BlockTask& task = tasks[begin + misses[j]];
-        const Output& out = outputs[task.output];
-        if (statuses[j].IsNotFound()) {
-          FillOverlap(out, task);
-          ++local.blocks_missing;
-          continue;
-        }
-        // Built only on error: formatting it for every block would cost more than a small copy.
-        auto context = [&] {
-          return "dataset '" + EscapeForMessage(meta_->id) + "', variable '" +
-                 EscapeForMessage(out.var->name) + "', t=" + std::to_string(task.t) +
-                 ", z=" + std::to_string(task.z) + ", block (" + std::to_string(task.r) + ", " +
-                 std::to_string(task.c) + ")";
-        };
-        if (!statuses[j].ok()) {
-          status = statuses[j].WithContext("reading " + context());
-          break;
-        }
-        const uint32_t rows = static_cast<uint32_t>(out.geometry.rows_of(task.r));
-        const uint32_t cols = static_cast<uint32_t>(out.geometry.cols_of(task.c));
-        const size_t row_bytes = size_t{cols} * DataTypeSize(out.var->type);
-        // Decode only the frames holding the rows the box needs (all rows of an unframed block),
-        // and cache each frame on its own, so a later point read hits without decoding more.
-        const auto fr = static_cast<uint32_t>(out.geometry.frame_rows);
-        const auto [first, last] = FramesNeeded(out, task);
-        const uint32_t row_begin = first * fr, row_end = std::min(rows, last * fr);
-        const size_t bytes = (row_end - row_begin) * row_bytes;
-        std::shared_ptr<DecodedBlock> single;  // one frame: decoded straight into its cache entry
-        char* dst;
-        if (use_cache && last - first == 1) {
-          single = std::make_shared<DecodedBlock>(bytes);
-          dst = single->data.get();
-        } else {
-          scratch.resize(bytes);
-          dst = scratch.data();
-        }
-        std::shared_ptr<const BlockDictionary> dictionary;
-        if (BlockNeedsDictionary(values[j])) {
-          auto loaded = context_->dictionaries->Get(*meta_, out.var->name);
-          if (!loaded.ok()) {
-            status = loaded.status().WithContext(context());
-            break;
-          }
-          dictionary = *std::move(loaded);
-        }
-        size_t bytes_decoded = 0;
-        Status s = DecodeBlockRows(values[j], out.var->type, rows, cols, row_begin, row_end, dst,
-                                   &bytes_decoded, dictionary.get());
-        if (!s.ok()) {
-          status = s.WithContext(context());
-          break;
-        }
-        CopyOverlap(out, task, dst, row_begin, row_end - row_begin);
-        ++local.blocks_read;
-        local.bytes_read += static_cast<int64_t>(values[j].size());
-        local.bytes_decompressed += static_cast<int64_t>(bytes_decoded);
-        if (!use_cache) continue;
-        for (uint32_t f = first; f < last; ++f) {
-          cache_key.clear();
-          internal_grid::AppendCacheKey(meta_->incarnation, keys[misses[j]], f, &cache_key);
-          std::shared_ptr<DecodedBlock> frame = std::move(single);
-          if (!frame) {
-            const uint32_t fb = f * fr, fe = std::min(rows, fb + fr);
-            frame = std::make_shared<DecodedBlock>((fe - fb) * row_bytes);
-            std::memcpy(frame->data.get(), dst + (fb - row_begin) * row_bytes, frame->size);
-          }
-          context_->cache->Insert(cache_key, std::move(frame));
-        }
-      }
-    }
-    std::lock_guard<std::mutex> lock(mu);
+    const Status status = FetchGroup(run, begin, end, &local);
+    MutexLock lock(&mu);
     if (!status.ok()) failed.store(true, std::memory_order_relaxed);
     if (!status.ok() && first_error.ok()) first_error = status;
-    stats.blocks_read += local.blocks_read;
-    stats.blocks_missing += local.blocks_missing;
-    stats.cache_hits += local.cache_hits;
-    stats.bytes_read += local.bytes_read;
-    stats.bytes_decompressed += local.bytes_decompressed;
+    AddStats(local, &stats);
   });
   GRIDSTORE_RETURN_IF_ERROR(first_error);
   // A missing block reads as the fill value: right only if the dataset is still the incarnation

@@ -37,6 +37,31 @@ struct BlockGeometry {
   int64_t cols_of(int64_t c) const { return std::min(block_y, y - c * block_y); }
   // Most frames any block has.
   int64_t max_frames() const { return (block_x + frame_rows - 1) / frame_rows; }
+
+  // The blocks a box [origin, origin + shape) of the plane touches: rows of blocks
+  // [r_begin, r_end), columns of blocks [c_begin, c_end). REQUIRES: the box is non-empty.
+  struct BlockRange {
+    int64_t r_begin, r_end, c_begin, c_end;
+  };
+  BlockRange BlocksOf(const grid::Shape4& origin, const grid::Shape4& shape) const {
+    return {origin[grid::kX] / block_x, (origin[grid::kX] + shape[grid::kX] - 1) / block_x + 1,
+            origin[grid::kY] / block_y, (origin[grid::kY] + shape[grid::kY] - 1) / block_y + 1};
+  }
+
+  // The part of block (r, c) inside the box [origin, origin + shape), in plane coordinates:
+  // rows [x_lo, x_hi), columns [y_lo, y_hi). The one place the fetcher, its plans and its fill
+  // compute it.
+  struct Overlap {
+    int64_t x_lo, x_hi, y_lo, y_hi;
+  };
+  Overlap OverlapOf(int64_t r, int64_t c, const grid::Shape4& origin,
+                    const grid::Shape4& shape) const {
+    const int64_t bx0 = row_begin(r), by0 = col_begin(c);
+    return {std::max(bx0, origin[grid::kX]),
+            std::min(bx0 + rows_of(r), origin[grid::kX] + shape[grid::kX]),
+            std::max(by0, origin[grid::kY]),
+            std::min(by0 + cols_of(c), origin[grid::kY] + shape[grid::kY])};
+  }
 };
 
 }  // namespace gridstore::internal_grid
