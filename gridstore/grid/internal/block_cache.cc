@@ -15,7 +15,7 @@ BlockCache::Shard& BlockCache::ShardFor(std::string_view key) {
 std::shared_ptr<const DecodedBlock> BlockCache::Lookup(std::string_view key) {
   if (capacity_ == 0) return nullptr;
   Shard& shard = ShardFor(key);
-  std::lock_guard<std::mutex> lock(shard.mu);
+  MutexLock lock(&shard.mu);
   auto it = shard.index.find(key);
   if (it == shard.index.end()) return nullptr;
   shard.lru.splice(shard.lru.begin(), shard.lru, it->second);
@@ -25,7 +25,7 @@ std::shared_ptr<const DecodedBlock> BlockCache::Lookup(std::string_view key) {
 void BlockCache::Insert(std::string_view key, std::shared_ptr<const DecodedBlock> block) {
   if (capacity_ == 0 || block == nullptr || block->size > shard_capacity_) return;
   Shard& shard = ShardFor(key);
-  std::lock_guard<std::mutex> lock(shard.mu);
+  MutexLock lock(&shard.mu);
   if (auto it = shard.index.find(key); it != shard.index.end()) EraseLocked(shard, it->second);
   shard.lru.push_front(Entry{std::string(key), std::move(block)});
   shard.index.emplace(shard.lru.front().key, shard.lru.begin());
@@ -36,13 +36,13 @@ void BlockCache::Insert(std::string_view key, std::shared_ptr<const DecodedBlock
 void BlockCache::Erase(std::string_view key) {
   if (capacity_ == 0) return;
   Shard& shard = ShardFor(key);
-  std::lock_guard<std::mutex> lock(shard.mu);
+  MutexLock lock(&shard.mu);
   if (auto it = shard.index.find(key); it != shard.index.end()) EraseLocked(shard, it->second);
 }
 
 void BlockCache::Clear() {
   for (Shard& shard : shards_) {
-    std::lock_guard<std::mutex> lock(shard.mu);
+    MutexLock lock(&shard.mu);
     shard.index.clear();
     shard.lru.clear();
     shard.usage = 0;
@@ -52,7 +52,7 @@ void BlockCache::Clear() {
 size_t BlockCache::usage() const {
   size_t total = 0;
   for (const Shard& shard : shards_) {
-    std::lock_guard<std::mutex> lock(shard.mu);
+    MutexLock lock(&shard.mu);
     total += shard.usage;
   }
   return total;

@@ -10,11 +10,13 @@
 #include <cstddef>
 #include <list>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "gridstore/util/internal/mutex.h"
+#include "gridstore/util/internal/thread_annotations.h"
 
 namespace gridstore::internal_grid {
 
@@ -53,13 +55,14 @@ class BlockCache {
     std::shared_ptr<const DecodedBlock> block;
   };
   struct Shard {
-    mutable std::mutex mu;
-    std::list<Entry> lru;  // front = most recently used; guarded by mu
-    std::unordered_map<std::string_view, std::list<Entry>::iterator> index;  // views into lru keys
-    size_t usage = 0;                                                        // guarded by mu
+    mutable Mutex mu;
+    std::list<Entry> lru GUARDED_BY(mu);  // front = most recently used
+    // Views into the keys in lru.
+    std::unordered_map<std::string_view, std::list<Entry>::iterator> index GUARDED_BY(mu);
+    size_t usage GUARDED_BY(mu) = 0;
   };
   Shard& ShardFor(std::string_view key);
-  static void EraseLocked(Shard& shard, std::list<Entry>::iterator it);
+  static void EraseLocked(Shard& shard, std::list<Entry>::iterator it) REQUIRES(shard.mu);
 
   const size_t capacity_;
   const size_t shard_capacity_;

@@ -14,13 +14,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gridstore/grid/codec_options.h"
 #include "gridstore/grid/data_type.h"
+#include "gridstore/util/internal/mutex.h"
+#include "gridstore/util/internal/thread_annotations.h"
 #include "gridstore/util/result.h"
 
 namespace gridstore::grid {
@@ -78,8 +79,8 @@ class BlockDictionary {
   std::string content_;
   uint32_t id_ = 0;
   void* ddict_ = nullptr;  // ZSTD_DDict*
-  mutable std::mutex mu_;
-  mutable std::map<int, void*> cdicts_;  // level -> ZSTD_CDict*; guarded by mu_
+  mutable Mutex mu_;
+  mutable std::map<int, void*> cdicts_ GUARDED_BY(mu_);  // level -> ZSTD_CDict*
 };
 
 // One raw block (row-major, rows x cols values) for TrainBlockDictionary.

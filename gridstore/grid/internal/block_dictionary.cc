@@ -74,7 +74,7 @@ BlockDictionary::~BlockDictionary() {
 }
 
 const void* BlockDictionary::CompressionDictionary(int level) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   void*& cdict = cdicts_[level];
   if (cdict == nullptr) cdict = ZSTD_createCDict(content_.data(), content_.size(), level);
   return cdict;
