@@ -27,6 +27,7 @@
 #include "gridstore/grid/names.h"
 #include "gridstore/importers/internal/netcdf_api.h"
 #include "gridstore/importers/internal/netcdf_util.h"
+#include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/utf8.h"
 
 namespace gridstore::importers {
@@ -41,7 +42,6 @@ using grid::VariableMeta;
 namespace netcdf = internal_importers::netcdf;
 using internal_importers::NetCdfLock;
 using internal_importers::NetCdfMutex;
-using internal_importers::Quote;
 using internal_importers::SplitWhitespace;
 using internal_importers::ToNcType;
 

@@ -15,8 +15,6 @@ std::recursive_mutex& NetCdfMutex() {
   return mu;
 }
 
-std::string Quote(std::string_view s) { return "'" + gridstore::EscapeForMessage(s) + "'"; }
-
 std::vector<std::string> SplitWhitespace(std::string_view s) {
   std::vector<std::string> out;
   size_t i = 0;

@@ -27,8 +27,6 @@ using NetCdfLock = std::lock_guard<std::recursive_mutex>;
 std::optional<grid::DataType> ToDataType(nc_type type);
 nc_type ToNcType(grid::DataType type);
 
-// 'name', escaped for messages.
-std::string Quote(std::string_view s);
 // Splits on runs of white space (CF attributes such as `coordinates` are lists of names).
 std::vector<std::string> SplitWhitespace(std::string_view s);
 
