@@ -1,0 +1,275 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The RADOS backend's implementation, shared by its units: rados_kv_store.cc (the KvStore
+// interface), rados_io.cc (asynchronous reads and omap pages), rados_catalog.cc (the catalog
+// object: meta and index tables), rados_data.cc (data values and their directories) and
+// rados_open.cc (connecting). See rados_kv_store.cc for the object layout. Only storage/rados/
+// includes it: it is the one header that sees librados.
+#ifndef GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_IMPL_H_
+#define GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_IMPL_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <rados/librados.hpp>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gridstore/storage/kv_store.h"
+#include "gridstore/storage/rados/object_names.h"
+#include "gridstore/storage/rados/rados_kv_store.h"
+#include "gridstore/util/internal/coding.h"
+
+namespace gridstore::storage::rados_internal {
+
+using librados::bufferlist;
+
+// Entries per omap read: a page is one round trip; small enough that a catalog page of metas
+// with coordinate arrays stays a few MB.
+inline constexpr unsigned kOmapPage = 512;
+// A scan that keeps seeing the catalog change between its pages gives up after this many tries.
+inline constexpr int kMaxConsistentReadTries = 20;
+
+inline bufferlist ToBufferList(std::string_view bytes) {
+  bufferlist bl;
+  bl.append(bytes.data(), static_cast<unsigned>(bytes.size()));
+  return bl;
+}
+
+inline void CopyOut(bufferlist& bl, std::string* out) {
+  out->resize(bl.length());
+  if (bl.length() > 0) bl.begin().copy(bl.length(), out->data());
+}
+
+inline std::string EncodeSize(uint64_t size) {
+  std::string s;
+  PutFixed64(&s, size);
+  return s;
+}
+
+// A directory entry's value size; 0 for a damaged entry (it only feeds size estimates).
+inline uint64_t DecodeSize(const std::string& s) {
+  return s.size() == 8 ? DecodeFixed64(s.data()) : 0;
+}
+
+inline char CatalogTag(Table table) { return table == Table::kMeta ? kMetaTag : kIndexTag; }
+
+inline std::string CatalogKey(Table table, std::string_view key) {
+  std::string k(1, CatalogTag(table));
+  k.append(key);
+  return k;
+}
+
+// The omap range of `range` within a table's tag.
+inline KeyRange CatalogRange(Table table, const KeyRange& range) {
+  KeyRange r{CatalogKey(table, range.begin), CatalogKey(table, range.end)};
+  if (range.end.empty()) r.end = std::string(1, static_cast<char>(CatalogTag(table) + 1));
+  return r;
+}
+
+// Runs librados aio operations with at most `limit` in flight. Completions are handled on the
+// calling thread in submission order, so callers deliver results in order without locks.
+class AioWindow {
+ public:
+  explicit AioWindow(int limit) : limit_(std::max(1, limit)) {}
+  AioWindow(const AioWindow&) = delete;
+  AioWindow& operator=(const AioWindow&) = delete;
+  ~AioWindow() { Drain(); }
+
+  // start(c) issues the operation (returning aio_operate's result); done(r) gets its result.
+  void Submit(const std::function<int(librados::AioCompletion*)>& start,
+              std::function<void(int)> done) {
+    while (static_cast<int>(pending_.size()) >= limit_) WaitOldest();
+    librados::AioCompletion* c = librados::Rados::aio_create_completion();
+    const int r = start(c);
+    if (r < 0) {
+      c->release();
+      done(r);
+      return;
+    }
+    pending_.push_back(Pending{c, std::move(done)});
+  }
+  void Drain() {
+    while (!pending_.empty()) WaitOldest();
+  }
+  void set_limit(int limit) { limit_ = std::max(1, limit); }
+  int limit() const { return limit_; }
+
+  // The object version the oldest completed operation saw; valid inside its done().
+  uint64_t version() const { return version_; }
+
+ private:
+  struct Pending {
+    librados::AioCompletion* completion;
+    std::function<void(int)> done;
+  };
+  void WaitOldest() {
+    Pending p = std::move(pending_.front());
+    pending_.pop_front();
+    p.completion->wait_for_complete();
+    const int r = p.completion->get_return_value();
+    version_ = p.completion->get_version64();
+    p.completion->release();
+    p.done(r);
+  }
+
+  int limit_;
+  uint64_t version_ = 0;
+  std::deque<Pending> pending_;
+};
+
+// An omap listing of [begin, end) of one object, read page by page at one object version.
+struct OmapCursor {
+  std::string oid;
+  std::vector<std::pair<std::string, std::string>> entries;
+  // Internal state.
+  std::string start_after;
+  bool first = true;
+  bool done = false;
+  uint64_t version = 0;
+  int tries = 0;
+};
+class RadosKvStore final : public KvStore {
+ public:
+  RadosKvStore(std::unique_ptr<librados::Rados> cluster, librados::IoCtx io, RadosOptions options)
+      : cluster_(std::move(cluster)), io_(std::move(io)), options_(std::move(options)) {
+    where_ = "RADOS pool '" + options_.pool + "'";
+    if (!options_.rados_namespace.empty())
+      where_ += " namespace '" + options_.rados_namespace + "'";
+  }
+  ~RadosKvStore() override {
+    io_.close();
+    cluster_->shutdown();
+  }
+
+  Status Get(const ReadOptions& options, Table table, std::string_view key,
+             std::string* value) override;
+
+  void MultiGet(const ReadOptions&, Table table, const std::vector<std::string_view>& keys,
+                std::vector<std::string>* values, std::vector<Status>* statuses) override;
+
+  Status Put(const WriteOptions& options, Table table, std::string_view key,
+             std::string_view value) override;
+
+  Status Delete(const WriteOptions& options, Table table, std::string_view key) override;
+
+  Status DeleteRange(const WriteOptions& options, Table table, const KeyRange& range) override;
+
+  // Meta and index operations are one catalog write (atomic). Data operations up to the batch's
+  // last data Put go first, the rest after the catalog: blocks land before the meta that
+  // publishes them, and a deleted dataset leaves the catalog before its blocks go.
+  Status Write(const WriteOptions&, const WriteBatch& batch) override;
+
+  Status Scan(const ReadOptions& options, Table table, const KeyRange& range,
+              const std::function<bool(std::string_view, std::string_view)>& fn) override;
+
+  Status ReverseScan(const ReadOptions& options, Table table, const KeyRange& range,
+                     const std::function<bool(std::string_view, std::string_view)>& fn) override;
+
+  // An acknowledged RADOS write is already on every replica's journal: nothing to flush.
+  Status Sync() override { return Status::OK(); }
+  Status Flush() override { return Status::OK(); }
+  // Deleting an object or omap key frees its space (the OSDs' own compaction does the rest).
+  Status CompactRange(Table, const KeyRange&) override { return Status::OK(); }
+  // Ceph checks its own data (scrubbing); there is nothing to check from a client.
+  Status CheckIntegrity(std::vector<std::string>*) override { return Status::OK(); }
+  // Any number of clients may write one pool.
+  bool single_writer() const override { return false; }
+
+  Result<uint64_t> ApproximateSize(Table table, const KeyRange& range) override;
+
+ private:
+  Status Error(int r, std::string_view what) const;
+
+  Status CheckDataKey(const WriteBatch::Op& op) const;
+
+  // Runs one read operation and waits.
+  int RunRead(const std::string& oid, librados::ObjectReadOperation* op);
+
+  int RunWrite(const std::string& oid, librados::ObjectWriteOperation* op);
+
+  // Reads the data values of `keys` with up to max_in_flight reads at once, calling
+  // on_value(i, r, bl) in key order; stops issuing reads once it returns false. `ramp_up` starts
+  // the window at 2 and doubles it per value, so a scan stopped after a few keys reads few.
+  void ReadDataValues(const std::vector<std::string_view>& keys,
+                      const std::function<bool(size_t, int, bufferlist&)>& on_value,
+                      bool ramp_up = false);
+
+  // Fills each cursor with its object's omap entries in [begin, end), each at one object version
+  // (retrying an object whose version moved between pages). The first pages of all cursors are in
+  // flight together. A missing object lists as empty.
+  Status ReadOmapRanges(std::vector<OmapCursor>* cursors, std::string_view begin,
+                        std::string_view end);
+
+  Status ReadCatalogRange(Table table, const KeyRange& range,
+                          std::vector<std::pair<std::string, std::string>>* out);
+
+  // The partitions whose keys may fall in `range`.
+  Status PartitionsOf(const KeyRange& range, std::vector<std::string>* partitions);
+
+  // Every data key in `range` with its value's size, sorted, from the directories.
+  Status ListDataKeys(const KeyRange& range, std::vector<std::pair<std::string, uint64_t>>* keys);
+
+  Status ScanImpl(const ReadOptions&, Table table, const KeyRange& range, bool reverse,
+                  const std::function<bool(std::string_view, std::string_view)>& fn);
+
+  // Applies data_ops[from, to) in order: runs of Puts and of Deletes go in parallel (the last op
+  // on a key wins within a run), each DeleteRange on its own.
+  Status ApplyDataOps(const std::vector<const WriteBatch::Op*>& ops, size_t from, size_t to);
+
+  // Collects a round of operations' failures: the first error, and how many failed.
+  class Failures {
+   public:
+    void Add(Status s) {
+      if (first_.ok()) first_ = std::move(s);
+      ++count_;
+    }
+    Status Summary(std::string_view what, size_t total) const {
+      if (first_.ok()) return first_;
+      if (count_ == 1) return first_;
+      return first_.WithContext(std::to_string(count_) + " of " + std::to_string(total) + " " +
+                                std::string(what) + " failed; the first");
+    }
+
+   private:
+    Status first_;
+    size_t count_ = 0;
+  };
+
+  Status PutDataValues(const std::map<std::string_view, std::string_view>& values);
+
+  Status DeleteDataKeys(const std::set<std::string>& keys);
+
+  Status DeleteDataRange(const KeyRange& range);
+
+  // omap_set / omap_rm_keys on many objects, all in flight together.
+  Status WriteOmaps(
+      const std::vector<std::pair<std::string, std::map<std::string, bufferlist>>>& sets,
+      const std::vector<std::pair<std::string, std::set<std::string>>>& removals);
+
+  // One atomic write of the catalog. A DeleteRange needs the keys it covers: they are read at
+  // one catalog version and the write asserts that version, retrying if another writer got in.
+  // Reads the catalog keys `keys` and the catalog's version (0 if it does not exist).
+  Status ReadCatalogKeys(const std::set<std::string>& keys,
+                         std::map<std::string, bufferlist>* found, uint64_t* version);
+
+  // Applies the catalog operations in one atomic write, if every expectation holds at the
+  // version written (asserted, so that a concurrent writer makes this one read again).
+  Status ApplyCatalogOps(const std::vector<const WriteBatch::Op*>& ops,
+                         const std::vector<WriteBatch::Expectation>& expectations);
+
+  std::unique_ptr<librados::Rados> cluster_;
+  librados::IoCtx io_;
+  const RadosOptions options_;
+  std::string where_;
+};
+
+}  // namespace gridstore::storage::rados_internal
+
+#endif  // GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_IMPL_H_
