@@ -179,14 +179,30 @@ TEST(CfMappingTest, PlanErrorsNameTheFileAndTheVariable) {
   EXPECT_THAT(plan.notes, ::testing::Contains("skipped 'big': 5 dimensions (at most 4)"));
 }
 
+TEST(CfMappingTest, ChosenVariablesComeInFileOrderOnceAndOptionsOverrideGlobalAttributes) {
+  FileStructure f = ClimateFile();
+  f.Add(Var("U", NC_FLOAT, {"time", "plev", "lat", "lon"}, {4, 3, 5, 6}));
+  importers::NetCdfImportOptions options = Options({"U", "T", "U"});
+  options.attributes["title"] = AttributeValue::String("mine");
+  ASSERT_OK_AND_ASSIGN(ImportPlan plan, PlanImport("f.nc", options, f));
+  std::vector<std::string> names;
+  for (const auto& v : plan.meta.variables) names.push_back(v.name);
+  EXPECT_THAT(names, ElementsAre("T", "U"));
+  EXPECT_EQ(plan.meta.attributes.at("title").string_value(), "mine");
+}
+
 TEST(CfMappingTest, NothingGriddedIsAnErrorListingWhy) {
   FileStructure f;
   f.Add(Var("lat", NC_FLOAT, {"lat"}, {5}));
   f.Add(Var("name", NC_CHAR, {"n"}, {8}));
+  f.Add(Var("labels", NC_STRING, {"y", "x"}, {2, 2}));
+  f.notes.push_back("skipped group 'g': only the root group is imported");
   const Status s = PlanImport("f.nc", Options(), f).status();
   EXPECT_TRUE(s.IsInvalidArgument());
-  EXPECT_THAT(s.message(), HasSubstr("'f.nc' has no gridded variable to import (skipped 'name': "
-                                     "character variable)"));
+  // The file's own notes first, then each variable's, in file order.
+  EXPECT_THAT(s.message(), HasSubstr("'f.nc' has no gridded variable to import (skipped group "
+                                     "'g': only the root group is imported; skipped 'name': "
+                                     "character variable; skipped 'labels': string variable)"));
 }
 
 }  // namespace
