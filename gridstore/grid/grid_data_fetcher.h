@@ -90,7 +90,6 @@ class GridDataFetcher {
 
  private:
   friend class GridStoreImpl;
-  struct Plan;
   GridDataFetcher(internal_grid::StoreContext* context, std::shared_ptr<const DataSetMeta> meta);
 
   Result<std::vector<const VariableMeta*>> ResolveVariables() const;

@@ -119,9 +119,7 @@ Status GridDataWriterImpl::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
   if (context_->cache->capacity() > 0) {
     // After the write, so that a concurrent fetch cannot re-cache the old block.
     const BlockLayout& layout = meta_->layout;
-    const int64_t frames = layout.frame_rows > 0 && layout.frame_rows < layout.block_x
-                               ? (layout.block_x + layout.frame_rows - 1) / layout.frame_rows
-                               : 1;
+    const int64_t frames = FrameCount(layout.block_x, layout.frame_rows);
     std::string cache_key;
     for (const auto& op : batch->ops()) {
       for (int64_t f = 0; f < frames; ++f) {

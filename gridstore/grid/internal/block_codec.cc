@@ -145,7 +145,7 @@ Status EncodeBlock(const CodecOptions& options, DataType type, uint32_t rows, ui
   h.cols = cols;
   h.raw_size = raw_size;
   h.frame_rows = framed ? frame_rows : 0;
-  h.frames = framed ? (rows + frame_rows - 1) / frame_rows : 1;
+  h.frames = static_cast<uint32_t>(FrameCount(rows, frame_rows));
   h.dictionary = framed && dictionary != nullptr && options.codec != Codec::kNone;
   const ZSTD_CDict* cdict = nullptr;
   if (h.dictionary) {

@@ -133,6 +133,12 @@ Status DecodeBlockRows(std::string_view block, DataType type, uint32_t rows, uin
                        uint32_t row_begin, uint32_t row_end, char* dst, size_t* bytes_decoded,
                        const BlockDictionary* dictionary = nullptr);
 
+// The frames of a block of `rows` rows encoded with `frame_rows` (as passed to EncodeBlock):
+// ceil(rows / frame_rows), or 1 for an unframed block (frame_rows 0 or at least rows).
+constexpr int64_t FrameCount(int64_t rows, int64_t frame_rows) {
+  return frame_rows > 0 && frame_rows < rows ? (rows + frame_rows - 1) / frame_rows : 1;
+}
+
 // The rows DecodeBlockRows decompresses to read rows [row_begin, row_end) of a block of `rows`
 // rows encoded with `frame_rows` (as passed to EncodeBlock): those of the frames covering the
 // range, or all rows of an unframed block. For plans and statistics.

@@ -104,7 +104,7 @@ Status ReadFrameTable(std::string_view block, size_t element_size, BlockHeader* 
                             " rows per frame, expected 1 to " + std::to_string(h.rows - 1) +
                             " for a block of " + std::to_string(h.rows) + " rows");
   }
-  const uint32_t expected_frames = (h.rows + h.frame_rows - 1) / h.frame_rows;
+  const auto expected_frames = static_cast<uint32_t>(FrameCount(h.rows, h.frame_rows));
   if (h.frames != expected_frames) {
     return Status::DataLoss("framed block has " + std::to_string(h.frames) + " frames, expected " +
                             std::to_string(expected_frames) + " (" + std::to_string(h.rows) +

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "gridstore/grid/grid_meta.h"
+#include "gridstore/grid/internal/block_codec.h"
 
 namespace gridstore::internal_grid {
 
@@ -36,7 +37,7 @@ struct BlockGeometry {
   int64_t rows_of(int64_t r) const { return std::min(block_x, x - r * block_x); }
   int64_t cols_of(int64_t c) const { return std::min(block_y, y - c * block_y); }
   // Most frames any block has.
-  int64_t max_frames() const { return (block_x + frame_rows - 1) / frame_rows; }
+  int64_t max_frames() const { return grid::FrameCount(block_x, frame_rows); }
 
   // The blocks a box [origin, origin + shape) of the plane touches: rows of blocks
   // [r_begin, r_end), columns of blocks [c_begin, c_end). REQUIRES: the box is non-empty.
