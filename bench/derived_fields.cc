@@ -4,11 +4,10 @@
 #include <netcdf.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <numbers>
+
+#include "bench/bench_common.h"
 
 namespace gridstore::bench {
 namespace {
@@ -72,15 +71,6 @@ void RegridTos(const TosSource& s, size_t month, const std::vector<Bracket>& by,
 }
 
 }  // namespace
-
-void Die(const std::string& message) {
-  std::fprintf(stderr, "%s: %s\n", program_invocation_short_name, message.c_str());
-  std::exit(1);
-}
-
-void CheckNc(int rc, const std::string& what) {
-  if (rc != NC_NOERR) Die(what + ": " + nc_strerror(rc));
-}
 
 std::vector<double> ReadCoordinate(int ncid, const char* name, size_t n) {
   int id;

@@ -29,11 +29,6 @@ namespace gridstore::bench {
 
 inline constexpr float kTosFill = 1.0e20f;
 
-// Prints "PROGRAM: message" to stderr and exits with status 1.
-[[noreturn]] void Die(const std::string& message);
-// Dies with "what: <netCDF error>" unless rc is NC_NOERR.
-void CheckNc(int rc, const std::string& what);
-
 // The whole 1-D variable `name` of an open netCDF file, as doubles.
 std::vector<double> ReadCoordinate(int ncid, const char* name, size_t n);
 // A text attribute, or "" if there is none.

@@ -32,8 +32,8 @@
 #include <netcdf.h>
 #include <netcdf_filter.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -44,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_common.h"
 #include "bench/derived_fields.h"
 #include "gridstore/grid/grid_meta.h"
 #include "gridstore/grid/grid_store.h"
@@ -57,7 +58,10 @@ namespace grid = gridstore::grid;
 namespace importers = gridstore::importers;
 using gridstore::bench::AtmosphereVariable;
 using gridstore::bench::CheckNc;
+using gridstore::bench::CheckResult;
+using gridstore::bench::Clock;
 using gridstore::bench::Die;
+using gridstore::bench::Since;
 using nlohmann::json;
 
 constexpr unsigned kBloscFilterId = 32001;  // H5Z_FILTER_BLOSC, registered with The HDF Group
@@ -91,66 +95,35 @@ struct Options {
   }
 };
 
-long long ParseInt(const std::string& flag, const std::string& text, long long lo, long long hi) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < lo || v > hi) {
-    Die(flag + " wants an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-        "], not '" + text + "'");
-  }
-  return v;
-}
-
 Options ParseArgs(int argc, char** argv) {
   Options o;
   const char* data = std::getenv("GRIDSTORE_TEST_DATA");
   o.data = data ? data : "../shared/data";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Die(a + " wants a value");
-      return argv[++i];
-    };
-    if (a == "--times") {
-      o.times = ParseInt(a, value(), 1, 100000);
-    } else if (a == "--levels") {
-      o.levels = ParseInt(a, value(), 1, kMaxUvtLevels);
-    } else if (a == "--lat") {
-      o.lat = ParseInt(a, value(), 2, 100000);
-    } else if (a == "--lon") {
-      o.lon = ParseInt(a, value(), 2, 100000);
-    } else if (a == "--block") {
-      const std::string v = value();
-      const size_t x = v.find('x');
-      if (x == std::string::npos) Die("--block wants ROWSxCOLS, e.g. 256x256, not '" + v + "'");
-      o.block_x = ParseInt(a, v.substr(0, x), 1, 1 << 20);
-      o.block_y = ParseInt(a, v.substr(x + 1), 1, 1 << 20);
-    } else if (a == "--codec") {
-      o.codec = value();
-      if (!grid::ParseCodecOptions(o.codec).ok()) Die("bad --codec '" + o.codec + "'");
-    } else if (a == "--deflate-level") {
-      o.deflate_level = static_cast<int>(ParseInt(a, value(), 1, 9));
-    } else if (a == "--blosc-clevel") {
-      o.blosc_clevel = static_cast<int>(ParseInt(a, value(), 1, 9));
-    } else if (a == "--no-blosc") {
-      o.blosc = false;
-    } else if (a == "--data") {
-      o.data = value();
-    } else if (a == "-h" || a == "--help") {
-      std::printf(
-          "usage: fetch_bench_data WORK_DIR [--times 24] [--levels 10] [--lat 570] [--lon 2880]\n"
-          "           [--block 256x256] [--codec shuffle-zstd:3] [--deflate-level 1]\n"
-          "           [--blosc-clevel 2] [--no-blosc] [--data ../shared/data]\n");
-      std::exit(0);
-    } else if (!a.empty() && a[0] == '-') {
-      Die("unknown option " + a);
-    } else if (o.work.empty()) {
-      o.work = a;
-    } else {
-      Die("more than one work directory");
-    }
-  }
-  if (o.work.empty()) Die("no work directory (usage: fetch_bench_data WORK_DIR [options])");
+  CLI::App app(
+      "Writes the inputs of the fetch benchmark (bench/fetch_bench) into WORK_DIR: four "
+      "fields derived from real data, as netCDF-4 variants and a GridStore store.");
+  gridstore::bench::SetUpCommandLine(app);
+  app.add_option("WORK_DIR", o.work, "The work directory (made if missing)")->required();
+  app.add_option("--times", o.times, "Time steps")->check(CLI::Range(size_t{1}, size_t{100000}));
+  app.add_option("--levels", o.levels, "Vertical levels (nc4uvt.nc has 14)")
+      ->check(CLI::Range(size_t{1}, size_t{kMaxUvtLevels}));
+  app.add_option("--lat", o.lat, "Latitude rows")->check(CLI::Range(size_t{2}, size_t{100000}));
+  app.add_option("--lon", o.lon, "Longitude columns")->check(CLI::Range(size_t{2}, size_t{100000}));
+  gridstore::bench::AddBlockShapeOption(app, "--block", &o.block_x, &o.block_y,
+                                        "Blocks of the store and chunks of the compressed files");
+  app.add_option("--codec", o.codec, "The store's codec")
+      ->check(gridstore::bench::CodecValidator());
+  app.add_option("--deflate-level", o.deflate_level, "fields_deflate.nc's deflate level")
+      ->check(CLI::Range(1, 9));
+  app.add_option("--blosc-clevel", o.blosc_clevel, "fields_blosc_zstd.nc's blosc clevel")
+      ->check(CLI::Range(1, 9));
+  bool no_blosc = false;
+  app.add_flag("--no-blosc", no_blosc, "Do not write fields_blosc_zstd.nc");
+  app.add_option("--data", o.data,
+                 "The real data: tos_O1_2001-2002.nc and nc4uvt.nc; by default "
+                 "$GRIDSTORE_TEST_DATA, else ../shared/data");
+  gridstore::bench::ParseCommandLine(app, argc, argv);
+  o.blosc = !no_blosc;
   return o;
 }
 
@@ -336,10 +309,6 @@ int CreateFieldsFile(const std::string& path, Storage storage, const Options& o,
   return ncid;
 }
 
-double Seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
-}
-
 uint64_t TreeBytes(const fs::path& path) {
   if (fs::is_regular_file(path)) return fs::file_size(path);
   uint64_t total = 0;
@@ -446,29 +415,24 @@ json ImportStore(const Options& o, const std::string& from, const std::string& d
   layout.codec = *grid::ParseCodecOptions(o.codec);
   importers::ImportSummary summary;
   {
-    auto store = grid::GridStore::Open(dir, {.create_if_missing = true});
-    if (!store.ok()) Die("opening store " + dir + ": " + store.status().ToString());
+    auto store = CheckResult(grid::GridStore::Open(dir, {.create_if_missing = true}),
+                             "opening store " + dir);
     importers::NetCdfImportOptions options;
     options.dataset_id = kDataSetId;
     options.layout = layout;
-    auto imported = importers::ImportNetCdf(store->get(), from, options);
-    if (!imported.ok()) Die("importing " + from + ": " + imported.status().ToString());
-    summary = *imported;
+    summary = CheckResult(importers::ImportNetCdf(store.get(), from, options), "importing " + from);
   }
   // Reopening read-write replays the import's write-ahead log into table files and deletes it
   // (docs/BENCHMARKS.md, "Bytes after import vs settled"); without this every read-only open of
   // the benchmark would replay gigabytes of log.
   const uint64_t after_import = TreeBytes(dir);
-  const auto settle_start = std::chrono::steady_clock::now();
-  {
-    auto store = grid::GridStore::Open(dir);
-    if (!store.ok()) Die("reopening store " + dir + ": " + store.status().ToString());
-  }
+  const auto settle_start = Clock::now();
+  CheckResult(grid::GridStore::Open(dir), "reopening store " + dir);
   return {{"import_seconds", summary.seconds},
           {"raw_bytes", summary.raw_bytes},
           {"block_bytes", summary.stored_bytes},
           {"dir_bytes_after_import", after_import},
-          {"settle_seconds", Seconds(settle_start)}};
+          {"settle_seconds", Since(settle_start)}};
 }
 
 json LoadJson(const fs::path& path) {
@@ -523,10 +487,10 @@ int main(int argc, char** argv) {
     fs::remove_all(tmp);  // left by an interrupted run
     std::printf("%-22s writing...\n", name.c_str());
     std::fflush(stdout);
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     json record = make(tmp.string());
     fs::rename(tmp, final_path);
-    record["seconds"] = Seconds(start);
+    record["seconds"] = Since(start);
     std::printf("%-22s done in %.1f s\n", name.c_str(), record["seconds"].get<double>());
     steps[name] = record;
     SaveJson(manifest_path, manifest);

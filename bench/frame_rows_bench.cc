@@ -13,43 +13,53 @@
 // Usage: frame_rows_bench STORE DATASET [--frame-rows 0,8,16,32,64] [--block 256x256]
 //            [--codec shuffle-zstd:3] [--planes 12] [--seed 1]
 // Planes are spread evenly over every variable's (t, z) planes.
-#include <time.h>
-
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench/bench_common.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/internal/block_codec.h"
 
 namespace {
 
 namespace grid = gridstore::grid;
+using gridstore::bench::Check;
+using gridstore::bench::CheckResult;
+using gridstore::bench::ThreadCpuSeconds;
 
-[[noreturn]] void Die(const std::string& message) {
-  std::fprintf(stderr, "frame_rows_bench: %s\n", message.c_str());
-  std::exit(1);
-}
+struct Options {
+  std::string store, dataset;
+  std::vector<uint32_t> frame_rows = {0, 8, 16, 32, 64};
+  int64_t block_x = 256, block_y = 256;
+  std::string codec = "shuffle-zstd:3";
+  int64_t planes = 12;  // per variable
+  uint64_t seed = 1;
+};
 
-double ThreadCpu() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-std::vector<std::string> Split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t end = s.find(sep, start);
-    if (end == std::string::npos) end = s.size();
-    if (end > start) out.push_back(s.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
+Options ParseArgs(int argc, char** argv) {
+  Options o;
+  CLI::App app(
+      "What framing blocks (BlockLayout::frame_rows) costs and buys on a store's own "
+      "data: ratio, encode and decode speed, and the cost of reading one row.");
+  gridstore::bench::SetUpCommandLine(app);
+  app.add_option("STORE", o.store, "The store to sample")->required();
+  app.add_option("DATASET", o.dataset, "The dataset to sample")->required();
+  app.add_option("--frame-rows", o.frame_rows, "The frame_rows to compare (0: unframed)")
+      ->delimiter(',')
+      ->check(CLI::Range(uint32_t{0}, uint32_t{1} << 20));
+  gridstore::bench::AddBlockShapeOption(app, "--block", &o.block_x, &o.block_y,
+                                        "The blocks to cut the planes into");
+  app.add_option("--codec", o.codec, "The codec to encode with")
+      ->check(gridstore::bench::CodecValidator());
+  app.add_option("--planes", o.planes, "Sample planes per variable")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+  app.add_option("--seed", o.seed, "Seed of the rows read");
+  gridstore::bench::ParseCommandLine(app, argc, argv);
+  return o;
 }
 
 struct Block {
@@ -60,44 +70,16 @@ struct Block {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    Die("usage: frame_rows_bench STORE DATASET [--frame-rows 0,8,16,32,64] [--block 256x256] "
-        "[--codec shuffle-zstd:3] [--planes 12] [--seed 1]");
-  }
-  const std::string store_path = argv[1], dataset = argv[2];
-  std::vector<uint32_t> frame_rows = {0, 8, 16, 32, 64};
-  int64_t bx = 256, by = 256, planes_per_var = 12;
-  uint64_t seed = 1;
-  grid::CodecOptions codec;
-  for (int i = 3; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (i + 1 >= argc) Die(a + " wants a value");
-    const std::string v = argv[++i];
-    if (a == "--frame-rows") {
-      frame_rows.clear();
-      for (const auto& f : Split(v, ',')) frame_rows.push_back(std::stoul(f));
-    } else if (a == "--block") {
-      if (std::sscanf(v.c_str(), "%ldx%ld", &bx, &by) != 2 || bx < 1 || by < 1) {
-        Die("bad --block '" + v + "'");
-      }
-    } else if (a == "--codec") {
-      auto c = grid::ParseCodecOptions(v);
-      if (!c.ok()) Die(c.status().ToString());
-      codec = *c;
-    } else if (a == "--planes") {
-      planes_per_var = std::stol(v);
-    } else if (a == "--seed") {
-      seed = std::stoull(v);
-    } else {
-      Die("unknown option " + a);
-    }
-  }
+  const Options o = ParseArgs(argc, argv);
+  const std::vector<uint32_t>& frame_rows = o.frame_rows;
+  const int64_t bx = o.block_x, by = o.block_y, planes_per_var = o.planes;
+  const uint64_t seed = o.seed;
+  const grid::CodecOptions codec = CheckResult(grid::ParseCodecOptions(o.codec), "--codec");
 
-  auto store = grid::GridStore::Open(store_path, {.read_only = true});
-  if (!store.ok()) Die(store.status().ToString());
-  auto fetcher = (*store)->GetDataFetcher(dataset);
-  if (!fetcher.ok()) Die(fetcher.status().ToString());
-  const grid::DataSetMeta meta = (*fetcher)->meta();
+  auto store =
+      CheckResult(grid::GridStore::Open(o.store, {.read_only = true}), "opening " + o.store);
+  auto fetcher = CheckResult(store->GetDataFetcher(o.dataset), "dataset " + o.dataset);
+  const grid::DataSetMeta meta = fetcher->meta();
 
   // Sample planes, cut into blocks (float32 or any type: blocks are bytes here).
   std::vector<Block> blocks;
@@ -109,11 +91,10 @@ int main(int argc, char** argv) {
     for (int64_t p = 0; p < std::min(n, planes_per_var); ++p) {
       const int64_t index = p * n / std::min(n, planes_per_var);
       const int64_t t = index / var.shape[grid::kZ], z = index % var.shape[grid::kZ];
-      (*fetcher)->SetVariablesToGet({var.name});
-      (*fetcher)->SetOriginShape({t, z, 0, 0}, {1, 1, var.shape[grid::kX], var.shape[grid::kY]});
-      auto got = (*fetcher)->Fetch();
-      if (!got.ok()) Die(got.status().ToString());
-      const grid::Grid4D& g = *got->GetVariable(var.name);
+      fetcher->SetVariablesToGet({var.name});
+      fetcher->SetOriginShape({t, z, 0, 0}, {1, 1, var.shape[grid::kX], var.shape[grid::kY]});
+      const grid::GridDataSet got = CheckResult(fetcher->Fetch(), "fetching " + var.name);
+      const grid::Grid4D& g = *got.GetVariable(var.name);
       const int64_t X = var.shape[grid::kX], Y = var.shape[grid::kY];
       for (int64_t x0 = 0; x0 < X; x0 += bx) {
         for (int64_t y0 = 0; y0 < Y; y0 += by) {
@@ -139,33 +120,32 @@ int main(int argc, char** argv) {
   std::vector<char> out(static_cast<size_t>(bx * by) * 8);
   for (uint32_t fr : frame_rows) {
     uint64_t stored = 0;
-    double start = ThreadCpu();
+    double start = ThreadCpuSeconds();
     for (size_t i = 0; i < blocks.size(); ++i) {
       const Block& b = blocks[i];
-      auto s = grid::EncodeBlock(codec, type, b.rows, b.cols, fr, b.raw, &encoded[i]);
-      if (!s.ok()) Die(s.ToString());
+      Check(grid::EncodeBlock(codec, type, b.rows, b.cols, fr, b.raw, &encoded[i]), "EncodeBlock");
       stored += encoded[i].size();
     }
-    const double encode_s = ThreadCpu() - start;
-    start = ThreadCpu();
+    const double encode_s = ThreadCpuSeconds() - start;
+    start = ThreadCpuSeconds();
     for (size_t i = 0; i < blocks.size(); ++i) {
-      auto s = grid::DecodeBlock(encoded[i], type, blocks[i].rows, blocks[i].cols, out.data());
-      if (!s.ok()) Die(s.ToString());
+      Check(grid::DecodeBlock(encoded[i], type, blocks[i].rows, blocks[i].cols, out.data()),
+            "DecodeBlock");
     }
-    const double decode_s = ThreadCpu() - start;
+    const double decode_s = ThreadCpuSeconds() - start;
     // One random row per block, repeated over the sample.
     std::mt19937_64 rng(seed);
     uint64_t point_bytes = 0;
-    start = ThreadCpu();
+    start = ThreadCpuSeconds();
     for (size_t i = 0; i < blocks.size(); ++i) {
       const uint32_t r = static_cast<uint32_t>(rng() % blocks[i].rows);
       size_t decoded = 0;
-      auto s = grid::DecodeBlockRows(encoded[i], type, blocks[i].rows, blocks[i].cols, r, r + 1,
-                                     out.data(), &decoded);
-      if (!s.ok()) Die(s.ToString());
+      Check(grid::DecodeBlockRows(encoded[i], type, blocks[i].rows, blocks[i].cols, r, r + 1,
+                                  out.data(), &decoded),
+            "DecodeBlockRows");
       point_bytes += decoded;
     }
-    const double point_s = ThreadCpu() - start;
+    const double point_s = ThreadCpuSeconds() - start;
     std::printf("%10u %8.3f %12.1f %12.1f %14.0f %12.1f\n", fr,
                 static_cast<double>(raw_bytes) / stored, raw_bytes / encode_s / 1e6,
                 raw_bytes / decode_s / 1e6, static_cast<double>(point_bytes) / blocks.size(),

@@ -24,14 +24,13 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <deque>
 #include <filesystem>
 #include <memory>
@@ -40,6 +39,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/bench_common.h"
 #include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/storage/kv_store.h"
@@ -47,59 +47,23 @@
 
 namespace {
 
-using gridstore::Status;
 namespace grid = gridstore::grid;
 namespace storage = gridstore::storage;
+using gridstore::bench::Check;
+using gridstore::bench::CheckNc;
+using gridstore::bench::Clock;
+using gridstore::bench::Die;
+using gridstore::bench::ProcessCpuSeconds;
+using gridstore::bench::Since;
+using gridstore::bench::ThreadCpuSeconds;
 
-[[noreturn]] void Die(const std::string& message) {
-  std::fprintf(stderr, "import_stages: %s\n", message.c_str());
-  std::exit(1);
-}
-
-void Check(int rc, const std::string& what) {
-  if (rc != NC_NOERR) Die(what + ": " + nc_strerror(rc));
-}
-
-void Check(const Status& s, const std::string& what) {
-  if (!s.ok()) Die(what + ": " + std::string(s.message()));
-}
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// CPU seconds of the calling thread: the single-thread stages are timed with it, so that other
-// processes competing for the cores do not inflate them.
-double ThreadCpu() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
-
-// User + system CPU seconds of the whole process (every thread, RocksDB's included).
-double ProcessCpu() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
+// Wall and process CPU seconds since it was made.
 struct Span {
-  double wall0 = Now(), cpu0 = ProcessCpu();
-  double wall() const { return Now() - wall0; }
-  double cpu() const { return ProcessCpu() - cpu0; }
+  Clock::time_point wall0 = Clock::now();
+  double cpu0 = ProcessCpuSeconds();
+  double wall() const { return Since(wall0); }
+  double cpu() const { return ProcessCpuSeconds() - cpu0; }
 };
-
-std::vector<std::string> Split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  size_t b = 0;
-  while (b <= s.size()) {
-    const size_t e = std::min(s.find(sep, b), s.size());
-    if (e > b) out.push_back(s.substr(b, e - b));
-    b = e + 1;
-  }
-  return out;
-}
 
 struct Options {
   std::string file, variable = "thetao", store = "/tmp/gridstore-bench/stages-store";
@@ -112,36 +76,23 @@ struct Options {
 
 Options ParseArgs(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Die(a + " wants a value");
-      return argv[++i];
-    };
-    if (a == "--variable") {
-      o.variable = value();
-    } else if (a == "--block") {
-      const std::string v = value();
-      if (std::sscanf(v.c_str(), "%ldx%ld", &o.block_x, &o.block_y) != 2 || o.block_x < 1 ||
-          o.block_y < 1) {
-        Die("--block wants XxY, not '" + v + "'");
-      }
-    } else if (a == "--codecs") {
-      o.codecs = Split(value(), ',');
-    } else if (a == "--threads") {
-      o.threads = std::max(1, std::atoi(value().c_str()));
-    } else if (a == "--store") {
-      o.store = value();
-    } else if (a == "--slab-planes") {
-      o.slab_planes = static_cast<size_t>(std::max(1, std::atoi(value().c_str())));
-    } else if (!a.empty() && a[0] == '-') {
-      Die("unknown option " + a);
-    } else {
-      o.file = a;
-    }
-  }
-  if (o.file.empty()) Die("usage: import_stages FILE.nc --variable NAME [options]");
-  if (o.codecs.empty()) Die("--codecs is empty");
+  CLI::App app(
+      "Times the stages of `gridstore import` one at a time on one variable of a NetCDF "
+      "file: netCDF read, hand-over, block encode, store write.");
+  gridstore::bench::SetUpCommandLine(app);
+  app.add_option("FILE.nc", o.file, "The NetCDF file")->required();
+  app.add_option("--variable", o.variable, "A 4-D float variable of the file");
+  gridstore::bench::AddBlockShapeOption(app, "--block", &o.block_x, &o.block_y,
+                                        "The blocks to cut the planes into");
+  app.add_option("--codecs", o.codecs, "Codecs to encode with; the first is timed in parts")
+      ->delimiter(',')
+      ->check(gridstore::bench::CodecValidator());
+  app.add_option("--threads", o.threads, "Threads of the parallel encode")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--store", o.store, "A scratch store to write (deleted before and after)");
+  app.add_option("--slab-planes", o.slab_planes, "Planes per read of the importer's slabs")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 20));
+  gridstore::bench::ParseCommandLine(app, argc, argv);
   return o;
 }
 
@@ -149,13 +100,13 @@ Options ParseArgs(int argc, char** argv) {
 class Input {
  public:
   Input(const std::string& path, const std::string& name) {
-    Check(nc_open(path.c_str(), NC_NOWRITE, &ncid_), "opening '" + path + "'");
-    Check(nc_inq_varid(ncid_, name.c_str(), &varid_), "variable '" + name + "'");
+    CheckNc(nc_open(path.c_str(), NC_NOWRITE, &ncid_), "opening '" + path + "'");
+    CheckNc(nc_inq_varid(ncid_, name.c_str(), &varid_), "variable '" + name + "'");
     int ndims = 0, dims[NC_MAX_VAR_DIMS];
     nc_type type;
-    Check(nc_inq_var(ncid_, varid_, nullptr, &type, &ndims, dims, nullptr), "variable");
+    CheckNc(nc_inq_var(ncid_, varid_, nullptr, &type, &ndims, dims, nullptr), "variable");
     if (ndims != 4 || type != NC_FLOAT) Die("'" + name + "' is not a 4-D float variable");
-    for (int i = 0; i < 4; ++i) Check(nc_inq_dimlen(ncid_, dims[i], &shape_[i]), "dimension");
+    for (int i = 0; i < 4; ++i) CheckNc(nc_inq_dimlen(ncid_, dims[i], &shape_[i]), "dimension");
   }
   ~Input() { nc_close(ncid_); }
   size_t nt() const { return shape_[0]; }
@@ -170,7 +121,7 @@ class Input {
     size_t start[4] = {p / nz(), p % nz(), 0, 0};
     size_t count[4] = {1, n, nx(), ny()};
     if (n > nz()) count[0] = n / nz(), count[1] = nz();
-    Check(nc_get_vara_float(ncid_, varid_, start, count, dst), "reading");
+    CheckNc(nc_get_vara_float(ncid_, varid_, start, count, dst), "reading");
   }
 
  private:
@@ -323,32 +274,32 @@ int main(int argc, char** argv) {
     for (size_t p = 0; p < planes; ++p) {
       in.Read(p, 1, plane.data());
       for (const BlockRef& b : blocks) {
-        double t0 = ThreadCpu();
+        double t0 = ThreadCpuSeconds();
         Gather(plane.data(), static_cast<int64_t>(in.ny()), o.block_x, o.block_y, b, &block);
-        double t1 = ThreadCpu();
+        double t1 = ThreadCpuSeconds();
         t_gather += t1 - t0;
         if (first) {
           // The parts of EncodeBlock, one by one, on the same bytes.
           volatile uint64_t h = XXH3_64bits(block.data(), block.size());
           (void)h;
-          double t2 = ThreadCpu();
+          double t2 = ThreadCpuSeconds();
           shuffled.resize(block.size());
           Shuffle4(block.data(), shuffled.data(), block.size() / 4);
-          double t3 = ThreadCpu();
+          double t3 = ThreadCpuSeconds();
           const std::string& zin = codec->codec == grid::Codec::kShuffleZstd ? shuffled : block;
           size_t n = ZSTD_compress2(cctx, zout.data(), zout.size(), zin.data(), zin.size());
           if (ZSTD_isError(n)) Die("zstd failed");
           zstd_bytes += static_cast<double>(n);
-          double t4 = ThreadCpu();
+          double t4 = ThreadCpuSeconds();
           t_sum += t2 - t1;
           t_shuffle += t3 - t2;
           t_zstd += t4 - t3;
         }
-        double t5 = ThreadCpu();
+        double t5 = ThreadCpuSeconds();
         Check(grid::EncodeBlock(*codec, grid::DataType::kFloat32, static_cast<uint32_t>(b.rows),
                                 static_cast<uint32_t>(b.cols), 0, block, &value),
               "EncodeBlock");
-        t_encode += ThreadCpu() - t5;
+        t_encode += ThreadCpuSeconds() - t5;
         out_bytes += static_cast<double>(value.size());
         if (first) {
           key.clear();
@@ -426,9 +377,9 @@ int main(int argc, char** argv) {
     for (const auto& [k, v] : stored) {
       batch.Put(storage::Table::kData, k, v);
       if (batch.ApproximateSize() >= (8u << 20)) {
-        const double t0 = Now();
+        const auto t0 = Clock::now();
         Check((*kv)->Write({}, batch), "Write");
-        in_write += Now() - t0;
+        in_write += Since(t0);
         batch.Clear();
       }
     }

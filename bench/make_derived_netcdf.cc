@@ -23,15 +23,15 @@
 // (--source defaults to $GRIDSTORE_TEST_DATA/tos_O1_2001-2002.nc, else ../shared/data/...).
 #include <netcdf.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench/bench_common.h"
 #include "bench/derived_fields.h"
 
 namespace {
@@ -49,50 +49,24 @@ struct Options {
   size_t lon = 2880;
 };
 
-size_t ParseCount(const char* flag, const char* text) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text, &end, 10);
-  if (end == text || *end != '\0' || v < 1 || v > 1000000) {
-    Die(std::string(flag) + " wants a positive count, not '" + text + "'");
-  }
-  return static_cast<size_t>(v);
-}
-
 Options ParseArgs(int argc, char** argv) {
   Options o;
   // As the tests find ../shared/data: $GRIDSTORE_TEST_DATA, else relative to the project root.
   const char* data = std::getenv("GRIDSTORE_TEST_DATA");
   o.source = std::string(data ? data : "../shared/data") + "/tos_O1_2001-2002.nc";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) Die(a + " wants a value");
-      return argv[++i];
-    };
-    if (a == "--source") {
-      o.source = value();
-    } else if (a == "--times") {
-      o.times = ParseCount("--times", value());
-    } else if (a == "--levels") {
-      o.levels = ParseCount("--levels", value());
-    } else if (a == "--lat") {
-      o.lat = ParseCount("--lat", value());
-    } else if (a == "--lon") {
-      o.lon = ParseCount("--lon", value());
-    } else if (a == "-h" || a == "--help") {
-      std::printf(
-          "usage: make_derived_netcdf OUT.nc [--source tos_O1_2001-2002.nc] [--times 24] "
-          "[--levels 8] [--lat 570] [--lon 2880]\n");
-      std::exit(0);
-    } else if (!a.empty() && a[0] == '-') {
-      Die("unknown option " + a);
-    } else if (o.out.empty()) {
-      o.out = a;
-    } else {
-      Die("more than one output path");
-    }
-  }
-  if (o.out.empty()) Die("no output path (usage: make_derived_netcdf OUT.nc [options])");
+  CLI::App app(
+      "Writes a large netCDF-4 file (contiguous, uncompressed) derived from the real "
+      "field 'tos' of tos_O1_2001-2002.nc.");
+  gridstore::bench::SetUpCommandLine(app);
+  app.add_option("OUT.nc", o.out, "The file to write")->required();
+  app.add_option("--source", o.source,
+                 "tos_O1_2001-2002.nc; by default in $GRIDSTORE_TEST_DATA, else ../shared/data");
+  const auto count = CLI::Range(size_t{1}, size_t{1000000});
+  app.add_option("--times", o.times, "Time steps")->check(count);
+  app.add_option("--levels", o.levels, "Depth levels")->check(count);
+  app.add_option("--lat", o.lat, "Latitude rows")->check(count);
+  app.add_option("--lon", o.lon, "Longitude columns")->check(count);
+  gridstore::bench::ParseCommandLine(app, argc, argv);
   return o;
 }
 
@@ -105,7 +79,7 @@ void PutText(int ncid, int varid, const char* name, const std::string& value) {
 
 int main(int argc, char** argv) {
   const Options o = ParseArgs(argc, argv);
-  const auto started = std::chrono::steady_clock::now();
+  const auto started = gridstore::bench::Clock::now();
   const gridstore::bench::TosSource s = gridstore::bench::ReadTosSource(o.source);
   const gridstore::bench::TargetGrid grid = gridstore::bench::MakeTargetGrid(s, o.lat, o.lon);
   gridstore::bench::ThetaoDeriver deriver(s, grid, o.times);
@@ -189,8 +163,7 @@ int main(int argc, char** argv) {
   }
   CheckNc(nc_close(ncid), "closing '" + o.out + "'");
 
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds = gridstore::bench::Since(started);
   const double raw = static_cast<double>(o.times * o.levels * plane) * 4.0;
   std::printf(
       "derived %s from the real field 'tos' of %s (%zu months x %zu lat x %zu lon, land = "

@@ -15,6 +15,7 @@
 // and loads only SQLite; --only runs one query kind (for profiling).
 #include <sqlite3.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -27,17 +28,23 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_common.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/meta_query.h"
 
 namespace {
 
 using namespace gridstore::grid;
-using Clock = std::chrono::steady_clock;
+using gridstore::bench::Check;
+using gridstore::bench::Clock;
+using gridstore::bench::Die;
 
 constexpr int64_t kDayMs = 86'400'000;
 constexpr int64_t kEpoch = 1'735'689'600'000;  // 2025-01-01T00:00Z
 constexpr int kDays = 365;
+// The query kinds, in the order they run (--only picks one).
+const char* const kKindNames[] = {"selective", "selective_or", "broad_top10", "broad_page",
+                                  "source_in_count"};
 const char* const kSources[] = {"ECMWF", "NMC", "JMA", "DWD", "UKMO", "NCEP"};
 const char* const kModels[] = {"global", "regional", "ensemble"};
 const double kResolutions[] = {0.1, 0.25, 0.5, 1.0};
@@ -63,15 +70,6 @@ Row MakeRow(int64_t i, std::mt19937_64& rng) {
                 r.create_time, i);
   r.id = id;
   return r;
-}
-
-[[noreturn]] void Die(const std::string& what) {
-  std::fprintf(stderr, "meta_query_bench: %s\n", what.c_str());
-  std::exit(1);
-}
-
-void Check(const gridstore::Status& s, const char* what) {
-  if (!s.ok()) Die(std::string(what) + ": " + s.ToString());
 }
 
 void Sql(sqlite3* db, const char* sql) {
@@ -104,35 +102,46 @@ double Percentile(std::vector<double> v, double p) {
   return v[i];
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct Options {
   int64_t n = 1'000'000;
   int runs = 300;
   std::string store_path = "/tmp/meta_query_bench_store";
   std::string sqlite_path = ":memory:";
   std::string json_path;
-  bool reuse = false;
+  int reuse = 0;
   std::string only;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--n")
-      n = std::atoll(argv[i + 1]);
-    else if (flag == "--runs")
-      runs = std::atoi(argv[i + 1]);
-    else if (flag == "--store")
-      store_path = argv[i + 1];
-    else if (flag == "--sqlite")
-      sqlite_path = argv[i + 1];
-    else if (flag == "--json")
-      json_path = argv[i + 1];
-    else if (flag == "--reuse")
-      reuse = std::atoi(argv[i + 1]) != 0;
-    else if (flag == "--only")
-      only = argv[i + 1];
-    else
-      Die("unknown flag " + flag);
-  }
+};
+
+Options ParseArgs(int argc, char** argv) {
+  Options o;
+  CLI::App app("Meta queries over N data-less datasets, GridStore and SQLite side by side.");
+  gridstore::bench::SetUpCommandLine(app);
+  app.add_option("--n", o.n, "Datasets")->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
+  app.add_option("--runs", o.runs, "Runs per query kind")->check(CLI::Range(1, 100'000'000));
+  app.add_option("--store", o.store_path, "The GridStore store (replaced unless --reuse 1)");
+  app.add_option("--sqlite", o.sqlite_path, "The SQLite database (replaced), or :memory:");
+  app.add_option("--json", o.json_path, "Also write the JSON line to this file");
+  app.add_option("--reuse", o.reuse,
+                 "1: keep a store loaded by an earlier run with the same --n, load only SQLite")
+      ->check(CLI::Range(0, 1));
+  app.add_option("--only", o.only, "Run one query kind only")
+      ->check(
+          CLI::IsMember(std::vector<std::string>(std::begin(kKindNames), std::end(kKindNames))));
+  gridstore::bench::ParseCommandLine(app, argc, argv);
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = ParseArgs(argc, argv);
+  const int64_t n = o.n;
+  const int runs = o.runs;
+  const std::string& store_path = o.store_path;
+  const std::string& sqlite_path = o.sqlite_path;
+  const std::string& json_path = o.json_path;
+  const bool reuse = o.reuse != 0;
+  const std::string& only = o.only;
 
   // ---- load ----
   const std::string loaded_marker = store_path + "/bench-loaded-n";
@@ -234,32 +243,32 @@ int main(int argc, char** argv) {
   // ---- queries ----
   auto day = [](std::mt19937_64& g) { return kEpoch + static_cast<int64_t>(g() % kDays) * kDayMs; };
   std::vector<Kind> kinds;
-  kinds.push_back({"selective", "source = S and model = M and create_time in one day, newest first",
-                   [&](std::mt19937_64& g) {
-                     const int s = static_cast<int>(g() % 6), m = static_cast<int>(g() % 3);
-                     const std::string source = kSources[s];
-                     const std::string model = source + "-" + kModels[m];
-                     const int64_t d = day(g);
-                     Case c;
-                     c.query =
-                         QueryBuilder::And({QueryBuilder::Equal("source", source),
-                                            QueryBuilder::Equal("model", model),
-                                            QueryBuilder::GreaterEqual("create_time", d),
-                                            QueryBuilder::LessThan("create_time", d + kDayMs)});
-                     c.params.sort = {{"create_time", SortOrder::kDescending}};
-                     c.params.limit = -1;
-                     c.sql =
-                         "SELECT id FROM datasets WHERE source = ?1 AND model = ?2 AND "
-                         "create_time >= ?3 AND create_time < ?4 ORDER BY create_time DESC, id";
-                     c.bind = [=](sqlite3_stmt* st) {
-                       sqlite3_bind_text(st, 1, source.c_str(), -1, SQLITE_TRANSIENT);
-                       sqlite3_bind_text(st, 2, model.c_str(), -1, SQLITE_TRANSIENT);
-                       sqlite3_bind_int64(st, 3, d);
-                       sqlite3_bind_int64(st, 4, d + kDayMs);
-                     };
-                     return c;
-                   }});
-  kinds.push_back({"selective_or", "status = DONE and day and (tag1 = A or tag2 = X), newest first",
+  kinds.push_back(
+      {kKindNames[0], "source = S and model = M and create_time in one day, newest first",
+       [&](std::mt19937_64& g) {
+         const int s = static_cast<int>(g() % 6), m = static_cast<int>(g() % 3);
+         const std::string source = kSources[s];
+         const std::string model = source + "-" + kModels[m];
+         const int64_t d = day(g);
+         Case c;
+         c.query = QueryBuilder::And({QueryBuilder::Equal("source", source),
+                                      QueryBuilder::Equal("model", model),
+                                      QueryBuilder::GreaterEqual("create_time", d),
+                                      QueryBuilder::LessThan("create_time", d + kDayMs)});
+         c.params.sort = {{"create_time", SortOrder::kDescending}};
+         c.params.limit = -1;
+         c.sql =
+             "SELECT id FROM datasets WHERE source = ?1 AND model = ?2 AND "
+             "create_time >= ?3 AND create_time < ?4 ORDER BY create_time DESC, id";
+         c.bind = [=](sqlite3_stmt* st) {
+           sqlite3_bind_text(st, 1, source.c_str(), -1, SQLITE_TRANSIENT);
+           sqlite3_bind_text(st, 2, model.c_str(), -1, SQLITE_TRANSIENT);
+           sqlite3_bind_int64(st, 3, d);
+           sqlite3_bind_int64(st, 4, d + kDayMs);
+         };
+         return c;
+       }});
+  kinds.push_back({kKindNames[1], "status = DONE and day and (tag1 = A or tag2 = X), newest first",
                    [&](std::mt19937_64& g) {
                      const int64_t d = day(g);
                      const std::string t1(1, static_cast<char>('A' + g() % 10));
@@ -284,7 +293,7 @@ int main(int argc, char** argv) {
                      };
                      return c;
                    }});
-  kinds.push_back({"broad_top10",
+  kinds.push_back({kKindNames[2],
                    "status = DONE, newest first, limit 10 (newest before a varied time)",
                    [&](std::mt19937_64& g) {
                      const int64_t before = day(g);
@@ -299,7 +308,7 @@ int main(int argc, char** argv) {
                      c.bind = [=](sqlite3_stmt* st) { sqlite3_bind_int64(st, 1, before); };
                      return c;
                    }});
-  kinds.push_back({"broad_page", "status = DONE, newest first, 10 per page, offset 0..990",
+  kinds.push_back({kKindNames[3], "status = DONE, newest first, 10 per page, offset 0..990",
                    [&](std::mt19937_64& g) {
                      const int64_t offset = static_cast<int64_t>(g() % 100) * 10;
                      Case c;
@@ -313,25 +322,25 @@ int main(int argc, char** argv) {
                      c.bind = [=](sqlite3_stmt* st) { sqlite3_bind_int64(st, 1, offset); };
                      return c;
                    }});
-  kinds.push_back({"source_in_count", "source in (S1, S2) and resolution = R, count only",
-                   [&](std::mt19937_64& g) {
-                     const std::string s1 = kSources[g() % 6], s2 = kSources[g() % 6];
-                     const double res = kResolutions[g() % 4];
-                     Case c;
-                     c.query = QueryBuilder::And({QueryBuilder::In("source", {s1, s2}),
-                                                  QueryBuilder::Equal("resolution", res)});
-                     c.params.limit = 0;
-                     c.params.get_total_count = true;
-                     c.sql =
-                         "SELECT COUNT(*) FROM datasets WHERE source IN (?1, ?2) AND "
-                         "resolution = ?3";
-                     c.bind = [=](sqlite3_stmt* st) {
-                       sqlite3_bind_text(st, 1, s1.c_str(), -1, SQLITE_TRANSIENT);
-                       sqlite3_bind_text(st, 2, s2.c_str(), -1, SQLITE_TRANSIENT);
-                       sqlite3_bind_double(st, 3, res);
-                     };
-                     return c;
-                   }});
+  kinds.push_back(
+      {kKindNames[4], "source in (S1, S2) and resolution = R, count only", [&](std::mt19937_64& g) {
+         const std::string s1 = kSources[g() % 6], s2 = kSources[g() % 6];
+         const double res = kResolutions[g() % 4];
+         Case c;
+         c.query = QueryBuilder::And(
+             {QueryBuilder::In("source", {s1, s2}), QueryBuilder::Equal("resolution", res)});
+         c.params.limit = 0;
+         c.params.get_total_count = true;
+         c.sql =
+             "SELECT COUNT(*) FROM datasets WHERE source IN (?1, ?2) AND "
+             "resolution = ?3";
+         c.bind = [=](sqlite3_stmt* st) {
+           sqlite3_bind_text(st, 1, s1.c_str(), -1, SQLITE_TRANSIENT);
+           sqlite3_bind_text(st, 2, s2.c_str(), -1, SQLITE_TRANSIENT);
+           sqlite3_bind_double(st, 3, res);
+         };
+         return c;
+       }});
 
   if (load_grid) {
     FILE* f = std::fopen(loaded_marker.c_str(), "w");
@@ -342,7 +351,6 @@ int main(int argc, char** argv) {
   }
   if (!only.empty()) {
     std::erase_if(kinds, [&](const Kind& k) { return k.name != only; });
-    if (kinds.empty()) Die("no query kind named " + only);
   }
   for (Kind& k : kinds) {
     std::mt19937_64 g(7);

@@ -19,6 +19,7 @@
 //                    [--workload-store local|rados|both] [--json FILE]
 // bench/rados_bench.sh builds the stores and runs it on 1 and 3 OSDs.
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -29,11 +30,11 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/bench_common.h"
 #include "bench/fetch_queries.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/internal/grid_keys.h"
@@ -43,17 +44,11 @@ namespace {
 
 namespace grid = gridstore::grid;
 namespace bench = gridstore::bench;
-using Clock = std::chrono::steady_clock;
+using gridstore::bench::CheckResult;
+using gridstore::bench::Clock;
+using gridstore::bench::Die;
+using gridstore::bench::Since;
 using nlohmann::json;
-
-[[noreturn]] void Die(const std::string& message) {
-  std::fprintf(stderr, "rados_bench: %s\n", message.c_str());
-  std::exit(1);
-}
-
-double Since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 struct Options {
   std::string local, rados, dataset;
@@ -68,46 +63,27 @@ struct Options {
 
 Options ParseArgs(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) Die(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--local") {
-      o.local = value();
-    } else if (a == "--rados") {
-      o.rados = value();
-    } else if (a == "--dataset") {
-      o.dataset = value();
-    } else if (a == "--warm-runs") {
-      o.warm_runs = std::stoi(value());
-    } else if (a == "--seed") {
-      o.seed = std::stoull(value());
-    } else if (a == "--threads") {
-      o.threads.clear();
-      std::stringstream list(value());
-      for (std::string t; std::getline(list, t, ',');) o.threads.push_back(std::stoi(t));
-    } else if (a == "--seconds") {
-      o.seconds = std::stod(value());
-    } else if (a == "--only") {
-      o.only = value();
-      if (o.only != "queries" && o.only != "multiget" && o.only != "workload") {
-        Die("--only wants queries, multiget or workload");
-      }
-    } else if (a == "--workload-store") {
-      o.workload_store = value();
-      if (o.workload_store != "local" && o.workload_store != "rados" &&
-          o.workload_store != "both") {
-        Die("--workload-store wants local, rados or both");
-      }
-    } else if (a == "--json") {
-      o.json_path = value();
-    } else {
-      Die("unknown argument '" + a + "' (see the usage at the top of bench/rados_bench.cc)");
-    }
-  }
-  if (o.rados.empty() || o.dataset.empty()) Die("--rados and --dataset are required");
+  CLI::App app(
+      "The same dataset in a RocksDB store and in a RADOS store, read side by side: the "
+      "fetch queries, KvStore::MultiGet, and a parallel read workload.");
+  gridstore::bench::SetUpCommandLine(app);
+  app.add_option("--local", o.local, "The RocksDB store (a directory)");
+  app.add_option("--rados", o.rados, "The RADOS store (rados://POOL?conf=...)")->required();
+  app.add_option("--dataset", o.dataset, "The dataset, the same in both")->required();
+  app.add_option("--warm-runs", o.warm_runs, "Requests per query, calls per MultiGet size")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--seed", o.seed, "Seed of the positions");
+  app.add_option("--threads", o.threads, "Client threads of the workload, one run each")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--seconds", o.seconds, "Seconds of each workload run")
+      ->check(CLI::Range(0.001, 86400.0));
+  app.add_option("--only", o.only, "Run one part only")
+      ->check(CLI::IsMember({"queries", "multiget", "workload"}));
+  app.add_option("--workload-store", o.workload_store, "The store(s) the workload reads")
+      ->check(CLI::IsMember({"local", "rados", "both"}));
+  app.add_option("--json", o.json_path, "Also write everything as JSON to this file");
+  gridstore::bench::ParseCommandLine(app, argc, argv);
   if (o.local.empty() && (o.only != "workload" || o.workload_store != "rados")) {
     Die("--local is required unless --only workload --workload-store rados");
   }
@@ -115,29 +91,26 @@ Options ParseArgs(int argc, char** argv) {
 }
 
 std::unique_ptr<grid::GridStore> OpenStore(const std::string& uri, int threads) {
-  auto store = grid::GridStore::Open(uri, {.read_only = true, .threads = std::max(1, threads)});
-  if (!store.ok()) Die("opening " + uri + ": " + store.status().ToString());
-  return std::move(store).value();
+  return CheckResult(
+      grid::GridStore::Open(uri, {.read_only = true, .threads = std::max(1, threads)}),
+      "opening " + uri);
 }
 
 std::unique_ptr<grid::GridDataFetcher> NewFetcher(grid::GridStore* store, const std::string& id,
                                                   int parallelism) {
-  auto fetcher = store->GetDataFetcher(id);
-  if (!fetcher.ok()) Die("dataset " + id + ": " + fetcher.status().ToString());
+  auto fetcher = CheckResult(store->GetDataFetcher(id), "dataset " + id);
   grid::FetchOptions options;
   options.parallelism = parallelism;
   options.use_cache = false;
-  (*fetcher)->set_options(options);
-  return std::move(fetcher).value();
+  fetcher->set_options(options);
+  return fetcher;
 }
 
 grid::GridDataSet FetchOrDie(grid::GridDataFetcher* fetcher, const bench::Request& r,
                              const std::string& who) {
   fetcher->SetVariablesToGet(r.variables);
   fetcher->SetOriginShape(r.origin, r.shape);
-  auto result = fetcher->Fetch();
-  if (!result.ok()) Die(who + ": " + result.status().ToString());
-  return std::move(result).value();
+  return CheckResult(fetcher->Fetch(), who);
 }
 
 struct Summary {
@@ -158,12 +131,11 @@ std::string Ms(double seconds) {
 // Reads every plane of every variable once, untimed: fills the page cache or the OSD caches.
 void WarmUp(const std::string& uri, const std::string& id) {
   auto store = OpenStore(uri, 2);
-  auto meta = store->GetDataSetMeta(id);
-  if (!meta.ok()) Die(meta.status().ToString());
+  const grid::DataSetMeta meta = CheckResult(store->GetDataSetMeta(id), "meta of " + id);
   auto fetcher = NewFetcher(store.get(), id, 2);
   const auto start = Clock::now();
   int64_t blocks = 0;
-  for (const auto& v : meta->variables) {
+  for (const auto& v : meta.variables) {
     for (int64_t t = 0; t < v.shape[0]; ++t) {
       for (int64_t z = 0; z < v.shape[1]; ++z) {
         bench::Request r{{v.name}, {t, z, 0, 0}, {1, 1, v.shape[2], v.shape[3]}};
@@ -194,11 +166,11 @@ json RunQueries(const Options& o) {
     e.fetcher = NewFetcher(e.store.get(), o.dataset, threads);
     engines.push_back(std::move(e));
   }
-  auto meta = engines[0].store->GetDataSetMeta(o.dataset);
-  if (!meta.ok()) Die(meta.status().ToString());
+  const grid::DataSetMeta meta =
+      CheckResult(engines[0].store->GetDataSetMeta(o.dataset), "meta of " + o.dataset);
   std::vector<std::string> variables;
-  for (const auto& v : meta->variables) variables.push_back(v.name);
-  const grid::Shape4 shape = meta->variables.front().shape;
+  for (const auto& v : meta.variables) variables.push_back(v.name);
+  const grid::Shape4 shape = meta.variables.front().shape;
 
   json out = json::array();
   std::printf("## Queries: median / p99 ms (block cache off), ratio = RADOS / RocksDB median\n\n");
@@ -261,17 +233,16 @@ json RunQueries(const Options& o) {
 
 json RunMultiGet(const Options& o) {
   auto probe = OpenStore(o.rados, 1);
-  auto meta = probe->GetDataSetMeta(o.dataset);
-  if (!meta.ok()) Die(meta.status().ToString());
-  const grid::VariableMeta& var = meta->variables.front();
-  const int64_t block_rows = (var.shape[2] + meta->layout.block_x - 1) / meta->layout.block_x;
-  const int64_t block_cols = (var.shape[3] + meta->layout.block_y - 1) / meta->layout.block_y;
+  const grid::DataSetMeta meta =
+      CheckResult(probe->GetDataSetMeta(o.dataset), "meta of " + o.dataset);
+  const grid::VariableMeta& var = meta.variables.front();
+  const int64_t block_rows = (var.shape[2] + meta.layout.block_x - 1) / meta.layout.block_x;
+  const int64_t block_cols = (var.shape[3] + meta.layout.block_y - 1) / meta.layout.block_y;
   std::map<std::string, std::unique_ptr<gridstore::storage::KvStore>> stores;
   for (const auto& [name, uri] :
        {std::pair<std::string, std::string>{"rocksdb", o.local}, {"rados", o.rados}}) {
-    auto kv = gridstore::storage::OpenKvStore(uri, {.read_only = true});
-    if (!kv.ok()) Die("opening " + uri + ": " + kv.status().ToString());
-    stores[name] = std::move(kv).value();
+    stores[name] =
+        CheckResult(gridstore::storage::OpenKvStore(uri, {.read_only = true}), "opening " + uri);
   }
   json out = json::array();
   std::printf("## KvStore::MultiGet of N random blocks of '%s': median ms (%d calls each)\n\n",
@@ -284,7 +255,7 @@ json RunMultiGet(const Options& o) {
       std::vector<std::string> keys;
       for (int i = 0; i < n; ++i) {
         keys.push_back(grid::DataKey(
-            grid::BlockAddress{meta->id, meta->key_incarnation(), var.name, grid::kPlaneLayout,
+            grid::BlockAddress{meta.id, meta.key_incarnation(), var.name, grid::kPlaneLayout,
                                static_cast<uint32_t>(rng.Below(var.shape[0])),
                                static_cast<uint32_t>(rng.Below(var.shape[1])),
                                static_cast<uint32_t>(rng.Below(block_rows)),
@@ -315,11 +286,11 @@ json RunMultiGet(const Options& o) {
 
 json RunWorkload(const Options& o, const std::string& which, const std::string& uri) {
   auto store = OpenStore(uri, 1);
-  auto meta = store->GetDataSetMeta(o.dataset);
-  if (!meta.ok()) Die(meta.status().ToString());
+  const grid::DataSetMeta meta =
+      CheckResult(store->GetDataSetMeta(o.dataset), "meta of " + o.dataset);
   std::vector<std::string> variables;
-  for (const auto& v : meta->variables) variables.push_back(v.name);
-  const grid::Shape4 shape = meta->variables.front().shape;
+  for (const auto& v : meta.variables) variables.push_back(v.name);
+  const grid::Shape4 shape = meta.variables.front().shape;
   const bench::Query region = bench::MakeQueries(shape)[2];  // Q3, region 100 x 200
 
   json out = json::array();
