@@ -12,6 +12,7 @@
 #include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/internal/block_geometry.h"
 #include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/grid_messages.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/util/internal/mutex.h"
 #include "gridstore/util/internal/thread_pool.h"
@@ -323,15 +324,7 @@ Result<std::vector<const VariableMeta*>> GridDataFetcher::ResolveVariables() con
   std::set<std::string_view> seen;
   for (const auto& name : variables_) {
     const VariableMeta* var = meta_->FindVariable(name);
-    if (var == nullptr) {
-      std::string names;
-      for (const auto& v : meta_->variables) {
-        names += (names.empty() ? "" : ", ") + EscapeForMessage(v.name);
-      }
-      return Status::InvalidArgument("dataset '" + EscapeForMessage(meta_->id) +
-                                     "' has no variable '" + EscapeForMessage(name) +
-                                     "' (it has: " + names + ")");
-    }
+    if (var == nullptr) return internal_grid::NoSuchVariable(*meta_, name);
     if (!seen.insert(name).second) {
       return Status::InvalidArgument("variable '" + EscapeForMessage(name) +
                                      "' is requested twice");

@@ -8,6 +8,7 @@
 #include "gridstore/grid/internal/block_geometry.h"
 #include "gridstore/grid/internal/grid_data_writer_impl.h"
 #include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/grid_messages.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/util/result.h"
 
@@ -48,14 +49,7 @@ Result<const VariableMeta*> GridDataWriterImpl::CheckPlane(std::string_view vari
     return Status::FailedPrecondition("the store is open read-only; cannot write " + dataset);
   }
   const VariableMeta* var = meta_->FindVariable(variable);
-  if (var == nullptr) {
-    std::string names;
-    for (const auto& v : meta_->variables) {
-      names += (names.empty() ? "" : ", ") + EscapeForMessage(v.name);
-    }
-    return Status::InvalidArgument(dataset + " has no variable '" + EscapeForMessage(variable) +
-                                   "' (it has: " + names + ")");
-  }
+  if (var == nullptr) return internal_grid::NoSuchVariable(*meta_, variable);
   const std::string where = dataset + ", variable '" + EscapeForMessage(variable) + "'";
   if (t < 0 || t >= var->shape[kT]) {
     return Status::OutOfRange(where + ": t = " + std::to_string(t) + " is outside [0, " +
