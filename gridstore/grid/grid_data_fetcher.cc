@@ -15,6 +15,7 @@
 #include "gridstore/grid/internal/grid_messages.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/util/internal/mutex.h"
+#include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/thread_pool.h"
 
 namespace gridstore::grid {
@@ -149,10 +150,9 @@ std::vector<BlockTask> PlanTasks(const std::vector<Output>& outputs) {
 // Which block a task is, for error messages (built only on error: formatting it for every block
 // would cost more than a small copy).
 std::string BlockContext(const FetchRun& run, const BlockTask& task) {
-  return "dataset '" + EscapeForMessage(run.meta.id) + "', variable '" +
-         EscapeForMessage(run.outputs[task.output].var->name) + "', t=" + std::to_string(task.t) +
-         ", z=" + std::to_string(task.z) + ", block (" + std::to_string(task.r) + ", " +
-         std::to_string(task.c) + ")";
+  return "dataset " + Quote(run.meta.id) + ", " +
+         internal_grid::BlockName(run.outputs[task.output].var->name, task.t, task.z, task.r,
+                                  task.c);
 }
 
 // Decodes the stored block `value` (key `data_key`) of `task` into its output: only the frames

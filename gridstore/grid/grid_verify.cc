@@ -17,6 +17,7 @@
 #include "gridstore/grid/internal/block_geometry.h"
 #include "gridstore/grid/internal/dictionary_cache.h"
 #include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/grid_messages.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/grid/internal/store_walk.h"
 #include "gridstore/util/internal/thread_pool.h"
@@ -31,9 +32,7 @@ constexpr size_t kGroupBlocks = 32;
 constexpr size_t kRoundBlocks = 4096;
 
 std::string BlockName(const BlockAddress& a) {
-  return "variable '" + EscapeForMessage(a.variable) + "', t=" + std::to_string(a.t) +
-         ", z=" + std::to_string(a.z) + ", block (" + std::to_string(a.block_row) + ", " +
-         std::to_string(a.block_col) + ")";
+  return internal_grid::BlockName(a.variable, a.t, a.z, a.block_row, a.block_col);
 }
 
 class Verifier {

@@ -4,6 +4,7 @@
 #ifndef GRIDSTORE_GRID_INTERNAL_GRID_MESSAGES_H_
 #define GRIDSTORE_GRID_INTERNAL_GRID_MESSAGES_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,13 @@ inline Status NoSuchVariable(const grid::DataSetMeta& meta, std::string_view nam
       Join(meta.variables, ", ",
            [](const grid::VariableMeta& v) { return EscapeForMessage(v.name); }) +
       ")");
+}
+
+// "variable 'V', t=T, z=Z, block (R, C)": which block a message is about.
+inline std::string BlockName(std::string_view variable, int64_t t, int64_t z, int64_t block_row,
+                             int64_t block_col) {
+  return "variable " + Quote(variable) + ", t=" + std::to_string(t) + ", z=" + std::to_string(z) +
+         ", block (" + std::to_string(block_row) + ", " + std::to_string(block_col) + ")";
 }
 
 }  // namespace gridstore::internal_grid
