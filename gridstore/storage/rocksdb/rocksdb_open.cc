@@ -31,6 +31,17 @@ using rocksdb_internal::NewRocksDbKvStore;
 using rocksdb_internal::TableOptions;
 using rocksdb_internal::ToStatus;
 
+// The default column family (unused) and GridStore's tables, in Table order after it.
+std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors(
+    const std::shared_ptr<rocksdb::Cache>& cache) {
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
+  for (int t = 0; t < kNumTables; ++t) {
+    descriptors.emplace_back(kColumnFamilyNames[t], TableOptions(static_cast<Table>(t), cache));
+  }
+  return descriptors;
+}
+
 // What a store path holds before RocksDB is let near it.
 enum class PathKind { kMissing, kEmptyDirectory, kDatabase, kOther };
 
@@ -88,11 +99,7 @@ Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
             Quote(path) + " is not a GridStore store (a RocksDB database with column families " +
             names + "; GridStore's are 'meta', 'data' and 'index')");
       }
-      std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-      descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
-      for (int t = 0; t < kNumTables; ++t) {
-        descriptors.emplace_back(kColumnFamilyNames[t], TableOptions(static_cast<Table>(t), cache));
-      }
+      const std::vector<rocksdb::ColumnFamilyDescriptor> descriptors = Descriptors(cache);
       rocksdb::DB* raw_db = nullptr;
       std::vector<rocksdb::ColumnFamilyHandle*> handles;
       s = options.read_only
@@ -131,11 +138,7 @@ Status BuildStore(const RocksDbOptions& options, const std::string& dir,
   db_options.create_missing_column_families = true;
   db_options.error_if_exists = true;
   const std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(1 << 20);
-  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
-  for (int t = 0; t < kNumTables; ++t) {
-    descriptors.emplace_back(kColumnFamilyNames[t], TableOptions(static_cast<Table>(t), cache));
-  }
+  const std::vector<rocksdb::ColumnFamilyDescriptor> descriptors = Descriptors(cache);
   rocksdb::DB* raw_db = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::Status s = rocksdb::DB::Open(db_options, dir, descriptors, &handles, &raw_db);
