@@ -55,6 +55,25 @@ class CliSafetyTest : public ::testing::Test {
   ScopedTempDir dir_;
 };
 
+// netCDF-C is loaded only for netCDF input or output: without it, importing fails with one clear
+// line and creates no store, while fetching to csv still works.
+TEST_F(CliSafetyTest, WithoutNetCdfOnlyNetCdfWorkFailsAndSaysWhy) {
+  Import("d");
+  const std::string missing = "GRIDSTORE_NETCDF_LIBRARY=/nonexistent/libnetcdf.so.19 ";
+  RunResult r = RunGridStore(dir_.path().string(), dir_.Sub("other"),
+                             {"import", dir_.Sub("in.nc"), "--dataset", "e"}, "", missing);
+  ExpectCliError(r, {"netCDF support is unavailable: cannot load /nonexistent/libnetcdf.so.19",
+                     "install netCDF-C", "$GRIDSTORE_NETCDF_LIBRARY"});
+  EXPECT_FALSE(fs::exists(dir_.Sub("other")));
+  r = Run({"fetch", "d", "--variables", "T", "--format", "nc", "-o", dir_.Sub("out.nc")}, "",
+          missing);
+  ExpectCliError(r, {"netCDF support is unavailable"});
+  EXPECT_FALSE(fs::exists(dir_.Sub("out.nc")));
+  r = Run({"fetch", "d", "--variables", "T", "--shape", "1,1,1,1"}, "", missing);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::HasSubstr("@t,@z,@x,@y"));
+}
+
 // Every byte a terminal could act on is escaped: only printable ASCII, newlines and well-formed
 // UTF-8 above the C1 controls remain.
 void ExpectPrintable(const std::string& text) {

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <string>
 
 namespace gridstore::internal_importers {
@@ -20,14 +21,19 @@ namespace {
 constexpr const char* kNetCdfLibrary = GRIDSTORE_NETCDF_SONAME;
 
 Status Load() {
+  // $GRIDSTORE_NETCDF_LIBRARY names another build of netCDF-C (a path or a soname) with the same
+  // ABI, e.g. one with more HDF5 filters.
+  const char* chosen = std::getenv("GRIDSTORE_NETCDF_LIBRARY");
+  const std::string library = chosen != nullptr && *chosen != '\0' ? chosen : kNetCdfLibrary;
   // RTLD_LOCAL: netCDF's symbols stay out of the global namespace (an application that links
   // its own netCDF keeps it; the same soname is shared, not loaded twice).
-  void* handle = ::dlopen(kNetCdfLibrary, RTLD_NOW | RTLD_LOCAL);
+  void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = ::dlerror();
-    return Status::FailedPrecondition(std::string("netCDF support is unavailable: cannot load ") +
-                                      kNetCdfLibrary + " (" + (why ? why : "unknown error") +
-                                      "); install netCDF-C (Debian: libnetcdf19)");
+    return Status::FailedPrecondition(
+        "netCDF support is unavailable: cannot load " + library + " (" +
+        (why ? why : "unknown error") + "); install netCDF-C (Debian: libnetcdf19)" +
+        (chosen != nullptr ? " or fix $GRIDSTORE_NETCDF_LIBRARY" : ""));
   }
   std::string missing;
 #define GRIDSTORE_NETCDF_RESOLVE(name)                                        \
@@ -36,8 +42,8 @@ Status Load() {
   GRIDSTORE_NETCDF_FUNCTIONS(GRIDSTORE_NETCDF_RESOLVE)
 #undef GRIDSTORE_NETCDF_RESOLVE
   if (!missing.empty()) {
-    return Status::FailedPrecondition(std::string("netCDF support is unavailable: ") +
-                                      kNetCdfLibrary + " lacks " + missing);
+    return Status::FailedPrecondition("netCDF support is unavailable: " + library + " lacks " +
+                                      missing);
   }
   // Before the first netCDF call (which starts HDF5): no HDF5 clean-up at exit. A netCDF-4 file
   // whose close failed (a full disk) stays open inside HDF5, and HDF5's exit handler then crashes
