@@ -12,6 +12,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   libsqlite3-dev
   python3                                 # the corruption test (tests/reliability/)
+  python3-cftime                          # CF calendars checked against cftime (tests/grid/)
   groff-base                              # the man page test (groff -man -ww)
   nco time hyperfine                      # bench/cli_vs_ncks.sh (ncks, /usr/bin/time, hyperfine)
   strace                                  # the output test (what fetch --sync syncs)

@@ -1,11 +1,22 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/util/internal/strings.h"
 
+#include <charconv>
+#include <cmath>
+
 #include "gridstore/util/internal/utf8.h"
 
 namespace gridstore {
 
 std::string Quote(std::string_view bytes) { return "'" + EscapeForMessage(bytes) + "'"; }
+
+std::string FormatDouble(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value);
+  return std::string(buf, ec == std::errc() ? end : buf);
+}
 
 std::string_view Trim(std::string_view text, std::string_view chars) {
   const size_t begin = text.find_first_not_of(chars);

@@ -60,6 +60,10 @@ std::string ShapeString(std::span<const int64_t> extents);
 // With each extent named: "[t=10, z=2, x=9, y=9]" for names {"t", "z", "x", "y"}. An extent
 // without a name (names shorter than extents) is printed bare.
 std::string ShapeString(std::span<const int64_t> extents, std::span<const std::string_view> names);
+// The shortest text that reads back as the same double: FormatDouble(0.1) == "0.1",
+// FormatDouble(3) == "3"; "nan", "inf", "-inf".
+std::string FormatDouble(double value);
+
 // The compact form of benchmark tables and block sizes: ShapeCross({10, 2, 9, 9}) == "10x2x9x9".
 std::string ShapeCross(std::span<const int64_t> extents);
 
