@@ -149,12 +149,12 @@ TEST(CfMappingTest, PlanImportsGriddedVariablesWithTheirCoordinatesAndNotesTheRe
   EXPECT_EQ(plan.variables[0].source, f.Find("T"));
   std::vector<std::string> coordinates;
   for (const auto& c : plan.meta.coordinates) coordinates.push_back(c.name);
-  EXPECT_THAT(coordinates, ElementsAre("time", "plev", "lat", "lon"));
-  ASSERT_EQ(plan.coordinate_sources.size(), 4u);
+  // The bounds and the grid mapping are CF cell metadata: kept, for extraction and export.
+  EXPECT_THAT(coordinates, ElementsAre("time", "plev", "lat", "lon", "lat_bnds", "crs"));
+  ASSERT_EQ(plan.coordinate_sources.size(), 6u);
   EXPECT_EQ(plan.coordinate_sources[2], f.Find("lat"));
   EXPECT_TRUE(plan.meta.coordinates[2].values.empty());  // read from the file later
-  EXPECT_THAT(plan.notes, ElementsAre("skipped 'lat_bnds': bounds variable",
-                                      "skipped 'crs': grid mapping variable"));
+  EXPECT_THAT(plan.notes, ElementsAre());
   EXPECT_EQ(plan.meta.status(), grid::kStatusInit);
   EXPECT_EQ(plan.meta.attributes.at("title").string_value(), "test");
 }

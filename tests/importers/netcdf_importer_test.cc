@@ -420,11 +420,15 @@ TEST_F(NetCdfImporterTest, NonGriddedVariablesAreCoordinatesOrNotedAsSkipped) {
   EXPECT_TRUE(height->dimensions.empty());  // a scalar, as in the file
   EXPECT_TRUE(height->shape.empty());
   EXPECT_EQ(meta.FindCoordinate("time")->attributes.at("calendar").string_value(), "noleap");
-  EXPECT_EQ(meta.FindCoordinate("crs"), nullptr);
+  // CF cell metadata is kept: the grid mapping as a scalar, the bounds beside their coordinate.
+  ASSERT_NE(meta.FindCoordinate("crs"), nullptr);
+  EXPECT_TRUE(meta.FindCoordinate("crs")->dimensions.empty());
+  ASSERT_NE(meta.FindCoordinate("time_bnds"), nullptr);
+  EXPECT_EQ(meta.FindCoordinate("time_bnds")->dimensions.size(), 2u);
   const std::string all = ::testing::PrintToString(notes);
+  EXPECT_THAT(all, ::testing::Not(::testing::HasSubstr("crs")));
   for (const char* note :
-       {"skipped 'time_bnds': bounds variable", "skipped 'crs': grid mapping variable",
-        "skipped 'station': character variable",
+       {"skipped 'station': character variable",
         "skipped 'weights': 1-D variable that is not a coordinate",
         "skipped 'scalar': scalar variable", "skipped 'nothing': no data"}) {
     EXPECT_THAT(all, ::testing::HasSubstr(note));

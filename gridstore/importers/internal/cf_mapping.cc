@@ -316,6 +316,39 @@ Result<std::vector<size_t>> SelectVariables(const std::string& path,
   return std::vector<size_t>(chosen.begin(), chosen.end());
 }
 
+// The grid mapping variables the selected variables name and the bounds of the coordinates
+// they use (CF cell metadata): kept in the meta as coordinates, so that extraction can
+// georeference the grid and export can write them back. Bounds of 2-D coordinates (3-D arrays)
+// are not kept.
+std::set<std::string, std::less<>> CellMetadataOf(const FileStructure& f,
+                                                  const std::vector<size_t>& selected) {
+  std::set<std::string, std::less<>> kept, coordinates;
+  for (size_t i : selected) {
+    const NcVariable& v = f.variables[i];
+    for (auto& t : SplitWhitespace(StringAttribute(v.attributes, "grid_mapping"))) {
+      if (t.back() == ':') t.pop_back();  // "crs: lat lon": the mapping is before the colon
+      const NcVariable* m = f.Find(t);
+      if (m != nullptr && m->dim_names.empty() && ToDataType(m->type)) kept.insert(t);
+    }
+    coordinates.insert(v.dim_names.begin(), v.dim_names.end());
+    for (auto& n : SplitWhitespace(StringAttribute(v.attributes, "coordinates"))) {
+      coordinates.insert(n);
+    }
+  }
+  for (const std::string& name : coordinates) {
+    const NcVariable* c = f.Find(name);
+    if (c == nullptr) continue;
+    for (const char* attr : {"bounds", "climatology"}) {
+      const NcVariable* b = f.Find(StringAttribute(c->attributes, attr));
+      if (b != nullptr && b->dim_names.size() == 2 && ToDataType(b->type) &&
+          std::count(b->dim_lengths.begin(), b->dim_lengths.end(), size_t{0}) == 0) {
+        kept.insert(b->name);
+      }
+    }
+  }
+  return kept;
+}
+
 }  // namespace
 
 Result<ImportPlan> PlanImport(const std::string& path,
@@ -329,7 +362,9 @@ Result<ImportPlan> PlanImport(const std::string& path,
   for (const NcVariable& v : f->variables) roles.push_back(Classify(v, refs));
   GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<size_t> selected,
                              SelectVariables(path, options, *f, roles));
+  const std::set<std::string, std::less<>> kept = CellMetadataOf(*f, selected);
   for (size_t i = 0; i < f->variables.size(); ++i) {
+    if (kept.count(f->variables[i].name)) continue;  // not skipped: kept as a coordinate
     if (roles[i].role == Role::kSkipped) {
       plan.notes.push_back("skipped " + Quote(f->variables[i].name) + ": " + roles[i].why);
     } else if (roles[i].role == Role::kTooManyDimensions) {
@@ -357,12 +392,13 @@ Result<ImportPlan> PlanImport(const std::string& path,
       aux_names.insert(n);
     }
   }
-  // Coordinate variables of the dimensions used, and the auxiliary coordinates named.
+  // Coordinate variables of the dimensions used, the auxiliary coordinates named, and the grid
+  // mappings and bounds that describe them.
   for (size_t i = 0; i < f->variables.size(); ++i) {
     const NcVariable& v = f->variables[i];
-    if (roles[i].role != Role::kCoordinate) continue;
-    const bool wanted =
-        (IsCoordinateVariable(v) && used_dims.count(v.name)) || aux_names.count(v.name);
+    if (roles[i].role != Role::kCoordinate && !kept.count(v.name)) continue;
+    const bool wanted = (IsCoordinateVariable(v) && used_dims.count(v.name)) ||
+                        aux_names.count(v.name) || kept.count(v.name);
     if (!wanted) continue;
     if (std::count(v.dim_lengths.begin(), v.dim_lengths.end(), size_t{0}) > 0) {
       plan.notes.push_back("skipped coordinate " + Quote(v.name) + ": it has no values");

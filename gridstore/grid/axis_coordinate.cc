@@ -1,0 +1,140 @@
+// Copyright 2026 The GridStore Authors.
+//
+// AxisCoordinate: a variable's time or level values, and selections of them by value.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "gridstore/grid/coordinates.h"
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::grid {
+namespace {
+
+std::string StringAttribute(const Coordinate& c, std::string_view name) {
+  auto it = c.attributes.find(name);
+  return it != c.attributes.end() && it->second.is_string() ? it->second.string_value() : "";
+}
+
+bool LooksLikeTime(const Coordinate& c) {
+  const std::string units = StringAttribute(c, "units");
+  return units.find(" since ") != std::string::npos;
+}
+
+}  // namespace
+
+Result<AxisCoordinate> AxisCoordinate::Build(const DataSetMeta& meta, const VariableMeta& var,
+                                             int axis) {
+  AxisCoordinate a;
+  a.axis_ = axis;
+  a.variable_ = var.name;
+  const std::string& dim = var.dimension_names[axis];
+  const Coordinate* c = dim.empty() ? nullptr : meta.FindCoordinate(dim);
+  if (c == nullptr && axis == kT && var.shape[kT] == 1) {
+    // A single-time file often has a scalar time coordinate instead of a dimension.
+    const Coordinate* scalar = meta.FindCoordinate("time");
+    if (scalar != nullptr && scalar->dimensions.empty() && LooksLikeTime(*scalar)) c = scalar;
+  }
+  if (c != nullptr && c->values.size() == size_t(var.shape[axis])) {
+    a.name_ = c->name;
+    a.units_ = StringAttribute(*c, "units");
+    a.values_ = c->values;
+    if (LooksLikeTime(*c)) {
+      auto units = TimeUnits::Parse(a.units_, StringAttribute(*c, "calendar"));
+      if (!units.ok()) {
+        return units.status().WithContext("variable " + Quote(var.name) + ", time coordinate " +
+                                          Quote(c->name));
+      }
+      a.time_units_ = *units;
+    }
+    return a;
+  }
+  a.name_ = dim;
+  for (int64_t i = 0; i < var.shape[axis]; ++i) a.values_.push_back(double(i));
+  return a;
+}
+
+std::string AxisCoordinate::Label(int64_t index) const {
+  const double v = values_[size_t(index)];
+  if (time_units_) {
+    auto iso = time_units_->ToIso(v);
+    if (iso.ok()) return *iso;
+  }
+  return FormatDouble(v);
+}
+
+std::string AxisCoordinate::Describe() const {
+  std::string what = axis_ == kT ? "time" : "level";
+  std::string out = "variable " + Quote(variable_) + ", " + what;
+  if (!name_.empty()) out += " coordinate " + Quote(name_);
+  if (!values_.empty()) {
+    out += " (" + std::to_string(values_.size()) + " value" + (values_.size() == 1 ? "" : "s") +
+           ": " + Label(0);
+    if (values_.size() > 1) out += " .. " + Label(size() - 1);
+    out += ")";
+  }
+  return out;
+}
+
+Result<double> AxisCoordinate::ParseValue(std::string_view text) const {
+  text = Trim(text);
+  if (time_units_) {
+    auto v = time_units_->FromIso(text);
+    if (!v.ok()) return v.status().WithContext(Describe());
+    return *v;
+  }
+  std::string s(text);
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v)) {
+    return Status::InvalidArgument(Describe() + ": " + Quote(text) + " is not a number");
+  }
+  return v;
+}
+
+Result<std::vector<int64_t>> AxisCoordinate::Select(std::string_view spec) const {
+  std::vector<int64_t> out;
+  if (Trim(spec).empty()) {
+    for (int64_t i = 0; i < size(); ++i) out.push_back(i);
+    return out;
+  }
+  const size_t slash = spec.find('/');
+  if (slash != std::string_view::npos) {
+    const std::string_view lo_text = Trim(spec.substr(0, slash)), hi_text = Trim(spec.substr(slash + 1));
+    double lo = -INFINITY, hi = INFINITY;
+    if (lo_text != "..") {
+      GRIDSTORE_ASSIGN_OR_RETURN(lo, ParseValue(lo_text));
+    }
+    if (hi_text != "..") {
+      GRIDSTORE_ASSIGN_OR_RETURN(hi, ParseValue(hi_text));
+    }
+    if (lo > hi) std::swap(lo, hi);
+    const double eps = time_units_ ? 0.5e6 / double(time_units_->unit_microseconds()) : 0;
+    for (int64_t i = 0; i < size(); ++i) {
+      if (values_[size_t(i)] >= lo - eps && values_[size_t(i)] <= hi + eps) out.push_back(i);
+    }
+    if (out.empty()) {
+      return Status::OutOfRange(Describe() + ": no value lies in " + Quote(spec));
+    }
+    return out;
+  }
+  for (const std::string& item : SplitList(spec, ',')) {
+    GRIDSTORE_ASSIGN_OR_RETURN(const double v, ParseValue(item));
+    // Times match to the second, levels to a relative 1e-6.
+    const double eps = time_units_ ? 0.5e6 / double(time_units_->unit_microseconds())
+                                   : 1e-6 * std::max(1.0, std::fabs(v));
+    int64_t found = -1;
+    for (int64_t i = 0; i < size() && found < 0; ++i) {
+      if (std::fabs(values_[size_t(i)] - v) <= eps) found = i;
+    }
+    if (found < 0) {
+      return Status::OutOfRange(Describe() + ": there is no " +
+                                std::string(time_units_ ? "time " : "value ") + Quote(item) +
+                                "; give one of its values, or a range V1/V2");
+    }
+    out.push_back(found);
+  }
+  return out;
+}
+
+}  // namespace gridstore::grid

@@ -1,0 +1,279 @@
+// Copyright 2026 The GridStore Authors.
+//
+// HorizontalGrid: which coordinates place a variable's cells (Build), and nearest-point lookups
+// on rectilinear grids (by the 1-D axes) and curvilinear ones (by a k-d tree of unit vectors).
+#include <nanoflann.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gridstore/grid/coordinates.h"
+#include "gridstore/grid/internal/grid_mapping.h"
+#include "gridstore/grid/internal/horizontal_grid_internal.h"
+#include "gridstore/grid/internal/monotonic_axis.h"
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::grid {
+
+using internal_grid::MonotonicAxis;
+using internal_grid::ToUnitVector;
+
+namespace {
+
+std::string StringAttr(const Attributes& attributes, std::string_view name) {
+  auto it = attributes.find(name);
+  if (it == attributes.end() || !it->second.is_string()) return "";
+  std::string s(Trim(it->second.string_value()));
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool IsLatitude(const Coordinate& c) {
+  const std::string sn = StringAttr(c.attributes, "standard_name");
+  if (sn == "latitude") return true;
+  if (!sn.empty()) return false;  // grid_latitude, projection_y_coordinate, ...
+  const std::string units = StringAttr(c.attributes, "units");
+  for (const char* u : {"degrees_north", "degree_north", "degree_n", "degrees_n", "degreen",
+                        "degreesn"}) {
+    if (units == u) return true;
+  }
+  return (c.name == "lat" || c.name == "latitude" || c.name == "nav_lat") &&
+         (units.empty() || units == "degrees");
+}
+
+bool IsLongitude(const Coordinate& c) {
+  const std::string sn = StringAttr(c.attributes, "standard_name");
+  if (sn == "longitude") return true;
+  if (!sn.empty()) return false;
+  const std::string units = StringAttr(c.attributes, "units");
+  for (const char* u : {"degrees_east", "degree_east", "degree_e", "degrees_e", "degreee",
+                        "degreese"}) {
+    if (units == u) return true;
+  }
+  return (c.name == "lon" || c.name == "longitude" || c.name == "nav_lon") &&
+         (units.empty() || units == "degrees");
+}
+
+// The 1-D coordinate of dimension `dim`, or null.
+const Coordinate* AxisCoordinateOf(const DataSetMeta& meta, const std::string& dim) {
+  const Coordinate* c = meta.FindCoordinate(dim);
+  return c != nullptr && c->dimensions.size() == 1 && c->dimensions[0] == dim ? c : nullptr;
+}
+
+std::vector<std::string> Words(const std::string& text) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    size_t j = i;
+    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    if (j > i) out.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// `c`'s values as an x-major (nx, ny) array, transposing a (y, x) coordinate.
+std::vector<double> AsXMajor(const Coordinate& c, const std::string& xdim, int64_t nx, int64_t ny) {
+  if (c.dimensions[0] == xdim) return c.values;
+  std::vector<double> out(static_cast<size_t>(nx * ny));
+  for (int64_t x = 0; x < nx; ++x) {
+    for (int64_t y = 0; y < ny; ++y) out[x * ny + y] = c.values[y * nx + x];
+  }
+  return out;
+}
+
+// Metres per unit of a projected coordinate: 1000 for km.
+double MetresPerUnit(const Coordinate& c) {
+  const std::string units = StringAttr(c.attributes, "units");
+  return units == "km" || units == "kilometre" || units == "kilometer" ? 1000 : 1;
+}
+
+bool IsProjectedX(const Coordinate& c) {
+  const std::string sn = StringAttr(c.attributes, "standard_name");
+  return sn == "projection_x_coordinate" || sn == "grid_longitude" ||
+         (sn.empty() && StringAttr(c.attributes, "axis") == "x");
+}
+
+}  // namespace
+
+double GreatCircleKm(const LonLat& a, const LonLat& b) {
+  constexpr double kRad = M_PI / 180;
+  const double dlat = (b.lat - a.lat) * kRad, dlon = (b.lon - a.lon) * kRad;
+  const double h = std::sin(dlat / 2) * std::sin(dlat / 2) +
+                   std::cos(a.lat * kRad) * std::cos(b.lat * kRad) * std::sin(dlon / 2) *
+                       std::sin(dlon / 2);
+  return 2 * kEarthRadiusKm * std::asin(std::min(1.0, std::sqrt(h)));
+}
+
+// ---- The k-d tree of a curvilinear grid ----
+
+struct HorizontalGrid::KdTree {
+  struct Points {
+    std::vector<std::array<double, 3>> xyz;
+    size_t kdtree_get_point_count() const { return xyz.size(); }
+    double kdtree_get_pt(size_t i, size_t d) const { return xyz[i][d]; }
+    template <class Box>
+    bool kdtree_get_bbox(Box&) const {
+      return false;
+    }
+  };
+  using Index = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<double, Points>,
+                                                    Points, 3, size_t>;
+  Points points;
+  std::unique_ptr<Index> index;
+};
+
+HorizontalGrid::~HorizontalGrid() = default;
+
+void HorizontalGrid::BuildKdTree() {
+  tree_ = std::make_unique<KdTree>();
+  tree_->points.xyz.resize(lat2_.size());
+  for (size_t i = 0; i < lat2_.size(); ++i) {
+    tree_->points.xyz[i] = ToUnitVector(LonLat{lon2_[i], lat2_[i]});
+  }
+  tree_->index = std::make_unique<KdTree::Index>(3, tree_->points,
+                                                 nanoflann::KDTreeSingleIndexAdaptorParams(16));
+}
+
+// ---- Build ----
+
+Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSetMeta& meta,
+                                                                    const VariableMeta& var) {
+  const std::string& xdim = var.dimension_names[kX];
+  const std::string& ydim = var.dimension_names[kY];
+  const std::string where = "variable " + Quote(var.name);
+  if (xdim.empty() || ydim.empty()) {
+    return Status::InvalidArgument(where +
+                                   " has no horizontal coordinates: it lacks an x or y dimension");
+  }
+  std::shared_ptr<HorizontalGrid> g(new HorizontalGrid());
+  g->variable_ = var.name;
+  g->nx_ = var.shape[kX];
+  g->ny_ = var.shape[kY];
+  auto over_xy = [&](const Coordinate& c) {
+    return c.dimensions.size() == 2 && c.values.size() == size_t(g->nx_ * g->ny_) &&
+           ((c.dimensions[0] == xdim && c.dimensions[1] == ydim) ||
+            (c.dimensions[0] == ydim && c.dimensions[1] == xdim));
+  };
+  // 1. 2-D auxiliary latitude and longitude.
+  auto it = var.attributes.find("coordinates");
+  const Coordinate *lat2 = nullptr, *lon2 = nullptr;
+  if (it != var.attributes.end() && it->second.is_string()) {
+    for (const std::string& name : Words(it->second.string_value())) {
+      const Coordinate* c = meta.FindCoordinate(name);
+      if (c == nullptr || !over_xy(*c)) continue;
+      if (IsLatitude(*c)) lat2 = c;
+      if (IsLongitude(*c)) lon2 = c;
+    }
+  }
+  const auto mapping_it = var.attributes.find("grid_mapping");
+  if (mapping_it != var.attributes.end() && mapping_it->second.is_string()) {
+    const std::vector<std::string> words = Words(mapping_it->second.string_value());
+    if (!words.empty()) g->grid_mapping_ = words[0].back() == ':' ? words[0].substr(0, words[0].size() - 1) : words[0];
+  }
+  if (lat2 != nullptr && lon2 != nullptr) {
+    g->type_ = GridType::kCurvilinear;
+    g->lat2_ = AsXMajor(*lat2, xdim, g->nx_, g->ny_);
+    g->lon2_ = AsXMajor(*lon2, xdim, g->nx_, g->ny_);
+    g->description_ = "curvilinear (2-D " + lat2->name + ", " + lon2->name + ")";
+    g->BuildKdTree();
+    return std::shared_ptr<const HorizontalGrid>(std::move(g));
+  }
+  // 2. 1-D latitude and longitude.
+  const Coordinate* cx = AxisCoordinateOf(meta, xdim);
+  const Coordinate* cy = AxisCoordinateOf(meta, ydim);
+  if (cx != nullptr && cy != nullptr &&
+      ((IsLatitude(*cx) && IsLongitude(*cy)) || (IsLongitude(*cx) && IsLatitude(*cy)))) {
+    g->type_ = GridType::kRectilinear;
+    g->x_is_lat_ = IsLatitude(*cx);
+    const Coordinate& lat = g->x_is_lat_ ? *cx : *cy;
+    const Coordinate& lon = g->x_is_lat_ ? *cy : *cx;
+    g->lat1_ = lat.values;
+    g->lon1_ = lon.values;
+    g->description_ = "rectilinear (" + lat.name + ", " + lon.name + ")";
+    GRIDSTORE_RETURN_IF_ERROR(g->BuildAxes());
+    return std::shared_ptr<const HorizontalGrid>(std::move(g));
+  }
+  // 3. Projected or rotated 1-D coordinates and a grid mapping.
+  const Coordinate* mapping = g->grid_mapping_.empty() ? nullptr : meta.FindCoordinate(g->grid_mapping_);
+  if (cx != nullptr && cy != nullptr && mapping != nullptr) {
+    const bool x_is_easting = IsProjectedX(*cx);
+    const Coordinate& east = x_is_easting ? *cx : *cy;
+    const Coordinate& north = x_is_easting ? *cy : *cx;
+    std::vector<double> xs(size_t(g->nx_ * g->ny_)), ys(xs.size());
+    for (int64_t x = 0; x < g->nx_; ++x) {
+      for (int64_t y = 0; y < g->ny_; ++y) {
+        xs[x * g->ny_ + y] = x_is_easting ? east.values[x] : east.values[y];
+        ys[x * g->ny_ + y] = x_is_easting ? north.values[y] : north.values[x];
+      }
+    }
+    GRIDSTORE_RETURN_IF_ERROR(internal_grid::ToGeographic(*mapping, MetresPerUnit(east), xs, ys,
+                                                          &g->lon2_, &g->lat2_)
+                                  .WithContext(where));
+    g->type_ = GridType::kCurvilinear;
+    g->description_ = "curvilinear (" + north.name + ", " + east.name + " and grid mapping " +
+                      mapping->name + ")";
+    g->BuildKdTree();
+    return std::shared_ptr<const HorizontalGrid>(std::move(g));
+  }
+  return Status::InvalidArgument(
+      where + " has no horizontal coordinates: its dimensions " + Quote(xdim) + " and " +
+      Quote(ydim) +
+      " have no latitude/longitude coordinate variables, it names no 2-D latitude and longitude "
+      "in its `coordinates` attribute, and no usable grid_mapping");
+}
+
+LonLat HorizontalGrid::At(const Cell& cell) const {
+  if (type_ == GridType::kCurvilinear) {
+    const size_t i = size_t(cell.x * ny_ + cell.y);
+    return {lon2_[i], lat2_[i]};
+  }
+  const int64_t ilat = x_is_lat_ ? cell.x : cell.y, ilon = x_is_lat_ ? cell.y : cell.x;
+  return {lon1_[size_t(ilon)], lat1_[size_t(ilat)]};
+}
+
+Status HorizontalGrid::OutsideError(const LonLat& p, const std::string& why) const {
+  return Status::OutOfRange("point (lon " + FormatDouble(p.lon) + ", lat " + FormatDouble(p.lat) +
+                            ") is outside the grid of variable " + Quote(variable_) + ": " + why);
+}
+
+Result<HorizontalGrid::Nearest> HorizontalGrid::FindNearest(const LonLat& p,
+                                                           double tolerance_km) const {
+  if (!std::isfinite(p.lon) || !std::isfinite(p.lat) || p.lat < -90 || p.lat > 90) {
+    return Status::InvalidArgument("point (lon " + FormatDouble(p.lon) + ", lat " +
+                                   FormatDouble(p.lat) +
+                                   ") is not on the Earth (latitude must be in [-90, 90])");
+  }
+  if (type_ == GridType::kRectilinear) return NearestRectilinear(p);
+  return NearestCurvilinear(p, tolerance_km);
+}
+
+Result<HorizontalGrid::Nearest> HorizontalGrid::NearestCurvilinear(const LonLat& p,
+                                                                  double tolerance_km) const {
+  const std::array<double, 3> q = ToUnitVector(p);
+  size_t index = 0;
+  double chord2 = 0;
+  tree_->index->knnSearch(q.data(), 1, &index, &chord2);
+  const Cell cell{int64_t(index) / ny_, int64_t(index) % ny_};
+  const double distance = 2 * kEarthRadiusKm * std::asin(std::min(1.0, std::sqrt(chord2) / 2));
+  double tolerance = tolerance_km;
+  if (tolerance <= 0) {
+    // The local spacing: the farthest of the cell's neighbours along x and y.
+    const LonLat c = At(cell);
+    for (const auto& [dx, dy] : {std::pair{-1, 0}, {1, 0}, {0, -1}, {0, 1}}) {
+      const Cell n{cell.x + dx, cell.y + dy};
+      if (n.x < 0 || n.y < 0 || n.x >= nx_ || n.y >= ny_) continue;
+      tolerance = std::max(tolerance, GreatCircleKm(c, At(n)));
+    }
+    if (tolerance <= 0) tolerance = 1;  // a single-cell grid
+  }
+  if (distance > tolerance) {
+    return OutsideError(p, "the nearest cell centre is " + FormatDouble(std::round(distance * 10) / 10) +
+                               " km away, beyond the tolerance of " +
+                               FormatDouble(std::round(tolerance * 10) / 10) + " km");
+  }
+  return Nearest{cell, distance};
+}
+
+}  // namespace gridstore::grid
