@@ -153,6 +153,12 @@ class Grid4D {
   GridBuffer buffer_;
 };
 
+// A 4-D box over (t, z, x, y): `shape` values from `origin`.
+struct Box {
+  Shape4 origin = {0, 0, 0, 0};
+  Shape4 shape = {1, 1, 1, 1};
+};
+
 // What one Fetch did, for tuning and tests.
 struct FetchStats {
   int64_t blocks = 0;              // blocks the box touches

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <span>
+#include <tuple>
 #include <utility>
 
 #include "gridstore/grid/internal/block_codec.h"
@@ -26,10 +28,11 @@ using internal_grid::DecodedBlock;
 
 namespace {
 
-// One block the box touches.
+// One block the boxes touch, read and decoded once for every output (box) that needs it.
 struct BlockTask {
-  size_t output;  // index into the fetch's outputs
+  size_t output;  // the first output needing the block: index into the fetch's outputs
   int64_t t, z, r, c;
+  size_t first_target = 0, num_targets = 1;  // the outputs needing it: FetchRun::targets
 };
 
 // What one variable's part of the fetch needs while copying.
@@ -71,20 +74,48 @@ void CopyOverlap(const Output& out, const BlockTask& task, const char* rows, int
   }
 }
 
-// The frames [first, second) of block (task.r, task.c) holding the rows the box needs.
-std::pair<uint32_t, uint32_t> FramesNeeded(const Output& out, const BlockTask& task) {
-  const auto [row_begin, row_end] = RowsNeeded(out, task);
-  const auto fr = static_cast<uint32_t>(out.geometry.frame_rows);
+// What every group of blocks of one fetch shares.
+struct FetchRun {
+  const DataSetMeta& meta;
+  internal_grid::StoreContext* context;
+  const std::vector<Output>& outputs;
+  const std::vector<BlockTask>& tasks;
+  const std::vector<size_t>& targets;  // the outputs of each task, task.first_target onwards
+  bool use_cache;
+
+  std::span<const size_t> TargetsOf(const BlockTask& task) const {
+    return {targets.data() + task.first_target, task.num_targets};
+  }
+};
+
+// The frames [first, second) of block (task.r, task.c) holding the rows its outputs need.
+std::pair<uint32_t, uint32_t> FramesNeeded(const FetchRun& run, const BlockTask& task) {
+  uint32_t row_begin = UINT32_MAX, row_end = 0;
+  for (size_t o : run.TargetsOf(task)) {
+    const auto [b, e] = RowsNeeded(run.outputs[o], task);
+    row_begin = std::min(row_begin, b);
+    row_end = std::max(row_end, e);
+  }
+  const auto fr = static_cast<uint32_t>(run.outputs[task.output].geometry.frame_rows);
   return {row_begin / fr, (row_end - 1) / fr + 1};
+}
+
+// Copies decoded rows [first_row, first_row + num_rows) of the task's block into every output
+// needing them.
+void CopyToTargets(const FetchRun& run, const BlockTask& task, const char* rows,
+                   int64_t first_row, int64_t num_rows) {
+  for (size_t o : run.TargetsOf(task)) CopyOverlap(run.outputs[o], task, rows, first_row, num_rows);
 }
 
 // Serves the block's needed frames from the cache if every one of them is there (a partial hit
 // reads the block anyway, so it counts as a miss). `cache_key` is scratch.
-bool CopyFromCache(const Output& out, const BlockTask& task, uint64_t incarnation,
-                   std::string_view data_key, BlockCache* cache, std::string* cache_key) {
+bool CopyFromCache(const FetchRun& run, const BlockTask& task, std::string_view data_key,
+                   std::string* cache_key) {
   thread_local std::vector<std::shared_ptr<const DecodedBlock>> hits;
   hits.clear();
-  const auto [first, last] = FramesNeeded(out, task);
+  const uint64_t incarnation = run.meta.incarnation;
+  BlockCache* cache = run.context->cache;
+  const auto [first, last] = FramesNeeded(run, task);
   for (uint32_t f = first; f < last; ++f) {
     cache_key->clear();
     internal_grid::AppendCacheKey(incarnation, data_key, f, cache_key);
@@ -95,9 +126,9 @@ bool CopyFromCache(const Output& out, const BlockTask& task, uint64_t incarnatio
     }
     hits.push_back(std::move(hit));
   }
-  const int64_t fr = out.geometry.frame_rows;
+  const int64_t fr = run.outputs[task.output].geometry.frame_rows;
   for (uint32_t f = first; f < last; ++f) {
-    CopyOverlap(out, task, hits[f - first]->data.get(), f * fr, fr);
+    CopyToTargets(run, task, hits[f - first]->data.get(), f * fr, fr);
   }
   hits.clear();
   return true;
@@ -119,18 +150,10 @@ void FillOverlap(const Output& out, const BlockTask& task) {
   });
 }
 
-// What every group of blocks of one fetch shares.
-struct FetchRun {
-  const DataSetMeta& meta;
-  internal_grid::StoreContext* context;
-  const std::vector<Output>& outputs;
-  const std::vector<BlockTask>& tasks;
-  bool use_cache;
-};
-
-// One task per block the outputs' boxes touch, in output, t, z, block row, block column order.
-std::vector<BlockTask> PlanTasks(const std::vector<Output>& outputs) {
-  std::vector<BlockTask> tasks;
+// One task per distinct block the outputs' boxes touch, in variable, t, z, block row, block
+// column order; a block several boxes touch is one task with several targets.
+std::vector<BlockTask> PlanTasks(const std::vector<Output>& outputs, std::vector<size_t>* targets) {
+  std::vector<BlockTask> all;
   for (size_t o = 0; o < outputs.size(); ++o) {
     const Output& out = outputs[o];
     const BlockGeometry::BlockRange blocks = out.geometry.BlocksOf(out.origin, out.shape);
@@ -138,11 +161,30 @@ std::vector<BlockTask> PlanTasks(const std::vector<Output>& outputs) {
       for (int64_t z = out.origin[kZ]; z < out.origin[kZ] + out.shape[kZ]; ++z) {
         for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
           for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
-            tasks.push_back(BlockTask{o, t, z, r, c});
+            all.push_back(BlockTask{o, t, z, r, c});
           }
         }
       }
     }
+  }
+  auto block_of = [&](const BlockTask& b) {
+    return std::tuple(outputs[b.output].var, b.t, b.z, b.r, b.c);
+  };
+  if (outputs.size() > 1) {
+    std::stable_sort(all.begin(), all.end(), [&](const BlockTask& a, const BlockTask& b) {
+      return block_of(a) < block_of(b);
+    });
+  }
+  std::vector<BlockTask> tasks;
+  targets->clear();
+  for (const BlockTask& b : all) {
+    if (tasks.empty() || block_of(tasks.back()) != block_of(b)) {
+      tasks.push_back(b);
+      tasks.back().first_target = targets->size();
+      tasks.back().num_targets = 0;
+    }
+    targets->push_back(b.output);
+    ++tasks.back().num_targets;
   }
   return tasks;
 }
@@ -166,7 +208,7 @@ Status DecodeIntoOutput(const FetchRun& run, const BlockTask& task, std::string_
   const uint32_t cols = static_cast<uint32_t>(out.geometry.cols_of(task.c));
   const size_t row_bytes = size_t{cols} * DataTypeSize(out.var->type);
   const auto fr = static_cast<uint32_t>(out.geometry.frame_rows);
-  const auto [first, last] = FramesNeeded(out, task);
+  const auto [first, last] = FramesNeeded(run, task);
   const uint32_t row_begin = first * fr, row_end = std::min(rows, last * fr);
   const size_t bytes = (row_end - row_begin) * row_bytes;
   std::shared_ptr<DecodedBlock> single;  // one frame: decoded straight into its cache entry
@@ -185,7 +227,7 @@ Status DecodeIntoOutput(const FetchRun& run, const BlockTask& task, std::string_
   size_t bytes_decoded = 0;
   GRIDSTORE_RETURN_IF_ERROR(DecodeBlockRows(value, out.var->type, rows, cols, row_begin, row_end,
                                             dst, &bytes_decoded, dictionary.get()));
-  CopyOverlap(out, task, dst, row_begin, row_end - row_begin);
+  CopyToTargets(run, task, dst, row_begin, row_end - row_begin);
   ++local->blocks_read;
   local->bytes_read += static_cast<int64_t>(value.size());
   local->bytes_decompressed += static_cast<int64_t>(bytes_decoded);
@@ -219,8 +261,7 @@ Status FetchGroup(const FetchRun& run, size_t begin, size_t end, FetchStats* loc
                                static_cast<uint32_t>(task.t), static_cast<uint32_t>(task.z),
                                static_cast<uint32_t>(task.r), static_cast<uint32_t>(task.c)},
                   &key);
-    if (run.use_cache &&
-        CopyFromCache(out, task, run.meta.incarnation, key, run.context->cache, &cache_key)) {
+    if (run.use_cache && CopyFromCache(run, task, key, &cache_key)) {
       ++local->cache_hits;
       continue;
     }
@@ -237,7 +278,7 @@ Status FetchGroup(const FetchRun& run, size_t begin, size_t end, FetchStats* loc
   for (size_t j = 0; j < misses.size(); ++j) {
     const BlockTask& task = run.tasks[begin + misses[j]];
     if (statuses[j].IsNotFound()) {
-      FillOverlap(run.outputs[task.output], task);
+      for (size_t o : run.TargetsOf(task)) FillOverlap(run.outputs[o], task);
       ++local->blocks_missing;
       continue;
     }
@@ -442,22 +483,41 @@ Status GridDataFetcher::CheckStillCurrent() const {
 }
 
 Result<GridDataSet> GridDataFetcher::Fetch() const {
+  if (!box_) {
+    GRIDSTORE_ASSIGN_OR_RETURN(std::vector<GridDataSet> results, FetchImpl(nullptr));
+    return std::move(results[0]);
+  }
+  const std::vector<Box> boxes = {Box{box_->first, box_->second}};
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<GridDataSet> results, FetchImpl(&boxes));
+  return std::move(results[0]);
+}
+
+Result<std::vector<GridDataSet>> GridDataFetcher::FetchBoxes(const std::vector<Box>& boxes) const {
+  if (boxes.empty()) return std::vector<GridDataSet>{};
+  return FetchImpl(&boxes);
+}
+
+Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Box>* boxes) const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
   GRIDSTORE_RETURN_IF_ERROR(CheckComplete());
-  GridDataSet result;
-  result.id = meta_->id;
+  const size_t num_results = boxes != nullptr ? boxes->size() : 1;
+  std::vector<GridDataSet> results(num_results);
 
-  // Plan: one output per variable, one task per block the box touches.
+  // Plan: one output per (box, variable); one task per distinct block the boxes touch.
   std::vector<Output> outputs;
-  outputs.reserve(vars.size());
-  for (const VariableMeta* var : vars) {
-    Shape4 origin = {0, 0, 0, 0}, shape = var->shape;
-    if (box_) std::tie(origin, shape) = *box_;
-    GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, origin, shape));
-    Grid4D& grid = result.variables[var->name] = Grid4D(var->type, origin, shape);
-    outputs.push_back(Output{var, BlockGeometry(*var, meta_->layout), origin, shape, &grid});
+  outputs.reserve(num_results * vars.size());
+  for (size_t b = 0; b < num_results; ++b) {
+    results[b].id = meta_->id;
+    for (const VariableMeta* var : vars) {
+      Shape4 origin = {0, 0, 0, 0}, shape = var->shape;
+      if (boxes != nullptr) std::tie(origin, shape) = std::pair((*boxes)[b].origin, (*boxes)[b].shape);
+      GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, origin, shape));
+      Grid4D& grid = results[b].variables[var->name] = Grid4D(var->type, origin, shape);
+      outputs.push_back(Output{var, BlockGeometry(*var, meta_->layout), origin, shape, &grid});
+    }
   }
-  const std::vector<BlockTask> tasks = PlanTasks(outputs);
+  std::vector<size_t> targets;
+  const std::vector<BlockTask> tasks = PlanTasks(outputs, &targets);
 
   // Execute: groups of blocks, each read with one MultiGet and decoded by one thread. Groups are
   // small enough to spread over every thread and to bound the compressed bytes held at once.
@@ -466,14 +526,14 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
   const size_t group_size =
       std::clamp<size_t>((tasks.size() + 4 * parallelism - 1) / (4 * parallelism), 1, 64);
   const size_t groups = (tasks.size() + group_size - 1) / group_size;
-  const FetchRun run{*meta_, context_, outputs, tasks,
+  const FetchRun run{*meta_, context_, outputs, tasks, targets,
                      options_.use_cache && context_->cache->capacity() > 0};
   Mutex mu;
   Status first_error;
   // Once a group fails, the rest are skipped: against a dead cluster each would otherwise wait
   // out its own op timeout before the fetch could report the first error.
   std::atomic<bool> failed{false};
-  FetchStats& stats = result.stats;
+  FetchStats stats;
   stats.blocks = static_cast<int64_t>(tasks.size());
   ParallelFor(context_->pool, groups, parallelism, [&](size_t group) {
     if (failed.load(std::memory_order_relaxed)) return;
@@ -496,10 +556,14 @@ Result<GridDataSet> GridDataFetcher::Fetch() const {
       *out.grid = Unpack(*out.var, *out.grid, context_->pool, parallelism);
     }
   }
-  for (const auto& [name, grid] : result.variables) {
-    stats.bytes_returned += static_cast<int64_t>(grid.size_bytes());
+  // The stats are the whole read's; each result carries them.
+  for (const GridDataSet& r : results) {
+    for (const auto& [name, grid] : r.variables) {
+      stats.bytes_returned += static_cast<int64_t>(grid.size_bytes());
+    }
   }
-  return result;
+  for (GridDataSet& r : results) r.stats = stats;
+  return results;
 }
 
 }  // namespace gridstore::grid

@@ -82,6 +82,12 @@ class GridDataFetcher {
   // own errors otherwise.
   Result<GridDataSet> Fetch() const;
 
+  // Reads the boxes of every chosen variable in one batched read: each block that any box
+  // touches is read and decoded once, however many boxes need it (1,000 scattered points cost
+  // one read of the blocks they lie in, not 1,000 fetches). Result i holds box i; every result's
+  // stats are the whole read's. Ignores SetOriginShape. Errors as Fetch.
+  Result<std::vector<GridDataSet>> FetchBoxes(const std::vector<Box>& boxes) const;
+
   // Validates the request as Fetch does and returns the plan, reading nothing.
   Result<FetchPlan> Explain() const;
 
@@ -92,6 +98,8 @@ class GridDataFetcher {
   friend class GridStoreImpl;
   GridDataFetcher(internal_grid::StoreContext* context, std::shared_ptr<const DataSetMeta> meta);
 
+  // Fetch (boxes null: each variable whole, one result) and FetchBoxes.
+  Result<std::vector<GridDataSet>> FetchImpl(const std::vector<Box>* boxes) const;
   Result<std::vector<const VariableMeta*>> ResolveVariables() const;
   // FailedPrecondition unless the dataset is complete or options_.allow_incomplete.
   Status CheckComplete() const;

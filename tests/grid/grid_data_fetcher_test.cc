@@ -2,6 +2,10 @@
 #include "gridstore/grid/grid_data_fetcher.h"
 
 #include <cmath>
+#include <cstring>
+#include <random>
+#include <set>
+#include <tuple>
 
 #include "gridstore/grid/eigen_view.h"
 #include "gridstore/grid/grid_store.h"
@@ -68,6 +72,44 @@ TEST_F(GridDataFetcherTest, BoxAcrossBlocksMatchesSource) {
   EXPECT_GT(result.stats.bytes_read, 0);
   EXPECT_EQ(result.stats.bytes_decompressed,
             4 * 6 * 16 * 16 * 4);  // 6 whole 16x16 float blocks a plane
+}
+
+TEST_F(GridDataFetcherTest, ManyBoxesReadEachBlockOnceAndEqualSeparateFetches) {
+  fetcher_->SetVariablesToGet({"T", "ps"});
+  fetcher_->set_options({.use_cache = false, .allow_incomplete = true});
+  std::vector<Box> boxes;
+  std::mt19937 rng(17);
+  for (int i = 0; i < 300; ++i) {
+    // Scattered points and small boxes, many in the same blocks; ps has one level.
+    const int64_t x = rng() % 38, y = rng() % 47;
+    boxes.push_back(Box{{int64_t(rng() % 4), 0, x, y},
+                        {1, 1, 1 + int64_t(rng() % 3), 1 + int64_t(rng() % 4)}});
+  }
+  ASSERT_OK_AND_ASSIGN(std::vector<GridDataSet> many, fetcher_->FetchBoxes(boxes));
+  ASSERT_EQ(many.size(), boxes.size());
+  std::set<std::tuple<std::string, int64_t, int64_t, int64_t>> blocks;  // distinct blocks
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    fetcher_->SetOriginShape(boxes[i].origin, boxes[i].shape);
+    ASSERT_OK_AND_ASSIGN(GridDataSet one, fetcher_->Fetch());
+    for (const char* v : {"T", "ps"}) {
+      const Grid4D& a = *many[i].GetVariable(v);
+      const Grid4D& b = *one.GetVariable(v);
+      ASSERT_EQ(a.origin(), b.origin());
+      ASSERT_EQ(a.shape(), b.shape());
+      ASSERT_EQ(std::memcmp(a.bytes(), b.bytes(), a.size_bytes()), 0) << "box " << i;
+      for (int64_t x = boxes[i].origin[kX] / 16; x <= (boxes[i].origin[kX] + boxes[i].shape[kX] - 1) / 16; ++x)
+        for (int64_t y = boxes[i].origin[kY] / 16; y <= (boxes[i].origin[kY] + boxes[i].shape[kY] - 1) / 16; ++y)
+          blocks.insert({v, boxes[i].origin[kT], x, y});
+    }
+  }
+  // One task per distinct block, however many boxes share it.
+  EXPECT_EQ(many[0].stats.blocks, int64_t(blocks.size()));
+  EXPECT_EQ(many[0].stats.blocks_read, int64_t(blocks.size()));
+  EXPECT_LT(int64_t(blocks.size()), 2 * 300);
+  ASSERT_OK_AND_ASSIGN(auto none, fetcher_->FetchBoxes({}));
+  EXPECT_TRUE(none.empty());
+  auto bad = fetcher_->FetchBoxes({Box{{0, 0, 39, 0}, {1, 1, 2, 1}}});
+  EXPECT_TRUE(bad.status().IsOutOfRange());
 }
 
 TEST_F(GridDataFetcherTest, ExplainPredictsWhatFetchDoes) {
