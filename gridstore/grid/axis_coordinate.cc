@@ -100,7 +100,8 @@ Result<std::vector<int64_t>> AxisCoordinate::Select(std::string_view spec) const
   }
   const size_t slash = spec.find('/');
   if (slash != std::string_view::npos) {
-    const std::string_view lo_text = Trim(spec.substr(0, slash)), hi_text = Trim(spec.substr(slash + 1));
+    const std::string_view lo_text = Trim(spec.substr(0, slash)),
+                           hi_text = Trim(spec.substr(slash + 1));
     double lo = -INFINITY, hi = INFINITY;
     if (lo_text != "..") {
       GRIDSTORE_ASSIGN_OR_RETURN(lo, ParseValue(lo_text));

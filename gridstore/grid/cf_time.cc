@@ -85,11 +85,16 @@ int MonthLength(Calendar calendar, int64_t year, int month) {
   if (calendar == Calendar::k360Day) return 30;
   if (month != 2) return kMonthDays[month - 1];
   switch (calendar) {
-    case Calendar::kNoLeap: return 28;
-    case Calendar::kAllLeap: return 29;
-    case Calendar::kJulian: return JulianLeap(year) ? 29 : 28;
-    case Calendar::kProlepticGregorian: return GregorianLeap(year) ? 29 : 28;
-    default: return (year < 1582 ? JulianLeap(year) : GregorianLeap(year)) ? 29 : 28;
+    case Calendar::kNoLeap:
+      return 28;
+    case Calendar::kAllLeap:
+      return 29;
+    case Calendar::kJulian:
+      return JulianLeap(year) ? 29 : 28;
+    case Calendar::kProlepticGregorian:
+      return GregorianLeap(year) ? 29 : 28;
+    default:
+      return (year < 1582 ? JulianLeap(year) : GregorianLeap(year)) ? 29 : 28;
   }
 }
 
@@ -104,15 +109,20 @@ int64_t DaysBeforeMonth(Calendar calendar, int month) {
 // idealised ones). REQUIRES: IsValidDate.
 int64_t DaysOf(Calendar calendar, int64_t y, int m, int d) {
   switch (calendar) {
-    case Calendar::kProlepticGregorian: return GregorianDays(y, m, d);
-    case Calendar::kJulian: return JulianDays(y, m, d);
+    case Calendar::kProlepticGregorian:
+      return GregorianDays(y, m, d);
+    case Calendar::kJulian:
+      return JulianDays(y, m, d);
     case Calendar::kStandard: {
       const int64_t g = GregorianDays(y, m, d);
       return g >= kReformDay ? g : JulianDays(y, m, d);
     }
-    case Calendar::kNoLeap: return y * 365 + DaysBeforeMonth(calendar, m) + d - 1;
-    case Calendar::kAllLeap: return y * 366 + DaysBeforeMonth(calendar, m) + d - 1;
-    case Calendar::k360Day: return y * 360 + (m - 1) * 30 + d - 1;
+    case Calendar::kNoLeap:
+      return y * 365 + DaysBeforeMonth(calendar, m) + d - 1;
+    case Calendar::kAllLeap:
+      return y * 366 + DaysBeforeMonth(calendar, m) + d - 1;
+    case Calendar::k360Day:
+      return y * 360 + (m - 1) * 30 + d - 1;
   }
   return 0;
 }
@@ -120,12 +130,21 @@ int64_t DaysOf(Calendar calendar, int64_t y, int m, int d) {
 Date DateOf(Calendar calendar, int64_t days) {
   int64_t year_length = 0;
   switch (calendar) {
-    case Calendar::kProlepticGregorian: return GregorianDate(days);
-    case Calendar::kJulian: return JulianDate(days);
-    case Calendar::kStandard: return days >= kReformDay ? GregorianDate(days) : JulianDate(days);
-    case Calendar::kNoLeap: year_length = 365; break;
-    case Calendar::kAllLeap: year_length = 366; break;
-    case Calendar::k360Day: year_length = 360; break;
+    case Calendar::kProlepticGregorian:
+      return GregorianDate(days);
+    case Calendar::kJulian:
+      return JulianDate(days);
+    case Calendar::kStandard:
+      return days >= kReformDay ? GregorianDate(days) : JulianDate(days);
+    case Calendar::kNoLeap:
+      year_length = 365;
+      break;
+    case Calendar::kAllLeap:
+      year_length = 366;
+      break;
+    case Calendar::k360Day:
+      year_length = 360;
+      break;
   }
   const int64_t year = FloorDiv(days, year_length);
   int64_t doy = days - year * year_length;
@@ -237,8 +256,8 @@ Result<CivilTime> ParseDateTime(std::string_view text, Calendar calendar, bool l
   if (!negative) s.Consume('+');
   const int min_digits = lenient ? 1 : 2;
   int64_t year = 0, month = 0, day = 0;
-  if (!s.Number(lenient ? 1 : 4, 10, &year) || !s.Consume('-') || !s.Number(min_digits, 2, &month) ||
-      !s.Consume('-') || !s.Number(min_digits, 2, &day)) {
+  if (!s.Number(lenient ? 1 : 4, 10, &year) || !s.Consume('-') ||
+      !s.Number(min_digits, 2, &month) || !s.Consume('-') || !s.Number(min_digits, 2, &day)) {
     return Status::InvalidArgument("time " + quoted + " is not an ISO 8601 date (YYYY-MM-DD)");
   }
   year = negative ? -year : year;
@@ -255,7 +274,8 @@ Result<CivilTime> ParseDateTime(std::string_view text, Calendar calendar, bool l
     s.SkipSpaces();
     if (!s.done()) {
       Status st = ParseTimeOfDay(s, lenient, &t, &offset_minutes);
-      if (!st.ok()) return Status::InvalidArgument("time " + quoted + ": " + std::string(st.message()));
+      if (!st.ok())
+        return Status::InvalidArgument("time " + quoted + ": " + std::string(st.message()));
     }
   }
   s.SkipSpaces();
@@ -263,7 +283,8 @@ Result<CivilTime> ParseDateTime(std::string_view text, Calendar calendar, bool l
     return Status::InvalidArgument("time " + quoted + ": unexpected " + Quote(s.rest()) +
                                    " after the date and time");
   }
-  if (offset_minutes != 0) t = CivilOf(calendar, MicrosOf(calendar, t) - offset_minutes * kMicrosPerMinute);
+  if (offset_minutes != 0)
+    t = CivilOf(calendar, MicrosOf(calendar, t) - offset_minutes * kMicrosPerMinute);
   return t;
 }
 
@@ -276,11 +297,22 @@ std::string Lower(std::string_view s) {
 // Microseconds per unit for a udunits time unit name; 0 if unknown.
 int64_t UnitMicros(const std::string& unit, Calendar calendar) {
   static const std::array<std::pair<const char*, int64_t>, 16> kUnits = {{
-      {"microseconds", 1}, {"microsecond", 1}, {"milliseconds", 1000}, {"millisecond", 1000},
-      {"seconds", 1'000'000}, {"second", 1'000'000}, {"secs", 1'000'000}, {"sec", 1'000'000},
-      {"s", 1'000'000}, {"minutes", kMicrosPerMinute}, {"minute", kMicrosPerMinute},
-      {"mins", kMicrosPerMinute}, {"min", kMicrosPerMinute}, {"hours", 60 * kMicrosPerMinute},
-      {"hour", 60 * kMicrosPerMinute}, {"days", kMicrosPerDay},
+      {"microseconds", 1},
+      {"microsecond", 1},
+      {"milliseconds", 1000},
+      {"millisecond", 1000},
+      {"seconds", 1'000'000},
+      {"second", 1'000'000},
+      {"secs", 1'000'000},
+      {"sec", 1'000'000},
+      {"s", 1'000'000},
+      {"minutes", kMicrosPerMinute},
+      {"minute", kMicrosPerMinute},
+      {"mins", kMicrosPerMinute},
+      {"min", kMicrosPerMinute},
+      {"hours", 60 * kMicrosPerMinute},
+      {"hour", 60 * kMicrosPerMinute},
+      {"days", kMicrosPerDay},
   }};
   for (const auto& [name, micros] : kUnits) {
     if (unit == name) return micros;
@@ -297,12 +329,18 @@ int64_t UnitMicros(const std::string& unit, Calendar calendar) {
 
 std::string_view CalendarName(Calendar calendar) {
   switch (calendar) {
-    case Calendar::kStandard: return "standard";
-    case Calendar::kProlepticGregorian: return "proleptic_gregorian";
-    case Calendar::kJulian: return "julian";
-    case Calendar::kNoLeap: return "noleap";
-    case Calendar::kAllLeap: return "all_leap";
-    case Calendar::k360Day: return "360_day";
+    case Calendar::kStandard:
+      return "standard";
+    case Calendar::kProlepticGregorian:
+      return "proleptic_gregorian";
+    case Calendar::kJulian:
+      return "julian";
+    case Calendar::kNoLeap:
+      return "noleap";
+    case Calendar::kAllLeap:
+      return "all_leap";
+    case Calendar::k360Day:
+      return "360_day";
   }
   return "?";
 }
@@ -355,8 +393,7 @@ Result<TimeUnits> TimeUnits::Parse(std::string_view units, std::string_view cale
   const std::string text = Lower(units);
   const size_t since = text.find(" since ");
   if (since == std::string::npos) {
-    return Status::InvalidArgument("time units " + Quote(units) +
-                                   " are not \"UNIT since DATE\"");
+    return Status::InvalidArgument("time units " + Quote(units) + " are not \"UNIT since DATE\"");
   }
   std::string unit = text.substr(0, since);
   while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);

@@ -102,8 +102,8 @@ std::pair<uint32_t, uint32_t> FramesNeeded(const FetchRun& run, const BlockTask&
 
 // Copies decoded rows [first_row, first_row + num_rows) of the task's block into every output
 // needing them.
-void CopyToTargets(const FetchRun& run, const BlockTask& task, const char* rows,
-                   int64_t first_row, int64_t num_rows) {
+void CopyToTargets(const FetchRun& run, const BlockTask& task, const char* rows, int64_t first_row,
+                   int64_t num_rows) {
   for (size_t o : run.TargetsOf(task)) CopyOverlap(run.outputs[o], task, rows, first_row, num_rows);
 }
 
@@ -510,7 +510,8 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
     results[b].id = meta_->id;
     for (const VariableMeta* var : vars) {
       Shape4 origin = {0, 0, 0, 0}, shape = var->shape;
-      if (boxes != nullptr) std::tie(origin, shape) = std::pair((*boxes)[b].origin, (*boxes)[b].shape);
+      if (boxes != nullptr)
+        std::tie(origin, shape) = std::pair((*boxes)[b].origin, (*boxes)[b].shape);
       GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, origin, shape));
       Grid4D& grid = results[b].variables[var->name] = Grid4D(var->type, origin, shape);
       outputs.push_back(Output{var, BlockGeometry(*var, meta_->layout), origin, shape, &grid});
@@ -526,8 +527,8 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
   const size_t group_size =
       std::clamp<size_t>((tasks.size() + 4 * parallelism - 1) / (4 * parallelism), 1, 64);
   const size_t groups = (tasks.size() + group_size - 1) / group_size;
-  const FetchRun run{*meta_, context_, outputs, tasks, targets,
-                     options_.use_cache && context_->cache->capacity() > 0};
+  const FetchRun run{*meta_, context_, outputs,
+                     tasks,  targets,  options_.use_cache && context_->cache->capacity() > 0};
   Mutex mu;
   Status first_error;
   // Once a group fails, the rest are skipped: against a dead cluster each would otherwise wait

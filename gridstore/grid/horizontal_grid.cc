@@ -2,10 +2,9 @@
 //
 // HorizontalGrid: which coordinates place a variable's cells (Build), and nearest-point lookups
 // on rectilinear grids (by the 1-D axes) and curvilinear ones (by a k-d tree of unit vectors).
-#include <nanoflann.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <nanoflann.hpp>
 
 #include "gridstore/grid/coordinates.h"
 #include "gridstore/grid/internal/grid_mapping.h"
@@ -33,8 +32,8 @@ bool IsLatitude(const Coordinate& c) {
   if (sn == "latitude") return true;
   if (!sn.empty()) return false;  // grid_latitude, projection_y_coordinate, ...
   const std::string units = StringAttr(c.attributes, "units");
-  for (const char* u : {"degrees_north", "degree_north", "degree_n", "degrees_n", "degreen",
-                        "degreesn"}) {
+  for (const char* u :
+       {"degrees_north", "degree_north", "degree_n", "degrees_n", "degreen", "degreesn"}) {
     if (units == u) return true;
   }
   return (c.name == "lat" || c.name == "latitude" || c.name == "nav_lat") &&
@@ -46,8 +45,8 @@ bool IsLongitude(const Coordinate& c) {
   if (sn == "longitude") return true;
   if (!sn.empty()) return false;
   const std::string units = StringAttr(c.attributes, "units");
-  for (const char* u : {"degrees_east", "degree_east", "degree_e", "degrees_e", "degreee",
-                        "degreese"}) {
+  for (const char* u :
+       {"degrees_east", "degree_east", "degree_e", "degrees_e", "degreee", "degreese"}) {
     if (units == u) return true;
   }
   return (c.name == "lon" || c.name == "longitude" || c.name == "nav_lon") &&
@@ -95,14 +94,47 @@ bool IsProjectedX(const Coordinate& c) {
          (sn.empty() && StringAttr(c.attributes, "axis") == "x");
 }
 
+// The 2-D auxiliary latitude and longitude that `var`'s `coordinates` attribute names over its
+// x and y dimensions (either order), or nulls.
+std::pair<const Coordinate*, const Coordinate*> AuxiliaryLatLon(const DataSetMeta& meta,
+                                                                const VariableMeta& var,
+                                                                int64_t cells) {
+  const std::string& xdim = var.dimension_names[kX];
+  const std::string& ydim = var.dimension_names[kY];
+  auto over_xy = [&](const Coordinate& c) {
+    return c.dimensions.size() == 2 && c.values.size() == size_t(cells) &&
+           ((c.dimensions[0] == xdim && c.dimensions[1] == ydim) ||
+            (c.dimensions[0] == ydim && c.dimensions[1] == xdim));
+  };
+  const Coordinate *lat = nullptr, *lon = nullptr;
+  auto it = var.attributes.find("coordinates");
+  if (it == var.attributes.end() || !it->second.is_string()) return {lat, lon};
+  for (const std::string& name : Words(it->second.string_value())) {
+    const Coordinate* c = meta.FindCoordinate(name);
+    if (c == nullptr || !over_xy(*c)) continue;
+    if (IsLatitude(*c)) lat = c;
+    if (IsLongitude(*c)) lon = c;
+  }
+  return {lat, lon};
+}
+
+// The grid mapping `var` names ("crs", or "crs" of CF-1.7's "crs: lat lon"), or "".
+std::string GridMappingName(const VariableMeta& var) {
+  const auto it = var.attributes.find("grid_mapping");
+  if (it == var.attributes.end() || !it->second.is_string()) return "";
+  const std::vector<std::string> words = Words(it->second.string_value());
+  if (words.empty()) return "";
+  return words[0].back() == ':' ? words[0].substr(0, words[0].size() - 1) : words[0];
+}
+
 }  // namespace
 
 double GreatCircleKm(const LonLat& a, const LonLat& b) {
   constexpr double kRad = M_PI / 180;
   const double dlat = (b.lat - a.lat) * kRad, dlon = (b.lon - a.lon) * kRad;
-  const double h = std::sin(dlat / 2) * std::sin(dlat / 2) +
-                   std::cos(a.lat * kRad) * std::cos(b.lat * kRad) * std::sin(dlon / 2) *
-                       std::sin(dlon / 2);
+  const double h =
+      std::sin(dlat / 2) * std::sin(dlat / 2) +
+      std::cos(a.lat * kRad) * std::cos(b.lat * kRad) * std::sin(dlon / 2) * std::sin(dlon / 2);
   return 2 * kEarthRadiusKm * std::asin(std::min(1.0, std::sqrt(h)));
 }
 
@@ -151,27 +183,8 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
   g->variable_ = var.name;
   g->nx_ = var.shape[kX];
   g->ny_ = var.shape[kY];
-  auto over_xy = [&](const Coordinate& c) {
-    return c.dimensions.size() == 2 && c.values.size() == size_t(g->nx_ * g->ny_) &&
-           ((c.dimensions[0] == xdim && c.dimensions[1] == ydim) ||
-            (c.dimensions[0] == ydim && c.dimensions[1] == xdim));
-  };
-  // 1. 2-D auxiliary latitude and longitude.
-  auto it = var.attributes.find("coordinates");
-  const Coordinate *lat2 = nullptr, *lon2 = nullptr;
-  if (it != var.attributes.end() && it->second.is_string()) {
-    for (const std::string& name : Words(it->second.string_value())) {
-      const Coordinate* c = meta.FindCoordinate(name);
-      if (c == nullptr || !over_xy(*c)) continue;
-      if (IsLatitude(*c)) lat2 = c;
-      if (IsLongitude(*c)) lon2 = c;
-    }
-  }
-  const auto mapping_it = var.attributes.find("grid_mapping");
-  if (mapping_it != var.attributes.end() && mapping_it->second.is_string()) {
-    const std::vector<std::string> words = Words(mapping_it->second.string_value());
-    if (!words.empty()) g->grid_mapping_ = words[0].back() == ':' ? words[0].substr(0, words[0].size() - 1) : words[0];
-  }
+  const auto [lat2, lon2] = AuxiliaryLatLon(meta, var, g->nx_ * g->ny_);
+  g->grid_mapping_ = GridMappingName(var);
   if (lat2 != nullptr && lon2 != nullptr) {
     g->type_ = GridType::kCurvilinear;
     g->lat2_ = AsXMajor(*lat2, xdim, g->nx_, g->ny_);
@@ -196,7 +209,8 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
     return std::shared_ptr<const HorizontalGrid>(std::move(g));
   }
   // 3. Projected or rotated 1-D coordinates and a grid mapping.
-  const Coordinate* mapping = g->grid_mapping_.empty() ? nullptr : meta.FindCoordinate(g->grid_mapping_);
+  const Coordinate* mapping =
+      g->grid_mapping_.empty() ? nullptr : meta.FindCoordinate(g->grid_mapping_);
   if (cx != nullptr && cy != nullptr && mapping != nullptr) {
     const bool x_is_easting = IsProjectedX(*cx);
     const Coordinate& east = x_is_easting ? *cx : *cy;
@@ -208,9 +222,9 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
         ys[x * g->ny_ + y] = x_is_easting ? north.values[y] : north.values[x];
       }
     }
-    GRIDSTORE_RETURN_IF_ERROR(internal_grid::ToGeographic(*mapping, MetresPerUnit(east), xs, ys,
-                                                          &g->lon2_, &g->lat2_)
-                                  .WithContext(where));
+    GRIDSTORE_RETURN_IF_ERROR(
+        internal_grid::ToGeographic(*mapping, MetresPerUnit(east), xs, ys, &g->lon2_, &g->lat2_)
+            .WithContext(where));
     g->type_ = GridType::kCurvilinear;
     g->description_ = "curvilinear (" + north.name + ", " + east.name + " and grid mapping " +
                       mapping->name + ")";
@@ -239,7 +253,7 @@ Status HorizontalGrid::OutsideError(const LonLat& p, const std::string& why) con
 }
 
 Result<HorizontalGrid::Nearest> HorizontalGrid::FindNearest(const LonLat& p,
-                                                           double tolerance_km) const {
+                                                            double tolerance_km) const {
   if (!std::isfinite(p.lon) || !std::isfinite(p.lat) || p.lat < -90 || p.lat > 90) {
     return Status::InvalidArgument("point (lon " + FormatDouble(p.lon) + ", lat " +
                                    FormatDouble(p.lat) +
@@ -250,7 +264,7 @@ Result<HorizontalGrid::Nearest> HorizontalGrid::FindNearest(const LonLat& p,
 }
 
 Result<HorizontalGrid::Nearest> HorizontalGrid::NearestCurvilinear(const LonLat& p,
-                                                                  double tolerance_km) const {
+                                                                   double tolerance_km) const {
   const std::array<double, 3> q = ToUnitVector(p);
   size_t index = 0;
   double chord2 = 0;
@@ -269,7 +283,8 @@ Result<HorizontalGrid::Nearest> HorizontalGrid::NearestCurvilinear(const LonLat&
     if (tolerance <= 0) tolerance = 1;  // a single-cell grid
   }
   if (distance > tolerance) {
-    return OutsideError(p, "the nearest cell centre is " + FormatDouble(std::round(distance * 10) / 10) +
+    return OutsideError(p, "the nearest cell centre is " +
+                               FormatDouble(std::round(distance * 10) / 10) +
                                " km away, beyond the tolerance of " +
                                FormatDouble(std::round(tolerance * 10) / 10) + " km");
   }

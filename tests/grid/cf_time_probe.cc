@@ -12,7 +12,8 @@ int main() {
   std::string line;
   while (std::getline(std::cin, line)) {
     const size_t a = line.find('|'), b = line.find('|', a + 1);
-    auto units = gridstore::grid::TimeUnits::Parse(line.substr(0, a), line.substr(a + 1, b - a - 1));
+    auto units =
+        gridstore::grid::TimeUnits::Parse(line.substr(0, a), line.substr(a + 1, b - a - 1));
     if (!units.ok()) {
       std::cout << "error: " << units.status().ToString() << "\n";
       continue;

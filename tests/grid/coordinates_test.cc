@@ -116,10 +116,10 @@ TEST(HorizontalGridTest, RegionalGridRefusesPointsBeyondHalfACell) {
 TEST(HorizontalGridTest, AntimeridianCrossingGridIsContinuous) {
   // 170E .. 170W written as 170..190 and as 170..180,-179..-170: both are one grid.
   for (auto lons : {Range(170, 1, 21), [] {
-         auto v = Range(170, 1, 21);
-         for (double& x : v) x = x > 180 ? x - 360 : x;
-         return v;
-       }()}) {
+                      auto v = Range(170, 1, 21);
+                      for (double& x : v) x = x > 180 ? x - 360 : x;
+                      return v;
+                    }()}) {
     auto g = Grid(RectilinearMeta(Range(-10, 1, 21), lons));
     ASSERT_NE(g, nullptr);
     auto n = g->FindNearest({-175.2, 0.1});
@@ -232,8 +232,10 @@ TEST(HorizontalGridTest, RotatedPoleGridFromItsGridMapping) {
   v.dimension_names = {"", "", "grid_latitude", "grid_longitude"};
   v.attributes["grid_mapping"] = AttributeValue::String("rotated_latitude_longitude");
   meta.variables.push_back(v);
-  meta.coordinates.push_back(Coord1D("grid_latitude", Range(-0.5, 0.05, 20), "degrees", "grid_latitude"));
-  meta.coordinates.push_back(Coord1D("grid_longitude", Range(359.2, 0.04, 30), "degrees", "grid_longitude"));
+  meta.coordinates.push_back(
+      Coord1D("grid_latitude", Range(-0.5, 0.05, 20), "degrees", "grid_latitude"));
+  meta.coordinates.push_back(
+      Coord1D("grid_longitude", Range(359.2, 0.04, 30), "degrees", "grid_longitude"));
   Coordinate mapping;
   mapping.name = "rotated_latitude_longitude";
   mapping.values = {0};

@@ -82,8 +82,8 @@ TEST_F(GridDataFetcherTest, ManyBoxesReadEachBlockOnceAndEqualSeparateFetches) {
   for (int i = 0; i < 300; ++i) {
     // Scattered points and small boxes, many in the same blocks; ps has one level.
     const int64_t x = rng() % 38, y = rng() % 47;
-    boxes.push_back(Box{{int64_t(rng() % 4), 0, x, y},
-                        {1, 1, 1 + int64_t(rng() % 3), 1 + int64_t(rng() % 4)}});
+    boxes.push_back(
+        Box{{int64_t(rng() % 4), 0, x, y}, {1, 1, 1 + int64_t(rng() % 3), 1 + int64_t(rng() % 4)}});
   }
   ASSERT_OK_AND_ASSIGN(std::vector<GridDataSet> many, fetcher_->FetchBoxes(boxes));
   ASSERT_EQ(many.size(), boxes.size());
@@ -97,8 +97,10 @@ TEST_F(GridDataFetcherTest, ManyBoxesReadEachBlockOnceAndEqualSeparateFetches) {
       ASSERT_EQ(a.origin(), b.origin());
       ASSERT_EQ(a.shape(), b.shape());
       ASSERT_EQ(std::memcmp(a.bytes(), b.bytes(), a.size_bytes()), 0) << "box " << i;
-      for (int64_t x = boxes[i].origin[kX] / 16; x <= (boxes[i].origin[kX] + boxes[i].shape[kX] - 1) / 16; ++x)
-        for (int64_t y = boxes[i].origin[kY] / 16; y <= (boxes[i].origin[kY] + boxes[i].shape[kY] - 1) / 16; ++y)
+      for (int64_t x = boxes[i].origin[kX] / 16;
+           x <= (boxes[i].origin[kX] + boxes[i].shape[kX] - 1) / 16; ++x)
+        for (int64_t y = boxes[i].origin[kY] / 16;
+             y <= (boxes[i].origin[kY] + boxes[i].shape[kY] - 1) / 16; ++y)
           blocks.insert({v, boxes[i].origin[kT], x, y});
     }
   }

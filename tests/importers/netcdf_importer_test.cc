@@ -427,10 +427,9 @@ TEST_F(NetCdfImporterTest, NonGriddedVariablesAreCoordinatesOrNotedAsSkipped) {
   EXPECT_EQ(meta.FindCoordinate("time_bnds")->dimensions.size(), 2u);
   const std::string all = ::testing::PrintToString(notes);
   EXPECT_THAT(all, ::testing::Not(::testing::HasSubstr("crs")));
-  for (const char* note :
-       {"skipped 'station': character variable",
-        "skipped 'weights': 1-D variable that is not a coordinate",
-        "skipped 'scalar': scalar variable", "skipped 'nothing': no data"}) {
+  for (const char* note : {"skipped 'station': character variable",
+                           "skipped 'weights': 1-D variable that is not a coordinate",
+                           "skipped 'scalar': scalar variable", "skipped 'nothing': no data"}) {
     EXPECT_THAT(all, ::testing::HasSubstr(note));
   }
   ASSERT_OK(ImportNetCdf(store_.get(), path, Options()));

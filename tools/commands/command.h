@@ -63,6 +63,7 @@ Command RegisterMeta(CLI::App& parent, const CommandContext& context);          
 Command RegisterDelete(CLI::App& parent, const CommandContext& context);
 Command RegisterVerify(CLI::App& parent, const CommandContext& context);
 Command RegisterCompact(CLI::App& parent, const CommandContext& context);
+Command RegisterExtract(CLI::App& parent, const CommandContext& context);
 
 // ---- Helpers for the command files ----
 

@@ -20,7 +20,7 @@ class MappingAttributes {
   std::string Name() const {
     auto it = mapping_.attributes.find("grid_mapping_name");
     return it != mapping_.attributes.end() && it->second.is_string() ? it->second.string_value()
-                                                                      : "";
+                                                                     : "";
   }
   bool Has(std::string_view name) const {
     auto it = mapping_.attributes.find(name);
@@ -81,8 +81,7 @@ Result<std::string> ProjDefinition(const grid::Coordinate& mapping) {
   const MappingAttributes a(mapping);
   const std::string name = a.Name();
   if (name == "rotated_latitude_longitude") {
-    GRIDSTORE_RETURN_IF_ERROR(
-        a.Require({"grid_north_pole_latitude", "grid_north_pole_longitude"}));
+    GRIDSTORE_RETURN_IF_ERROR(a.Require({"grid_north_pole_latitude", "grid_north_pole_longitude"}));
     return "+proj=ob_tran +o_proj=longlat +o_lon_p=" +
            FormatDouble(a.Get("north_pole_grid_longitude", 0)) +
            " +o_lat_p=" + FormatDouble(a.Get("grid_north_pole_latitude", 0)) +
@@ -90,23 +89,23 @@ Result<std::string> ProjDefinition(const grid::Coordinate& mapping) {
            " +no_defs";
   }
   if (name == "lambert_conformal_conic") {
-    GRIDSTORE_RETURN_IF_ERROR(a.Require({"standard_parallel", "longitude_of_central_meridian",
-                                         "latitude_of_projection_origin"}));
+    GRIDSTORE_RETURN_IF_ERROR(a.Require(
+        {"standard_parallel", "longitude_of_central_meridian", "latitude_of_projection_origin"}));
     const double lat1 = a.Get("standard_parallel", 0, 0);
     const double lat2 = a.Count("standard_parallel") > 1 ? a.Get("standard_parallel", 0, 1) : lat1;
     return "+proj=lcc +lat_1=" + FormatDouble(lat1) + " +lat_2=" + FormatDouble(lat2) +
            " +lat_0=" + FormatDouble(a.Get("latitude_of_projection_origin", 0)) +
-           " +lon_0=" + FormatDouble(a.Get("longitude_of_central_meridian", 0)) +
-           a.FalseOrigin() + a.Earth() + " +units=m +no_defs";
+           " +lon_0=" + FormatDouble(a.Get("longitude_of_central_meridian", 0)) + a.FalseOrigin() +
+           a.Earth() + " +units=m +no_defs";
   }
   if (name == "polar_stereographic") {
     GRIDSTORE_RETURN_IF_ERROR(a.Require({"latitude_of_projection_origin"}));
     const double lon0 = a.Has("straight_vertical_longitude_from_pole")
                             ? a.Get("straight_vertical_longitude_from_pole", 0)
                             : a.Get("longitude_of_projection_origin", 0);
-    std::string def = "+proj=stere +lat_0=" +
-                      FormatDouble(a.Get("latitude_of_projection_origin", 90)) +
-                      " +lon_0=" + FormatDouble(lon0);
+    std::string def =
+        "+proj=stere +lat_0=" + FormatDouble(a.Get("latitude_of_projection_origin", 90)) +
+        " +lon_0=" + FormatDouble(lon0);
     if (a.Has("standard_parallel")) {
       def += " +lat_ts=" + FormatDouble(a.Get("standard_parallel", 0));
     } else {
@@ -122,18 +121,17 @@ Result<std::string> ProjDefinition(const grid::Coordinate& mapping) {
       "coordinates instead");
 }
 
-Status ToGeographic(const grid::Coordinate& mapping, double xy_scale,
-                    const std::vector<double>& xs, const std::vector<double>& ys,
-                    std::vector<double>* lons, std::vector<double>* lats) {
+Status ToGeographic(const grid::Coordinate& mapping, double xy_scale, const std::vector<double>& xs,
+                    const std::vector<double>& ys, std::vector<double>* lons,
+                    std::vector<double>* lats) {
   GRIDSTORE_ASSIGN_OR_RETURN(const std::string definition, ProjDefinition(mapping));
   std::unique_ptr<PJ_CONTEXT, ContextDeleter> context(proj_context_create());
   proj_log_level(context.get(), PJ_LOG_NONE);
   std::unique_ptr<PJ, ProjDeleter> pj(proj_create(context.get(), definition.c_str()));
   if (!pj) {
-    return Status::InvalidArgument("grid mapping " + Quote(mapping.name) + ": PROJ refuses " +
-                                   Quote(definition) + ": " +
-                                   proj_context_errno_string(context.get(),
-                                                             proj_context_errno(context.get())));
+    return Status::InvalidArgument(
+        "grid mapping " + Quote(mapping.name) + ": PROJ refuses " + Quote(definition) + ": " +
+        proj_context_errno_string(context.get(), proj_context_errno(context.get())));
   }
   // Rotated degrees go to PROJ in radians (ob_tran's "projected" side is radians, though PROJ
   // does not call it angular); the output is radians.

@@ -22,9 +22,9 @@ Result<std::string> ProjDefinition(const grid::Coordinate& mapping);
 // Geographic longitudes and latitudes (degrees) of the points (xs[i], ys[i]) in the mapping's
 // coordinates: degrees for rotated_latitude_longitude, metres otherwise (`xy_scale` converts the
 // file's units to metres: 1000 for km). InvalidArgument naming the mapping if PROJ refuses it.
-Status ToGeographic(const grid::Coordinate& mapping, double xy_scale,
-                    const std::vector<double>& xs, const std::vector<double>& ys,
-                    std::vector<double>* lons, std::vector<double>* lats);
+Status ToGeographic(const grid::Coordinate& mapping, double xy_scale, const std::vector<double>& xs,
+                    const std::vector<double>& ys, std::vector<double>* lons,
+                    std::vector<double>* lats);
 
 }  // namespace gridstore::internal_grid
 

@@ -1,0 +1,186 @@
+// Copyright 2026 The GridStore Authors.
+//
+// `gridstore extract ID --variables A,B (--point LON,LAT ... | --bbox W,S,E,N) [--time ...]
+// [--level ...] [--method nearest|bilinear] [--format covjson|csv|json] [-o FILE] [--explain]`:
+// values at places given in longitude and latitude, times and levels given by value.
+#include "gridstore/grid/extract.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gridstore/util/internal/strings.h"
+#include "tools/cli_parse.h"
+#include "tools/commands/command.h"
+#include "tools/extraction_formats.h"
+#include "tools/output_file.h"
+
+namespace gridstore::tools {
+namespace {
+
+struct ExtractArgs {
+  std::string id;
+  std::string variables;
+  std::vector<std::string> points;
+  std::optional<std::string> bbox;
+  std::string time, level;
+  std::string method = "nearest";
+  double tolerance_km = 0;
+  bool unpack = false;
+  bool allow_incomplete = false;
+  std::string format = "covjson";
+  std::optional<std::string> output;
+  bool explain = false;
+};
+
+// "A,B,..." as exactly `count` finite numbers.
+Result<std::vector<double>> ParseNumbers(std::string_view text, size_t count, std::string_view flag,
+                                         std::string_view form) {
+  std::vector<double> out;
+  for (const std::string& item : SplitList(text, ',')) {
+    char* end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(v)) {
+      return Status::InvalidArgument(std::string(flag) + " " + Quote(text) + ": " + Quote(item) +
+                                     " is not a number (expected " + std::string(form) + ")");
+    }
+    out.push_back(v);
+  }
+  if (out.size() != count) {
+    return Status::InvalidArgument(std::string(flag) + " " + Quote(text) + " is not " +
+                                   std::string(form));
+  }
+  return out;
+}
+
+Result<grid::ExtractRequest> ParseRequest(const ExtractArgs& args) {
+  grid::ExtractRequest r;
+  GRIDSTORE_ASSIGN_OR_RETURN(r.variables, ParseNameList(args.variables, "--variables"));
+  for (const std::string& p : args.points) {
+    GRIDSTORE_ASSIGN_OR_RETURN(std::vector<double> v, ParseNumbers(p, 2, "--point", "LON,LAT"));
+    r.points.push_back({v[0], v[1]});
+  }
+  if (args.bbox) {
+    GRIDSTORE_ASSIGN_OR_RETURN(std::vector<double> v,
+                               ParseNumbers(*args.bbox, 4, "--bbox", "W,S,E,N"));
+    r.bbox = std::array<double, 4>{v[0], v[1], v[2], v[3]};
+  }
+  if (args.method == "nearest") {
+    r.method = grid::InterpolationMethod::kNearest;
+  } else if (args.method == "bilinear") {
+    r.method = grid::InterpolationMethod::kBilinear;
+  } else {
+    return Status::InvalidArgument("--method " + Quote(args.method) +
+                                   " is not nearest or bilinear");
+  }
+  if (args.format != "covjson" && args.format != "csv" && args.format != "json") {
+    return Status::InvalidArgument("--format " + Quote(args.format) +
+                                   " is not covjson, csv or json");
+  }
+  r.time = args.time;
+  r.level = args.level;
+  r.tolerance_km = args.tolerance_km;
+  r.unpack = args.unpack;
+  r.allow_incomplete = args.allow_incomplete;
+  return r;
+}
+
+std::string PlanText(const grid::ExtractPlan& plan) {
+  std::string out = "grid: " + plan.grid_description + "\n";
+  for (const auto& p : plan.points) {
+    out += "point (" + FormatDouble(p.requested.lon) + ", " + FormatDouble(p.requested.lat) +
+           "): cell x=" + std::to_string(p.cell.x) + " y=" + std::to_string(p.cell.y) + " at (" +
+           FormatDouble(p.grid.lon) + ", " + FormatDouble(p.grid.lat) + "), " +
+           FormatDouble(std::round(p.distance_km * 1000) / 1000) + " km away";
+    if (p.weights.count > 0) out += ", bilinear over " + std::to_string(p.weights.count) + " cells";
+    out += "\n";
+  }
+  if (plan.points.empty()) {
+    int64_t inside = 0;
+    for (uint8_t m : plan.mask) inside += m;
+    out += "area: x " + std::to_string(plan.area[0]) + ".." +
+           std::to_string(plan.area[0] + plan.area[2] - 1) + ", y " + std::to_string(plan.area[1]) +
+           ".." + std::to_string(plan.area[1] + plan.area[3] - 1) + ", " + std::to_string(inside) +
+           " cell(s) inside\n";
+  }
+  out += "times: " + std::to_string(plan.times.size()) +
+         ", levels: " + std::to_string(plan.levels.size()) + "\n";
+  out += "read: " + std::to_string(plan.boxes.size()) + " box(es), " + std::to_string(plan.blocks) +
+         " block(s), at most " + std::to_string(plan.max_bytes_to_decode) + " bytes to decode\n";
+  return out;
+}
+
+Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::ExtractRequest request, ParseRequest(args));
+  std::unique_ptr<OutputFile> out;
+  if (!args.explain) {
+    GRIDSTORE_ASSIGN_OR_RETURN(
+        out, OutputFile::Open(args.output.value_or("-"), OutputFile::WriterKind::kStream,
+                              OutputFile::Durability::kDefault));
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.read_only = true}));
+  if (args.explain) {
+    GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
+    GRIDSTORE_ASSIGN_OR_RETURN(grid::ExtractPlan plan, grid::PlanExtract(meta, request));
+    std::fputs(PlanText(plan).c_str(), stdout);
+    return Status::OK();
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::Extraction result, grid::Extract(*store, args.id, request));
+  Status s;
+  if (args.format == "covjson") {
+    GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
+    s = WriteCoverageJson(meta, result, out->stream());
+  } else if (args.format == "csv") {
+    s = WriteExtractionCsv(result, out->stream());
+  } else {
+    s = WriteExtractionJson(result, out->stream());
+  }
+  if (!s.ok()) {
+    Status io = out->WriteError();
+    return io.ok() ? s : io;
+  }
+  return out->Commit();
+}
+
+}  // namespace
+
+Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
+  auto args = std::make_shared<ExtractArgs>();
+  CLI::App* app = parent.add_subcommand(
+      "extract", "Extract values at longitude/latitude points or in a box, by time and level");
+  app->add_option("ID", args->id, "Dataset id")->required();
+  app->add_option("--variables", args->variables, "Variables: A,B")->required()->type_name("A,B");
+  app->add_option("--point", args->points, "A point LON,LAT (repeat for several)")
+      ->type_name("LON,LAT");
+  AddOptionalString(app, "--bbox", &args->bbox,
+                    "A box W,S,E,N in degrees (W > E crosses the antimeridian)")
+      ->type_name("W,S,E,N");
+  app->add_option("--time", args->time,
+                  "Times: ISO, ISO/ISO (.. for an open end) or ISO,ISO (default all)")
+      ->type_name("ISO[/ISO]");
+  app->add_option("--level", args->level, "Levels by value: V, V1/V2 or V1,V2 (default all)")
+      ->type_name("V[/V]");
+  app->add_option("--method", args->method, "nearest (default) or bilinear")
+      ->type_name("nearest|bilinear");
+  app->add_option("--tolerance-km", args->tolerance_km,
+                  "On curvilinear grids, how far the nearest cell centre may be (default: the "
+                  "local cell spacing)")
+      ->type_name("KM");
+  app->add_flag("--unpack", args->unpack, "Apply scale/offset; fill values become null");
+  app->add_flag("--allow-incomplete", args->allow_incomplete,
+                "Read a dataset that is not DONE (unwritten blocks read as fill values)");
+  app->add_option("--format", args->format, "covjson (default), csv or json")
+      ->type_name("covjson|csv|json");
+  AddOptionalString(app, "-o,--output", &args->output,
+                    "Output: a file (replaced only once completely written), or - for stdout "
+                    "(the default)")
+      ->type_name("FILE");
+  app->add_flag("--explain", args->explain,
+                "Print the cells each point resolves to and the blocks to read, reading no data");
+  return {app, Done([&context, args] { return RunExtract(context, *args); })};
+}
+
+}  // namespace gridstore::tools

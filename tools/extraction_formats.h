@@ -1,0 +1,29 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Extraction results (grid/extract.h) as CoverageJSON (what OGC API-EDR returns), CSV and JSON.
+#ifndef GRIDSTORE_TOOLS_EXTRACTION_FORMATS_H_
+#define GRIDSTORE_TOOLS_EXTRACTION_FORMATS_H_
+
+#include <ostream>
+#include <string>
+
+#include "gridstore/grid/extract.h"
+#include "gridstore/util/status.h"
+
+namespace gridstore::tools {
+
+// CoverageJSON: one point and one time or level axis is a PointSeries, VerticalProfile or Point
+// coverage; several points, or both many times and many levels, a CoverageCollection of them; a
+// bbox on a rectilinear grid a Grid coverage with cells outside the box null. Parameters carry
+// units, long names and CF standard names; times are ISO 8601.
+Status WriteCoverageJson(const grid::DataSetMeta& meta, const grid::Extraction& result,
+                         std::ostream& out);
+// One row per point (or cell) and time and level: time,level,lat,lon,<variables>.
+Status WriteExtractionCsv(const grid::Extraction& result, std::ostream& out);
+// {"points": [{"lon", "lat", "grid_lon", "grid_lat", "distance_km", "x", "y"}...],
+//  "times": [...], "levels": [...], "values": {"var": [...]}} (layout as Extraction::Variable).
+Status WriteExtractionJson(const grid::Extraction& result, std::ostream& out);
+
+}  // namespace gridstore::tools
+
+#endif  // GRIDSTORE_TOOLS_EXTRACTION_FORMATS_H_
