@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   librocksdb-dev libzstd-dev zstd libxxhash-dev
   libnetcdf-dev netcdf-bin libhdf5-dev
-  libproj-dev libnanoflann-dev            # grid mappings (PROJ) and nearest points on 2-D grids (k-d tree)
+  libproj-dev libnanoflann-dev libgeos-dev  # grid mappings (PROJ), nearest points on 2-D grids (k-d tree), polygons (GEOS)
   libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev

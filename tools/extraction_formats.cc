@@ -60,15 +60,14 @@ json Referencing(const Extraction& r) {
   return refs;
 }
 
+json TimeValue(const Extraction& r, int64_t index) {
+  if (r.time_axis.is_time()) return r.time_axis.Label(index);
+  return r.time_axis.values()[size_t(index)];
+}
+
 json TimeValues(const Extraction& r, const std::vector<int64_t>& indices) {
   json values = json::array();
-  for (int64_t i : indices) {
-    if (r.time_axis.is_time()) {
-      values.push_back(r.time_axis.Label(i));
-    } else {
-      values.push_back(r.time_axis.values()[size_t(i)]);
-    }
-  }
+  for (int64_t i : indices) values.push_back(TimeValue(r, i));
   return values;
 }
 
@@ -78,9 +77,33 @@ json LevelValues(const Extraction& r, const std::vector<int64_t>& indices) {
   return values;
 }
 
-// One coverage at point `p` over times `ti` and levels `zi` (one of them a single index).
-json PointCoverage(const Extraction& r, size_t p, const std::vector<int64_t>& ti,
-                   const std::vector<int64_t>& zi) {
+// The value of variable `v` at point p, i-th time and j-th level of the plan.
+double PointValue(const Extraction& r, const Extraction::Variable& v, size_t p, size_t i,
+                  size_t j) {
+  const grid::ExtractPlan& plan = r.plan;
+  return v.values[(p * plan.num_times() + i) * plan.num_levels() + j];
+}
+
+// The domain's axes that every coverage has: t and z (when the variable has them).
+void AddTimeAndLevelAxes(const Extraction& r, const std::vector<int64_t>& times,
+                         const std::vector<int64_t>& levels, json* axes) {
+  if (!r.time_axis.name().empty()) (*axes)["t"] = {{"values", TimeValues(r, times)}};
+  if (!r.level_axis.name().empty()) (*axes)["z"] = {{"values", LevelValues(r, levels)}};
+}
+
+json Range(const json& values, std::vector<std::string> axis_names, std::vector<size_t> shape) {
+  json range = {{"type", "NdArray"}, {"dataType", "float"}, {"values", values}};
+  if (!axis_names.empty()) {
+    range["axisNames"] = axis_names;
+    range["shape"] = shape;
+  }
+  return range;
+}
+
+// One coverage at point `p` over the plan's time positions `ti` and level positions `zi` (one
+// of them a single position): PointSeries, VerticalProfile or Point.
+json PointCoverage(const Extraction& r, size_t p, const std::vector<size_t>& ti,
+                   const std::vector<size_t>& zi) {
   const grid::ExtractPlan& plan = r.plan;
   const grid::LonLat& at = plan.points[p].requested;
   const bool series = ti.size() > 1, profile = zi.size() > 1;
@@ -89,43 +112,64 @@ json PointCoverage(const Extraction& r, size_t p, const std::vector<int64_t>& ti
                                 : profile ? "VerticalProfile"
                                           : "Point"}};
   json axes = {{"x", {{"values", {at.lon}}}}, {"y", {{"values", {at.lat}}}}};
-  axes["t"] = {{"values", TimeValues(r, ti)}};
-  axes["z"] = {{"values", LevelValues(r, zi)}};
+  std::vector<int64_t> times, levels;
+  for (size_t i : ti) times.push_back(plan.TimeOf(p, i));
+  for (size_t j : zi) levels.push_back(plan.LevelOf(p, j));
+  AddTimeAndLevelAxes(r, times, levels, &axes);
   domain["axes"] = axes;
   domain["referencing"] = Referencing(r);
   json ranges = json::object();
-  const size_t nt = plan.times.size(), nz = plan.levels.size();
   for (const auto& v : r.variables) {
     json values = json::array();
-    for (int64_t t : ti) {
-      for (int64_t z : zi) {
-        const size_t it =
-            size_t(std::find(plan.times.begin(), plan.times.end(), t) - plan.times.begin());
-        const size_t iz =
-            size_t(std::find(plan.levels.begin(), plan.levels.end(), z) - plan.levels.begin());
-        values.push_back(Number(v.values[(p * nt + it) * nz + iz]));
-      }
+    for (size_t i : ti) {
+      for (size_t j : zi) values.push_back(Number(PointValue(r, v, p, i, j)));
     }
-    json range = {{"type", "NdArray"}, {"dataType", "float"}, {"values", values}};
     if (series) {
-      range["axisNames"] = {"t"};
-      range["shape"] = {ti.size()};
+      ranges[v.meta.name] = Range(values, {"t"}, {ti.size()});
     } else if (profile) {
-      range["axisNames"] = {"z"};
-      range["shape"] = {zi.size()};
+      ranges[v.meta.name] = Range(values, {"z"}, {zi.size()});
+    } else {
+      ranges[v.meta.name] = Range(values, {}, {});
     }
-    ranges[v.meta.name] = range;
   }
   return {{"type", "Coverage"}, {"domain", domain}, {"ranges", ranges}};
 }
 
-Result<json> GridCoverage(const Extraction& r) {
+// The path at time position `i`: a Trajectory (one level each) or, over many levels, a Section.
+json TrajectoryCoverage(const Extraction& r, size_t i) {
   const grid::ExtractPlan& plan = r.plan;
-  if (r.grid->type() != grid::GridType::kRectilinear) {
-    return Status::Unimplemented("CoverageJSON of an area on a curvilinear grid (" +
-                                 plan.grid_description +
-                                 ") is not written yet; use --format csv or json");
+  const size_t n = plan.points.size(), nz = plan.num_levels();
+  const bool section = nz > 1;
+  json tuples = json::array();
+  for (size_t p = 0; p < n; ++p) {
+    json tuple = {TimeValue(r, plan.TimeOf(p, i)), plan.points[p].requested.lon,
+                  plan.points[p].requested.lat};
+    if (!section) tuple.push_back(r.level_axis.values()[size_t(plan.LevelOf(p, 0))]);
+    tuples.push_back(tuple);
   }
+  std::vector<std::string> coordinates = {"t", "x", "y"};
+  if (!section) coordinates.push_back("z");
+  json axes = {
+      {"composite", {{"dataType", "tuple"}, {"coordinates", coordinates}, {"values", tuples}}}};
+  if (section) axes["z"] = {{"values", LevelValues(r, plan.levels)}};
+  json domain = {{"type", "Domain"},
+                 {"domainType", section ? "Section" : "Trajectory"},
+                 {"axes", axes},
+                 {"referencing", Referencing(r)}};
+  json ranges = json::object();
+  for (const auto& v : r.variables) {
+    json values = json::array();
+    for (size_t j = 0; j < nz; ++j) {  // z-major for a section
+      for (size_t p = 0; p < n; ++p) values.push_back(Number(PointValue(r, v, p, i, j)));
+    }
+    ranges[v.meta.name] =
+        section ? Range(values, {"z", "composite"}, {nz, n}) : Range(values, {"composite"}, {n});
+  }
+  return {{"type", "Coverage"}, {"domain", domain}, {"ranges", ranges}};
+}
+
+json GridCoverage(const Extraction& r) {
+  const grid::ExtractPlan& plan = r.plan;
   const auto [x0, y0, nx, ny] = plan.area;
   json xs = json::array(), ys = json::array();
   const bool x_is_lat = r.grid->x_is_latitude();
@@ -137,24 +181,95 @@ Result<json> GridCoverage(const Extraction& r) {
     const grid::LonLat c = r.grid->At({x0 + x, y0});
     (x_is_lat ? ys : xs).push_back(x_is_lat ? c.lat : c.lon);
   }
-  json domain = {{"type", "Domain"}, {"domainType", "Grid"}};
-  domain["axes"] = {{"x", {{"values", xs}}},
-                    {"y", {{"values", ys}}},
-                    {"t", {{"values", TimeValues(r, plan.times)}}},
-                    {"z", {{"values", LevelValues(r, plan.levels)}}}};
-  domain["referencing"] = Referencing(r);
+  json axes = {{"x", {{"values", xs}}}, {"y", {{"values", ys}}}};
+  AddTimeAndLevelAxes(r, plan.times, plan.levels, &axes);
+  // The range's axes: t and z only where the domain has them (their extent is then the count).
+  std::vector<std::string> names;
+  std::vector<size_t> shape;
+  if (axes.contains("t")) names.push_back("t"), shape.push_back(plan.times.size());
+  if (axes.contains("z")) names.push_back("z"), shape.push_back(plan.levels.size());
+  names.push_back(x_is_lat ? "y" : "x");
+  names.push_back(x_is_lat ? "x" : "y");
+  shape.push_back(size_t(nx));
+  shape.push_back(size_t(ny));
+  json domain = {
+      {"type", "Domain"}, {"domainType", "Grid"}, {"axes", axes}, {"referencing", Referencing(r)}};
   json ranges = json::object();
   for (const auto& v : r.variables) {
     json values = json::array();
     for (double d : v.values) values.push_back(Number(d));
-    ranges[v.meta.name] = {{"type", "NdArray"},
-                           {"dataType", "float"},
-                           {"axisNames", {"t", "z", x_is_lat ? "y" : "x", x_is_lat ? "x" : "y"}},
-                           {"shape", {plan.times.size(), plan.levels.size(), nx, ny}},
-                           {"values", values}};
+    ranges[v.meta.name] = Range(values, names, shape);
   }
-  return json{
-      {"type", "Coverage"}, {"domain", domain}, {"parameters", Parameters(r)}, {"ranges", ranges}};
+  return {{"type", "Coverage"}, {"domain", domain}, {"ranges", ranges}};
+}
+
+// An area of a curvilinear grid: the cells inside as a MultiPointSeries (or MultiPoint at one
+// time), one coverage per level.
+json MultiPointCoverage(const Extraction& r, size_t j) {
+  const grid::ExtractPlan& plan = r.plan;
+  const auto [x0, y0, nx, ny] = plan.area;
+  json tuples = json::array();
+  std::vector<size_t> cells;  // x * ny + y of the cells inside
+  for (int64_t x = 0; x < nx; ++x) {
+    for (int64_t y = 0; y < ny; ++y) {
+      if (!plan.mask[size_t(x * ny + y)]) continue;
+      const grid::LonLat c = r.grid->At({x0 + x, y0 + y});
+      tuples.push_back({c.lon, c.lat});
+      cells.push_back(size_t(x * ny + y));
+    }
+  }
+  const bool series = plan.times.size() > 1;
+  json axes = {
+      {"composite", {{"dataType", "tuple"}, {"coordinates", {"x", "y"}}, {"values", tuples}}}};
+  AddTimeAndLevelAxes(r, plan.times, {plan.levels[j]}, &axes);
+  json domain = {{"type", "Domain"},
+                 {"domainType", series ? "MultiPointSeries" : "MultiPoint"},
+                 {"axes", axes},
+                 {"referencing", Referencing(r)}};
+  json ranges = json::object();
+  const size_t plane = size_t(nx * ny);
+  for (const auto& v : r.variables) {
+    json values = json::array();
+    for (size_t i = 0; i < plan.times.size(); ++i) {
+      for (size_t c : cells) {
+        values.push_back(Number(v.values[(i * plan.levels.size() + j) * plane + c]));
+      }
+    }
+    ranges[v.meta.name] = series
+                              ? Range(values, {"t", "composite"}, {plan.times.size(), cells.size()})
+                              : Range(values, {"composite"}, {cells.size()});
+  }
+  return {{"type", "Coverage"}, {"domain", domain}, {"ranges", ranges}};
+}
+
+std::vector<size_t> Positions(size_t n) {
+  std::vector<size_t> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = i;
+  return out;
+}
+
+// The coverages of an extraction, before they are wrapped as one or a collection.
+std::vector<json> Coverages(const Extraction& r) {
+  const grid::ExtractPlan& plan = r.plan;
+  std::vector<json> coverages;
+  const size_t nt = plan.num_times(), nz = plan.num_levels();
+  if (plan.kind == grid::FeatureKind::kArea) {
+    if (r.grid->type() == grid::GridType::kRectilinear) return {GridCoverage(r)};
+    for (size_t j = 0; j < nz; ++j) coverages.push_back(MultiPointCoverage(r, j));
+    return coverages;
+  }
+  if (plan.kind == grid::FeatureKind::kTrajectory) {
+    for (size_t i = 0; i < nt; ++i) coverages.push_back(TrajectoryCoverage(r, i));
+    return coverages;
+  }
+  for (size_t p = 0; p < plan.points.size(); ++p) {
+    if (nt > 1 && nz > 1) {
+      for (size_t i = 0; i < nt; ++i) coverages.push_back(PointCoverage(r, p, {i}, Positions(nz)));
+    } else {
+      coverages.push_back(PointCoverage(r, p, Positions(nt), Positions(nz)));
+    }
+  }
+  return coverages;
 }
 
 Status Emit(const json& doc, std::ostream& out) {
@@ -167,22 +282,9 @@ Status Emit(const json& doc, std::ostream& out) {
 
 Status WriteCoverageJson(const grid::DataSetMeta& meta, const Extraction& r, std::ostream& out) {
   (void)meta;
-  const grid::ExtractPlan& plan = r.plan;
-  if (plan.points.empty()) {
-    GRIDSTORE_ASSIGN_OR_RETURN(json doc, GridCoverage(r));
-    return Emit(doc, out);
-  }
-  // Coverages: per point, and per time when there are many times and many levels.
-  std::vector<json> coverages;
-  for (size_t p = 0; p < plan.points.size(); ++p) {
-    if (plan.times.size() > 1 && plan.levels.size() > 1) {
-      for (int64_t t : plan.times) coverages.push_back(PointCoverage(r, p, {t}, plan.levels));
-    } else {
-      coverages.push_back(PointCoverage(r, p, plan.times, plan.levels));
-    }
-  }
+  std::vector<json> coverages = Coverages(r);
   if (coverages.size() == 1) {
-    json doc = coverages[0];
+    json doc = std::move(coverages[0]);
     doc["parameters"] = Parameters(r);
     return Emit(doc, out);
   }
@@ -196,31 +298,35 @@ Status WriteExtractionCsv(const Extraction& r, std::ostream& out) {
   std::string text = "time,level,lat,lon";
   for (const auto& v : r.variables) text += "," + v.meta.name;
   text += "\n";
-  const size_t nt = plan.times.size(), nz = plan.levels.size();
-  auto row = [&](const grid::LonLat& at, size_t it, size_t iz, size_t index) {
-    text += r.time_axis.Label(plan.times[it]) + "," + r.level_axis.Label(plan.levels[iz]) + "," +
-            FormatDouble(at.lat) + "," + FormatDouble(at.lon);
+  auto row = [&](const grid::LonLat& at, int64_t t, int64_t z, auto value_of) {
+    text += r.time_axis.Label(t) + "," + r.level_axis.Label(z) + "," + FormatDouble(at.lat) + "," +
+            FormatDouble(at.lon);
     for (const auto& v : r.variables) {
+      const double value = value_of(v);
       text += ",";
-      if (std::isfinite(v.values[index])) text += FormatDouble(v.values[index]);
+      if (std::isfinite(value)) text += FormatDouble(value);
     }
     text += "\n";
   };
-  if (!plan.points.empty()) {
+  if (plan.kind != grid::FeatureKind::kArea) {
     for (size_t p = 0; p < plan.points.size(); ++p)
-      for (size_t it = 0; it < nt; ++it)
-        for (size_t iz = 0; iz < nz; ++iz)
-          row(plan.points[p].requested, it, iz, (p * nt + it) * nz + iz);
+      for (size_t i = 0; i < plan.num_times(); ++i)
+        for (size_t j = 0; j < plan.num_levels(); ++j)
+          row(plan.points[p].requested, plan.TimeOf(p, i), plan.LevelOf(p, j),
+              [&](const Extraction::Variable& v) { return PointValue(r, v, p, i, j); });
   } else {
     const auto [x0, y0, nx, ny] = plan.area;
-    for (size_t it = 0; it < nt; ++it)
-      for (size_t iz = 0; iz < nz; ++iz)
-        for (int64_t x = 0; x < nx; ++x)
-          for (int64_t y = 0; y < ny; ++y) {
-            if (!plan.mask[size_t(x * ny + y)]) continue;
-            row(r.grid->At({x0 + x, y0 + y}), it, iz,
-                ((it * nz + iz) * size_t(nx) + size_t(x)) * size_t(ny) + size_t(y));
-          }
+    const size_t plane = size_t(nx * ny);
+    for (size_t i = 0; i < plan.times.size(); ++i)
+      for (size_t j = 0; j < plan.levels.size(); ++j)
+        for (size_t c = 0; c < plane; ++c) {
+          if (!plan.mask[c]) continue;
+          const int64_t x = int64_t(c) / ny, y = int64_t(c) % ny;
+          row(r.grid->At({x0 + x, y0 + y}), plan.times[i], plan.levels[j],
+              [&](const Extraction::Variable& v) {
+                return v.values[(i * plan.levels.size() + j) * plane + c];
+              });
+        }
   }
   out.write(text.data(), std::streamsize(text.size()));
   return out ? Status::OK() : Status::Unavailable("writing the output failed");
@@ -237,6 +343,8 @@ Status WriteExtractionJson(const Extraction& r, std::ostream& out) {
                       {"distance_km", p.distance_km},
                       {"x", p.cell.x},
                       {"y", p.cell.y}});
+    if (p.time >= 0) points.back()["time"] = TimeValue(r, p.time);
+    if (p.level >= 0) points.back()["level"] = r.level_axis.values()[size_t(p.level)];
   }
   json values = json::object();
   for (const auto& v : r.variables) {
@@ -248,8 +356,8 @@ Status WriteExtractionJson(const Extraction& r, std::ostream& out) {
               {"times", TimeValues(r, plan.times)},
               {"levels", LevelValues(r, plan.levels)},
               {"values", values}};
-  if (!plan.points.empty()) doc["points"] = points;
-  if (plan.points.empty())
+  if (plan.kind != grid::FeatureKind::kArea) doc["points"] = points;
+  if (plan.kind == grid::FeatureKind::kArea)
     doc["area"] = {
         {"x0", plan.area[0]}, {"y0", plan.area[1]}, {"nx", plan.area[2]}, {"ny", plan.area[3]}};
   return Emit(doc, out);

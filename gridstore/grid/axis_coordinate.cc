@@ -138,4 +138,17 @@ Result<std::vector<int64_t>> AxisCoordinate::Select(std::string_view spec) const
   return out;
 }
 
+Result<int64_t> AxisCoordinate::NearestIndex(double value, std::string_view label) const {
+  int64_t best = 0;
+  for (int64_t i = 1; i < size(); ++i) {
+    if (std::fabs(values_[size_t(i)] - value) < std::fabs(values_[size_t(best)] - value)) best = i;
+  }
+  const auto [lo, hi] = std::minmax_element(values_.begin(), values_.end());
+  const double half_step = size() > 1 ? std::fabs(values_[1] - values_[0]) / 2 : 0.5;
+  if (value < *lo - half_step || value > *hi + half_step) {
+    return Status::OutOfRange(Describe() + ": " + std::string(label) + " is outside it");
+  }
+  return best;
+}
+
 }  // namespace gridstore::grid

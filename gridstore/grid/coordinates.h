@@ -94,6 +94,10 @@ class HorizontalGrid {
   };
   Result<Weights> Bilinear(const LonLat& p) const;
 
+  // The distance from a cell's centre to the nearest centre beside it along x or y: the grid's
+  // spacing there (1 km for a single-cell grid).
+  double SpacingKm(const Cell& cell) const;
+
   // Cells whose centres lie in the lon/lat box [west, east] x [south, north] (east < west
   // crosses the antimeridian), in x-major order.
   std::vector<Cell> CellsInBox(double west, double south, double east, double north) const;
@@ -111,6 +115,8 @@ class HorizontalGrid {
   Status OutsideError(const LonLat& p, const std::string& why) const;
   void BuildKdTree();
   Status BuildAxes();
+  // The smallest (or largest) distance to the centres beside `cell`.
+  double SpacingKm(const Cell& cell, bool largest) const;
 
   GridType type_ = GridType::kRectilinear;
   std::string variable_, description_, grid_mapping_;
@@ -147,6 +153,9 @@ class AxisCoordinate {
   // a range selects every value inside it. InvalidArgument / OutOfRange naming the axis, the
   // value and the coordinate's extent otherwise. Empty `spec`: every index.
   Result<std::vector<int64_t>> Select(std::string_view spec) const;
+  // The index of the value nearest `value` (in the coordinate's units). OutOfRange naming the
+  // axis and `label` if `value` lies beyond the outer values by more than half a step.
+  Result<int64_t> NearestIndex(double value, std::string_view label) const;
 
  private:
   Result<double> ParseValue(std::string_view text) const;

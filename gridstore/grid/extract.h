@@ -25,21 +25,40 @@ class GridStore;
 
 enum class InterpolationMethod { kNearest, kBilinear };
 
+// A circle on the Earth: the cells whose centres are within `km` of `centre`.
+struct Radius {
+  LonLat centre;
+  double km = 0;
+};
+
 struct ExtractRequest {
   std::vector<std::string> variables;  // at least one
-  // Exactly one feature: points (a position or several), or a bbox {west, south, east, north}
-  // (east < west crosses the antimeridian).
+  // Exactly one feature (the OGC API-EDR query types):
+  // - position: one or more points;
   std::vector<LonLat> points;
+  // - area: a bbox {west, south, east, north} (east < west crosses the antimeridian), or a WKT
+  //   POLYGON / MULTIPOLYGON in lon/lat order; the cube query is a bbox with time and level
+  //   ranges;
   std::optional<std::array<double, 4>> bbox;
+  std::string polygon;
+  // - radius: a centre and a distance;
+  std::optional<Radius> radius;
+  // - trajectory: a WKT LINESTRING, with per-vertex level (Z) and time (M: Unix seconds) in
+  //   LINESTRING Z / M / ZM; with a corridor width, the cells within width / 2 of the path.
+  std::string trajectory;
+  double corridor_width_km = 0;
   // Times and levels: "" (all), a value, "V1/V2" (a range, ".." for an open end) or a list
-  // "V1,V2"; times in ISO 8601, levels in the level coordinate's units.
+  // "V1,V2"; times in ISO 8601, levels in the level coordinate's units. A trajectory's own M / Z
+  // replace them.
   std::string time;
   std::string level;
-  InterpolationMethod method = InterpolationMethod::kNearest;  // points only
+  InterpolationMethod method = InterpolationMethod::kNearest;  // points and trajectories
   double tolerance_km = 0;  // curvilinear grids: 0 is the local cell spacing
   bool unpack = true;       // values as floating point, NaN where missing
   bool allow_incomplete = false;
 };
+
+enum class FeatureKind { kPosition, kArea, kTrajectory };
 
 // Where the request landed on the grid, computed without reading data.
 struct ExtractPlan {
@@ -49,17 +68,31 @@ struct ExtractPlan {
     LonLat grid;  // its centre
     double distance_km = 0;
     HorizontalGrid::Weights weights;  // bilinear only (count 0 for nearest)
+    int64_t time = -1, level = -1;    // a trajectory vertex's own time / level index, or -1
   };
+  FeatureKind kind = FeatureKind::kPosition;
   std::string grid_description;  // HorizontalGrid::description()
-  std::vector<Point> points;     // points requested
-  // bbox requested: the index box of the cells inside, and which of them are (x-major over the
-  // box; 1 inside).
+  // Position: the points requested; trajectory: samples along the path, one per cell crossed.
+  std::vector<Point> points;
+  // Area (bbox, polygon, radius, corridor): the index box of the cells inside, and which of
+  // them are (x-major over the box; 1 inside).
   std::array<int64_t, 4> area = {0, 0, 0, 0};  // x0, y0, nx, ny
   std::vector<uint8_t> mask;
   std::vector<int64_t> times, levels;  // selected indices
-  std::vector<Box> boxes;              // what is read
-  int64_t blocks = 0;                  // distinct blocks read (all variables)
-  int64_t max_bytes_to_decode = 0;     // their raw size: the most decoded (frames may cut it)
+  // True if each point carries its own time / level (a trajectory with M / Z): the values then
+  // have one time / level per point.
+  bool time_per_point = false, level_per_point = false;
+  std::vector<Box> boxes;           // what is read
+  int64_t blocks = 0;               // distinct blocks read (all variables)
+  int64_t max_bytes_to_decode = 0;  // their raw size: the most decoded (frames may cut it)
+
+  size_t num_times() const { return time_per_point ? 1 : times.size(); }
+  size_t num_levels() const { return level_per_point ? 1 : levels.size(); }
+  // The time / level index of value (point p, i-th time / level).
+  int64_t TimeOf(size_t p, size_t i) const { return time_per_point ? points[p].time : times[i]; }
+  int64_t LevelOf(size_t p, size_t i) const {
+    return level_per_point ? points[p].level : levels[i];
+  }
 };
 
 // The values, as doubles (NaN where missing), for each variable.
@@ -69,8 +102,8 @@ struct Extraction {
   AxisCoordinate time_axis, level_axis;
   struct Variable {
     VariableMeta meta;
-    // Points: [point][time][level]; bbox: [time][level][x][y] over the area box (masked cells
-    // NaN).
+    // Points: [point][time][level] (num_times() x num_levels() per point); area:
+    // [time][level][x][y] over the area box (cells outside NaN).
     std::vector<double> values;
   };
   std::vector<Variable> variables;

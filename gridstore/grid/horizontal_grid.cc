@@ -238,6 +238,20 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
       "in its `coordinates` attribute, and no usable grid_mapping");
 }
 
+double HorizontalGrid::SpacingKm(const Cell& cell) const { return SpacingKm(cell, false); }
+
+double HorizontalGrid::SpacingKm(const Cell& cell, bool largest) const {
+  const LonLat c = At(cell);
+  double spacing = largest ? 0 : INFINITY;
+  for (const auto& [dx, dy] : {std::pair{-1, 0}, {1, 0}, {0, -1}, {0, 1}}) {
+    const Cell n{cell.x + dx, cell.y + dy};
+    if (n.x < 0 || n.y < 0 || n.x >= nx_ || n.y >= ny_) continue;
+    const double d = GreatCircleKm(c, At(n));
+    if (d > 0) spacing = largest ? std::max(spacing, d) : std::min(spacing, d);
+  }
+  return spacing > 0 && std::isfinite(spacing) ? spacing : 1;
+}
+
 LonLat HorizontalGrid::At(const Cell& cell) const {
   if (type_ == GridType::kCurvilinear) {
     const size_t i = size_t(cell.x * ny_ + cell.y);
@@ -271,17 +285,7 @@ Result<HorizontalGrid::Nearest> HorizontalGrid::NearestCurvilinear(const LonLat&
   tree_->index->knnSearch(q.data(), 1, &index, &chord2);
   const Cell cell{int64_t(index) / ny_, int64_t(index) % ny_};
   const double distance = 2 * kEarthRadiusKm * std::asin(std::min(1.0, std::sqrt(chord2) / 2));
-  double tolerance = tolerance_km;
-  if (tolerance <= 0) {
-    // The local spacing: the farthest of the cell's neighbours along x and y.
-    const LonLat c = At(cell);
-    for (const auto& [dx, dy] : {std::pair{-1, 0}, {1, 0}, {0, -1}, {0, 1}}) {
-      const Cell n{cell.x + dx, cell.y + dy};
-      if (n.x < 0 || n.y < 0 || n.x >= nx_ || n.y >= ny_) continue;
-      tolerance = std::max(tolerance, GreatCircleKm(c, At(n)));
-    }
-    if (tolerance <= 0) tolerance = 1;  // a single-cell grid
-  }
+  const double tolerance = tolerance_km > 0 ? tolerance_km : SpacingKm(cell, /*largest=*/true);
   if (distance > tolerance) {
     return OutsideError(p, "the nearest cell centre is " +
                                FormatDouble(std::round(distance * 10) / 10) +

@@ -7,7 +7,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "gridstore/grid/coordinates.h"
@@ -171,6 +173,219 @@ TEST_F(ExtractCliTest, RotatedPoleGridIsFoundByGeographicPoint) {
   EXPECT_THAT(doc["grid"].get<std::string>(), HasSubstr("grid mapping rotated_latitude_longitude"));
 }
 
+// Even-odd ray casting: an independent point-in-polygon test.
+bool InPolygon(const std::vector<std::pair<double, double>>& ring, double x, double y) {
+  bool inside = false;
+  for (size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+    const auto [xi, yi] = ring[i];
+    const auto [xj, yj] = ring[j];
+    if ((yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+// The (lat, lon) of the CSV rows after the header.
+std::set<std::pair<double, double>> CsvCells(const std::string& csv) {
+  std::set<std::pair<double, double>> cells;
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string item; std::getline(ss, item, ',');) f.push_back(item);
+    cells.insert({std::stod(f[2]), std::stod(f[3])});
+  }
+  return cells;
+}
+
+TEST_F(ExtractCliTest, PolygonRadiusAndCorridorHoldTheCellsABruteForceSearchFinds) {
+  const std::string path = data_ + "/tos_O1_2001-2002.nc";
+  const std::vector<double> lat = ReadVar(path, "lat"), lon = ReadVar(path, "lon");
+  // A concave polygon west of Africa (longitudes in -180..180; the grid's are 0..360).
+  const std::vector<std::pair<double, double>> ring = {{-40, -20}, {-10, -20}, {-25, 0},
+                                                       {-10, 20},  {-40, 20},  {-40, -20}};
+  std::string wkt = "POLYGON((";
+  for (size_t i = 0; i < ring.size(); ++i) {
+    wkt += (i ? ", " : "") + std::to_string(ring[i].first) + " " + std::to_string(ring[i].second);
+  }
+  wkt += "))";
+  std::set<std::pair<double, double>> expected;
+  for (double la : lat)
+    for (double lo : lon)
+      if (InPolygon(ring, lo - 360, la)) expected.insert({la, lo});
+  RunResult r = Run({"extract", "tos_O1_2001-2002.nc", "--variables", "tos", "--polygon", wkt,
+                     "--time", "2001-01-16", "--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(CsvCells(r.out), expected);
+  EXPECT_GT(expected.size(), 100u);
+
+  // A radius of 500 km around (-30, 10).
+  expected.clear();
+  for (double la : lat)
+    for (double lo : lon)
+      if (grid::GreatCircleKm({-30, 10}, {lo, la}) <= 500) expected.insert({la, lo});
+  r = Run({"extract", "tos_O1_2001-2002.nc", "--variables", "tos", "--radius", "-30,10,500",
+           "--time", "2001-01-16", "--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(CsvCells(r.out), expected);
+
+  // A corridor 400 km wide along the meridian 30W from 10S to 10N: the distance to a meridian
+  // is asin(cos(lat) sin(dlon)) on the sphere, where the foot lies on the segment.
+  r = Run({"extract", "tos_O1_2001-2002.nc", "--variables", "tos", "--trajectory",
+           "LINESTRING(-30 -10, -30 10)", "--width", "400", "--time", "2001-01-16", "--format",
+           "csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::set<std::pair<double, double>> got = CsvCells(r.out);
+  int checked = 0;
+  for (double la : lat) {
+    if (std::fabs(la) > 8) continue;  // feet near the ends would need the end caps
+    for (double lo : lon) {
+      const double dlon = (lo - 330) * M_PI / 180;
+      const double d =
+          std::asin(std::fabs(std::cos(la * M_PI / 180) * std::sin(dlon))) * grid::kEarthRadiusKm;
+      if (std::fabs(dlon) > M_PI / 2) continue;
+      EXPECT_EQ(got.count({la, lo}) == 1, d <= 200) << la << " " << lo;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 500);
+}
+
+TEST_F(ExtractCliTest, TrajectoryWithLevelsAndTimesReadsEachSampleAtItsOwn) {
+  const std::string path = data_ + "/small_theta_colpex.nc";
+  const std::vector<double> theta = ReadVar(path, "air_potential_temperature");
+  // 2009-09-09T17:10:00Z and 18:00:00Z in Unix seconds; levels 2 to 8 (model_level_number).
+  RunResult r =
+      Run({"extract", "small_theta_colpex.nc", "--variables", "air_potential_temperature",
+           "--trajectory", "LINESTRING ZM(-3.4 52.3 2 1252516200, -3.0 52.5 8 1252519200)",
+           "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  const json& points = doc["points"];
+  ASSERT_GT(points.size(), 10u);
+  EXPECT_EQ(points.front()["time"], "2009-09-09T17:10:00Z");
+  EXPECT_EQ(points.front()["level"], 2);
+  EXPECT_EQ(points.back()["time"], "2009-09-09T18:00:00Z");
+  EXPECT_EQ(points.back()["level"], 8);
+  const json& values = doc["values"]["air_potential_temperature"];
+  ASSERT_EQ(values.size(), points.size());  // one time and level per sample
+  for (size_t i = 0; i < points.size(); ++i) {
+    const int64_t x = points[i]["x"], y = points[i]["y"], level = points[i]["level"];
+    const std::string time = points[i]["time"];
+    const int t = (std::stoi(time.substr(11, 2)) - 17) * 6 + std::stoi(time.substr(14, 2)) / 10 - 1;
+    EXPECT_EQ(
+        values[i].get<double>(),
+        float(theta[((size_t(t) * 10 + size_t(level - 1)) * 83 + size_t(x)) * 83 + size_t(y)]));
+  }
+  // The same path at one time over every level: a CoverageJSON Section.
+  r = Run({"extract", "small_theta_colpex.nc", "--variables", "air_potential_temperature",
+           "--trajectory", "LINESTRING(-3.4 52.3, -3.0 52.5)", "--time", "2009-09-09T18:00"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json section = json::parse(r.out);
+  EXPECT_EQ(section["domain"]["domainType"], "Section");
+  EXPECT_EQ(section["ranges"]["air_potential_temperature"]["axisNames"], json({"z", "composite"}));
+  const size_t n = section["domain"]["axes"]["composite"]["values"].size();
+  EXPECT_EQ(section["ranges"]["air_potential_temperature"]["shape"], json({10, n}));
+}
+
+// The CoverageJSON specification's rules for the domain types GridStore writes (section 9 of
+// the spec: which axes each domain type has and how many values each may hold), and the rules
+// for ranges (axisNames from the domain's axes, shape their lengths, values their product).
+std::string CoverageProblem(const json& coverage, const json& parameters) {
+  if (coverage["type"] != "Coverage") return "type is not Coverage";
+  const json& domain = coverage["domain"];
+  if (domain["type"] != "Domain") return "domain type is not Domain";
+  const std::string type = domain["domainType"];
+  const json& axes = domain["axes"];
+  auto size = [&](const char* axis) -> size_t {
+    return axes.contains(axis) ? axes[axis]["values"].size() : 0;
+  };
+  const std::map<std::string, std::vector<std::string>> required = {
+      {"Grid", {"x", "y"}},
+      {"Point", {"x", "y"}},
+      {"PointSeries", {"x", "y", "t"}},
+      {"VerticalProfile", {"x", "y", "z"}},
+      {"Trajectory", {"composite"}},
+      {"Section", {"composite", "z"}},
+      {"MultiPoint", {"composite"}},
+      {"MultiPointSeries", {"composite", "t"}}};
+  if (!required.count(type)) return "unknown domainType " + type;
+  for (const std::string& a : required.at(type)) {
+    if (!axes.contains(a)) return type + " lacks axis " + a;
+  }
+  if ((type == "Point" || type == "PointSeries" || type == "VerticalProfile") &&
+      (size("x") != 1 || size("y") != 1)) {
+    return type + " must have one x and one y";
+  }
+  if (type == "Point" && (size("t") > 1 || size("z") > 1)) return "a Point has one t and z";
+  if (type == "PointSeries" && size("z") > 1) return "a PointSeries has one z";
+  if (type == "VerticalProfile" && size("t") > 1) return "a VerticalProfile has one t";
+  if (axes.contains("composite")) {
+    const json& c = axes["composite"];
+    if (c["dataType"] != "tuple") return "composite dataType is not tuple";
+    for (const json& v : c["values"]) {
+      if (v.size() != c["coordinates"].size()) return "a composite tuple has the wrong length";
+    }
+  }
+  if (!domain.contains("referencing") || domain["referencing"].empty()) return "no referencing";
+  for (const auto& [name, range] : coverage["ranges"].items()) {
+    if (!parameters.contains(name)) return "range " + name + " has no parameter";
+    if (range["type"] != "NdArray") return "range " + name + " is not an NdArray";
+    size_t expected = 1;
+    if (range.contains("axisNames")) {
+      if (range["axisNames"].size() != range["shape"].size()) return "axisNames vs shape";
+      for (size_t i = 0; i < range["axisNames"].size(); ++i) {
+        const std::string axis = range["axisNames"][i];
+        if (!axes.contains(axis)) return "range axis " + axis + " is not a domain axis";
+        if (axes[axis]["values"].size() != range["shape"][i]) return "shape of " + axis;
+        expected *= size_t(range["shape"][i]);
+      }
+    }
+    if (range["values"].size() != expected) return "range " + name + " has the wrong count";
+  }
+  return "";
+}
+
+TEST_F(ExtractCliTest, EveryShapeWritesValidCoverageJson) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"Point", {"tos_O1_2001-2002.nc", "tos", "--point", "-30,0", "--time", "2001-01-16"}},
+      {"PointSeries", {"tos_O1_2001-2002.nc", "tos", "--point", "-30,0"}},
+      {"VerticalProfile",
+       {"small_theta_colpex.nc", "air_potential_temperature", "--point", "-3.2,52.4", "--time",
+        "2009-09-09T18:00"}},
+      {"Grid", {"tos_O1_2001-2002.nc", "tos", "--bbox", "-40,-10,-20,10"}},
+      {"Grid",
+       {"tos_O1_2001-2002.nc", "tos", "--polygon", "POLYGON((-40 -5,-20 -5,-30 10,-40 -5))"}},
+      {"Trajectory",
+       {"tos_O1_2001-2002.nc", "tos", "--trajectory", "LINESTRING(-40 0,-20 10)", "--time",
+        "2001-01-16"}},
+      {"Section",
+       {"small_theta_colpex.nc", "air_potential_temperature", "--trajectory",
+        "LINESTRING(-3.4 52.3,-3.0 52.5)", "--time", "2009-09-09T18:00"}},
+      {"MultiPointSeries",
+       {"small_theta_colpex.nc", "air_potential_temperature", "--radius", "-3.2,52.4,3", "--level",
+        "1"}},
+  };
+  for (const auto& [type, c] : cases) {
+    std::vector<std::string> args = {"extract", c[0], "--variables", c[1], "--unpack"};
+    args.insert(args.end(), c.begin() + 2, c.end());
+    RunResult r = Run(args);
+    ASSERT_EQ(r.exit_code, 0) << type << ": " << r.err;
+    const json doc = json::parse(r.out);
+    ASSERT_TRUE(doc.contains("parameters")) << type;
+    if (doc["type"] == "CoverageCollection") {
+      for (const json& cov : doc["coverages"]) {
+        EXPECT_EQ(cov["domain"]["domainType"], type);
+        EXPECT_EQ(CoverageProblem(cov, doc["parameters"]), "") << type;
+      }
+    } else {
+      EXPECT_EQ(doc["domain"]["domainType"], type);
+      EXPECT_EQ(CoverageProblem(doc, doc["parameters"]), "") << type;
+    }
+  }
+}
+
 TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
   struct Case {
     std::vector<std::string> args;
@@ -186,6 +401,15 @@ TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
       {{"--point", "-3,52", "--bbox", "0,0,1,1"}, "give one feature"},
       {{"--point", "-3,52", "--method", "cubic"}, "--method 'cubic' is not nearest or bilinear"},
       {{"--bbox", "0,10,1,5"}, "is not W,S,E,N"},
+      {{"--polygon", "POLYGON((0 0, 1 1, 1 0, 0 1, 0 0))"},
+       "is not a valid polygon: Self-intersection"},
+      {{"--polygon", "CIRCLE(1)"}, "is not WKT"},
+      {{"--polygon", "POLYGON((0 0, 1 0, 1 1, 0 0))"}, "holds no cell centre"},
+      {{"--radius", "-3,52,-1"}, "must be positive"},
+      {{"--trajectory", "LINESTRING(-3.2 52.4)"}, "at least two vertices"},
+      {{"--trajectory", "LINESTRING Z(-3.2 52.4, -3.1 52.5)"}, "LINESTRING Z has 3"},
+      {{"--trajectory", "LINESTRING(-3.2 52.4, 10 52.5)"}, "is outside the grid"},
+      {{"--point", "-3,52", "--width", "5"}, "a corridor width needs a trajectory"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"extract", "small_theta_colpex.nc", "--variables",

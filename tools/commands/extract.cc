@@ -1,8 +1,9 @@
 // Copyright 2026 The GridStore Authors.
 //
-// `gridstore extract ID --variables A,B (--point LON,LAT ... | --bbox W,S,E,N) [--time ...]
-// [--level ...] [--method nearest|bilinear] [--format covjson|csv|json] [-o FILE] [--explain]`:
-// values at places given in longitude and latitude, times and levels given by value.
+// `gridstore extract ID --variables A,B (--point LON,LAT ... | --bbox W,S,E,N | --polygon WKT |
+// --radius LON,LAT,KM | --trajectory WKT [--width KM]) [--time ...] [--level ...]
+// [--method nearest|bilinear] [--format covjson|csv|json] [-o FILE] [--explain]`: values at
+// places given in longitude and latitude, times and levels given by value.
 #include "gridstore/grid/extract.h"
 
 #include <CLI/CLI.hpp>
@@ -26,6 +27,10 @@ struct ExtractArgs {
   std::string variables;
   std::vector<std::string> points;
   std::optional<std::string> bbox;
+  std::string polygon;
+  std::optional<std::string> radius;
+  std::string trajectory;
+  double width_km = 0;
   std::string time, level;
   std::string method = "nearest";
   double tolerance_km = 0;
@@ -68,6 +73,14 @@ Result<grid::ExtractRequest> ParseRequest(const ExtractArgs& args) {
                                ParseNumbers(*args.bbox, 4, "--bbox", "W,S,E,N"));
     r.bbox = std::array<double, 4>{v[0], v[1], v[2], v[3]};
   }
+  if (args.radius) {
+    GRIDSTORE_ASSIGN_OR_RETURN(std::vector<double> v,
+                               ParseNumbers(*args.radius, 3, "--radius", "LON,LAT,KM"));
+    r.radius = grid::Radius{{v[0], v[1]}, v[2]};
+  }
+  r.polygon = args.polygon;
+  r.trajectory = args.trajectory;
+  r.corridor_width_km = args.width_km;
   if (args.method == "nearest") {
     r.method = grid::InterpolationMethod::kNearest;
   } else if (args.method == "bilinear") {
@@ -90,15 +103,18 @@ Result<grid::ExtractRequest> ParseRequest(const ExtractArgs& args) {
 
 std::string PlanText(const grid::ExtractPlan& plan) {
   std::string out = "grid: " + plan.grid_description + "\n";
+  const char* what = plan.kind == grid::FeatureKind::kTrajectory ? "sample (" : "point (";
   for (const auto& p : plan.points) {
-    out += "point (" + FormatDouble(p.requested.lon) + ", " + FormatDouble(p.requested.lat) +
+    out += what + FormatDouble(p.requested.lon) + ", " + FormatDouble(p.requested.lat) +
            "): cell x=" + std::to_string(p.cell.x) + " y=" + std::to_string(p.cell.y) + " at (" +
            FormatDouble(p.grid.lon) + ", " + FormatDouble(p.grid.lat) + "), " +
            FormatDouble(std::round(p.distance_km * 1000) / 1000) + " km away";
     if (p.weights.count > 0) out += ", bilinear over " + std::to_string(p.weights.count) + " cells";
+    if (p.time >= 0) out += ", time index " + std::to_string(p.time);
+    if (p.level >= 0) out += ", level index " + std::to_string(p.level);
     out += "\n";
   }
-  if (plan.points.empty()) {
+  if (plan.kind == grid::FeatureKind::kArea) {
     int64_t inside = 0;
     for (uint8_t m : plan.mask) inside += m;
     out += "area: x " + std::to_string(plan.area[0]) + ".." +
@@ -150,7 +166,9 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
 Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
   auto args = std::make_shared<ExtractArgs>();
   CLI::App* app = parent.add_subcommand(
-      "extract", "Extract values at longitude/latitude points or in a box, by time and level");
+      "extract",
+      "Extract values at points, in areas or along paths given in longitude/latitude, by time "
+      "and level");
   app->add_option("ID", args->id, "Dataset id")->required();
   app->add_option("--variables", args->variables, "Variables: A,B")->required()->type_name("A,B");
   app->add_option("--point", args->points, "A point LON,LAT (repeat for several)")
@@ -158,6 +176,18 @@ Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
   AddOptionalString(app, "--bbox", &args->bbox,
                     "A box W,S,E,N in degrees (W > E crosses the antimeridian)")
       ->type_name("W,S,E,N");
+  app->add_option("--polygon", args->polygon,
+                  "An area: a WKT POLYGON or MULTIPOLYGON in lon/lat order")
+      ->type_name("WKT");
+  AddOptionalString(app, "--radius", &args->radius, "A circle: the cells within KM of LON,LAT")
+      ->type_name("LON,LAT,KM");
+  app->add_option("--trajectory", args->trajectory,
+                  "A path: a WKT LINESTRING (Z: per-vertex level, M: per-vertex time in Unix "
+                  "seconds, ZM: both)")
+      ->type_name("WKT");
+  app->add_option("--width", args->width_km,
+                  "With --trajectory: a corridor, the cells within KM/2 of the path")
+      ->type_name("KM");
   app->add_option("--time", args->time,
                   "Times: ISO, ISO/ISO (.. for an open end) or ISO,ISO (default all)")
       ->type_name("ISO[/ISO]");

@@ -1,0 +1,315 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Planning an extraction: a feature (points, an area, a trajectory) resolved against the
+// dataset's coordinates into cells, times, levels and the index boxes to read.
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+#include "gridstore/grid/extract.h"
+#include "gridstore/grid/internal/block_geometry.h"
+#include "gridstore/grid/internal/extract_internal.h"
+#include "gridstore/grid/internal/feature_geometry.h"
+#include "gridstore/grid/internal/grid_messages.h"
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::internal_grid {
+namespace {
+
+using grid::Cell;
+using grid::ExtractPlan;
+using grid::ExtractRequest;
+using grid::HorizontalGrid;
+using grid::LonLat;
+
+constexpr double kKmPerDegree = M_PI * grid::kEarthRadiusKm / 180;
+constexpr size_t kMaxTrajectorySamples = 200'000;
+
+std::string PointText(const LonLat& p) {
+  return "(" + FormatDouble(p.lon) + ", " + FormatDouble(p.lat) + ")";
+}
+
+Status CheckFeature(const ExtractRequest& r) {
+  const int features = (r.points.empty() ? 0 : 1) + (r.bbox ? 1 : 0) + (r.polygon.empty() ? 0 : 1) +
+                       (r.radius ? 1 : 0) + (r.trajectory.empty() ? 0 : 1);
+  if (features != 1) {
+    return Status::InvalidArgument(
+        features == 0 ? "no feature to extract: give points, a bbox, a polygon, a radius or a "
+                        "trajectory"
+                      : "give one feature to extract (points, a bbox, a polygon, a radius or a "
+                        "trajectory), not " +
+                            std::to_string(features));
+  }
+  if (r.variables.empty()) return Status::InvalidArgument("no variables to extract");
+  if (r.bbox) {
+    const auto& [w, s, e, n] = *r.bbox;
+    if (!(s <= n) || s < -90 || n > 90 || !std::isfinite(w) || !std::isfinite(e)) {
+      return Status::InvalidArgument("bbox " + FormatDouble(w) + "," + FormatDouble(s) + "," +
+                                     FormatDouble(e) + "," + FormatDouble(n) +
+                                     " is not W,S,E,N with -90 <= S <= N <= 90");
+    }
+  }
+  if (r.radius && (!(r.radius->km > 0) || !std::isfinite(r.radius->km) ||
+                   std::fabs(r.radius->centre.lat) > 90)) {
+    return Status::InvalidArgument("radius: the distance " + FormatDouble(r.radius->km) +
+                                   " km must be positive and the centre " +
+                                   PointText(r.radius->centre) + " on the Earth");
+  }
+  if (r.corridor_width_km != 0 && (r.trajectory.empty() || !(r.corridor_width_km > 0))) {
+    return Status::InvalidArgument(r.trajectory.empty() ? "a corridor width needs a trajectory"
+                                                        : "the corridor width must be positive");
+  }
+  return Status::OK();
+}
+
+Result<std::vector<const grid::VariableMeta*>> ResolveVariables(const grid::DataSetMeta& meta,
+                                                                const ExtractRequest& r) {
+  std::vector<const grid::VariableMeta*> vars;
+  for (const std::string& name : r.variables) {
+    const grid::VariableMeta* v = meta.FindVariable(name);
+    if (v == nullptr) return NoSuchVariable(meta, name);
+    if (!vars.empty() &&
+        (v->shape != vars[0]->shape || v->dimension_names != vars[0]->dimension_names)) {
+      return Status::InvalidArgument(
+          "variables " + Quote(vars[0]->name) + " and " + Quote(name) +
+          " lie on different grids (shape or dimensions differ); extract them separately");
+    }
+    vars.push_back(v);
+  }
+  return vars;
+}
+
+// The nearest cell (and bilinear weights) of `p`.
+Result<ExtractPlan::Point> Locate(const ExtractRequest& r, const HorizontalGrid& grid,
+                                  const LonLat& p) {
+  ExtractPlan::Point point;
+  point.requested = p;
+  GRIDSTORE_ASSIGN_OR_RETURN(const HorizontalGrid::Nearest n, grid.FindNearest(p, r.tolerance_km));
+  point.cell = n.cell;
+  point.grid = grid.At(n.cell);
+  point.distance_km = n.distance_km;
+  if (r.method == grid::InterpolationMethod::kBilinear) {
+    GRIDSTORE_ASSIGN_OR_RETURN(point.weights, grid.Bilinear(p));
+  }
+  return point;
+}
+
+// The cells among those in the lon/lat box whose centres pass `inside`, as the plan's area.
+template <typename Inside>
+Status PlanArea(const std::array<double, 4>& box, const std::string& what, Inside inside,
+                ResolvedExtract* r) {
+  std::vector<Cell> cells = r->grid->CellsInBox(box[0], box[1], box[2], box[3]);
+  std::erase_if(cells, [&](const Cell& c) { return !inside(r->grid->At(c)); });
+  if (cells.empty()) {
+    return Status::OutOfRange(what + " holds no cell centre of variable " +
+                              Quote(r->variables[0]->name) + "'s grid (" + r->grid->description() +
+                              ")");
+  }
+  ExtractPlan& plan = r->plan;
+  plan.kind = grid::FeatureKind::kArea;
+  plan.area = HorizontalGrid::BoundsOf(cells);
+  plan.mask.assign(size_t(plan.area[2] * plan.area[3]), 0);
+  for (const Cell& c : cells) {
+    plan.mask[size_t((c.x - plan.area[0]) * plan.area[3] + (c.y - plan.area[1]))] = 1;
+  }
+  return Status::OK();
+}
+
+// The lon/lat box around `box` widened by `km` on every side (all longitudes near a pole).
+std::array<double, 4> Widen(const std::array<double, 4>& box, double km) {
+  const double dlat = km / kKmPerDegree;
+  const double south = std::max(-90.0, box[1] - dlat), north = std::min(90.0, box[3] + dlat);
+  const double max_abs_lat = std::max(std::fabs(south), std::fabs(north));
+  if (max_abs_lat >= 89.999) return {-180, south, 180, north};
+  const double dlon = dlat / std::cos(max_abs_lat * M_PI / 180);
+  if (box[2] - box[0] + 2 * dlon >= 360) return {-180, south, 180, north};
+  return {box[0] - dlon, south, box[2] + dlon, north};
+}
+
+// The path's lon/lat box, its longitudes unwrapped so that a path across 180 stays narrow.
+std::array<double, 4> PathBox(const std::vector<PathVertex>& path) {
+  std::array<double, 4> box = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+  double previous = path[0].at.lon;
+  for (const PathVertex& v : path) {
+    double lon = v.at.lon;
+    while (lon - previous > 180) lon -= 360;
+    while (lon - previous < -180) lon += 360;
+    previous = lon;
+    box = {std::min(box[0], lon), std::min(box[1], v.at.lat), std::max(box[2], lon),
+           std::max(box[3], v.at.lat)};
+  }
+  return box;
+}
+
+// A trajectory vertex's time (M, Unix seconds) as an index of the time axis.
+Result<int64_t> TimeIndexOf(double unix_seconds, const grid::AxisCoordinate& axis) {
+  if (!axis.is_time()) {
+    return Status::InvalidArgument(
+        "the trajectory gives times (M), but the variable has no time "
+        "coordinate");
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      const grid::TimeUnits unix_time,
+      grid::TimeUnits::Parse("seconds since 1970-01-01", "proleptic_gregorian"));
+  GRIDSTORE_ASSIGN_OR_RETURN(const grid::CivilTime t, unix_time.ToCivil(unix_seconds));
+  const std::string iso = grid::FormatIsoTime(t);
+  GRIDSTORE_ASSIGN_OR_RETURN(const double value, axis.time_units()->FromIso(iso));
+  return axis.NearestIndex(value, "trajectory time " + iso);
+}
+
+Status PlanTrajectory(const ExtractRequest& request, ResolvedExtract* r) {
+  GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<PathVertex> path,
+                             ParseLineString(request.trajectory));
+  double spacing = INFINITY;
+  for (const PathVertex& v : path) {
+    GRIDSTORE_ASSIGN_OR_RETURN(const HorizontalGrid::Nearest n,
+                               r->grid->FindNearest(v.at, request.tolerance_km));
+    spacing = std::min(spacing, r->grid->SpacingKm(n.cell));
+  }
+  ExtractPlan& plan = r->plan;
+  plan.kind = grid::FeatureKind::kTrajectory;
+  plan.time_per_point = path[0].m.has_value();
+  plan.level_per_point = path[0].z.has_value();
+  const std::vector<PathVertex> samples = SamplePath(path, spacing / 2);
+  if (samples.size() > kMaxTrajectorySamples) {
+    return Status::InvalidArgument("the trajectory is " + std::to_string(samples.size()) +
+                                   " samples long at half this grid's spacing; the most is " +
+                                   std::to_string(kMaxTrajectorySamples) + ": split it");
+  }
+  for (const PathVertex& v : samples) {
+    auto located = Locate(request, *r->grid, v.at);
+    if (!located.ok()) {
+      return located.status().WithContext("along the trajectory at " + PointText(v.at));
+    }
+    ExtractPlan::Point point = *located;
+    if (v.m) {
+      GRIDSTORE_ASSIGN_OR_RETURN(point.time, TimeIndexOf(*v.m, *r->time_axis));
+    }
+    if (v.z) {
+      GRIDSTORE_ASSIGN_OR_RETURN(
+          point.level, r->level_axis->NearestIndex(*v.z, "trajectory level " + FormatDouble(*v.z)));
+    }
+    // One sample per cell crossed (and time and level).
+    const bool same = !plan.points.empty() && plan.points.back().cell == point.cell &&
+                      plan.points.back().time == point.time &&
+                      plan.points.back().level == point.level;
+    if (!same || request.method == grid::InterpolationMethod::kBilinear) {
+      plan.points.push_back(point);
+    }
+  }
+  return Status::OK();
+}
+
+Status PlanFeature(const ExtractRequest& request, ResolvedExtract* r) {
+  if (!request.points.empty()) {
+    for (const LonLat& p : request.points) {
+      GRIDSTORE_ASSIGN_OR_RETURN(ExtractPlan::Point point, Locate(request, *r->grid, p));
+      r->plan.points.push_back(point);
+    }
+    return Status::OK();
+  }
+  if (request.bbox) {
+    const auto& b = *request.bbox;
+    return PlanArea(
+        b,
+        "bbox " + FormatDouble(b[0]) + "," + FormatDouble(b[1]) + "," + FormatDouble(b[2]) + "," +
+            FormatDouble(b[3]),
+        [](const LonLat&) { return true; }, r);
+  }
+  if (!request.polygon.empty()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<LonLatPolygon> polygon,
+                               LonLatPolygon::FromWkt(request.polygon));
+    return PlanArea(
+        polygon->bounds(), "the polygon", [&](const LonLat& c) { return polygon->Contains(c); }, r);
+  }
+  if (request.radius) {
+    const grid::Radius& radius = *request.radius;
+    const LonLat c = radius.centre;
+    return PlanArea(
+        Widen({c.lon, c.lat, c.lon, c.lat}, radius.km),
+        "the circle of " + FormatDouble(radius.km) + " km around " + PointText(c),
+        [&](const LonLat& p) { return grid::GreatCircleKm(p, c) <= radius.km; }, r);
+  }
+  if (request.corridor_width_km > 0) {
+    GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<PathVertex> path,
+                               ParseLineString(request.trajectory));
+    const double half = request.corridor_width_km / 2;
+    return PlanArea(
+        Widen(PathBox(path), half),
+        "the corridor " + FormatDouble(request.corridor_width_km) + " km wide",
+        [&](const LonLat& p) { return DistanceToPathKm(p, path) <= half; }, r);
+  }
+  return PlanTrajectory(request, r);
+}
+
+// The boxes to read: per point (or bilinear corner) one cell over its times and levels, or the
+// area's box; and the distinct blocks they touch, for Explain.
+void PlanBoxes(const grid::DataSetMeta& meta, ResolvedExtract* r) {
+  ExtractPlan& plan = r->plan;
+  const auto [t_lo, t_hi] = std::minmax_element(plan.times.begin(), plan.times.end());
+  const auto [z_lo, z_hi] = std::minmax_element(plan.levels.begin(), plan.levels.end());
+  const int64_t t0 = *t_lo, nt = *t_hi - *t_lo + 1, z0 = *z_lo, nz = *z_hi - *z_lo + 1;
+  if (plan.kind == grid::FeatureKind::kArea) {
+    plan.boxes.push_back(
+        grid::Box{{t0, z0, plan.area[0], plan.area[1]}, {nt, nz, plan.area[2], plan.area[3]}});
+  }
+  for (const ExtractPlan::Point& p : plan.points) {
+    const int64_t pt0 = plan.time_per_point ? p.time : t0, pnt = plan.time_per_point ? 1 : nt;
+    const int64_t pz0 = plan.level_per_point ? p.level : z0, pnz = plan.level_per_point ? 1 : nz;
+    const int n = std::max(1, p.weights.count);
+    for (int k = 0; k < n; ++k) {
+      const Cell& c = p.weights.count == 0 ? p.cell : p.weights.cells[size_t(k)];
+      plan.boxes.push_back(grid::Box{{pt0, pz0, c.x, c.y}, {pnt, pnz, 1, 1}});
+    }
+  }
+  const grid::VariableMeta& var = *r->variables[0];
+  const BlockGeometry g(var, meta.layout);
+  std::set<std::tuple<int64_t, int64_t, int64_t, int64_t>> blocks;
+  const int64_t es = int64_t(grid::DataTypeSize(var.type));
+  for (const grid::Box& b : plan.boxes) {
+    const auto range = g.BlocksOf(b.origin, b.shape);
+    for (int64_t t = b.origin[grid::kT]; t < b.origin[grid::kT] + b.shape[grid::kT]; ++t)
+      for (int64_t z = b.origin[grid::kZ]; z < b.origin[grid::kZ] + b.shape[grid::kZ]; ++z)
+        for (int64_t br = range.r_begin; br < range.r_end; ++br)
+          for (int64_t bc = range.c_begin; bc < range.c_end; ++bc)
+            if (blocks.insert({t, z, br, bc}).second)
+              plan.max_bytes_to_decode += g.rows_of(br) * g.cols_of(bc) * es;
+  }
+  plan.blocks = int64_t(blocks.size() * r->variables.size());
+  plan.max_bytes_to_decode *= int64_t(r->variables.size());
+}
+
+}  // namespace
+
+Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
+                                       const ExtractRequest& request) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckFeature(request));
+  ResolvedExtract r;
+  GRIDSTORE_ASSIGN_OR_RETURN(r.variables, ResolveVariables(meta, request));
+  const grid::VariableMeta& var = *r.variables[0];
+  GRIDSTORE_ASSIGN_OR_RETURN(r.grid, HorizontalGrid::Build(meta, var));
+  r.plan.grid_description = r.grid->description();
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::AxisCoordinate time,
+                             grid::AxisCoordinate::Build(meta, var, grid::kT));
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::AxisCoordinate level,
+                             grid::AxisCoordinate::Build(meta, var, grid::kZ));
+  r.time_axis = std::move(time);
+  r.level_axis = std::move(level);
+  GRIDSTORE_RETURN_IF_ERROR(PlanFeature(request, &r));
+  // A trajectory's own times / levels replace --time / --level.
+  if (r.plan.time_per_point) {
+    for (const auto& p : r.plan.points) r.plan.times.push_back(p.time);
+  } else {
+    GRIDSTORE_ASSIGN_OR_RETURN(r.plan.times, r.time_axis->Select(request.time));
+  }
+  if (r.plan.level_per_point) {
+    for (const auto& p : r.plan.points) r.plan.levels.push_back(p.level);
+  } else {
+    GRIDSTORE_ASSIGN_OR_RETURN(r.plan.levels, r.level_axis->Select(request.level));
+  }
+  PlanBoxes(meta, &r);
+  return r;
+}
+
+}  // namespace gridstore::internal_grid

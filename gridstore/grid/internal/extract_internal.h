@@ -1,0 +1,29 @@
+// Copyright 2026 The GridStore Authors.
+//
+// What planning an extraction resolves, beyond the public plan: the grid, the axes and the
+// variables, for the reading side (extract.cc).
+#ifndef GRIDSTORE_GRID_INTERNAL_EXTRACT_INTERNAL_H_
+#define GRIDSTORE_GRID_INTERNAL_EXTRACT_INTERNAL_H_
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "gridstore/grid/extract.h"
+
+namespace gridstore::internal_grid {
+
+struct ResolvedExtract {
+  grid::ExtractPlan plan;
+  std::shared_ptr<const grid::HorizontalGrid> grid;
+  std::vector<const grid::VariableMeta*> variables;  // into the meta resolved against
+  std::optional<grid::AxisCoordinate> time_axis, level_axis;
+};
+
+// Checks and plans `request` against `meta` (see PlanExtract).
+Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
+                                       const grid::ExtractRequest& request);
+
+}  // namespace gridstore::internal_grid
+
+#endif  // GRIDSTORE_GRID_INTERNAL_EXTRACT_INTERNAL_H_
