@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "gridstore/grid/coordinates.h"
 #include "tools/cli_parse.h"
 #include "tools/text_escape.h"
 
@@ -102,6 +103,14 @@ std::string FormatTimestampMs(int64_t ms) {
   return buf;
 }
 
+// The variable's horizontal grid ("rectilinear (lat, lon)", "curvilinear (...)"), or why it has
+// none.
+std::string GridText(const grid::DataSetMeta& meta, const grid::VariableMeta& v) {
+  auto grid = grid::HorizontalGrid::Build(meta, v);
+  if (grid.ok()) return (*grid)->description();
+  return "none (" + std::string(grid.status().message()) + ")";
+}
+
 std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t> stored_bytes) {
   std::ostringstream out;
   out << "dataset      " << EscapeBytes(meta.id) << "\n";
@@ -130,7 +139,7 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
     if (std::string units = Attr(v.attributes, "units"); !units.empty()) out << "  units " << units;
     if (std::string name = Attr(v.attributes, "long_name"); !name.empty())
       out << "  \"" << name << "\"";
-    out << "\n";
+    out << "\n    grid: " << GridText(meta, v) << "\n";
   }
   if (!meta.coordinates.empty()) out << "coordinates  " << meta.coordinates.size() << "\n";
   for (const auto& c : meta.coordinates) {
@@ -138,9 +147,14 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
     for (size_t i = 0; i < c.dimensions.size(); ++i) {
       out << (i ? ", " : "") << EscapeBytes(c.dimensions[i]) << ": " << c.shape[i];
     }
-    auto [lo, hi] = Range(c.values);
     out << ") " << grid::DataTypeName(c.type);
-    if (lo <= hi) out << "  " << Num(lo) << " .. " << Num(hi);
+    const grid::CoordinateSummary summary = grid::SummarizeCoordinate(c);
+    if (!summary.first.empty()) {
+      out << "  " << summary.first;
+      if (c.values.size() > 1) out << " .. " << summary.last;
+    }
+    if (!summary.direction.empty()) out << "  " << summary.direction;
+    if (summary.step) out << ", step " << Num(*summary.step);
     if (std::string units = Attr(c.attributes, "units"); !units.empty()) out << "  " << units;
     if (std::string cal = Attr(c.attributes, "calendar"); !cal.empty()) out << "  calendar " << cal;
     out << "\n";
@@ -176,6 +190,7 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
     }
     if (!v.missing_values.empty()) j["missing_values"] = v.missing_values;
     j["attributes"] = AttributesJson(v.attributes);
+    j["grid"] = GridText(meta, v);
     vars.push_back(std::move(j));
   }
   doc["variables"] = std::move(vars);
@@ -191,6 +206,13 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
       j["min"] = lo;
       j["max"] = hi;
     }
+    const grid::CoordinateSummary summary = grid::SummarizeCoordinate(c);
+    if (!summary.first.empty()) {
+      j["first"] = summary.first;
+      j["last"] = summary.last;
+    }
+    if (!summary.direction.empty()) j["direction"] = summary.direction;
+    if (summary.step) j["step"] = *summary.step;
     j["attributes"] = AttributesJson(c.attributes);
     coords.push_back(std::move(j));
   }

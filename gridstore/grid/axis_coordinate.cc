@@ -151,4 +151,39 @@ Result<int64_t> AxisCoordinate::NearestIndex(double value, std::string_view labe
   return best;
 }
 
+CoordinateSummary SummarizeCoordinate(const Coordinate& c) {
+  CoordinateSummary s;
+  if (c.values.empty()) return s;
+  std::optional<TimeUnits> time;
+  if (LooksLikeTime(c)) {
+    auto units = TimeUnits::Parse(StringAttribute(c, "units"), StringAttribute(c, "calendar"));
+    if (units.ok()) time = *units;
+  }
+  auto label = [&](double v) {
+    if (time) {
+      auto iso = time->ToIso(v);
+      if (iso.ok()) return *iso;
+    }
+    return FormatDouble(v + 0.0);  // + 0.0: -0 reads as 0
+  };
+  s.is_time = time.has_value();
+  s.first = label(c.values.front());
+  s.last = label(c.values.back());
+  if (c.dimensions.size() != 1 || c.values.size() < 2) return s;
+  const double step = c.values[1] - c.values[0];
+  bool up = true, down = true, regular = true;
+  for (size_t i = 1; i < c.values.size(); ++i) {
+    const double d = c.values[i] - c.values[i - 1];
+    up &= d > 0;
+    down &= d < 0;
+    regular &= std::fabs(d - step) <= 1e-6 * std::max(std::fabs(step), 1e-300);
+  }
+  s.direction = up                     ? "ascending"
+                : down                 ? "descending"
+                : step == 0 && regular ? "constant"
+                                       : "unordered";
+  if (regular && step != 0) s.step = step;
+  return s;
+}
+
 }  // namespace gridstore::grid

@@ -166,6 +166,17 @@ class AxisCoordinate {
   std::vector<double> values_;
 };
 
+// How a coordinate reads, for `info`: its first and last values in file order (ISO 8601 for
+// times with CF units), and for a 1-D one its direction and, if regular, its step.
+struct CoordinateSummary {
+  std::string first, last;  // empty for a coordinate without values
+  // "ascending", "descending", "constant", "unordered"; "" for a scalar or a 2-D coordinate.
+  std::string direction;
+  std::optional<double> step;  // the spacing of a regular 1-D coordinate (to 1e-6 relative)
+  bool is_time = false;        // first and last are ISO dates
+};
+CoordinateSummary SummarizeCoordinate(const Coordinate& coordinate);
+
 }  // namespace gridstore::grid
 
 #endif  // GRIDSTORE_GRID_COORDINATES_H_

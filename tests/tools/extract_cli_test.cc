@@ -386,6 +386,34 @@ TEST_F(ExtractCliTest, EveryShapeWritesValidCoverageJson) {
   }
 }
 
+TEST_F(ExtractCliTest, InfoShowsCoordinatesInFileOrderWithDatesAndTheGrid) {
+  ASSERT_EQ(Run({"import", data_ + "/SMALL_total_column_co2.nc", "--dataset", "co2"}).exit_code, 0);
+  RunResult r = Run({"info", "co2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("latitude (latitude: 161) float32  90 .. -90  descending, step "
+                               "-1.125  degrees_north"));
+  EXPECT_THAT(r.out, HasSubstr("2006-01-01T06:00:00Z .. 2006-01-08T18:00:00Z  ascending, step 6"));
+  EXPECT_THAT(r.out, HasSubstr("grid: rectilinear (latitude, longitude)"));
+  r = Run({"info", "tos_O1_2001-2002.nc"});
+  EXPECT_THAT(r.out, HasSubstr("2001-01-16T00:00:00Z .. 2002-12-16T00:00:00Z  ascending, step 30  "
+                               "days since 2001-1-1  calendar 360_day"));
+  r = Run({"info", "small_theta_colpex.nc", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc["variables"][0]["grid"],
+            "curvilinear (grid_latitude, grid_longitude and grid mapping "
+            "rotated_latitude_longitude)");
+  bool saw_time = false;
+  for (const json& c : doc["coordinates"]) {
+    if (c["name"] != "time") continue;
+    saw_time = true;
+    EXPECT_EQ(c["first"], "2009-09-09T17:10:00Z");
+    EXPECT_EQ(c["last"], "2009-09-09T18:00:00Z");
+    EXPECT_EQ(c["direction"], "ascending");
+  }
+  EXPECT_TRUE(saw_time);
+}
+
 TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
   struct Case {
     std::vector<std::string> args;
