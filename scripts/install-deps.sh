@@ -14,6 +14,7 @@ packages=(
   libsqlite3-dev
   python3                                 # the corruption test (tests/reliability/)
   python3-cftime                          # CF calendars checked against cftime (tests/grid/)
+  python3-xarray python3-netcdf4          # CF fidelity of netCDF output judged by xarray (tests/tools/)
   groff-base                              # the man page test (groff -man -ww)
   nco time hyperfine                      # bench/cli_vs_ncks.sh (ncks, /usr/bin/time, hyperfine)
   strace                                  # the output test (what fetch --sync syncs)

@@ -94,6 +94,7 @@ struct OutVariable {
   std::vector<size_t> dims;  // indices into the dimension list, per written axis
   std::vector<int> axes;     // the axis of each written dimension
   std::map<std::string, std::string> coordinate_names;  // source name -> written name
+  std::string grid_mapping;                             // the grid mapping written for it, or ""
   int id = -1;
 };
 
@@ -102,6 +103,7 @@ struct OutCoordinate {
   std::string name;
   std::vector<size_t> dims;  // indices into the dimension list; empty for a scalar
   std::vector<double> values;
+  std::string bounds;  // the name its bounds variable is written under, or ""
   int id = -1;
 };
 
@@ -116,6 +118,9 @@ class Writer {
  private:
   size_t DimensionFor(const std::string& source, int64_t origin, int64_t extent);
   void PlanCoordinates();
+  // The bounds of the coordinates planned, and the variables' grid mappings (CF cell metadata).
+  void PlanCellMetadata();
+  bool AddCoordinate(const Coordinate& c, std::string name, std::vector<size_t> dims);
   Status Fail(int rc, const std::string& what) const {
     const std::string message = Quote(path_) + ": writing " + what + ": " + netcdf::nc_strerror(rc);
     if (rc == NC_EBADNAME || rc == NC_EMAXNAME) return Status::InvalidArgument(message);
@@ -197,31 +202,37 @@ Status Writer::Plan(const grid::GridDataSet& data) {
   return Status::OK();
 }
 
+// Plans writing `c` under `name` over the written dimensions `dims`, cut to their windows. False
+// if the name is a data variable's, or already planned over other dimensions.
+bool Writer::AddCoordinate(const Coordinate& c, std::string name, std::vector<size_t> dims) {
+  if (variable_names_.count(name)) return false;  // taken by a data variable
+  for (const auto& oc : coordinates_) {
+    if (oc.name == name) return oc.dims == dims;  // written already
+  }
+  OutCoordinate oc;
+  oc.source = &c;
+  oc.name = std::move(name);
+  oc.dims = std::move(dims);
+  if (oc.dims.empty()) {
+    oc.values = {c.values.empty() ? 0.0 : c.values[0]};
+  } else if (oc.dims.size() == 1) {
+    const OutDim& d = dims_[oc.dims[0]];
+    oc.values.assign(c.values.begin() + d.origin, c.values.begin() + d.origin + d.extent);
+  } else {
+    const OutDim& d0 = dims_[oc.dims[0]];
+    const OutDim& d1 = dims_[oc.dims[1]];
+    for (int64_t i = 0; i < d0.extent; ++i) {
+      const auto row = c.values.begin() + (d0.origin + i) * c.shape[1] + d1.origin;
+      oc.values.insert(oc.values.end(), row, row + d1.extent);
+    }
+  }
+  coordinates_.push_back(std::move(oc));
+  return true;
+}
+
 void Writer::PlanCoordinates() {
-  auto add = [&](const Coordinate& c, std::string name, std::vector<size_t> dims) -> bool {
-    if (variable_names_.count(name)) return false;  // taken by a data variable
-    for (const auto& oc : coordinates_) {
-      if (oc.name == name) return oc.dims == dims;  // written already
-    }
-    OutCoordinate oc;
-    oc.source = &c;
-    oc.name = std::move(name);
-    oc.dims = std::move(dims);
-    if (oc.dims.empty()) {
-      oc.values = {c.values.empty() ? 0.0 : c.values[0]};
-    } else if (oc.dims.size() == 1) {
-      const OutDim& d = dims_[oc.dims[0]];
-      oc.values.assign(c.values.begin() + d.origin, c.values.begin() + d.origin + d.extent);
-    } else {
-      const OutDim& d0 = dims_[oc.dims[0]];
-      const OutDim& d1 = dims_[oc.dims[1]];
-      for (int64_t i = 0; i < d0.extent; ++i) {
-        const auto row = c.values.begin() + (d0.origin + i) * c.shape[1] + d1.origin;
-        oc.values.insert(oc.values.end(), row, row + d1.extent);
-      }
-    }
-    coordinates_.push_back(std::move(oc));
-    return true;
+  auto add = [&](const Coordinate& c, std::string name, std::vector<size_t> dims) {
+    return AddCoordinate(c, std::move(name), std::move(dims));
   };
   auto fits = [](const OutDim& d, int64_t length) { return d.origin + d.extent <= length; };
 
@@ -251,6 +262,40 @@ void Writer::PlanCoordinates() {
       if (add(c, c.name + suffix, dims)) v.coordinate_names[c.name] = c.name + suffix;
     }
   }
+  PlanCellMetadata();
+}
+
+void Writer::PlanCellMetadata() {
+  // Bounds: `NAME_bnds(dim, bnds)` of a 1-D coordinate, cut along dim as the coordinate is.
+  const size_t planned = coordinates_.size();
+  for (size_t i = 0; i < planned; ++i) {
+    const OutCoordinate oc = coordinates_[i];
+    if (oc.dims.size() != 1) continue;
+    for (const char* attr : {"bounds", "climatology"}) {
+      const auto it = oc.source->attributes.find(attr);
+      if (it == oc.source->attributes.end() || !it->second.is_string()) continue;
+      const Coordinate* b = meta_.FindCoordinate(it->second.string_value());
+      if (b == nullptr || b->dimensions.size() != 2 ||
+          b->dimensions[0] != oc.source->dimensions[0]) {
+        continue;
+      }
+      const size_t vertices = DimensionFor(b->dimensions[1], 0, b->shape[1]);
+      const std::string name = b->name + dims_[oc.dims[0]].suffix();
+      if (AddCoordinate(*b, name, {oc.dims[0], vertices})) coordinates_[i].bounds = name;
+    }
+  }
+  // Grid mappings: the scalar a variable's `grid_mapping` names ("crs" or "crs: lat lon").
+  for (OutVariable& v : variables_) {
+    const auto it = v.meta->attributes.find("grid_mapping");
+    if (it == v.meta->attributes.end() || !it->second.is_string()) continue;
+    const auto words = SplitWhitespace(it->second.string_value());
+    if (words.empty()) continue;
+    std::string name = words[0];
+    if (name.back() == ':') name.pop_back();
+    const Coordinate* m = meta_.FindCoordinate(name);
+    if (m == nullptr || !m->dimensions.empty()) continue;
+    if (AddCoordinate(*m, name, {})) v.grid_mapping = name;
+  }
 }
 
 Status Writer::PutAttributes(int ncid, int varid, const Attributes& attributes,
@@ -275,6 +320,12 @@ Status Writer::DefineCoordinate(int ncid, OutCoordinate* c) {
                               static_cast<int>(dimids.size()), dimids.data(), &c->id);
   if (rc != NC_NOERR) return Fail(rc, owner);
   std::set<std::string, std::less<>> skip = {"bounds", "climatology"};
+  if (!c->bounds.empty()) {
+    const bool climatology = !c->source->attributes.count("bounds");
+    const char* attr = climatology ? "climatology" : "bounds";
+    rc = netcdf::nc_put_att_text(ncid, c->id, attr, c->bounds.size(), c->bounds.data());
+    if (rc != NC_NOERR) return Fail(rc, "attribute " + Quote(attr) + " of " + owner);
+  }
   const auto fill = c->source->attributes.find("_FillValue");
   if (fill != c->source->attributes.end() &&
       (!fill->second.is_number() || fill->second.number_type() != c->source->type)) {
@@ -324,6 +375,7 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
     rc = netcdf::nc_put_att(ncid, v->id, "_FillValue", type, 1, var.fill_value.data());
     if (rc != NC_NOERR) return Fail(rc, "the fill value of " + owner);
   }
+  if (!v->grid_mapping.empty()) skip.erase("grid_mapping");  // written: it still applies
   GRIDSTORE_RETURN_IF_ERROR(PutAttributes(ncid, v->id, var.attributes, skip, owner));
 
   // `coordinates`, naming what was written for this variable.
