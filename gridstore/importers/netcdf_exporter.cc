@@ -26,6 +26,7 @@
 
 #include "gridstore/grid/names.h"
 #include "gridstore/importers/internal/netcdf_api.h"
+#include "gridstore/importers/internal/netcdf_output.h"
 #include "gridstore/importers/internal/netcdf_util.h"
 #include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/utf8.h"
@@ -42,6 +43,7 @@ using grid::VariableMeta;
 namespace netcdf = internal_importers::netcdf;
 using internal_importers::NetCdfLock;
 using internal_importers::NetCdfMutex;
+using internal_importers::PutAttribute;
 using internal_importers::SplitWhitespace;
 using internal_importers::ToNcType;
 
@@ -51,29 +53,6 @@ constexpr double kNanDouble = std::numeric_limits<double>::quiet_NaN();
 std::string CoordinatesAttribute(const VariableMeta& var) {
   auto it = var.attributes.find("coordinates");
   return it != var.attributes.end() && it->second.is_string() ? it->second.string_value() : "";
-}
-
-// Writes one attribute with its own type. Text (and bools, which netCDF lacks) become NC_CHAR.
-int PutAttribute(int ncid, int varid, const std::string& name, const AttributeValue& a) {
-  if (a.is_string()) {
-    return netcdf::nc_put_att_text(ncid, varid, name.c_str(), a.string_value().size(),
-                                   a.string_value().data());
-  }
-  if (a.is_bool()) {
-    const std::string text = a.bool_value() ? "true" : "false";
-    return netcdf::nc_put_att_text(ncid, varid, name.c_str(), text.size(), text.data());
-  }
-  return grid::VisitDataType(a.number_type(), [&](auto tag) {
-    using T = decltype(tag);
-    std::vector<T> values;
-    if constexpr (std::is_floating_point_v<T>) {
-      for (double d : a.floats()) values.push_back(static_cast<T>(d));
-    } else {
-      for (int64_t i : a.integers()) values.push_back(static_cast<T>(i));
-    }
-    return netcdf::nc_put_att(ncid, varid, name.c_str(), ToNcType(a.number_type()), values.size(),
-                              values.data());
-  });
 }
 
 // A dimension of the output: one window of one source dimension.
@@ -428,39 +407,7 @@ Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
   GRIDSTORE_RETURN_IF_ERROR(internal_importers::LoadNetCdf());
   Writer writer(path, meta, options);
   GRIDSTORE_RETURN_IF_ERROR(writer.Plan(data));
-  // A temporary name of our own beside the file (made with O_EXCL, so nothing that exists is
-  // ever clobbered), renamed over it only once complete.
-  std::string partial = path + ".partial-XXXXXX";
-  const int fd = ::mkstemp(partial.data());
-  if (fd < 0) {
-    return Status::FailedPrecondition(Quote(path) +
-                                      ": cannot create the file (a temporary beside "
-                                      "it first): " +
-                                      std::strerror(errno));
-  }
-  ::close(fd);
-  NetCdfLock lock(NetCdfMutex());
-  int ncid = -1;
-  int rc = netcdf::nc_create(partial.c_str(), NC_NETCDF4 | NC_CLOBBER, &ncid);
-  if (rc != NC_NOERR) {
-    std::error_code ignored;
-    std::filesystem::remove(partial, ignored);
-    return Status::FailedPrecondition(Quote(path) +
-                                      ": cannot create the file: " + netcdf::nc_strerror(rc));
-  }
-  Status s = writer.Write(ncid);
-  rc = netcdf::nc_close(ncid);
-  if (s.ok() && rc != NC_NOERR) {
-    s = Status::Unavailable(Quote(path) + ": writing the file: " + netcdf::nc_strerror(rc));
-  }
-  std::error_code ec;
-  if (s.ok()) {
-    std::filesystem::rename(partial, path, ec);
-    if (!ec) return Status::OK();
-    s = Status::FailedPrecondition(Quote(path) + ": cannot replace the file: " + ec.message());
-  }
-  std::filesystem::remove(partial, ec);
-  return s;
+  return internal_importers::WriteNetCdfFile(path, [&](int ncid) { return writer.Write(ncid); });
 }
 
 }  // namespace gridstore::importers

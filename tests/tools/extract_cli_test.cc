@@ -414,6 +414,39 @@ TEST_F(ExtractCliTest, InfoShowsCoordinatesInFileOrderWithDatesAndTheGrid) {
   EXPECT_TRUE(saw_time);
 }
 
+TEST_F(ExtractCliTest, NetCdfOutputHoldsTheSameValuesAsJson) {
+  const std::vector<std::vector<std::string>> requests = {
+      {"small_theta_colpex.nc", "air_potential_temperature", "--point", "-3.2,52.4", "--point",
+       "-3.1,52.5"},
+      {"small_theta_colpex.nc", "air_potential_temperature", "--trajectory",
+       "LINESTRING Z(-3.4 52.3 2, -3.0 52.5 8)", "--time", "2009-09-09T17:30"},
+      {"tos_O1_2001-2002.nc", "tos", "--polygon", "POLYGON((-40 -5,-20 -5,-30 10,-40 -5))",
+       "--time", "2001-01-16/2001-03-16"},
+  };
+  for (const auto& q : requests) {
+    std::vector<std::string> args = {"extract", q[0], "--variables", q[1], "--unpack"};
+    args.insert(args.end(), q.begin() + 2, q.end());
+    std::vector<std::string> as_json = args, as_nc = args;
+    as_json.insert(as_json.end(), {"--format", "json"});
+    const std::string out = dir_.Sub("out.nc");
+    as_nc.insert(as_nc.end(), {"--format", "nc", "-o", out});
+    RunResult j = Run(as_json);
+    ASSERT_EQ(j.exit_code, 0) << j.err;
+    RunResult n = Run(as_nc);
+    ASSERT_EQ(n.exit_code, 0) << n.err;
+    const json expected = json::parse(j.out)["values"][q[1]];
+    const std::vector<double> got = ReadVar(out, q[1].c_str());
+    ASSERT_EQ(got.size(), expected.size()) << q[2];
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (expected[i].is_null()) {
+        EXPECT_TRUE(std::isnan(got[i])) << q[2] << " " << i;
+      } else {
+        EXPECT_FLOAT_EQ(float(got[i]), float(expected[i].get<double>())) << q[2] << " " << i;
+      }
+    }
+  }
+}
+
 TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
   struct Case {
     std::vector<std::string> args;
@@ -428,6 +461,7 @@ TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
       {{}, "no feature to extract"},
       {{"--point", "-3,52", "--bbox", "0,0,1,1"}, "give one feature"},
       {{"--point", "-3,52", "--method", "cubic"}, "--method 'cubic' is not nearest or bilinear"},
+      {{"--point", "-3,52", "--format", "xml"}, "--format 'xml' is not covjson, nc, csv or json"},
       {{"--bbox", "0,10,1,5"}, "is not W,S,E,N"},
       {{"--polygon", "POLYGON((0 0, 1 1, 1 0, 0 1, 0 0))"},
        "is not a valid polygon: Self-intersection"},

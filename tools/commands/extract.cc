@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/importers/netcdf_extraction_writer.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
@@ -89,14 +90,15 @@ Result<grid::ExtractRequest> ParseRequest(const ExtractArgs& args) {
     return Status::InvalidArgument("--method " + Quote(args.method) +
                                    " is not nearest or bilinear");
   }
-  if (args.format != "covjson" && args.format != "csv" && args.format != "json") {
+  if (args.format != "covjson" && args.format != "nc" && args.format != "csv" &&
+      args.format != "json") {
     return Status::InvalidArgument("--format " + Quote(args.format) +
-                                   " is not covjson, csv or json");
+                                   " is not covjson, nc, csv or json");
   }
   r.time = args.time;
   r.level = args.level;
   r.tolerance_km = args.tolerance_km;
-  r.unpack = args.unpack;
+  r.unpack = args.unpack || args.format == "nc";  // netCDF output holds unpacked values
   r.allow_incomplete = args.allow_incomplete;
   return r;
 }
@@ -134,7 +136,9 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
   std::unique_ptr<OutputFile> out;
   if (!args.explain) {
     GRIDSTORE_ASSIGN_OR_RETURN(
-        out, OutputFile::Open(args.output.value_or("-"), OutputFile::WriterKind::kStream,
+        out, OutputFile::Open(args.output.value_or("-"),
+                              args.format == "nc" ? OutputFile::WriterKind::kPath
+                                                  : OutputFile::WriterKind::kStream,
                               OutputFile::Durability::kDefault));
   }
   GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.read_only = true}));
@@ -146,6 +150,15 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
   }
   GRIDSTORE_ASSIGN_OR_RETURN(grid::Extraction result, grid::Extract(*store, args.id, request));
   Status s;
+  if (args.format == "nc") {
+    GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
+    s = importers::WriteNetCdfExtraction(out->writer_path(), meta, result);
+    if (!s.ok()) {
+      out->Abort();
+      return s;
+    }
+    return out->Commit();
+  }
   if (args.format == "covjson") {
     GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
     s = WriteCoverageJson(meta, result, out->stream());
@@ -202,8 +215,11 @@ Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
   app->add_flag("--unpack", args->unpack, "Apply scale/offset; fill values become null");
   app->add_flag("--allow-incomplete", args->allow_incomplete,
                 "Read a dataset that is not DONE (unwritten blocks read as fill values)");
-  app->add_option("--format", args->format, "covjson (default), csv or json")
-      ->type_name("covjson|csv|json");
+  app->add_option(
+         "--format", args->format,
+         "covjson (default), nc (CF: a point time series / profile / trajectory, or an "
+         "area's box with its coordinates, bounds and grid mapping; unpacked), csv or json")
+      ->type_name("covjson|nc|csv|json");
   AddOptionalString(app, "-o,--output", &args->output,
                     "Output: a file (replaced only once completely written), or - for stdout "
                     "(the default)")
