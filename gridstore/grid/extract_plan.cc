@@ -4,6 +4,7 @@
 // dataset's coordinates into cells, times, levels and the index boxes to read.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -12,6 +13,7 @@
 #include "gridstore/grid/internal/extract_internal.h"
 #include "gridstore/grid/internal/feature_geometry.h"
 #include "gridstore/grid/internal/grid_messages.h"
+#include "gridstore/util/internal/mutex.h"
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_grid {
@@ -282,13 +284,40 @@ void PlanBoxes(const grid::DataSetMeta& meta, ResolvedExtract* r) {
 
 }  // namespace
 
+// Horizontal grids are built once per dataset incarnation, meta generation and variable: the
+// k-d tree of a large curvilinear grid takes far longer than a point read. Incarnations are
+// random 64-bit numbers, so the key is unique across stores too. Bounded: cleared when full.
+Result<std::shared_ptr<const HorizontalGrid>> CachedGrid(const grid::DataSetMeta& meta,
+                                                         const grid::VariableMeta& var) {
+  using Key = std::tuple<std::string, uint64_t, uint64_t, std::string>;
+  static Mutex mu;
+  static std::map<Key, std::shared_ptr<const HorizontalGrid>>* cache =
+      new std::map<Key, std::shared_ptr<const HorizontalGrid>>();
+  constexpr size_t kMaxGrids = 64;
+  const bool cacheable = meta.incarnation != 0;  // a meta never stored has no identity
+  Key key{meta.id, meta.incarnation, meta.generation, var.name};
+  if (cacheable) {
+    MutexLock lock(&mu);
+    auto it = cache->find(key);
+    if (it != cache->end()) return it->second;
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const HorizontalGrid> grid,
+                             HorizontalGrid::Build(meta, var));
+  if (cacheable) {
+    MutexLock lock(&mu);
+    if (cache->size() >= kMaxGrids) cache->clear();
+    cache->emplace(std::move(key), grid);
+  }
+  return grid;
+}
+
 Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
                                        const ExtractRequest& request) {
   GRIDSTORE_RETURN_IF_ERROR(CheckFeature(request));
   ResolvedExtract r;
   GRIDSTORE_ASSIGN_OR_RETURN(r.variables, ResolveVariables(meta, request));
   const grid::VariableMeta& var = *r.variables[0];
-  GRIDSTORE_ASSIGN_OR_RETURN(r.grid, HorizontalGrid::Build(meta, var));
+  GRIDSTORE_ASSIGN_OR_RETURN(r.grid, CachedGrid(meta, var));
   r.plan.grid_description = r.grid->description();
   GRIDSTORE_ASSIGN_OR_RETURN(grid::AxisCoordinate time,
                              grid::AxisCoordinate::Build(meta, var, grid::kT));

@@ -171,6 +171,22 @@ std::vector<Cell> HorizontalGrid::CellsInBox(double west, double south, double e
     const double d = lon - west - 360 * std::floor((lon - west) / 360);
     return d <= span + 1e-12 || span >= 360;
   };
+  if (type_ == GridType::kRectilinear) {
+    // Rows and columns apart: O(rows + columns + cells inside), not O(all cells).
+    std::vector<int64_t> rows, columns;
+    for (size_t i = 0; i < lat1_.size(); ++i) {
+      if (lat1_[i] >= south && lat1_[i] <= north) rows.push_back(int64_t(i));
+    }
+    for (size_t j = 0; j < lon1_.size(); ++j) {
+      if (lon_inside(lon1_[j])) columns.push_back(int64_t(j));
+    }
+    const std::vector<int64_t>& xs = x_is_lat_ ? rows : columns;
+    const std::vector<int64_t>& ys = x_is_lat_ ? columns : rows;
+    for (int64_t x : xs) {
+      for (int64_t y : ys) cells.push_back(Cell{x, y});
+    }
+    return cells;
+  }
   for (int64_t x = 0; x < nx_; ++x) {
     for (int64_t y = 0; y < ny_; ++y) {
       const LonLat c = At(Cell{x, y});
