@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
                   "opening the store");
   Check(store->CreateStore(), "CreateStore");  // idempotent
 
+  const auto& s = samples::kShape;
   DataSetMeta meta;
   meta.id = samples::kDataSetId;
   meta.layout.block_x = 64;
@@ -28,12 +29,29 @@ int main(int argc, char** argv) {
     var.set_fill_value<float>(-9999.0f);
     meta.variables.push_back(var);
   }
+  // Coordinates, so that the data can be asked for by longitude, latitude, time and level
+  // (samples/extract_by_coordinates.cc): CF units, as an import from netCDF keeps them.
+  auto coordinate = [](std::string name, std::string units, auto value_of, int64_t n) {
+    Coordinate c;
+    c.name = name;
+    c.dimensions = {name};
+    c.shape = {n};
+    for (int64_t i = 0; i < n; ++i) c.values.push_back(value_of(i));
+    c.attributes["units"] = AttributeValue::String(units);
+    return c;
+  };
+  meta.coordinates = {
+      coordinate(
+          "time", "hours since 2026-11-21 00:00:00", [](int64_t i) { return 6.0 * i; }, s[kT]),
+      coordinate(
+          "level", "hPa", [](int64_t i) { return 1000.0 - 50.0 * i; }, s[kZ]),
+      coordinate("lat", "degrees_north", samples::LatitudeOf, s[kX]),
+      coordinate("lon", "degrees_east", samples::LongitudeOf, s[kY])};
   meta.attributes["source"] = AttributeValue::String("sample");
   meta.set_status(kStatusInit);
   Check(store->PutDataSetMeta(meta), "PutDataSetMeta");
 
   auto writer = CheckResult(store->GetDataWriter(meta.id), "GetDataWriter");
-  const auto& s = samples::kShape;
   for (int v = 0; v < 3; ++v) {
     for (int64_t t = 0; t < s[kT]; ++t) {
       for (int64_t z = 0; z < s[kZ]; ++z) {

@@ -25,6 +25,11 @@ inline float SampleValue(int variable, int64_t t, int64_t z, int64_t x, int64_t 
                             std::sin(x * 0.1) * std::cos(y * 0.05));
 }
 
+// The grid's coordinates: latitudes 89 .. -89 every 2 degrees (north first, as in GRIB-derived
+// files), longitudes 0 .. 358 every 2 degrees.
+inline double LatitudeOf(int64_t x) { return 89.0 - 2.0 * static_cast<double>(x); }
+inline double LongitudeOf(int64_t y) { return 2.0 * static_cast<double>(y); }
+
 // Prints the error and exits non-zero if `status` is not OK.
 inline void Check(const gridstore::Status& status, const char* what) {
   if (!status.ok()) {
