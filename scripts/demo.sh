@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the embedded default (RocksDB): installs the dependencies, builds, then imports
 # real NetCDF files from ../shared/data into out/demo-store and fetches slices through the
-# `gridstore` command: a whole plane, one point's time series, a vertical profile and a 4-D box.
+# `gridstore` command: a whole plane, one point's time series, a vertical profile and a 4-D box,
+# and extracts by longitude/latitude, time and level (points, a polygon, a route).
 # Finally it runs the C++ samples (create a dataset, fetch through the library API).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,13 +40,28 @@ gs fetch ncar/uvt --variables T,U --origin 0,2,10,20 --shape 1,2,2,2 --format js
 gs fetch ncar/uvt --variables T --origin 0,2,10,20 --shape 1,5,8,8 -o out/t-box.npy
 ls -l out/t-box.npy
 
+echo "== in the forecaster's terms: tos at 30W on the equator, Jan-Mar 2001 (360_day calendar), CoverageJSON"
+gs extract ipsl/tos-2001 --variables tos --point -30,0 --time 2001-01-16/2001-03-16 --unpack \
+  | sed -n 1,12p
+echo "== a rotated-pole model (colpex): a point by geographic lon/lat, where it landed and why"
+gs import "$data/small_theta_colpex.nc" --dataset metoffice/colpex
+gs extract metoffice/colpex --variables air_potential_temperature --point -3.2,52.4 --level 3 \
+  --method bilinear --explain
+gs extract metoffice/colpex --variables air_potential_temperature --point -3.2,52.4 --level 3 \
+  --method bilinear --format csv
+echo "== an area (a polygon west of Africa) and a flight route across the Atlantic"
+gs extract ipsl/tos-2001 --variables tos --polygon 'POLYGON((-40 -5,-20 -5,-30 10,-40 -5))' \
+  --time 2001-01-16 --unpack --format nc -o out/tos-polygon.nc
+ncdump -h out/tos-polygon.nc | sed -n 1,8p
+gs extract ipsl/tos-2001 --variables tos --trajectory 'LINESTRING(-60 10, -20 40)' \
+  --time 2001-07-16 --unpack --format csv | sed -n 1,6p
 echo "== verify every block's checksum"
 gs verify
 
 echo "== the C++ samples (library API)"
 rm -rf out/sample-store
 for sample in create_and_write fetch_plane fetch_profile fetch_box fetch_time_series \
-    fetch_point_all_variables; do
+    fetch_point_all_variables extract_by_coordinates; do
   echo "-- sample $sample"
   "build/samples/sample_$sample" out/sample-store
 done
