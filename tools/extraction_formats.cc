@@ -10,7 +10,7 @@ namespace gridstore::tools {
 namespace {
 
 using grid::Extraction;
-using nlohmann::json;
+using json = nlohmann::ordered_json;  // members in the order written: "type" first
 
 json Number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
@@ -284,8 +284,11 @@ Status WriteCoverageJson(const grid::DataSetMeta& meta, const Extraction& r, std
   (void)meta;
   std::vector<json> coverages = Coverages(r);
   if (coverages.size() == 1) {
-    json doc = std::move(coverages[0]);
-    doc["parameters"] = Parameters(r);
+    json& c = coverages[0];
+    json doc = {{"type", c["type"]},
+                {"domain", std::move(c["domain"])},
+                {"parameters", Parameters(r)},
+                {"ranges", std::move(c["ranges"])}};
     return Emit(doc, out);
   }
   json doc = {
