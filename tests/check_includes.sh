@@ -19,6 +19,8 @@ check "$g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rocksdb/!(r
 check "$g/util/*/* $g/util/*.* $g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rocksdb/* $g/storage/rados/!(rados_kv_store_impl).h $g/grid/*.h $g/grid/*.cc $g/grid/internal/* $g/importers/*/* $g/importers/*.* tools/* samples/* tests/*/* bench/*" '#include <rados/' "librados outside storage/rados/ (its .cc files and rados_kv_store_impl.h)"
 check "$g/grid/*.h $g/grid/*.cc $g/grid/internal/*" '#include "gridstore/(storage/rocksdb|storage/memory|storage/rados|importers)/|#include "tools/' "grid/ includes a backend or a higher module"
 check "$g/grid/*.h $g/grid/*.cc $g/grid/internal/*" '#include <(rocksdb|rados|netcdf|hdf5)' "grid/ includes an engine or file-format header"
+check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $g/grid/*.h $g/grid/*.cc $g/grid/internal/!(grid_mapping).* $g/importers/*/* $g/importers/*.* tools/* samples/* bench/*" '#include <proj' "PROJ outside grid/internal/grid_mapping.cc"
+check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $g/grid/*.h $g/grid/*.cc $g/grid/internal/!(feature_geometry).* $g/importers/*/* $g/importers/*.* tools/* samples/* bench/*" '#include <geos' "GEOS outside grid/internal/feature_geometry.cc"
 check "$g/grid/*.h" '#include <(zstd|xxhash)' "a public grid header exposes zstd/xxHash"
 # Installed (public) headers include only other public headers: no internal/, no storage/.
 check "$g/util/*.h $g/grid/*.h $g/importers/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"

@@ -59,19 +59,6 @@ const Coordinate* AxisCoordinateOf(const DataSetMeta& meta, const std::string& d
   return c != nullptr && c->dimensions.size() == 1 && c->dimensions[0] == dim ? c : nullptr;
 }
 
-std::vector<std::string> Words(const std::string& text) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    size_t j = i;
-    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
-    if (j > i) out.push_back(text.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
 // `c`'s values as an x-major (nx, ny) array, transposing a (y, x) coordinate.
 std::vector<double> AsXMajor(const Coordinate& c, const std::string& xdim, int64_t nx, int64_t ny) {
   if (c.dimensions[0] == xdim) return c.values;
@@ -109,7 +96,7 @@ std::pair<const Coordinate*, const Coordinate*> AuxiliaryLatLon(const DataSetMet
   const Coordinate *lat = nullptr, *lon = nullptr;
   auto it = var.attributes.find("coordinates");
   if (it == var.attributes.end() || !it->second.is_string()) return {lat, lon};
-  for (const std::string& name : Words(it->second.string_value())) {
+  for (const std::string& name : SplitWhitespace(it->second.string_value())) {
     const Coordinate* c = meta.FindCoordinate(name);
     if (c == nullptr || !over_xy(*c)) continue;
     if (IsLatitude(*c)) lat = c;
@@ -122,7 +109,7 @@ std::pair<const Coordinate*, const Coordinate*> AuxiliaryLatLon(const DataSetMet
 std::string GridMappingName(const VariableMeta& var) {
   const auto it = var.attributes.find("grid_mapping");
   if (it == var.attributes.end() || !it->second.is_string()) return "";
-  const std::vector<std::string> words = Words(it->second.string_value());
+  const std::vector<std::string> words = SplitWhitespace(it->second.string_value());
   if (words.empty()) return "";
   return words[0].back() == ':' ? words[0].substr(0, words[0].size() - 1) : words[0];
 }

@@ -11,24 +11,14 @@
 #include <cmath>
 #include <random>
 
+#include "tests/grid/grid_testutil.h"
 #include "tests/test_util.h"
 
 namespace gridstore::grid {
 namespace {
 
+using testing::Coord1D;
 using ::testing::HasSubstr;
-
-Coordinate Coord1D(std::string name, std::vector<double> values, std::string units,
-                   std::string standard_name = "") {
-  Coordinate c;
-  c.name = name;
-  c.dimensions = {name};
-  c.shape = {int64_t(values.size())};
-  c.values = std::move(values);
-  c.attributes["units"] = AttributeValue::String(units);
-  if (!standard_name.empty()) c.attributes["standard_name"] = AttributeValue::String(standard_name);
-  return c;
-}
 
 std::vector<double> Range(double first, double step, int n) {
   std::vector<double> v;

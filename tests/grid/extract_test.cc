@@ -19,6 +19,7 @@
 namespace gridstore::grid {
 namespace {
 
+using testing::Coord1D;
 using ::testing::HasSubstr;
 using testing::MakeMeta;
 using testing::MakeVariable;
@@ -30,16 +31,6 @@ constexpr int64_t kTimes = 3, kLevels = 2, kLat = 60, kLon = 90;
 double LatOf(int64_t x) { return 60.0 - 1.5 * double(x); }   // descending, 60 .. -28.5
 double LonOf(int64_t y) { return -30.0 + 2.0 * double(y); }  // -30 .. 148
 
-Coordinate Coord(std::string name, std::vector<double> values, std::string units) {
-  Coordinate c;
-  c.name = name;
-  c.dimensions = {name};
-  c.shape = {int64_t(values.size())};
-  c.values = std::move(values);
-  c.attributes["units"] = AttributeValue::String(units);
-  return c;
-}
-
 class ExtractTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -50,9 +41,10 @@ class ExtractTest : public ::testing::Test {
     std::vector<double> lats, lons;
     for (int64_t x = 0; x < kLat; ++x) lats.push_back(LatOf(x));
     for (int64_t y = 0; y < kLon; ++y) lons.push_back(LonOf(y));
-    meta_.coordinates = {Coord("lat", lats, "degrees_north"), Coord("lon", lons, "degrees_east"),
-                         Coord("time", {0, 6, 12}, "hours since 2026-11-25 00:00:00"),
-                         Coord("plev", {850, 500}, "hPa")};
+    meta_.coordinates = {Coord1D("lat", lats, "degrees_north"),
+                         Coord1D("lon", lons, "degrees_east"),
+                         Coord1D("time", {0, 6, 12}, "hours since 2026-11-25 00:00:00"),
+                         Coord1D("plev", {850, 500}, "hPa")};
     ASSERT_OK(store_->PutDataSetMeta(meta_));
     ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter("run"));
     for (int64_t t = 0; t < kTimes; ++t)

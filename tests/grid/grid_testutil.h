@@ -39,6 +39,21 @@ inline grid::DataSetMeta MakeMeta(std::string id, std::vector<grid::VariableMeta
   return meta;
 }
 
+// A 1-D coordinate variable `name` over the dimension of the same name, with CF units (and a
+// standard_name if given).
+inline grid::Coordinate Coord1D(std::string name, std::vector<double> values, std::string units,
+                                std::string standard_name = "") {
+  grid::Coordinate c;
+  c.name = name;
+  c.dimensions = {name};
+  c.shape = {int64_t(values.size())};
+  c.values = std::move(values);
+  c.attributes["units"] = grid::AttributeValue::String(units);
+  if (!standard_name.empty())
+    c.attributes["standard_name"] = grid::AttributeValue::String(standard_name);
+  return c;
+}
+
 // A deterministic value for (t, z, x, y) that differs across every index and variable `salt`.
 inline double PatternValue(int salt, int64_t t, int64_t z, int64_t x, int64_t y) {
   return salt * 1000.0 + t * 100.0 + z * 10.0 + x * 0.5 + y * 0.25;

@@ -15,19 +15,6 @@ std::recursive_mutex& NetCdfMutex() {
   return mu;
 }
 
-std::vector<std::string> SplitWhitespace(std::string_view s) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    size_t j = i;
-    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-    if (j > i) out.emplace_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
 std::optional<DataType> ToDataType(nc_type type) {
   switch (type) {
     case NC_BYTE:

@@ -14,8 +14,11 @@
 #include <vector>
 
 #include "gridstore/grid/data_type.h"
+#include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_importers {
+
+using ::gridstore::SplitWhitespace;
 
 // netCDF-C and the HDF5 it links are not thread-safe, so every call into them, from the importer
 // and the exporter, holds this lock; imports on several threads then only overlap in compression
@@ -26,9 +29,6 @@ using NetCdfLock = std::lock_guard<std::recursive_mutex>;
 // The GridStore type of a netCDF numeric type; nullopt for char, string and user types.
 std::optional<grid::DataType> ToDataType(nc_type type);
 nc_type ToNcType(grid::DataType type);
-
-// Splits on runs of white space (CF attributes such as `coordinates` are lists of names).
-std::vector<std::string> SplitWhitespace(std::string_view s);
 
 }  // namespace gridstore::internal_importers
 

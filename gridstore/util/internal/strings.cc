@@ -1,6 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/util/internal/strings.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -16,6 +17,19 @@ std::string FormatDouble(double value) {
   char buf[32];
   auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value);
   return std::string(buf, ec == std::errc() ? end : buf);
+}
+
+std::vector<std::string> SplitWhitespace(std::string_view s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    size_t j = i;
+    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
 }
 
 std::string_view Trim(std::string_view text, std::string_view chars) {

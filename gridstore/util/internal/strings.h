@@ -55,6 +55,10 @@ std::string_view Trim(std::string_view text, std::string_view chars = " \t\n\v\f
 // parsers, which name the option.)
 std::vector<std::string> SplitList(std::string_view text, char separator = ',');
 
+// The words of `text` between runs of ASCII whitespace: SplitWhitespace(" a  b\tc ") ==
+// {"a", "b", "c"} (CF attributes that list names: `coordinates`, `grid_mapping`).
+std::vector<std::string> SplitWhitespace(std::string_view text);
+
 // A shape in a message: ShapeString({10, 2, 9, 9}) == "[10, 2, 9, 9]".
 std::string ShapeString(std::span<const int64_t> extents);
 // With each extent named: "[t=10, z=2, x=9, y=9]" for names {"t", "z", "x", "y"}. An extent
