@@ -260,6 +260,110 @@ TEST(HorizontalGridTest, RotatedPoleGridFromItsGridMapping) {
   EXPECT_EQ(n->cell, (Cell{7, 11}));
 }
 
+// A variable on a projected grid: 1-D x/y in metres and a grid mapping with the given attributes.
+DataSetMeta ProjectedMeta(const std::vector<double>& xs, const std::vector<double>& ys,
+                          const Attributes& mapping_attributes) {
+  DataSetMeta meta;
+  meta.id = "p";
+  VariableMeta v;
+  v.name = "t2m";
+  v.shape = {1, 1, int64_t(ys.size()), int64_t(xs.size())};
+  v.dimension_names = {"", "", "y", "x"};
+  v.attributes["grid_mapping"] = AttributeValue::String("crs");
+  meta.variables.push_back(v);
+  meta.coordinates.push_back(Coord1D("y", ys, "m", "projection_y_coordinate"));
+  meta.coordinates.push_back(Coord1D("x", xs, "m", "projection_x_coordinate"));
+  Coordinate crs;
+  crs.name = "crs";
+  crs.values = {0};
+  crs.attributes = mapping_attributes;
+  meta.coordinates.push_back(crs);
+  return meta;
+}
+
+TEST(HorizontalGridTest, LambertConformalGridEqualsSnydersFormulas) {
+  // Spherical Lambert conformal conic (Snyder, Map Projections: A Working Manual, 15-1..15-5).
+  constexpr double R = 6371229, kRad = M_PI / 180;
+  const double p1 = 30 * kRad, p2 = 60 * kRad, p0 = 45 * kRad, l0 = 10;
+  const double n = std::log(std::cos(p1) / std::cos(p2)) /
+                   std::log(std::tan(M_PI / 4 + p2 / 2) / std::tan(M_PI / 4 + p1 / 2));
+  const double F = std::cos(p1) * std::pow(std::tan(M_PI / 4 + p1 / 2), n) / n;
+  const double rho0 = R * F / std::pow(std::tan(M_PI / 4 + p0 / 2), n);
+  auto forward = [&](double lon, double lat, double* x, double* y) {
+    const double rho = R * F / std::pow(std::tan(M_PI / 4 + lat * kRad / 2), n);
+    *x = rho * std::sin(n * (lon - l0) * kRad);
+    *y = rho0 - rho * std::cos(n * (lon - l0) * kRad);
+  };
+  Attributes a;
+  a["grid_mapping_name"] = AttributeValue::String("lambert_conformal_conic");
+  a["standard_parallel"] = AttributeValue::Floats(DataType::kFloat64, {30, 60});
+  a["longitude_of_central_meridian"] = AttributeValue::Double(10);
+  a["latitude_of_projection_origin"] = AttributeValue::Double(45);
+  a["earth_radius"] = AttributeValue::Double(R);
+  const DataSetMeta meta = ProjectedMeta(Range(-500e3, 25e3, 40), Range(-400e3, 25e3, 32), a);
+  auto g = Grid(meta);
+  ASSERT_NE(g, nullptr);
+  EXPECT_THAT(g->description(), HasSubstr("grid mapping crs"));
+  for (int64_t x = 0; x < 32; x += 5) {
+    for (int64_t y = 0; y < 40; y += 7) {
+      const LonLat c = g->At({x, y});
+      double fx = 0, fy = 0;
+      forward(c.lon, c.lat, &fx, &fy);
+      EXPECT_NEAR(fx, -500e3 + 25e3 * double(y), 1e-3) << x << "," << y;
+      EXPECT_NEAR(fy, -400e3 + 25e3 * double(x), 1e-3) << x << "," << y;
+    }
+  }
+  auto n2 = g->FindNearest(g->At({20, 30}));
+  ASSERT_TRUE(n2.ok());
+  EXPECT_EQ(n2->cell, (Cell{20, 30}));
+}
+
+TEST(HorizontalGridTest, PolarStereographicGridEqualsSnydersFormulas) {
+  // Spherical polar stereographic, north pole, true at the pole (Snyder 21-30..21-34, k0 = 1).
+  constexpr double R = 6371229, kRad = M_PI / 180;
+  const double l0 = -45;
+  Attributes a;
+  a["grid_mapping_name"] = AttributeValue::String("polar_stereographic");
+  a["latitude_of_projection_origin"] = AttributeValue::Double(90);
+  a["straight_vertical_longitude_from_pole"] = AttributeValue::Double(l0);
+  a["scale_factor_at_projection_origin"] = AttributeValue::Double(1);
+  a["earth_radius"] = AttributeValue::Double(R);
+  const DataSetMeta meta = ProjectedMeta(Range(-2e6, 100e3, 41), Range(-2e6, 100e3, 41), a);
+  auto g = Grid(meta);
+  ASSERT_NE(g, nullptr);
+  for (int64_t x = 0; x < 41; x += 6) {
+    for (int64_t y = 0; y < 41; y += 6) {
+      const LonLat c = g->At({x, y});
+      const double rho = 2 * R * std::tan(M_PI / 4 - c.lat * kRad / 2);
+      EXPECT_NEAR(rho * std::sin((c.lon - l0) * kRad), -2e6 + 100e3 * double(y), 1e-3);
+      EXPECT_NEAR(-rho * std::cos((c.lon - l0) * kRad), -2e6 + 100e3 * double(x), 1e-3);
+    }
+  }
+  // The pole is inside the grid: every longitude meets there.
+  auto pole = g->FindNearest({123, 89.99});
+  ASSERT_TRUE(pole.ok()) << pole.status().ToString();
+  EXPECT_EQ(pole->cell, (Cell{20, 20}));
+}
+
+TEST(HorizontalGridTest, DescendingLongitudesAndAnUnsupportedMapping) {
+  auto g = Grid(RectilinearMeta(Range(-10, 1, 21), Range(40, -2, 30)));  // 40 .. -18 descending
+  ASSERT_NE(g, nullptr);
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> lon(-19, 41), lat(-10.4, 10.4);
+  for (int i = 0; i < 300; ++i) {
+    const LonLat p{lon(rng), lat(rng)};
+    auto n = g->FindNearest(p);
+    ASSERT_TRUE(n.ok()) << n.status().ToString();
+    EXPECT_NEAR(n->distance_km, BruteForceNearestKm(*g, p), 1e-9);
+  }
+  Attributes a;
+  a["grid_mapping_name"] = AttributeValue::String("sinusoidal");
+  auto bad = HorizontalGrid::Build(ProjectedMeta(Range(0, 1, 3), Range(0, 1, 3), a),
+                                   ProjectedMeta(Range(0, 1, 3), Range(0, 1, 3), a).variables[0]);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("'sinusoidal' is not supported"));
+}
+
 TEST(HorizontalGridTest, AVariableWithoutHorizontalCoordinatesIsNamed) {
   DataSetMeta meta = RectilinearMeta(Range(0, 1, 3), Range(0, 1, 4));
   meta.coordinates.clear();
