@@ -208,20 +208,26 @@ json GridCoverage(const Extraction& r) {
 json MultiPointCoverage(const Extraction& r, size_t j) {
   const grid::ExtractPlan& plan = r.plan;
   const auto [x0, y0, nx, ny] = plan.area;
+  // MultiPoint domains have no z axis: a level goes into each tuple (x, y, z).
+  const bool with_level = !r.level_axis.name().empty();
   json tuples = json::array();
   std::vector<size_t> cells;  // x * ny + y of the cells inside
   for (int64_t x = 0; x < nx; ++x) {
     for (int64_t y = 0; y < ny; ++y) {
       if (!plan.mask[size_t(x * ny + y)]) continue;
       const grid::LonLat c = r.grid->At({x0 + x, y0 + y});
-      tuples.push_back({c.lon, c.lat});
+      json tuple = {c.lon, c.lat};
+      if (with_level) tuple.push_back(r.level_axis.values()[size_t(plan.levels[j])]);
+      tuples.push_back(tuple);
       cells.push_back(size_t(x * ny + y));
     }
   }
   const bool series = plan.times.size() > 1;
+  std::vector<std::string> coordinates = {"x", "y"};
+  if (with_level) coordinates.push_back("z");
   json axes = {
-      {"composite", {{"dataType", "tuple"}, {"coordinates", {"x", "y"}}, {"values", tuples}}}};
-  AddTimeAndLevelAxes(r, plan.times, {plan.levels[j]}, &axes);
+      {"composite", {{"dataType", "tuple"}, {"coordinates", coordinates}, {"values", tuples}}}};
+  if (!r.time_axis.name().empty()) axes["t"] = {{"values", TimeValues(r, plan.times)}};
   json domain = {{"type", "Domain"},
                  {"domainType", series ? "MultiPointSeries" : "MultiPoint"},
                  {"axes", axes},

@@ -311,6 +311,14 @@ std::string CoverageProblem(const json& coverage, const json& parameters) {
       {"MultiPoint", {"composite"}},
       {"MultiPointSeries", {"composite", "t"}}};
   if (!required.count(type)) return "unknown domainType " + type;
+  const std::map<std::string, std::set<std::string>> allowed = {
+      {"Grid", {"x", "y", "z", "t"}},        {"Point", {"x", "y", "z", "t"}},
+      {"PointSeries", {"x", "y", "z", "t"}}, {"VerticalProfile", {"x", "y", "z", "t"}},
+      {"Trajectory", {"composite", "z"}},    {"Section", {"composite", "z"}},
+      {"MultiPoint", {"composite", "t"}},    {"MultiPointSeries", {"composite", "t"}}};
+  for (const auto& [axis, unused] : axes.items()) {
+    if (!allowed.at(type).count(axis)) return type + " may not have axis " + axis;
+  }
   for (const std::string& a : required.at(type)) {
     if (!axes.contains(a)) return type + " lacks axis " + a;
   }
