@@ -286,8 +286,7 @@ Status Emit(const json& doc, std::ostream& out) {
 
 }  // namespace
 
-Status WriteCoverageJson(const grid::DataSetMeta& meta, const Extraction& r, std::ostream& out) {
-  (void)meta;
+Status WriteCoverageJson(const Extraction& r, std::ostream& out) {
   std::vector<json> coverages = Coverages(r);
   if (coverages.size() == 1) {
     json& c = coverages[0];

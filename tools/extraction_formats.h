@@ -16,8 +16,7 @@ namespace gridstore::tools {
 // coverage; several points, or both many times and many levels, a CoverageCollection of them; a
 // bbox on a rectilinear grid a Grid coverage with cells outside the box null. Parameters carry
 // units, long names and CF standard names; times are ISO 8601.
-Status WriteCoverageJson(const grid::DataSetMeta& meta, const grid::Extraction& result,
-                         std::ostream& out);
+Status WriteCoverageJson(const grid::Extraction& result, std::ostream& out);
 // One row per point (or cell) and time and level: time,level,lat,lon,<variables>.
 Status WriteExtractionCsv(const grid::Extraction& result, std::ostream& out);
 // {"points": [{"lon", "lat", "grid_lon", "grid_lat", "distance_km", "x", "y"}...],

@@ -76,6 +76,8 @@ Result<Extraction> Extract(GridStore& store, std::string_view dataset,
   fetcher->set_options({.unpack = request.unpack, .allow_incomplete = request.allow_incomplete});
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<GridDataSet> read, fetcher->FetchBoxes(r.plan.boxes));
   Extraction out;
+  out.incarnation = fetcher->meta().incarnation;
+  out.generation = fetcher->meta().generation;
   out.grid = r.grid;
   out.time_axis = std::move(*r.time_axis);
   out.level_axis = std::move(*r.level_axis);

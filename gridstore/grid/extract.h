@@ -97,6 +97,9 @@ struct ExtractPlan {
 
 // The values, as doubles (NaN where missing), for each variable.
 struct Extraction {
+  // The dataset's meta this was resolved and read against (DataSetMeta::incarnation and
+  // generation): labels taken from a meta read later must come from the same one.
+  uint64_t incarnation = 0, generation = 0;
   ExtractPlan plan;
   std::shared_ptr<const HorizontalGrid> grid;
   AxisCoordinate time_axis, level_axis;

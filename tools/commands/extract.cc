@@ -152,6 +152,10 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
   Status s;
   if (args.format == "nc") {
     GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
+    if (meta.incarnation != result.incarnation || meta.generation != result.generation) {
+      return Status::Aborted("dataset " + Quote(args.id) +
+                             " changed while it was being extracted; extract again");
+    }
     s = importers::WriteNetCdfExtraction(out->writer_path(), meta, result);
     if (!s.ok()) {
       out->Abort();
@@ -160,8 +164,7 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
     return out->Commit();
   }
   if (args.format == "covjson") {
-    GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
-    s = WriteCoverageJson(meta, result, out->stream());
+    s = WriteCoverageJson(result, out->stream());
   } else if (args.format == "csv") {
     s = WriteExtractionCsv(result, out->stream());
   } else {
