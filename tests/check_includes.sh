@@ -19,11 +19,14 @@ check "$g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rocksdb/!(r
 check "$g/util/*/* $g/util/*.* $g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rocksdb/* $g/storage/rados/!(rados_kv_store_impl).h $g/grid/*.h $g/grid/*.cc $g/grid/internal/* $g/importers/*/* $g/importers/*.* tools/* samples/* tests/*/* bench/*" '#include <rados/' "librados outside storage/rados/ (its .cc files and rados_kv_store_impl.h)"
 check "$g/grid/*.h $g/grid/*.cc $g/grid/internal/*" '#include "gridstore/(storage/rocksdb|storage/memory|storage/rados|importers)/|#include "tools/' "grid/ includes a backend or a higher module"
 check "$g/grid/*.h $g/grid/*.cc $g/grid/internal/*" '#include <(rocksdb|rados|netcdf|hdf5)' "grid/ includes an engine or file-format header"
-check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $g/grid/*.h $g/grid/*.cc $g/grid/internal/!(grid_mapping).* $g/importers/*/* $g/importers/*.* tools/* samples/* bench/*" '#include <proj' "PROJ outside grid/internal/grid_mapping.cc"
-check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $g/grid/*.h $g/grid/*.cc $g/grid/internal/!(feature_geometry).* $g/importers/*/* $g/importers/*.* tools/* samples/* bench/*" '#include <geos' "GEOS outside grid/internal/feature_geometry.cc"
+check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $g/grid/*.h $g/grid/*.cc $g/grid/internal/!(grid_mapping).* $g/importers/*/* $g/importers/*.* $g/formats/* tools/* samples/* bench/*" '#include <proj' "PROJ outside grid/internal/grid_mapping.cc"
+check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $g/grid/*.h $g/grid/*.cc $g/grid/internal/!(feature_geometry).* $g/importers/*/* $g/importers/*.* $g/formats/* tools/* samples/* bench/*" '#include <geos' "GEOS outside grid/internal/feature_geometry.cc"
 check "$g/grid/*.h" '#include <(zstd|xxhash)' "a public grid header exposes zstd/xxHash"
 # Installed (public) headers include only other public headers: no internal/, no storage/.
-check "$g/util/*.h $g/grid/*.h $g/importers/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
+check "$g/util/*.h $g/grid/*.h $g/importers/*.h $g/formats/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
+# formats/ writes results from the grid module's public API: no storage, no grid internals, no
+# file-format library, nothing above it.
+check "$g/formats/*" '#include "gridstore/(storage|importers|grid/internal)/|#include "tools/|#include <(netcdf|rocksdb|rados|proj|geos)' "formats/ includes a lower layer's internals or a higher module"
 check "samples/*" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/|#include <(rocksdb|zstd|netcdf)' "samples/ includes a private or third-party header"
 # tools/ sees public headers, plus util/internal/ (text and thread helpers shared with the library).
 [ -d tools ] && check "tools/* tools/commands/*" '#include "gridstore/(grid|importers|storage)/internal/' "tools/ includes a private header"

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/formats/extraction_formats.h"
 #include "gridstore/importers/netcdf_extraction_writer.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
-#include "tools/extraction_formats.h"
 #include "tools/output_file.h"
 
 namespace gridstore::tools {
@@ -164,11 +164,11 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
     return out->Commit();
   }
   if (args.format == "covjson") {
-    s = WriteCoverageJson(result, out->stream());
+    s = formats::WriteCoverageJson(result, out->stream());
   } else if (args.format == "csv") {
-    s = WriteExtractionCsv(result, out->stream());
+    s = formats::WriteExtractionCsv(result, out->stream());
   } else {
-    s = WriteExtractionJson(result, out->stream());
+    s = formats::WriteExtractionJson(result, out->stream());
   }
   if (!s.ok()) {
     Status io = out->WriteError();

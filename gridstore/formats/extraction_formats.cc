@@ -1,12 +1,12 @@
 // Copyright 2026 The GridStore Authors.
-#include "tools/extraction_formats.h"
+#include "gridstore/formats/extraction_formats.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "gridstore/util/internal/strings.h"
 
-namespace gridstore::tools {
+namespace gridstore::formats {
 namespace {
 
 using grid::Extraction;
@@ -371,4 +371,4 @@ Status WriteExtractionJson(const Extraction& r, std::ostream& out) {
   return Emit(doc, out);
 }
 
-}  // namespace gridstore::tools
+}  // namespace gridstore::formats

@@ -1,8 +1,10 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Extraction results (grid/extract.h) as CoverageJSON (what OGC API-EDR returns), CSV and JSON.
-#ifndef GRIDSTORE_TOOLS_EXTRACTION_FORMATS_H_
-#define GRIDSTORE_TOOLS_EXTRACTION_FORMATS_H_
+// Extraction results (grid/extract.h) as CoverageJSON (what OGC API-EDR returns), CSV and JSON:
+// the writers the command, the HTTP service and the Python package share. (netCDF output is in
+// importers/, the only code that includes netCDF-C.)
+#ifndef GRIDSTORE_FORMATS_EXTRACTION_FORMATS_H_
+#define GRIDSTORE_FORMATS_EXTRACTION_FORMATS_H_
 
 #include <ostream>
 #include <string>
@@ -10,7 +12,7 @@
 #include "gridstore/grid/extract.h"
 #include "gridstore/util/status.h"
 
-namespace gridstore::tools {
+namespace gridstore::formats {
 
 // CoverageJSON: one point and one time or level axis is a PointSeries, VerticalProfile or Point
 // coverage; several points, or both many times and many levels, a CoverageCollection of them; a
@@ -23,6 +25,6 @@ Status WriteExtractionCsv(const grid::Extraction& result, std::ostream& out);
 //  "times": [...], "levels": [...], "values": {"var": [...]}} (layout as Extraction::Variable).
 Status WriteExtractionJson(const grid::Extraction& result, std::ostream& out);
 
-}  // namespace gridstore::tools
+}  // namespace gridstore::formats
 
-#endif  // GRIDSTORE_TOOLS_EXTRACTION_FORMATS_H_
+#endif  // GRIDSTORE_FORMATS_EXTRACTION_FORMATS_H_
