@@ -17,17 +17,24 @@ double CellValue(const Grid4D& g, int64_t t, int64_t z) {
   return g.ValueAsDouble(t - g.origin()[kT], z - g.origin()[kZ], 0, 0);
 }
 
-std::vector<double> AreaValues(const ExtractPlan& plan, const Grid4D& g) {
-  std::vector<double> values;
+// [time][level][x][y] over the area box: each box read covers some of its columns; cells outside
+// the feature, or in no box, are NaN.
+std::vector<double> AreaValues(const ExtractPlan& plan, const std::vector<GridDataSet>& read,
+                               const std::string& name) {
   const int64_t nx = plan.area[2], ny = plan.area[3];
-  values.reserve(plan.times.size() * plan.levels.size() * size_t(nx * ny));
-  for (int64_t t : plan.times) {
-    for (int64_t z : plan.levels) {
-      for (int64_t x = 0; x < nx; ++x) {
-        for (int64_t y = 0; y < ny; ++y) {
-          values.push_back(plan.mask[size_t(x * ny + y)]
-                               ? g.ValueAsDouble(t - g.origin()[kT], z - g.origin()[kZ], x, y)
-                               : NAN);
+  const size_t nz = plan.levels.size(), plane = size_t(nx * ny);
+  std::vector<double> values(plan.times.size() * nz * plane, NAN);
+  for (const GridDataSet& box : read) {
+    const Grid4D& g = *box.GetVariable(name);
+    const int64_t y0 = g.origin()[kY] - plan.area[1];
+    for (size_t i = 0; i < plan.times.size(); ++i) {
+      for (size_t j = 0; j < nz; ++j) {
+        const int64_t t = plan.times[i] - g.origin()[kT], z = plan.levels[j] - g.origin()[kZ];
+        for (int64_t x = 0; x < nx; ++x) {
+          for (int64_t y = 0; y < g.shape()[kY]; ++y) {
+            const size_t cell = size_t(x * ny + y0 + y);
+            if (plan.mask[cell]) values[(i * nz + j) * plane + cell] = g.ValueAsDouble(t, z, x, y);
+          }
         }
       }
     }
@@ -85,9 +92,8 @@ Result<Extraction> Extract(GridStore& store, std::string_view dataset,
   for (const VariableMeta* var : r.variables) {
     Extraction::Variable v;
     v.meta = *var;
-    v.values = r.plan.kind == FeatureKind::kArea
-                   ? AreaValues(r.plan, *read[0].GetVariable(var->name))
-                   : PointValues(r.plan, read, var->name);
+    v.values = r.plan.kind == FeatureKind::kArea ? AreaValues(r.plan, read, var->name)
+                                                 : PointValues(r.plan, read, var->name);
     out.variables.push_back(std::move(v));
   }
   out.plan = std::move(r.plan);

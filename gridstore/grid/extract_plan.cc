@@ -253,8 +253,24 @@ void PlanBoxes(const grid::DataSetMeta& meta, ResolvedExtract* r) {
   const auto [z_lo, z_hi] = std::minmax_element(plan.levels.begin(), plan.levels.end());
   const int64_t t0 = *t_lo, nt = *t_hi - *t_lo + 1, z0 = *z_lo, nz = *z_hi - *z_lo + 1;
   if (plan.kind == grid::FeatureKind::kArea) {
-    plan.boxes.push_back(
-        grid::Box{{t0, z0, plan.area[0], plan.area[1]}, {nt, nz, plan.area[2], plan.area[3]}});
+    // One box per run of columns that hold a cell inside: an area across the antimeridian on a
+    // -180..180 grid reads its two ends, not the width between them.
+    const int64_t nx = plan.area[2], ny = plan.area[3];
+    std::vector<bool> used(size_t(ny), false);
+    for (int64_t x = 0; x < nx; ++x)
+      for (int64_t y = 0; y < ny; ++y)
+        used[size_t(y)] = used[size_t(y)] || plan.mask[size_t(x * ny + y)];
+    for (int64_t y = 0; y < ny;) {
+      if (!used[size_t(y)]) {
+        ++y;
+        continue;
+      }
+      int64_t end = y;
+      while (end < ny && used[size_t(end)]) ++end;
+      plan.boxes.push_back(
+          grid::Box{{t0, z0, plan.area[0], plan.area[1] + y}, {nt, nz, nx, end - y}});
+      y = end;
+    }
   }
   for (const ExtractPlan::Point& p : plan.points) {
     const int64_t pt0 = plan.time_per_point ? p.time : t0, pnt = plan.time_per_point ? 1 : nt;

@@ -181,6 +181,45 @@ TEST_F(ExtractTest, RandomStarPolygonsAndCirclesHoldTheBruteForceCells) {
   }
 }
 
+TEST_F(ExtractTest, AnAreaAcrossTheAntimeridianReadsItsTwoEndsOnly) {
+  // A global grid in -180..180 (columns -179 .. 179 every 2): a box from 170E to 170W holds the
+  // first and last few columns.
+  VariableMeta v = MakeVariable("g", DataType::kFloat32, {1, 1, 10, 180});
+  v.dimension_names = {"", "", "lat", "lon"};
+  DataSetMeta meta = MakeMeta("global", {v}, 16, 16);
+  std::vector<double> lats, lons;
+  for (int i = 0; i < 10; ++i) lats.push_back(-9 + 2.0 * i);
+  for (int j = 0; j < 180; ++j) lons.push_back(-179 + 2.0 * j);
+  meta.coordinates = {Coord1D("lat", lats, "degrees_north"), Coord1D("lon", lons, "degrees_east")};
+  ASSERT_OK(store_->PutDataSetMeta(meta));
+  ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter("global"));
+  ASSERT_OK(writer->WriteGrid2D("g", 0, 0, PatternPlane(meta.variables[0], 2, 0, 0)));
+  ExtractRequest request;
+  request.variables = {"g"};
+  request.bbox = std::array<double, 4>{170, -5, -170, 5};
+  ASSERT_OK_AND_ASSIGN(Extraction r, Extract(*store_, "global", request));
+  const auto [x0, y0, nx, ny] = r.plan.area;
+  EXPECT_EQ(ny, 180);                  // the index box spans the width...
+  ASSERT_EQ(r.plan.boxes.size(), 2u);  // ...but two boxes are read: columns 0..4 and 175..179
+  // Blocks of 16 columns: block 0 at the west end, blocks 10 and 11 at the east end; not all 12.
+  EXPECT_EQ(r.stats.blocks, 3);
+  int64_t inside = 0;
+  for (int64_t x = 0; x < nx; ++x)
+    for (int64_t y = 0; y < ny; ++y) {
+      const double lon = lons[size_t(y0 + y)], lat = lats[size_t(x0 + x)];
+      const bool in = (lon >= 170 || lon <= -170) && lat >= -5 && lat <= 5;
+      const double value = r.variables[0].values[size_t(x * ny + y)];
+      ASSERT_EQ(r.plan.mask[size_t(x * ny + y)] == 1, in) << lon << " " << lat;
+      if (in) {
+        ++inside;
+        EXPECT_EQ(value, float(PatternValue(2, 0, 0, x0 + x, y0 + y)));
+      } else {
+        EXPECT_TRUE(std::isnan(value));
+      }
+    }
+  EXPECT_EQ(inside, 6 * 10);  // latitudes -5..5 (6 rows) x longitudes 171..179, -179..-171
+}
+
 TEST_F(ExtractTest, ErrorsComeBeforeAnyRead) {
   ExtractRequest request;
   request.variables = {"t"};
