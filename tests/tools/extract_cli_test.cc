@@ -455,6 +455,30 @@ TEST_F(ExtractCliTest, NetCdfOutputHoldsTheSameValuesAsJson) {
   }
 }
 
+TEST_F(ExtractCliTest, CoverageJsonHoldsUnpackedValuesAndNullsForFill) {
+  ASSERT_EQ(Run({"import", data_ + "/SMALL_total_column_co2.nc", "--dataset", "co2"}).exit_code, 0);
+  const std::vector<std::string> point = {"extract", "co2",    "--variables", "tcco2",
+                                          "--point", "120,30", "--time",      "2006-01-01T06:00"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = point;
+    args.insert(args.end(), extra.begin(), extra.end());
+    RunResult r = Run(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return json::parse(r.out);
+  };
+  const double covjson = with({})["ranges"]["tcco2"]["values"][0];
+  const double unpacked = with({"--format", "json", "--unpack"})["values"]["tcco2"][0];
+  const double raw = with({"--format", "json"})["values"]["tcco2"][0];
+  EXPECT_EQ(covjson, unpacked);  // physical values: CoverageJSON has no packing
+  EXPECT_NE(raw, unpacked);
+  EXPECT_NEAR(unpacked, raw * 0.00131799501937031 + 389.632837278418, 1e-9);
+  // tos's land cells hold the fill value 1e20: null in CoverageJSON without asking.
+  const json land = json::parse(Run({"extract", "tos_O1_2001-2002.nc", "--variables", "tos",
+                                     "--point", "120.17,30.25", "--time", "2001-01-16"})
+                                    .out);
+  EXPECT_TRUE(land["ranges"]["tos"]["values"][0].is_null());
+}
+
 TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
   struct Case {
     std::vector<std::string> args;

@@ -98,7 +98,9 @@ Result<grid::ExtractRequest> ParseRequest(const ExtractArgs& args) {
   r.time = args.time;
   r.level = args.level;
   r.tolerance_km = args.tolerance_km;
-  r.unpack = args.unpack || args.format == "nc";  // netCDF output holds unpacked values
+  // CoverageJSON and netCDF have no packing and no fill values of their own: they hold values
+  // (NaN / null where missing); --unpack chooses for csv and json.
+  r.unpack = args.unpack || args.format == "nc" || args.format == "covjson";
   r.allow_incomplete = args.allow_incomplete;
   return r;
 }
@@ -215,7 +217,9 @@ Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
                   "On curvilinear grids, how far the nearest cell centre may be (default: the "
                   "local cell spacing)")
       ->type_name("KM");
-  app->add_flag("--unpack", args->unpack, "Apply scale/offset; fill values become null");
+  app->add_flag("--unpack", args->unpack,
+                "csv and json: apply scale/offset, fill values become empty / null (covjson and "
+                "nc are always unpacked)");
   app->add_flag("--allow-incomplete", args->allow_incomplete,
                 "Read a dataset that is not DONE (unwritten blocks read as fill values)");
   app->add_option(
