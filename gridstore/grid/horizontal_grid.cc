@@ -54,9 +54,14 @@ bool IsLongitude(const Coordinate& c) {
 }
 
 // The 1-D coordinate of dimension `dim`, or null.
-const Coordinate* AxisCoordinateOf(const DataSetMeta& meta, const std::string& dim) {
+// The 1-D coordinate of dimension `dim` with one value per index of an axis of `extent`, or null.
+const Coordinate* AxisCoordinateOf(const DataSetMeta& meta, const std::string& dim,
+                                   int64_t extent) {
   const Coordinate* c = meta.FindCoordinate(dim);
-  return c != nullptr && c->dimensions.size() == 1 && c->dimensions[0] == dim ? c : nullptr;
+  return c != nullptr && c->dimensions.size() == 1 && c->dimensions[0] == dim &&
+                 c->values.size() == size_t(extent)
+             ? c
+             : nullptr;
 }
 
 // `c`'s values as an x-major (nx, ny) array, transposing a (y, x) coordinate.
@@ -181,8 +186,8 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
     return std::shared_ptr<const HorizontalGrid>(std::move(g));
   }
   // 2. 1-D latitude and longitude.
-  const Coordinate* cx = AxisCoordinateOf(meta, xdim);
-  const Coordinate* cy = AxisCoordinateOf(meta, ydim);
+  const Coordinate* cx = AxisCoordinateOf(meta, xdim, g->nx_);
+  const Coordinate* cy = AxisCoordinateOf(meta, ydim, g->ny_);
   if (cx != nullptr && cy != nullptr &&
       ((IsLatitude(*cx) && IsLongitude(*cy)) || (IsLongitude(*cx) && IsLatitude(*cy)))) {
     g->type_ = GridType::kRectilinear;
