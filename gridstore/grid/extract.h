@@ -1,10 +1,19 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Extraction in coordinates: values at lon/lat points (nearest cell or bilinear) and in lon/lat
-// boxes, over times and levels chosen by value. A request resolves to index boxes (Plan), all of
-// which are read in one batched read (GridDataFetcher::FetchBoxes), so that 1,000 scattered
-// points cost one read of the blocks they lie in. The CLI's `extract`, and later the HTTP service
-// and the Python package, are thin layers over Extract.
+// Extraction in coordinates, with the OGC API-EDR query types: values at lon/lat points (nearest
+// cell or bilinear), in areas (bbox, polygon, radius, corridor) and along trajectories, over times
+// and levels chosen by value. A request resolves to index boxes (PlanExtract), all of which are
+// read in one batched read (GridDataFetcher::FetchBoxes), so that 1,000 scattered points cost one
+// read of the blocks they lie in. The command's `extract`, and later the HTTP service and the
+// Python package, are thin layers over Extract; formats/ writes the results.
+//
+// Example: the 850 hPa temperature at Hangzhou over a forecast, as doubles:
+//   ExtractRequest request;
+//   request.variables = {"t"};
+//   request.points = {{120.17, 30.25}};
+//   request.level = "850";
+//   GRIDSTORE_ASSIGN_OR_RETURN(Extraction r, Extract(*store, "ecmwf/2026-11-25T00Z", request));
+//   // r.variables[0].values[i] at time r.time_axis.Label(r.plan.times[i])
 #ifndef GRIDSTORE_GRID_EXTRACT_H_
 #define GRIDSTORE_GRID_EXTRACT_H_
 
