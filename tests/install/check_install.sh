@@ -2,9 +2,10 @@
 # Installs the built project into a temporary prefix, then configures, builds and runs a consumer
 # project that uses only find_package(GridStore) and GridStore::gridstore: a small program, the
 # README's library snippet (cut from README.md, so the README cannot rot) and three samples.
-# Fails if anything, the installed command included, links a Ceph, netCDF or HDF5 library (RADOS
-# is a plugin loaded only for rados:// stores; netCDF-C is loaded on the first netCDF import or
-# export, which the consumer and the command below both do).
+# Fails if anything, the installed command included, links a Ceph, netCDF, HDF5, PROJ or GEOS
+# library (RADOS is a plugin loaded only for rados:// stores; netCDF-C is loaded on the first
+# netCDF import or export, which the consumer and the command below both do; PROJ and GEOS on the
+# first grid mapping or polygon, which the command below uses).
 #   check_install.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1
@@ -43,8 +44,8 @@ if ! cmake --build "$work/consumer" > "$work/build.log" 2>&1; then
 fi
 for exe in consumer/consumer consumer/readme_snippet consumer/create_and_write \
   consumer/fetch_time_series consumer/fetch_box prefix/bin/gridstore; do
-  if ldd "$work/$exe" | grep -E 'librados|libceph|libradosstriper|libnetcdf|libhdf5'; then
-    echo "$exe links a Ceph, netCDF or HDF5 library (they are loaded only when needed)"
+  if ldd "$work/$exe" | grep -E 'librados|libceph|libradosstriper|libnetcdf|libhdf5|libproj|libgeos'; then
+    echo "$exe links a Ceph, netCDF, HDF5, PROJ or GEOS library (they are loaded only when needed)"
     exit 1
   fi
 done
@@ -59,4 +60,9 @@ done
 "$work/prefix/bin/gridstore" --store "$work/cli-store" import "$work/sample.nc" --dataset again \
   > /dev/null
 "$work/prefix/bin/gridstore" --store "$work/cli-store" info again > /dev/null
-echo "install: the installed package builds and runs the README snippet and samples, without Ceph; netCDF loads when used"
+# ... and extracts a polygon (loading GEOS).
+"$work/prefix/bin/gridstore" --store "$work/sample-store" extract sample/gfs-2026-11-21T00Z \
+  --variables humidity --polygon 'POLYGON((100 20, 130 20, 120 40, 100 20))' --level 850 \
+  --time 2026-11-21T00:00:00Z --format csv > "$work/polygon.csv"
+[ "$(wc -l < "$work/polygon.csv")" -gt 10 ] || { echo "install: the polygon extract is empty"; exit 1; }
+echo "install: the installed package builds and runs the README snippet and samples, without Ceph; netCDF, PROJ and GEOS load when used"

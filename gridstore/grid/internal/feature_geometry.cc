@@ -1,14 +1,13 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/internal/feature_geometry.h"
 
-#include <geos_c.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <string>
 
+#include "gridstore/grid/internal/geo_libraries.h"
 #include "gridstore/grid/internal/horizontal_grid_internal.h"
 #include "gridstore/util/internal/strings.h"
 
@@ -49,52 +48,53 @@ struct LonLatPolygon::Geos {
   GEOSGeometry* geometry = nullptr;
   const GEOSPreparedGeometry* prepared = nullptr;
   ~Geos() {
-    if (prepared != nullptr) GEOSPreparedGeom_destroy_r(handle, prepared);
-    if (geometry != nullptr) GEOSGeom_destroy_r(handle, geometry);
-    if (handle != nullptr) GEOS_finish_r(handle);
+    if (prepared != nullptr) geos::GEOSPreparedGeom_destroy_r(handle, prepared);
+    if (geometry != nullptr) geos::GEOSGeom_destroy_r(handle, geometry);
+    if (handle != nullptr) geos::GEOS_finish_r(handle);
   }
 };
 
 LonLatPolygon::~LonLatPolygon() = default;
 
 Result<std::unique_ptr<LonLatPolygon>> LonLatPolygon::FromWkt(std::string_view wkt) {
+  GRIDSTORE_RETURN_IF_ERROR(LoadGeos());
   std::unique_ptr<LonLatPolygon> polygon(new LonLatPolygon());
   polygon->geos_ = std::make_unique<Geos>();
   Geos& g = *polygon->geos_;
-  g.handle = GEOS_init_r();
+  g.handle = geos::GEOS_init_r();
   const std::string text(wkt);
-  g.geometry = GEOSGeomFromWKT_r(g.handle, text.c_str());
+  g.geometry = geos::GEOSGeomFromWKT_r(g.handle, text.c_str());
   if (g.geometry == nullptr) {
     return Status::InvalidArgument("polygon " + Shorten(wkt) +
                                    " is not WKT (expected POLYGON((LON LAT, ...)))");
   }
-  const int type = GEOSGeomTypeId_r(g.handle, g.geometry);
+  const int type = geos::GEOSGeomTypeId_r(g.handle, g.geometry);
   if (type != GEOS_POLYGON && type != GEOS_MULTIPOLYGON) {
     return Status::InvalidArgument("polygon " + Shorten(wkt) + " is not a POLYGON or MULTIPOLYGON");
   }
-  if (GEOSisEmpty_r(g.handle, g.geometry) == 1) {
+  if (geos::GEOSisEmpty_r(g.handle, g.geometry) == 1) {
     return Status::InvalidArgument("polygon " + Shorten(wkt) + " is empty");
   }
-  if (GEOSisValid_r(g.handle, g.geometry) != 1) {
-    char* reason = GEOSisValidReason_r(g.handle, g.geometry);
+  if (geos::GEOSisValid_r(g.handle, g.geometry) != 1) {
+    char* reason = geos::GEOSisValidReason_r(g.handle, g.geometry);
     std::string why = reason != nullptr ? reason : "invalid";
-    if (reason != nullptr) GEOSFree_r(g.handle, reason);
+    if (reason != nullptr) geos::GEOSFree_r(g.handle, reason);
     return Status::InvalidArgument("polygon " + Shorten(wkt) + " is not a valid polygon: " + why);
   }
-  GEOSGeom_getXMin_r(g.handle, g.geometry, &polygon->bounds_[0]);
-  GEOSGeom_getYMin_r(g.handle, g.geometry, &polygon->bounds_[1]);
-  GEOSGeom_getXMax_r(g.handle, g.geometry, &polygon->bounds_[2]);
-  GEOSGeom_getYMax_r(g.handle, g.geometry, &polygon->bounds_[3]);
-  g.prepared = GEOSPrepare_r(g.handle, g.geometry);
+  geos::GEOSGeom_getXMin_r(g.handle, g.geometry, &polygon->bounds_[0]);
+  geos::GEOSGeom_getYMin_r(g.handle, g.geometry, &polygon->bounds_[1]);
+  geos::GEOSGeom_getXMax_r(g.handle, g.geometry, &polygon->bounds_[2]);
+  geos::GEOSGeom_getYMax_r(g.handle, g.geometry, &polygon->bounds_[3]);
+  g.prepared = geos::GEOSPrepare_r(g.handle, g.geometry);
   return polygon;
 }
 
 bool LonLatPolygon::Contains(const grid::LonLat& p) const {
   const double west = bounds_[0];
   const double lon = p.lon - 360 * std::floor((p.lon - west) / 360);
-  GEOSGeometry* point = GEOSGeom_createPointFromXY_r(geos_->handle, lon, p.lat);
-  const bool inside = GEOSPreparedIntersects_r(geos_->handle, geos_->prepared, point) == 1;
-  GEOSGeom_destroy_r(geos_->handle, point);
+  GEOSGeometry* point = geos::GEOSGeom_createPointFromXY_r(geos_->handle, lon, p.lat);
+  const bool inside = geos::GEOSPreparedIntersects_r(geos_->handle, geos_->prepared, point) == 1;
+  geos::GEOSGeom_destroy_r(geos_->handle, point);
   return inside;
 }
 

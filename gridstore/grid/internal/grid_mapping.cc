@@ -1,11 +1,10 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/internal/grid_mapping.h"
 
-#include <proj.h>
-
 #include <cmath>
 #include <memory>
 
+#include "gridstore/grid/internal/geo_libraries.h"
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_grid {
@@ -69,10 +68,10 @@ class MappingAttributes {
 };
 
 struct ProjDeleter {
-  void operator()(PJ* p) const { proj_destroy(p); }
+  void operator()(PJ* p) const { proj::proj_destroy(p); }
 };
 struct ContextDeleter {
-  void operator()(PJ_CONTEXT* c) const { proj_context_destroy(c); }
+  void operator()(PJ_CONTEXT* c) const { proj::proj_context_destroy(c); }
 };
 
 }  // namespace
@@ -125,18 +124,19 @@ Status ToGeographic(const grid::Coordinate& mapping, double xy_scale, const std:
                     const std::vector<double>& ys, std::vector<double>* lons,
                     std::vector<double>* lats) {
   GRIDSTORE_ASSIGN_OR_RETURN(const std::string definition, ProjDefinition(mapping));
-  std::unique_ptr<PJ_CONTEXT, ContextDeleter> context(proj_context_create());
-  proj_log_level(context.get(), PJ_LOG_NONE);
-  std::unique_ptr<PJ, ProjDeleter> pj(proj_create(context.get(), definition.c_str()));
+  GRIDSTORE_RETURN_IF_ERROR(LoadProj());
+  std::unique_ptr<PJ_CONTEXT, ContextDeleter> context(proj::proj_context_create());
+  proj::proj_log_level(context.get(), PJ_LOG_NONE);
+  std::unique_ptr<PJ, ProjDeleter> pj(proj::proj_create(context.get(), definition.c_str()));
   if (!pj) {
     return Status::InvalidArgument(
         "grid mapping " + Quote(mapping.name) + ": PROJ refuses " + Quote(definition) + ": " +
-        proj_context_errno_string(context.get(), proj_context_errno(context.get())));
+        proj::proj_context_errno_string(context.get(), proj::proj_context_errno(context.get())));
   }
   // Rotated degrees go to PROJ in radians (ob_tran's "projected" side is radians, though PROJ
   // does not call it angular); the output is radians.
   const bool angular = MappingAttributes(mapping).Name() == "rotated_latitude_longitude" ||
-                       proj_angular_input(pj.get(), PJ_INV);
+                       proj::proj_angular_input(pj.get(), PJ_INV);
   const size_t n = xs.size();
   lons->resize(n);
   lats->resize(n);
@@ -144,8 +144,8 @@ Status ToGeographic(const grid::Coordinate& mapping, double xy_scale, const std:
     (*lons)[i] = angular ? xs[i] / kDegrees : xs[i] * xy_scale;
     (*lats)[i] = angular ? ys[i] / kDegrees : ys[i] * xy_scale;
   }
-  proj_trans_generic(pj.get(), PJ_INV, lons->data(), sizeof(double), n, lats->data(),
-                     sizeof(double), n, nullptr, 0, 0, nullptr, 0, 0);
+  proj::proj_trans_generic(pj.get(), PJ_INV, lons->data(), sizeof(double), n, lats->data(),
+                           sizeof(double), n, nullptr, 0, 0, nullptr, 0, 0);
   for (size_t i = 0; i < n; ++i) {
     (*lons)[i] *= kDegrees;
     (*lats)[i] *= kDegrees;

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "gridstore/util/internal/shared_library.h"
+
 namespace gridstore::internal_importers {
 
 namespace netcdf {
@@ -25,20 +27,14 @@ Status Load() {
   // ABI, e.g. one with more HDF5 filters.
   const char* chosen = std::getenv("GRIDSTORE_NETCDF_LIBRARY");
   const std::string library = chosen != nullptr && *chosen != '\0' ? chosen : kNetCdfLibrary;
-  // RTLD_LOCAL: netCDF's symbols stay out of the global namespace (an application that links
-  // its own netCDF keeps it; the same soname is shared, not loaded twice).
-  void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* why = ::dlerror();
-    return Status::FailedPrecondition(
-        "netCDF support is unavailable: cannot load " + library + " (" +
-        (why ? why : "unknown error") + "); install netCDF-C (Debian: libnetcdf19)" +
-        (chosen != nullptr ? " or fix $GRIDSTORE_NETCDF_LIBRARY" : ""));
-  }
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      void* handle,
+      OpenSharedLibrary(library, "netCDF support",
+                        std::string("install netCDF-C (Debian: libnetcdf19)") +
+                            (chosen != nullptr ? " or fix $GRIDSTORE_NETCDF_LIBRARY" : "")));
   std::string missing;
-#define GRIDSTORE_NETCDF_RESOLVE(name)                                        \
-  netcdf::name = reinterpret_cast<decltype(&::name)>(::dlsym(handle, #name)); \
-  if (netcdf::name == nullptr) missing += (missing.empty() ? "" : ", ") + std::string(#name);
+#define GRIDSTORE_NETCDF_RESOLVE(name) \
+  netcdf::name = reinterpret_cast<decltype(&::name)>(FindSymbol(handle, #name, &missing));
   GRIDSTORE_NETCDF_FUNCTIONS(GRIDSTORE_NETCDF_RESOLVE)
 #undef GRIDSTORE_NETCDF_RESOLVE
   if (!missing.empty()) {
