@@ -504,6 +504,8 @@ TEST_F(SharedDataTest, ExportedBoxesReadBackExactly) {
               }
             }
           }
+          // Bounds (lat_bnds over lat and bnds) are checked by tools.cf_fidelity, with xarray.
+          if (extent[0] == 0 || extent[1] == 0) continue;
           std::vector<double> values(static_cast<size_t>(extent[0] * extent[1]));
           ASSERT_NC(nc_get_var_double(ncid, cid, values.data()));
           for (int64_t i = 0; i < extent[0]; ++i) {
