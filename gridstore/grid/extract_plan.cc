@@ -173,12 +173,20 @@ Status PlanTrajectory(const ExtractRequest& request, ResolvedExtract* r) {
   plan.kind = grid::FeatureKind::kTrajectory;
   plan.time_per_point = path[0].m.has_value();
   plan.level_per_point = path[0].z.has_value();
-  const std::vector<PathVertex> samples = SamplePath(path, spacing / 2);
-  if (samples.size() > kMaxTrajectorySamples) {
-    return Status::InvalidArgument("the trajectory is " + std::to_string(samples.size()) +
-                                   " samples long at half this grid's spacing; the most is " +
-                                   std::to_string(kMaxTrajectorySamples) + ": split it");
+  // Refused before sampling: a long path on a fine grid would otherwise fill memory first.
+  double length_km = 0;
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    length_km += grid::GreatCircleKm(path[i].at, path[i + 1].at);
   }
+  const double estimate = length_km / (spacing / 2) + double(path.size());
+  if (!(estimate <= double(kMaxTrajectorySamples))) {
+    return Status::InvalidArgument(
+        "the trajectory is " + FormatDouble(std::round(length_km)) + " km long: about " +
+        FormatDouble(std::round(estimate)) + " samples at half this grid's spacing, which is " +
+        FormatDouble(std::round(spacing * 1000) / 1000) + " km at its vertices; the most is " +
+        std::to_string(kMaxTrajectorySamples) + ": split it");
+  }
+  const std::vector<PathVertex> samples = SamplePath(path, spacing / 2);
   for (const PathVertex& v : samples) {
     auto located = Locate(request, *r->grid, v.at);
     if (!located.ok()) {

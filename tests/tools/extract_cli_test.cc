@@ -479,6 +479,14 @@ TEST_F(ExtractCliTest, CoverageJsonHoldsUnpackedValuesAndNullsForFill) {
   EXPECT_TRUE(land["ranges"]["tos"]["values"][0].is_null());
 }
 
+// A path going back and forth across the colpex domain: about 120 km a leg.
+std::string Zigzag(int vertices) {
+  std::string wkt = "LINESTRING(";
+  for (int i = 0; i < vertices; ++i)
+    wkt += i % 2 ? ", -2.5 52.8" : (i ? ", -3.7 52.05" : "-3.7 52.05");
+  return wkt + ")";
+}
+
 TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
   struct Case {
     std::vector<std::string> args;
@@ -503,6 +511,7 @@ TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
       {{"--trajectory", "LINESTRING(-3.2 52.4)"}, "at least two vertices"},
       {{"--trajectory", "LINESTRING Z(-3.2 52.4, -3.1 52.5)"}, "LINESTRING Z has 3"},
       {{"--trajectory", "LINESTRING(-3.2 52.4, 10 52.5)"}, "is outside the grid"},
+      {{"--trajectory", Zigzag(6000)}, "samples at half this grid's spacing"},
       {{"--point", "-3,52", "--width", "5"}, "a corridor width needs a trajectory"},
   };
   for (const Case& c : cases) {
