@@ -2,8 +2,11 @@
 //
 // AxisCoordinate: a variable's time or level values, and selections of them by value.
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include "gridstore/grid/coordinates.h"
 #include "gridstore/util/internal/strings.h"
@@ -14,6 +17,37 @@ namespace {
 std::string StringAttribute(const Coordinate& c, std::string_view name) {
   auto it = c.attributes.find(name);
   return it != c.attributes.end() && it->second.is_string() ? it->second.string_value() : "";
+}
+
+// Units of levels that convert into one another: pressures (to Pa) and lengths (to m).
+struct UnitScale {
+  enum Kind { kPressure, kLength } kind;
+  double factor;  // to Pa or m
+};
+
+std::optional<UnitScale> ScaleOf(std::string_view unit) {
+  std::string u(Trim(unit));
+  for (char& c : u) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const std::array<std::pair<const char*, UnitScale>, 14> kUnits = {{
+      {"pa", {UnitScale::kPressure, 1}},
+      {"hpa", {UnitScale::kPressure, 100}},
+      {"mbar", {UnitScale::kPressure, 100}},
+      {"millibar", {UnitScale::kPressure, 100}},
+      {"millibars", {UnitScale::kPressure, 100}},
+      {"mb", {UnitScale::kPressure, 100}},
+      {"kpa", {UnitScale::kPressure, 1000}},
+      {"bar", {UnitScale::kPressure, 1e5}},
+      {"m", {UnitScale::kLength, 1}},
+      {"meter", {UnitScale::kLength, 1}},
+      {"meters", {UnitScale::kLength, 1}},
+      {"metre", {UnitScale::kLength, 1}},
+      {"metres", {UnitScale::kLength, 1}},
+      {"km", {UnitScale::kLength, 1000}},
+  }};
+  for (const auto& [name, scale] : kUnits) {
+    if (u == name) return scale;
+  }
+  return std::nullopt;
 }
 
 bool LooksLikeTime(const Coordinate& c) {
@@ -86,10 +120,20 @@ Result<double> AxisCoordinate::ParseValue(std::string_view text) const {
   std::string s(text);
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v)) {
+  if (s.empty() || end == s.c_str() || !std::isfinite(v)) {
     return Status::InvalidArgument(Describe() + ": " + Quote(text) + " is not a number");
   }
-  return v;
+  const std::string_view unit = Trim(std::string_view(end));
+  if (unit.empty()) return v;  // in the coordinate's own units
+  // A value with units ("850hPa", "1.5 km"): converted to the coordinate's units if both are
+  // pressures or both lengths.
+  const std::optional<UnitScale> given = ScaleOf(unit), own = ScaleOf(units_);
+  if (!given || !own || given->kind != own->kind) {
+    return Status::InvalidArgument(Describe() + ": " + Quote(text) + " is in " + Quote(unit) +
+                                   ", which cannot be converted to the coordinate's units " +
+                                   Quote(units_) + " (give the value in " + Quote(units_) + ")");
+  }
+  return v * given->factor / own->factor;
 }
 
 Result<std::vector<int64_t>> AxisCoordinate::Select(std::string_view spec) const {

@@ -148,10 +148,11 @@ class AxisCoordinate {
   std::string Label(int64_t index) const;
 
   // Indices selected by `spec`: "VALUE", "V1/V2" (an inclusive range; ".." for an open end), or
-  // "V1,V2,..." (a list). Times are ISO 8601, levels numbers in the axis's units. A single value
-  // or list item must equal a coordinate value (times to the second, levels to 1e-6 relative);
-  // a range selects every value inside it. InvalidArgument / OutOfRange naming the axis, the
-  // value and the coordinate's extent otherwise. Empty `spec`: every index.
+  // "V1,V2,..." (a list). Times are ISO 8601; levels are numbers in the axis's units, or with
+  // units of their own that convert to them ("850hPa" on a Pa axis, "1.5 km" on metres). A single
+  // value or list item must equal a coordinate value (times to the second, levels to 1e-6
+  // relative); a range selects every value inside it. InvalidArgument / OutOfRange naming the axis,
+  // the value and the coordinate's extent otherwise. Empty `spec`: every index.
   Result<std::vector<int64_t>> Select(std::string_view spec) const;
   // The index of the value nearest `value` (in the coordinate's units). OutOfRange naming the
   // axis and `label` if `value` lies beyond the outer values by more than half a step.

@@ -420,6 +420,13 @@ TEST(AxisCoordinateTest, LevelsSelectByValue) {
   EXPECT_EQ(*axis->Select("900/400"), (std::vector<int64_t>{1, 2}));
   EXPECT_THAT(axis->Select("700").status().message(), HasSubstr("there is no value '700'"));
   EXPECT_THAT(axis->Select("high").status().message(), HasSubstr("'high' is not a number"));
+  // Values with units convert to the coordinate's (hPa here).
+  EXPECT_EQ(*axis->Select("85000Pa"), (std::vector<int64_t>{1}));
+  EXPECT_EQ(*axis->Select("850 mbar"), (std::vector<int64_t>{1}));
+  EXPECT_EQ(*axis->Select("90kPa/45kPa"), (std::vector<int64_t>{1, 2}));
+  EXPECT_THAT(axis->Select("1.5km").status().message(),
+              HasSubstr("'1.5km' is in 'km', which cannot be converted to the coordinate's units "
+                        "'hPa'"));
 }
 
 }  // namespace
