@@ -14,18 +14,13 @@ using json = nlohmann::ordered_json;  // members in the order written: "type" fi
 
 json Number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-std::string Attr(const grid::VariableMeta& v, std::string_view name) {
-  auto it = v.attributes.find(name);
-  return it != v.attributes.end() && it->second.is_string() ? it->second.string_value() : "";
-}
-
 json Parameters(const Extraction& r) {
   json params = json::object();
   for (const auto& v : r.variables) {
     json p = {{"type", "Parameter"}};
-    const std::string long_name = Attr(v.meta, "long_name");
-    const std::string standard = Attr(v.meta, "standard_name");
-    const std::string units = Attr(v.meta, "units");
+    const std::string long_name = grid::StringAttribute(v.meta.attributes, "long_name");
+    const std::string standard = grid::StringAttribute(v.meta.attributes, "standard_name");
+    const std::string units = grid::StringAttribute(v.meta.attributes, "units");
     if (!long_name.empty()) p["description"] = {{"en", long_name}};
     if (!units.empty()) p["unit"] = {{"symbol", units}};
     json prop = {

@@ -14,11 +14,6 @@
 namespace gridstore::grid {
 namespace {
 
-std::string StringAttribute(const Coordinate& c, std::string_view name) {
-  auto it = c.attributes.find(name);
-  return it != c.attributes.end() && it->second.is_string() ? it->second.string_value() : "";
-}
-
 // Units of levels that convert into one another: pressures (to Pa) and lengths (to m).
 struct UnitScale {
   enum Kind { kPressure, kLength } kind;
@@ -51,7 +46,7 @@ std::optional<UnitScale> ScaleOf(std::string_view unit) {
 }
 
 bool LooksLikeTime(const Coordinate& c) {
-  const std::string units = StringAttribute(c, "units");
+  const std::string units = StringAttribute(c.attributes, "units");
   return units.find(" since ") != std::string::npos;
 }
 
@@ -71,10 +66,10 @@ Result<AxisCoordinate> AxisCoordinate::Build(const DataSetMeta& meta, const Vari
   }
   if (c != nullptr && c->values.size() == size_t(var.shape[axis])) {
     a.name_ = c->name;
-    a.units_ = StringAttribute(*c, "units");
+    a.units_ = StringAttribute(c->attributes, "units");
     a.values_ = c->values;
     if (LooksLikeTime(*c)) {
-      auto units = TimeUnits::Parse(a.units_, StringAttribute(*c, "calendar"));
+      auto units = TimeUnits::Parse(a.units_, StringAttribute(c->attributes, "calendar"));
       if (!units.ok()) {
         return units.status().WithContext("variable " + Quote(var.name) + ", time coordinate " +
                                           Quote(c->name));
@@ -200,7 +195,8 @@ CoordinateSummary SummarizeCoordinate(const Coordinate& c) {
   if (c.values.empty()) return s;
   std::optional<TimeUnits> time;
   if (LooksLikeTime(c)) {
-    auto units = TimeUnits::Parse(StringAttribute(c, "units"), StringAttribute(c, "calendar"));
+    auto units = TimeUnits::Parse(StringAttribute(c.attributes, "units"),
+                                  StringAttribute(c.attributes, "calendar"));
     if (units.ok()) time = *units;
   }
   auto label = [&](double v) {

@@ -297,11 +297,6 @@ void AddStats(const FetchStats& from, FetchStats* to) {
   to->bytes_decompressed += from.bytes_decompressed;
 }
 
-DataType UnpackedType(const VariableMeta& var) {
-  if (var.packing) return var.packing->unpacked_type;
-  return IsFloatingPoint(var.type) ? var.type : DataType::kFloat64;
-}
-
 // Converts a stored-type grid to floating point: fill and missing values become NaN, packed values
 // are scaled. Runs in parallel over chunks of the grid.
 Grid4D Unpack(const VariableMeta& var, const Grid4D& stored, ThreadPool* pool, int parallelism) {

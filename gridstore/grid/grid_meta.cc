@@ -329,4 +329,14 @@ std::string BlockLayoutToString(const BlockLayout& layout) {
   return s;
 }
 
+std::string StringAttribute(const Attributes& attributes, std::string_view name) {
+  auto it = attributes.find(name);
+  return it != attributes.end() && it->second.is_string() ? it->second.string_value() : "";
+}
+
+DataType UnpackedType(const VariableMeta& var) {
+  if (var.packing) return var.packing->unpacked_type;
+  return IsFloatingPoint(var.type) ? var.type : DataType::kFloat64;
+}
+
 }  // namespace gridstore::grid

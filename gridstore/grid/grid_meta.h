@@ -148,6 +148,13 @@ struct BlockLayout {
   bool operator==(const BlockLayout&) const = default;
 };
 
+// The attribute `name` if it is a string, else "" (absent, or a number or bool).
+std::string StringAttribute(const Attributes& attributes, std::string_view name);
+
+// The type of a variable's unpacked values (FetchOptions::unpack): the packing attributes' type
+// for a packed variable (CF), its own type if floating-point, else float64.
+DataType UnpackedType(const VariableMeta& var);
+
 inline constexpr std::string_view kStatusAttribute = "status";
 inline constexpr std::string_view kCreateTimeAttribute = "create_time";
 inline constexpr std::string_view kStatusInit = "INIT";

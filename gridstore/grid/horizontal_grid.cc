@@ -19,10 +19,9 @@ using internal_grid::ToUnitVector;
 
 namespace {
 
+// The string attribute trimmed and in lower case, for comparing CF names and units.
 std::string StringAttr(const Attributes& attributes, std::string_view name) {
-  auto it = attributes.find(name);
-  if (it == attributes.end() || !it->second.is_string()) return "";
-  std::string s(Trim(it->second.string_value()));
+  std::string s(Trim(StringAttribute(attributes, name)));
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }

@@ -22,11 +22,6 @@ using grid::ExtractPlan;
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
-grid::DataType UnpackedType(const grid::VariableMeta& v) {
-  if (v.packing) return v.packing->unpacked_type;
-  return grid::IsFloatingPoint(v.type) ? v.type : grid::DataType::kFloat64;
-}
-
 bool IsRange(const std::vector<int64_t>& indices) {
   for (size_t i = 1; i < indices.size(); ++i) {
     if (indices[i] != indices[i - 1] + 1) return false;
@@ -48,7 +43,7 @@ Status WriteArea(const std::string& path, const grid::DataSetMeta& meta, const E
   grid::GridDataSet data;
   data.id = meta.id;
   for (const Extraction::Variable& v : r.variables) {
-    grid::Grid4D g(UnpackedType(v.meta), origin, shape);
+    grid::Grid4D g(grid::UnpackedType(v.meta), origin, shape);
     grid::VisitDataType(g.type(), [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>) {

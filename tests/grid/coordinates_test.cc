@@ -26,15 +26,22 @@ std::vector<double> Range(double first, double step, int n) {
   return v;
 }
 
-// A (time, lat, lon) dataset over the given axes.
-DataSetMeta RectilinearMeta(std::vector<double> lats, std::vector<double> lons) {
+// A dataset with one variable `name`: a single (xdim, ydim) plane of nx by ny cells.
+DataSetMeta OnePlaneMeta(std::string name, std::string xdim, std::string ydim, int64_t nx,
+                         int64_t ny) {
   DataSetMeta meta;
   meta.id = "m";
   VariableMeta v;
-  v.name = "tos";
-  v.shape = {1, 1, int64_t(lats.size()), int64_t(lons.size())};
-  v.dimension_names = {"", "", "lat", "lon"};
+  v.name = std::move(name);
+  v.shape = {1, 1, nx, ny};
+  v.dimension_names = {"", "", std::move(xdim), std::move(ydim)};
   meta.variables.push_back(v);
+  return meta;
+}
+
+// A (lat, lon) dataset over the given axes.
+DataSetMeta RectilinearMeta(std::vector<double> lats, std::vector<double> lons) {
+  DataSetMeta meta = OnePlaneMeta("tos", "lat", "lon", int64_t(lats.size()), int64_t(lons.size()));
   meta.coordinates.push_back(Coord1D("lat", std::move(lats), "degrees_north"));
   meta.coordinates.push_back(Coord1D("lon", std::move(lons), "degrees_east"));
   return meta;
@@ -214,14 +221,9 @@ TEST(HorizontalGridTest, CurvilinearNearestAndBilinear) {
 
 TEST(HorizontalGridTest, RotatedPoleGridFromItsGridMapping) {
   // colpex's mapping: pole at (177.5, 37.5), rotated coordinates in degrees.
-  DataSetMeta meta;
-  meta.id = "colpex";
-  VariableMeta v;
-  v.name = "theta";
-  v.shape = {1, 1, 20, 30};
-  v.dimension_names = {"", "", "grid_latitude", "grid_longitude"};
-  v.attributes["grid_mapping"] = AttributeValue::String("rotated_latitude_longitude");
-  meta.variables.push_back(v);
+  DataSetMeta meta = OnePlaneMeta("theta", "grid_latitude", "grid_longitude", 20, 30);
+  meta.variables[0].attributes["grid_mapping"] =
+      AttributeValue::String("rotated_latitude_longitude");
   meta.coordinates.push_back(
       Coord1D("grid_latitude", Range(-0.5, 0.05, 20), "degrees", "grid_latitude"));
   meta.coordinates.push_back(
@@ -263,14 +265,8 @@ TEST(HorizontalGridTest, RotatedPoleGridFromItsGridMapping) {
 // A variable on a projected grid: 1-D x/y in metres and a grid mapping with the given attributes.
 DataSetMeta ProjectedMeta(const std::vector<double>& xs, const std::vector<double>& ys,
                           const Attributes& mapping_attributes) {
-  DataSetMeta meta;
-  meta.id = "p";
-  VariableMeta v;
-  v.name = "t2m";
-  v.shape = {1, 1, int64_t(ys.size()), int64_t(xs.size())};
-  v.dimension_names = {"", "", "y", "x"};
-  v.attributes["grid_mapping"] = AttributeValue::String("crs");
-  meta.variables.push_back(v);
+  DataSetMeta meta = OnePlaneMeta("t2m", "y", "x", int64_t(ys.size()), int64_t(xs.size()));
+  meta.variables[0].attributes["grid_mapping"] = AttributeValue::String("crs");
   meta.coordinates.push_back(Coord1D("y", ys, "m", "projection_y_coordinate"));
   meta.coordinates.push_back(Coord1D("x", xs, "m", "projection_x_coordinate"));
   Coordinate crs;

@@ -145,11 +145,6 @@ const AttributeValue* FindAttribute(const Attributes& attributes, std::string_vi
   return it == attributes.end() ? nullptr : &it->second;
 }
 
-std::string StringAttribute(const Attributes& attributes, std::string_view name) {
-  const AttributeValue* a = FindAttribute(attributes, name);
-  return a && a->is_string() ? a->string_value() : "";
-}
-
 bool IsPressureUnit(std::string_view units) {
   static const std::set<std::string, std::less<>> kPressure = {
       "pa",      "pascal",   "pascals",   "hpa", "hectopascal", "hectopascals", "kpa",

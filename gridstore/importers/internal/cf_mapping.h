@@ -104,7 +104,7 @@ Result<ImportPlan> PlanImport(const std::string& path,
 // Attribute helpers: the attribute, or null; a string attribute's text, or "".
 const grid::AttributeValue* FindAttribute(const grid::Attributes& attributes,
                                           std::string_view name);
-std::string StringAttribute(const grid::Attributes& attributes, std::string_view name);
+using grid::StringAttribute;
 // Whether `units` (case and surrounding space ignored) are a unit of pressure.
 bool IsPressureUnit(std::string_view units);
 
