@@ -58,6 +58,11 @@ Status CheckFeature(const ExtractRequest& r) {
                                    " km must be positive and the centre " +
                                    PointText(r.radius->centre) + " on the Earth");
   }
+  if (!(r.tolerance_km >= 0) || !std::isfinite(r.tolerance_km)) {
+    return Status::InvalidArgument("the tolerance " + FormatDouble(r.tolerance_km) +
+                                   " km must be a number of km, 0 or more (0: the local cell "
+                                   "spacing)");
+  }
   if (r.corridor_width_km != 0 && (r.trajectory.empty() || !(r.corridor_width_km > 0))) {
     return Status::InvalidArgument(r.trajectory.empty() ? "a corridor width needs a trajectory"
                                                         : "the corridor width must be positive");

@@ -259,10 +259,14 @@ Status HorizontalGrid::OutsideError(const LonLat& p, const std::string& why) con
 
 Result<HorizontalGrid::Nearest> HorizontalGrid::FindNearest(const LonLat& p,
                                                             double tolerance_km) const {
-  if (!std::isfinite(p.lon) || !std::isfinite(p.lat) || p.lat < -90 || p.lat > 90) {
-    return Status::InvalidArgument("point (lon " + FormatDouble(p.lon) + ", lat " +
-                                   FormatDouble(p.lat) +
-                                   ") is not on the Earth (latitude must be in [-90, 90])");
+  // Longitudes wrap, but ten turns and more is a mistake, not a place (and loses precision).
+  constexpr double kMaxLongitude = 3600;
+  if (!std::isfinite(p.lon) || !std::isfinite(p.lat) || p.lat < -90 || p.lat > 90 ||
+      std::fabs(p.lon) > kMaxLongitude) {
+    return Status::InvalidArgument(
+        "point (lon " + FormatDouble(p.lon) + ", lat " + FormatDouble(p.lat) +
+        ") is not on the Earth (latitude must be in [-90, 90], longitude a finite number of "
+        "degrees, wrapped modulo 360)");
   }
   if (type_ == GridType::kRectilinear) return NearestRectilinear(p);
   return NearestCurvilinear(p, tolerance_km);

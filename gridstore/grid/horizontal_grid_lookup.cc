@@ -101,7 +101,8 @@ Result<HorizontalGrid::Nearest> HorizontalGrid::NearestRectilinear(const LonLat&
 }
 
 Result<HorizontalGrid::Weights> HorizontalGrid::Bilinear(const LonLat& p) const {
-  if (!std::isfinite(p.lon) || !std::isfinite(p.lat) || p.lat < -90 || p.lat > 90) {
+  if (!std::isfinite(p.lon) || !std::isfinite(p.lat) || p.lat < -90 || p.lat > 90 ||
+      std::fabs(p.lon) > 3600) {
     return FindNearest(p).status();  // the same error
   }
   if (type_ == GridType::kRectilinear) return BilinearRectilinear(p);

@@ -513,6 +513,8 @@ TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
       {{"--trajectory", "LINESTRING(-3.2 52.4, 10 52.5)"}, "is outside the grid"},
       {{"--trajectory", Zigzag(6000)}, "samples at half this grid's spacing"},
       {{"--point", "-3,52", "--width", "5"}, "a corridor width needs a trajectory"},
+      {{"--point", "-3,52", "--tolerance-km", "-5"}, "the tolerance -5 km must be"},
+      {{"--point", "1e308,52"}, "is not on the Earth"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"extract", "small_theta_colpex.nc", "--variables",
