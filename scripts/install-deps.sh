@@ -17,7 +17,11 @@ packages=(
   python3-xarray python3-netcdf4          # CF fidelity of netCDF output judged by xarray (tests/tools/)
   groff-base                              # the man page test (groff -man -ww)
   nco time hyperfine                      # bench/cli_vs_ncks.sh (ncks, /usr/bin/time, hyperfine)
-  libboost-dev wrk                        # Boost.Beast for `serve` (issue 15); wrk, its load test
+  libboost-dev wrk                        # Boost.Beast for `serve`; wrk, its load test
+  libpng-dev                              # serve's quick-look maps (map.png)
+  chromium fonts-dejavu-core              # the viewer's test in a real (headless) browser
+  python3-pil                             # the service test decodes map.png
+  libclang-rt-14-dev                      # libFuzzer (clang -fsanitize=fuzzer): the request fuzzer
   libmicrohttpd-dev libcpp-httplib-dev    # the other candidates in bench/http_choice.sh
   strace                                  # the output test (what fetch --sync syncs)
   clang clang-format                      # the thread-safety build and the format check (CI)

@@ -31,5 +31,12 @@ check "samples/*" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/sto
 # tools/ sees public headers, plus util/internal/ (text and thread helpers shared with the library).
 [ -d tools ] && check "tools/* tools/commands/*" '#include "gridstore/(grid|importers|storage)/internal/' "tools/ includes a private header"
 check "$g/importers/*.* $g/importers/internal/*" '#include "gridstore/(storage/rocksdb|storage/memory|storage/rados|grid/internal)/' "importers/ includes a backend or grid internals"
+# server/ (the HTTP service) sits beside tools/: it sees public headers, util/internal/ and
+# formats/internal/; nothing below it knows it; only http_server.cc includes the HTTP library.
+check "$g/server/*.* $g/server/internal/*" '#include "tools/|#include "gridstore/(storage|grid/internal|importers/internal)/' "server/ includes a private header or the command"
+check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $g/grid/*.* $g/grid/internal/* $g/importers/*/* $g/importers/*.* $g/formats/*.* $g/formats/internal/*" '#include "gridstore/server/' "a lower module includes server/"
+beast=$(grep -rn --include='*.cc' --include='*.h' '#include <boost/' $g tools tests samples 2>/dev/null |
+  grep -v -e '^gridstore/server/http_server.cc:' -e '^tests/server/http_server_test.cc:' || true)
+[ -n "$beast" ] && violation "Boost.Beast/Asio outside server/http_server.cc (and its test):"$'\n'"$beast"
 if [ $fail -eq 0 ]; then echo "layering: all module boundaries hold"; fi
 exit $fail

@@ -8,39 +8,18 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "gridstore/formats/internal/attributes_json.h"
 #include "gridstore/grid/coordinates.h"
 #include "tools/cli_parse.h"
 #include "tools/text_escape.h"
 
 namespace gridstore::tools {
 
+using formats::AttributesJson;
 using grid::AttributeValue;
 using nlohmann::ordered_json;
 
 namespace {
-
-ordered_json AttributeJson(const AttributeValue& v) {
-  if (v.is_string()) return v.string_value();
-  if (v.is_bool()) return v.bool_value();
-  ordered_json numbers = ordered_json::array();
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (grid::IsFloatingPoint(v.number_type())) {
-      double d = v.floats()[i];
-      numbers.push_back(std::isfinite(d) ? ordered_json(d) : ordered_json(nullptr));
-    } else if (v.number_type() == grid::DataType::kUint64) {
-      numbers.push_back(static_cast<uint64_t>(v.integers()[i]));
-    } else {
-      numbers.push_back(v.integers()[i]);
-    }
-  }
-  return v.size() == 1 ? numbers[0] : numbers;
-}
-
-ordered_json AttributesJson(const grid::Attributes& attrs) {
-  ordered_json out = ordered_json::object();
-  for (const auto& [k, v] : attrs) out[k] = AttributeJson(v);
-  return out;
-}
 
 std::string AttributeText(const AttributeValue& v) {
   if (v.is_string()) return "\"" + EscapeBytes(v.string_value()) + "\"";

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "gridstore/grid/names.h"
+#include "gridstore/grid/query_parser.h"
 #include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/utf8.h"
 #include "tools/cli_parse.h"
@@ -127,29 +128,7 @@ class MetaLineSax {
 }  // namespace
 
 Result<std::vector<grid::SortField>> ParseSort(std::string_view text) {
-  std::vector<grid::SortField> keys;
-  if (text.empty()) return keys;
-  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<std::string> items, ParseNameList(text, "--sort"));
-  for (const std::string& item : items) {
-    grid::SortField key;
-    key.field = item;
-    const size_t colon = item.rfind(':');
-    if (colon != std::string::npos) {
-      key.field = item.substr(0, colon);
-      const std::string order = item.substr(colon + 1);
-      if (order == "desc") {
-        key.order = grid::SortOrder::kDescending;
-      } else if (order != "asc") {
-        return Status::InvalidArgument("--sort '" + EscapeBytes(item) +
-                                       "': the order must be asc or desc");
-      }
-    }
-    if (key.field.empty()) {
-      return Status::InvalidArgument("--sort " + Quote(item) + ": the field name is empty");
-    }
-    keys.push_back(std::move(key));
-  }
-  return keys;
+  return grid::ParseSortFields(text, "--sort");
 }
 
 Result<grid::IndexField> ParseIndexField(std::string_view text) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gridstore/grid/internal/query_syntax.h"
+#include "gridstore/util/internal/strings.h"
 
 namespace gridstore::grid {
 namespace {
@@ -510,6 +511,32 @@ Result<Query> ParseQuery(std::string_view text) {
                              std::chrono::system_clock::now().time_since_epoch())
                              .count();
   return ParseQuery(text, now_ms);
+}
+
+Result<std::vector<SortField>> ParseSortFields(std::string_view text, std::string_view what) {
+  std::vector<SortField> keys;
+  if (text.empty()) return keys;
+  for (const std::string& item : SplitList(text, ',')) {
+    SortField key;
+    key.field = item;
+    const size_t colon = item.rfind(':');
+    if (colon != std::string::npos) {
+      key.field = item.substr(0, colon);
+      const std::string order = item.substr(colon + 1);
+      if (order == "desc") {
+        key.order = SortOrder::kDescending;
+      } else if (order != "asc") {
+        return Status::InvalidArgument(std::string(what) + " " + Quote(item) +
+                                       ": the order must be asc or desc");
+      }
+    }
+    if (key.field.empty()) {
+      return Status::InvalidArgument(std::string(what) + " " + Quote(item) +
+                                     ": the field name is empty");
+    }
+    keys.push_back(std::move(key));
+  }
+  return keys;
 }
 
 }  // namespace gridstore::grid

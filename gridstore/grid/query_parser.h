@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "gridstore/grid/meta_query.h"
 #include "gridstore/util/result.h"
@@ -49,6 +50,10 @@ inline constexpr int kMaxQueryDepth = 100;
 Result<Query> ParseQuery(std::string_view text, int64_t now_ms);
 // As above, with the system clock's now.
 Result<Query> ParseQuery(std::string_view text);
+
+// Sort keys "FIELD[:asc|:desc],..." ("" -> none), for `query --sort` and the service's
+// `sort=`. InvalidArgument naming `what` (the option or parameter) and the bad item.
+Result<std::vector<SortField>> ParseSortFields(std::string_view text, std::string_view what);
 
 }  // namespace gridstore::grid
 

@@ -64,6 +64,7 @@ Command RegisterDelete(CLI::App& parent, const CommandContext& context);
 Command RegisterVerify(CLI::App& parent, const CommandContext& context);
 Command RegisterCompact(CLI::App& parent, const CommandContext& context);
 Command RegisterExtract(CLI::App& parent, const CommandContext& context);
+Command RegisterServe(CLI::App& parent, const CommandContext& context);
 
 // ---- Helpers for the command files ----
 

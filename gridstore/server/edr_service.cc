@@ -1,0 +1,169 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/server/edr_service.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/server/internal/documents.h"
+#include "gridstore/server/internal/endpoints.h"
+#include "gridstore/server/internal/responses.h"
+#include "gridstore/server/internal/viewer_assets.h"
+#include "gridstore/server/query_string.h"
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::server {
+namespace {
+
+bool Authorized(const std::vector<std::string>& tokens, std::string_view header) {
+  constexpr std::string_view kBearer = "Bearer ";
+  if (header.size() <= kBearer.size() || header.substr(0, kBearer.size()) != kBearer) return false;
+  const std::string_view given = header.substr(kBearer.size());
+  bool match = false;
+  for (const std::string& token : tokens) match |= ConstantTimeEquals(given, token);
+  return match;  // every token compared: the time does not say which one matched
+}
+
+const char* ContentTypeOf(std::string_view name) {
+  if (name.ends_with(".html")) return "text/html; charset=utf-8";
+  if (name.ends_with(".js")) return "text/javascript; charset=utf-8";
+  if (name.ends_with(".css")) return "text/css; charset=utf-8";
+  return "application/octet-stream";
+}
+
+HttpResponse ViewerEndpoint(const RequestTarget& target) {
+  const std::string name = target.path.size() == 1 ? "index.html" : target.path[1];
+  if (target.path.size() <= 2) {
+    for (const ViewerAsset& asset : ViewerAssets()) {
+      if (asset.name != name) continue;
+      HttpResponse r;
+      r.content_type = ContentTypeOf(name);
+      r.body = std::string(asset.content);
+      r.headers.emplace_back("Cache-Control", "no-cache");
+      return r;
+    }
+  }
+  return ErrorResponse(404, "NotFound", "the viewer has no file " + Quote(name));
+}
+
+HttpResponse CollectionsRoute(const EndpointContext& context, const RequestTarget& target) {
+  const auto& path = target.path;
+  if (path.size() == 1) return CatalogEndpoint(context, target);
+  if (path.size() == 2) return CollectionEndpoint(context, path[1], target);
+  if (path.size() == 3) {
+    if (path[2] == "map.png") return MapEndpoint(context, path[1], target);
+    if (auto type = EdrQueryTypeFromName(path[2])) {
+      return QueryEndpoint(context, path[1], *type, target);
+    }
+    return ErrorResponse(404, "NotFound",
+                         "no query " + Quote(path[2]) +
+                             ": the queries are position, area, cube, radius, trajectory, "
+                             "corridor (and map.png)");
+  }
+  return ErrorResponse(404, "NotFound",
+                       "no such resource (a dataset id containing '/' is written %2F)");
+}
+
+HttpResponse Route(const EndpointContext& context, const RequestTarget& target) {
+  const auto& path = target.path;
+  if (path.empty()) {
+    Status s = CheckParameters(target, {"f"}, "the landing page");
+    return s.ok() ? JsonResponse(LandingPage(context.base)) : ErrorResponse(s);
+  }
+  if (path[0] == "collections") return CollectionsRoute(context, target);
+  if (path[0] == "viewer") return ViewerEndpoint(target);
+  if (path.size() == 1 && path[0] == "conformance") {
+    Status s = CheckParameters(target, {"f"}, "conformance");
+    return s.ok() ? JsonResponse(ConformancePage()) : ErrorResponse(s);
+  }
+  if (path.size() == 1 && path[0] == "api") {
+    return JsonResponse(OpenApiDocument(context.base),
+                        "application/vnd.oai.openapi+json;version=3.0");
+  }
+  return ErrorResponse(404, "NotFound",
+                       "no such resource; start at / (links) or /viewer (the map viewer)");
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> ReadTokenFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::InvalidArgument("--token-file " + Quote(path) + " cannot be read");
+  std::vector<std::string> tokens;
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::string_view token = Trim(line);
+    if (!token.empty() && token[0] != '#') tokens.emplace_back(token);
+  }
+  if (tokens.empty()) {
+    return Status::InvalidArgument("--token-file " + Quote(path) + " holds no token");
+  }
+  return tokens;
+}
+
+bool ConstantTimeEquals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  volatile unsigned char diff = 0;
+  for (size_t i = 0; i < a.size(); ++i) diff = diff | (a[i] ^ b[i]);
+  return diff == 0;
+}
+
+EdrService::EdrService(StoreSource* source, ServiceOptions options)
+    : source_(source),
+      options_(std::move(options)),
+      summaries_(std::make_unique<CollectionSummaries>()) {}
+
+EdrService::~EdrService() = default;
+
+HttpResponse EdrService::Handle(const HttpRequest& request) const {
+  if (request.method != "GET" && request.method != "HEAD") {
+    HttpResponse r = ErrorResponse(
+        405, "MethodNotAllowed",
+        "the service is read-only: " + Quote(request.method) + " is not allowed (GET, HEAD)");
+    r.headers.emplace_back("Allow", "GET, HEAD");
+    return r;
+  }
+  if (!options_.tokens.empty() && !Authorized(options_.tokens, request.authorization)) {
+    HttpResponse r =
+        ErrorResponse(401, "Unauthorized", "this service needs an Authorization: Bearer token");
+    r.headers.emplace_back("WWW-Authenticate", "Bearer");
+    return r;
+  }
+  Result<RequestTarget> target = ParseTarget(request.target);
+  if (!target.ok()) return ErrorResponse(target.status());
+  EndpointContext context{source_->Current(), &options_, summaries_.get(), BaseUrl(request)};
+  return Route(context, *target);
+}
+
+Result<grid::DataSetMeta> CollectionMeta(const EndpointContext& context, const std::string& id) {
+  Result<grid::DataSetMeta> meta = context.store->GetDataSetMeta(id);
+  if (meta.status().IsNotFound() || (meta.ok() && meta->status() != grid::kStatusDone)) {
+    std::string why = "no collection " + Quote(id);
+    if (meta.ok()) {
+      why += ": the dataset's status is " + Quote(meta->status()) +
+             ", and only DONE datasets "
+             "are served";
+    }
+    return Status::NotFound(why);
+  }
+  return meta;
+}
+
+Status CheckParameters(const RequestTarget& target, std::initializer_list<std::string_view> allowed,
+                       std::string_view where) {
+  for (const auto& [name, value] : target.query) {
+    bool known = false;
+    for (std::string_view a : allowed) known |= name == a;
+    if (!known) {
+      return Status::InvalidArgument(std::string(where) + " has no parameter " + Quote(name) +
+                                     "; it takes " + Join(allowed, ", "));
+    }
+    if (name == "f" && value != "json" && value != "application/json") {
+      return Status::InvalidArgument("f " + Quote(value) + ": " + std::string(where) +
+                                     " is JSON only (f=json)");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace gridstore::server

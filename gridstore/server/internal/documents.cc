@@ -1,0 +1,230 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/server/internal/documents.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "gridstore/formats/internal/attributes_json.h"
+#include "gridstore/server/edr_query.h"
+#include "gridstore/server/query_string.h"
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::server {
+namespace {
+
+constexpr const char* kCrs84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84";
+constexpr size_t kMaxListedValues = 1000;  // axis values listed in an extent
+
+ordered_json Link(const std::string& href, const char* rel, const char* type,
+                  const std::string& title) {
+  ordered_json link = {{"href", href}, {"rel", rel}, {"type", type}};
+  if (!title.empty()) link["title"] = title;
+  return link;
+}
+
+std::optional<std::array<double, 4>> GridBbox(const grid::HorizontalGrid& g) {
+  double w = std::numeric_limits<double>::infinity(), e = -w, s = w, n = -w;
+  auto add = [&](int64_t x, int64_t y) {
+    const grid::LonLat p = g.At({x, y});
+    if (!std::isfinite(p.lon) || !std::isfinite(p.lat)) return;
+    w = std::min(w, p.lon), e = std::max(e, p.lon), s = std::min(s, p.lat), n = std::max(n, p.lat);
+  };
+  if (g.type() == grid::GridType::kRectilinear) {  // the axes are along the edges
+    for (int64_t x = 0; x < g.nx(); ++x) add(x, 0);
+    for (int64_t y = 0; y < g.ny(); ++y) add(0, y);
+  } else {
+    for (int64_t x = 0; x < g.nx(); ++x) {
+      for (int64_t y = 0; y < g.ny(); ++y) add(x, y);
+    }
+  }
+  if (w > e) return std::nullopt;
+  return std::array<double, 4>{w, s, e, n};
+}
+
+Result<std::shared_ptr<const CollectionSummary>> Summarize(const grid::DataSetMeta& meta) {
+  auto summary = std::make_shared<CollectionSummary>();
+  const grid::VariableMeta* first = nullptr;
+  for (const grid::VariableMeta& var : meta.variables) {
+    Result<std::shared_ptr<const grid::HorizontalGrid>> g = grid::HorizontalGrid::Build(meta, var);
+    if (!g.ok()) continue;
+    summary->variables.push_back(var.name);
+    if (first == nullptr) {
+      first = &var;
+      summary->bbox = GridBbox(**g);
+      summary->grid_description = (*g)->description();
+      for (int axis : {grid::kT, grid::kZ}) {
+        Result<grid::AxisCoordinate> a = grid::AxisCoordinate::Build(meta, var, axis);
+        if (a.ok() && !a->name().empty()) {
+          (axis == grid::kT ? summary->time_axis : summary->level_axis) = std::move(*a);
+        }
+      }
+    }
+    if (var.dimension_names == first->dimension_names && var.shape == first->shape) {
+      summary->default_variables.push_back(var.name);
+    }
+  }
+  if (first == nullptr) {
+    return Status::InvalidArgument("dataset " + Quote(meta.id) +
+                                   " has no variable with latitude and longitude");
+  }
+  return std::shared_ptr<const CollectionSummary>(std::move(summary));
+}
+
+ordered_json AxisExtent(const grid::AxisCoordinate& axis, bool time) {
+  ordered_json values = ordered_json::array();
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  int64_t lo_i = 0, hi_i = 0;
+  for (int64_t i = 0; i < axis.size(); ++i) {
+    const double v = axis.values()[size_t(i)];
+    if (v < lo) lo = v, lo_i = i;
+    if (v > hi) hi = v, hi_i = i;
+    if (size_t(i) < kMaxListedValues) values.push_back(axis.Label(i));
+  }
+  ordered_json extent = {{"interval", {{axis.Label(lo_i), axis.Label(hi_i)}}}};
+  if (size_t(axis.size()) <= kMaxListedValues) extent["values"] = values;
+  if (time) {
+    const grid::Calendar cal = axis.time_units()->calendar();
+    const bool gregorian =
+        cal == grid::Calendar::kStandard || cal == grid::Calendar::kProlepticGregorian;
+    extent["trs"] =
+        gregorian ? std::string("http://www.opengis.net/def/uom/ISO-8601/0/Gregorian")
+                  : "http://cfconventions.org/calendars/" + std::string(grid::CalendarName(cal));
+  } else {
+    extent["vrs"] = axis.name() + (axis.units().empty() ? "" : " (" + axis.units() + ")");
+    extent["name"] = axis.name();
+    if (!axis.units().empty()) extent["units"] = axis.units();
+  }
+  return extent;
+}
+
+ordered_json Parameter(const grid::VariableMeta& var) {
+  const std::string long_name = grid::StringAttribute(var.attributes, "long_name");
+  const std::string units = grid::StringAttribute(var.attributes, "units");
+  const std::string standard = grid::StringAttribute(var.attributes, "standard_name");
+  ordered_json p = {{"type", "Parameter"}, {"id", var.name}};
+  if (!long_name.empty()) p["description"] = long_name;
+  p["unit"] = {{"symbol", units}};
+  if (!standard.empty()) {
+    p["observedProperty"] = {{"id", "http://vocab.nerc.ac.uk/standard_name/" + standard + "/"},
+                             {"label", long_name.empty() ? standard : long_name}};
+  } else {
+    p["observedProperty"] = {{"label", long_name.empty() ? var.name : long_name}};
+  }
+  p["data-type"] = grid::IsFloatingPoint(var.type) || var.packing ? "float" : "integer";
+  return p;
+}
+
+ordered_json DataQueries(const std::string& collection_url) {
+  ordered_json queries = ordered_json::object();
+  for (EdrQueryType type : kEdrQueryTypes) {
+    const std::string name = EdrQueryTypeName(type);
+    queries[name] = {{"link",
+                      {{"href", collection_url + "/" + name},
+                       {"rel", "data"},
+                       {"title", name + " query"},
+                       {"variables",
+                        {{"query_type", name},
+                         {"output_formats", {"CoverageJSON", "NetCDF", "CSV"}},
+                         {"default_output_format", "CoverageJSON"},
+                         {"crs_details", {{{"crs", "CRS84"}, {"wkt", "GEOGCS[\"WGS 84\"]"}}}}}}}}};
+    if (type == EdrQueryType::kRadius) {
+      queries[name]["link"]["variables"]["within_units"] = {"km", "m", "mi", "nmi"};
+    }
+    if (type == EdrQueryType::kCorridor) {
+      queries[name]["link"]["variables"]["width_units"] = {"km", "m", "mi", "nmi"};
+    }
+  }
+  return queries;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const CollectionSummary>> CollectionSummaries::Get(
+    const grid::DataSetMeta& meta) {
+  {
+    MutexLock lock(&mu_);
+    auto it = entries_.find(meta.id);
+    if (it != entries_.end() && it->second.incarnation == meta.incarnation &&
+        it->second.generation == meta.generation) {
+      return it->second.summary;
+    }
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const CollectionSummary> summary, Summarize(meta));
+  MutexLock lock(&mu_);
+  if (entries_.size() > 100000) entries_.clear();  // bounded: a store of ever-new ids
+  entries_[meta.id] = {meta.incarnation, meta.generation, summary};
+  return summary;
+}
+
+std::string BaseUrl(const HttpRequest& r) {
+  const std::string proto = r.forwarded_proto.empty() ? "http" : r.forwarded_proto;
+  const std::string host = r.forwarded_host.empty() ? r.host : r.forwarded_host;
+  std::string prefix = r.forwarded_prefix;
+  while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
+  if (!prefix.empty() && prefix.front() != '/') prefix = "/" + prefix;
+  return proto + "://" + (host.empty() ? "localhost" : host) + prefix;
+}
+
+const std::vector<std::string>& ConformanceClasses() {
+  static const std::vector<std::string> classes = {
+      "http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core",
+      "http://www.opengis.net/spec/ogcapi-common-2/1.0/conf/collections",
+      "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/core",
+      "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/collections",
+      "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/json",
+      "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/covjson",
+      "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/oas30",
+      "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/queries"};
+  return classes;
+}
+
+ordered_json LandingPage(const std::string& base) {
+  return {{"title", "GridStore"},
+          {"description",
+           "Gridded forecast data by OGC API - Environmental Data Retrieval: positions, areas, "
+           "cubes, radii, trajectories and corridors of every DONE dataset"},
+          {"links",
+           {Link(base + "/", "self", "application/json", "this document"),
+            Link(base + "/api", "service-desc", "application/vnd.oai.openapi+json;version=3.0",
+                 "the API definition"),
+            Link(base + "/conformance", "conformance", "application/json", "conformance classes"),
+            Link(base + "/collections", "data", "application/json", "the datasets"),
+            Link(base + "/viewer", "alternate", "text/html", "the map viewer")}}};
+}
+
+ordered_json ConformancePage() { return {{"conformsTo", ConformanceClasses()}}; }
+
+ordered_json CollectionDocument(const grid::DataSetMeta& meta, const CollectionSummary& summary,
+                                const std::string& base) {
+  const std::string url = base + "/collections/" + PercentEncode(meta.id);
+  ordered_json doc = {{"id", meta.id}};
+  const std::string title = grid::StringAttribute(meta.attributes, "title");
+  doc["title"] = title.empty() ? meta.id : title;
+  const std::string about = grid::StringAttribute(meta.attributes, "summary");
+  if (!about.empty()) doc["description"] = about;
+  doc["links"] = {Link(url, "self", "application/json", ""),
+                  Link(url + "/map.png", "preview", "image/png", "quick-look map")};
+  ordered_json extent = ordered_json::object();
+  if (summary.bbox) {
+    const auto& b = *summary.bbox;
+    extent["spatial"] = {{"bbox", {{b[0], b[1], b[2], b[3]}}}, {"crs", kCrs84}};
+  }
+  if (summary.time_axis) extent["temporal"] = AxisExtent(*summary.time_axis, true);
+  if (summary.level_axis) extent["vertical"] = AxisExtent(*summary.level_axis, false);
+  doc["extent"] = extent;
+  doc["data_queries"] = DataQueries(url);
+  doc["crs"] = {"CRS84"};
+  doc["output_formats"] = {"CoverageJSON", "NetCDF", "CSV"};
+  ordered_json parameters = ordered_json::object();
+  for (const std::string& name : summary.variables) {
+    parameters[name] = Parameter(*meta.FindVariable(name));
+  }
+  doc["parameter_names"] = parameters;
+  doc["gridstore"] = {{"grid", summary.grid_description},
+                      {"default_parameters", summary.default_variables},
+                      {"attributes", formats::AttributesJson(meta.attributes)}};
+  return doc;
+}
+
+}  // namespace gridstore::server

@@ -1,0 +1,49 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The endpoints EdrService routes to, each answering from one store handle.
+#ifndef GRIDSTORE_SERVER_INTERNAL_ENDPOINTS_H_
+#define GRIDSTORE_SERVER_INTERNAL_ENDPOINTS_H_
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/server/edr_query.h"
+#include "gridstore/server/edr_service.h"
+#include "gridstore/server/internal/documents.h"
+#include "gridstore/server/query_string.h"
+
+namespace gridstore::server {
+
+struct EndpointContext {
+  std::shared_ptr<grid::GridStore> store;  // the one state of the store this request sees
+  const ServiceOptions* options = nullptr;
+  CollectionSummaries* summaries = nullptr;
+  std::string base;  // BaseUrl of the request
+};
+
+// A served dataset: NotFound naming `id` if there is none, or if it is not DONE (saying so).
+Result<grid::DataSetMeta> CollectionMeta(const EndpointContext& context, const std::string& id);
+
+// /collections: the catalog, with where / sort / limit / offset.
+HttpResponse CatalogEndpoint(const EndpointContext& context, const RequestTarget& target);
+// /collections/{id}
+HttpResponse CollectionEndpoint(const EndpointContext& context, const std::string& id,
+                                const RequestTarget& target);
+// /collections/{id}/{position|area|cube|radius|trajectory|corridor}
+HttpResponse QueryEndpoint(const EndpointContext& context, const std::string& id, EdrQueryType type,
+                           const RequestTarget& target);
+// /collections/{id}/map.png
+HttpResponse MapEndpoint(const EndpointContext& context, const std::string& id,
+                         const RequestTarget& target);
+// /api: an OpenAPI 3.0 document of this service.
+nlohmann::ordered_json OpenApiDocument(const std::string& base);
+
+// InvalidArgument naming the first parameter of `target` not in `allowed` (comma-separated).
+Status CheckParameters(const RequestTarget& target, std::initializer_list<std::string_view> allowed,
+                       std::string_view where);
+
+}  // namespace gridstore::server
+
+#endif  // GRIDSTORE_SERVER_INTERNAL_ENDPOINTS_H_

@@ -1,0 +1,120 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The EDR data queries: parameters -> ExtractRequest -> plan (size checked before any read) ->
+// Extract -> CoverageJSON, NetCDF or CSV.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "gridstore/formats/extraction_formats.h"
+#include "gridstore/grid/extract.h"
+#include "gridstore/importers/netcdf_extraction_writer.h"
+#include "gridstore/server/internal/endpoints.h"
+#include "gridstore/server/internal/responses.h"
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::server {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+std::string MiB(double bytes) { return FormatDouble(std::round(bytes / kMiB * 10) / 10); }
+
+// About what the response will weigh, from the plan: bytes per value of each format (CoverageJSON
+// numbers as text, CSV rows with their coordinates, netCDF doubles).
+// Why the response would be too large (413), or nullopt.
+std::optional<std::string> TooLarge(const grid::ExtractPlan& plan, size_t variables,
+                                    OutputFormat format, int64_t limit) {
+  const double places = plan.kind == grid::FeatureKind::kArea
+                            ? double(plan.area[2]) * double(plan.area[3])
+                            : double(plan.points.size());
+  const double values = places * double(plan.num_times()) * double(plan.num_levels());
+  const double per_value = format == OutputFormat::kCoverageJson ? 10
+                           : format == OutputFormat::kCsv        ? 14 + 60.0 / double(variables)
+                                                                 : 8;
+  const double bytes = values * double(variables) * per_value;
+  if (bytes <= double(limit)) return std::nullopt;
+  return std::string("the response would be about " + MiB(bytes) + " MiB (" + FormatDouble(places) +
+                     (plan.kind == grid::FeatureKind::kArea ? " cells" : " points") + " x " +
+                     std::to_string(plan.num_times()) + " times x " +
+                     std::to_string(plan.num_levels()) + " levels x " + std::to_string(variables) +
+                     " parameters), over the limit of " + MiB(double(limit)) +
+                     " MiB: narrow the area (coords or bbox), datetime, z or parameter-name");
+}
+
+Result<std::string> NetCdfBytes(const grid::DataSetMeta& meta, const grid::Extraction& result) {
+  // The writer takes a path: a private directory of ours, never a name from the request.
+  std::string dir = (std::filesystem::temp_directory_path() / "gridstore-serve-XXXXXX").string();
+  if (mkdtemp(dir.data()) == nullptr) return Status::Internal("cannot make a temporary directory");
+  const std::string path = dir + "/extract.nc";
+  Status s = importers::WriteNetCdfExtraction(path, meta, result);
+  std::string bytes;
+  if (s.ok()) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    bytes = buffer.str();
+    if (!in) s = Status::Internal("cannot read back the netCDF response");
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (!s.ok()) return s;
+  return bytes;
+}
+
+Result<HttpResponse> Query(const EndpointContext& context, const std::string& id, EdrQueryType type,
+                           const RequestTarget& target) {
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, CollectionMeta(context, id));
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const CollectionSummary> summary,
+                             context.summaries->Get(meta));
+  GRIDSTORE_ASSIGN_OR_RETURN(EdrQuery q,
+                             ParseEdrQuery(type, target.query, summary->default_variables));
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::ExtractPlan plan, grid::PlanExtract(meta, q.request));
+  const int64_t limit = context.options->max_response_bytes;
+  if (auto why = TooLarge(plan, q.request.variables.size(), q.format, limit)) {
+    return ErrorResponse(413, "PayloadTooLarge", *why);
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::Extraction result, grid::Extract(*context.store, id, q.request));
+  if (result.incarnation != meta.incarnation || result.generation != meta.generation) {
+    return Status::Aborted("collection " + Quote(id) + " changed during the request; ask again");
+  }
+  HttpResponse r;
+  if (q.format == OutputFormat::kNetCdf) {
+    GRIDSTORE_ASSIGN_OR_RETURN(r.body, NetCdfBytes(meta, result));
+    r.content_type = "application/x-netcdf";
+    r.headers.emplace_back(
+        "Content-Disposition",
+        "attachment; filename=\"" + std::string(EdrQueryTypeName(type)) + ".nc\"");
+  } else {
+    std::ostringstream out;
+    if (q.format == OutputFormat::kCoverageJson) {
+      GRIDSTORE_RETURN_IF_ERROR(formats::WriteCoverageJson(result, out));
+      r.content_type = "application/prs.coverage+json";
+    } else {
+      GRIDSTORE_RETURN_IF_ERROR(formats::WriteExtractionCsv(result, out));
+      r.content_type = "text/csv; charset=utf-8";
+    }
+    r.body = std::move(out).str();
+  }
+  if (int64_t(r.body.size()) > limit) {
+    return ErrorResponse(413, "PayloadTooLarge",
+                         "the response is " + MiB(double(r.body.size())) +
+                             " MiB, over the limit of " + MiB(double(limit)) +
+                             " MiB: narrow the area (coords or bbox), datetime, z or "
+                             "parameter-name");
+  }
+  return r;
+}
+
+}  // namespace
+
+HttpResponse QueryEndpoint(const EndpointContext& context, const std::string& id, EdrQueryType type,
+                           const RequestTarget& target) {
+  Result<HttpResponse> r = Query(context, id, type, target);
+  return r.ok() ? std::move(*r) : ErrorResponse(r.status());
+}
+
+}  // namespace gridstore::server

@@ -1,0 +1,21 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The viewer's static files (gridstore/server/viewer/), compiled into the binary by
+// embed_viewer.cmake: the service answers /viewer from memory and needs nothing from the internet.
+#ifndef GRIDSTORE_SERVER_INTERNAL_VIEWER_ASSETS_H_
+#define GRIDSTORE_SERVER_INTERNAL_VIEWER_ASSETS_H_
+
+#include <string_view>
+#include <vector>
+
+namespace gridstore::server {
+
+struct ViewerAsset {
+  std::string_view name;  // "index.html", "viewer.js", ...
+  std::string_view content;
+};
+const std::vector<ViewerAsset>& ViewerAssets();
+
+}  // namespace gridstore::server
+
+#endif  // GRIDSTORE_SERVER_INTERNAL_VIEWER_ASSETS_H_

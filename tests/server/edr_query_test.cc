@@ -1,0 +1,2 @@
+// Copyright 2026 The GridStore Authors.
+#include <gtest/gtest.h>

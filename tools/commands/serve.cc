@@ -1,0 +1,118 @@
+// Copyright 2026 The GridStore Authors.
+//
+// `gridstore serve [--listen HOST:PORT] [--token-file FILE] [--max-response-mb N]
+// [--max-inflight N] [--cors ORIGIN]`: the store over HTTP, read-only: OGC API-EDR, the catalog,
+// quick-look maps and the viewer (gridstore/server/, docs/serve.md).
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "gridstore/server/edr_service.h"
+#include "gridstore/server/http_server.h"
+#include "gridstore/server/store_source.h"
+#include "gridstore/util/internal/strings.h"
+#include "tools/commands/command.h"
+
+namespace gridstore::tools {
+namespace {
+
+struct ServeArgs {
+  std::string listen = "127.0.0.1:8080";
+  std::optional<std::string> token_file;
+  double max_response_mb = 20;
+  int max_inflight = 64;
+  std::string cors;
+  double refresh_seconds = 2;
+};
+
+// "HOST:PORT" or "[IPv6]:PORT".
+Status ParseListen(const std::string& text, server::HttpServerOptions* options) {
+  const size_t colon = text.rfind(':');
+  std::string host = colon == std::string::npos ? "" : text.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  const std::string port = colon == std::string::npos ? "" : text.substr(colon + 1);
+  int value = -1;
+  auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+  if (host.empty() || ec != std::errc() || end != port.data() + port.size() || value < 0 ||
+      value > 65535) {
+    return Status::InvalidArgument("--listen " + Quote(text) +
+                                   " is not HOST:PORT (e.g. 127.0.0.1:8080; port 0 picks a free "
+                                   "one)");
+  }
+  options->host = host;
+  options->port = static_cast<uint16_t>(value);
+  return Status::OK();
+}
+
+Status RunServe(const CommandContext& context, const ServeArgs& args) {
+  server::HttpServerOptions http;
+  GRIDSTORE_RETURN_IF_ERROR(ParseListen(args.listen, &http));
+  if (!(args.max_response_mb > 0) || args.max_response_mb > 1e6) {
+    return Status::InvalidArgument("--max-response-mb " + FormatDouble(args.max_response_mb) +
+                                   " is not a positive size up to 1000000");
+  }
+  if (args.max_inflight < 1) {
+    return Status::InvalidArgument("--max-inflight " + std::to_string(args.max_inflight) +
+                                   " must be at least 1");
+  }
+  if (!(args.refresh_seconds >= 0)) {
+    return Status::InvalidArgument("--refresh-seconds must not be negative");
+  }
+  http.max_inflight = args.max_inflight;
+  http.cors_origin = args.cors;
+  server::ServiceOptions service;
+  service.max_response_bytes = static_cast<int64_t>(args.max_response_mb * 1024 * 1024);
+  if (args.token_file) {
+    GRIDSTORE_ASSIGN_OR_RETURN(service.tokens, server::ReadTokenFile(*args.token_file));
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      std::unique_ptr<server::StoreSource> source,
+      server::StoreSource::Open(context.store(), std::chrono::milliseconds(static_cast<int64_t>(
+                                                     args.refresh_seconds * 1000))));
+  server::EdrService edr(source.get(), std::move(service));
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      std::unique_ptr<server::HttpServer> listener,
+      server::HttpServer::Listen(
+          http, [&edr](const server::HttpRequest& request) { return edr.Handle(request); }));
+  const bool v6 = http.host.find(':') != std::string::npos;
+  std::fprintf(stderr, "gridstore serve: listening on http://%s%s%s:%u (store %s)\n", v6 ? "[" : "",
+               http.host.c_str(), v6 ? "]" : "", unsigned(listener->port()),
+               context.store().c_str());
+  listener->Run();
+  return Status::OK();
+}
+
+}  // namespace
+
+Command RegisterServe(CLI::App& parent, const CommandContext& context) {
+  auto args = std::make_shared<ServeArgs>();
+  CLI::App* app = parent.add_subcommand(
+      "serve",
+      "Serve the store over HTTP, read-only: OGC API-EDR queries, a catalog search, quick-look "
+      "maps and a viewer at /viewer");
+  app->add_option("--listen", args->listen, "Address to listen on (default 127.0.0.1:8080)")
+      ->type_name("HOST:PORT");
+  AddOptionalString(app, "--token-file", &args->token_file,
+                    "Require 'Authorization: Bearer TOKEN' with a token from FILE (one per line)")
+      ->type_name("FILE");
+  app->add_option("--max-response-mb", args->max_response_mb,
+                  "Refuse responses over N MiB with 413 (default 20)")
+      ->type_name("N");
+  app->add_option("--max-inflight", args->max_inflight,
+                  "Answer 503 (Retry-After) beyond N requests at once (default 64)")
+      ->type_name("N");
+  app->add_option("--cors", args->cors, "Allow browser pages from ORIGIN (CORS)")
+      ->type_name("ORIGIN");
+  app->add_option("--refresh-seconds", args->refresh_seconds,
+                  "Reopen the store this often to see other processes' imports and deletes "
+                  "(default 2; 0 never)")
+      ->type_name("S");
+  return {app, Done([&context, args] { return RunServe(context, *args); })};
+}
+
+}  // namespace gridstore::tools
