@@ -55,6 +55,17 @@ gs extract ipsl/tos-2001 --variables tos --polygon 'POLYGON((-40 -5,-20 -5,-30 1
 ncdump -h out/tos-polygon.nc | sed -n 1,8p
 gs extract ipsl/tos-2001 --variables tos --trajectory 'LINESTRING(-60 10, -20 40)' \
   --time 2001-07-16 --unpack --format csv | sed -n 1,6p
+echo "== the HTTP service: OGC API-EDR queries, a quick-look map (docs/serve.md)"
+build/tools/gridstore --store out/demo-store serve --listen 127.0.0.1:0 2> out/serve.log &
+server=$!
+for _ in $(seq 50); do grep -q "listening on" out/serve.log && break; sleep 0.1; done
+url=$(grep -o 'http://[^ ]*' out/serve.log | head -1)
+echo "+ curl $url/collections/ipsl%2Ftos-2001/position?coords=POINT(-30%2010)&f=CSV" >&2
+curl -sf "$url/collections/ipsl%2Ftos-2001/position?coords=POINT(-30%2010)&f=CSV" | sed -n 1,4p
+curl -sf "$url/collections/ipsl%2Ftos-2001/map.png?width=720" -o out/tos-map.png
+echo "out/tos-map.png: $(stat -c %s out/tos-map.png) bytes; the viewer: $url/viewer (while it runs)"
+kill -TERM "$server"
+wait "$server"
 echo "== verify every block's checksum"
 gs verify
 

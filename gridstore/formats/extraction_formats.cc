@@ -273,15 +273,16 @@ std::vector<json> Coverages(const Extraction& r) {
   return coverages;
 }
 
-Status Emit(const json& doc, std::ostream& out) {
-  const std::string text = doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+Status Emit(const json& doc, std::ostream& out, JsonLayout layout = JsonLayout::kIndented) {
+  const int indent = layout == JsonLayout::kIndented ? 1 : -1;
+  const std::string text = doc.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
   out.write(text.data(), std::streamsize(text.size()));
   return out ? Status::OK() : Status::Unavailable("writing the output failed");
 }
 
 }  // namespace
 
-Status WriteCoverageJson(const Extraction& r, std::ostream& out) {
+Status WriteCoverageJson(const Extraction& r, std::ostream& out, JsonLayout layout) {
   std::vector<json> coverages = Coverages(r);
   if (coverages.size() == 1) {
     json& c = coverages[0];
@@ -289,11 +290,11 @@ Status WriteCoverageJson(const Extraction& r, std::ostream& out) {
                 {"domain", std::move(c["domain"])},
                 {"parameters", Parameters(r)},
                 {"ranges", std::move(c["ranges"])}};
-    return Emit(doc, out);
+    return Emit(doc, out, layout);
   }
   json doc = {
       {"type", "CoverageCollection"}, {"parameters", Parameters(r)}, {"coverages", coverages}};
-  return Emit(doc, out);
+  return Emit(doc, out, layout);
 }
 
 Status WriteExtractionCsv(const Extraction& r, std::ostream& out) {

@@ -14,11 +14,15 @@
 
 namespace gridstore::formats {
 
+// kIndented for people reading a file; kCompact for the wire (a third of the bytes).
+enum class JsonLayout { kIndented, kCompact };
+
 // CoverageJSON: one point and one time or level axis is a PointSeries, VerticalProfile or Point
 // coverage; several points, or both many times and many levels, a CoverageCollection of them; a
 // bbox on a rectilinear grid a Grid coverage with cells outside the box null. Parameters carry
 // units, long names and CF standard names; times are ISO 8601.
-Status WriteCoverageJson(const grid::Extraction& result, std::ostream& out);
+Status WriteCoverageJson(const grid::Extraction& result, std::ostream& out,
+                         JsonLayout layout = JsonLayout::kIndented);
 // One row per point (or cell) and time and level: time,level,lat,lon,<variables>.
 Status WriteExtractionCsv(const grid::Extraction& result, std::ostream& out);
 // {"points": [{"lon", "lat", "grid_lon", "grid_lat", "distance_km", "x", "y"}...],

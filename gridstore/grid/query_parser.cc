@@ -4,6 +4,7 @@
 // dependencies, and every error can say exactly where it is and what was expected there.
 #include "gridstore/grid/query_parser.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -516,7 +517,11 @@ Result<Query> ParseQuery(std::string_view text) {
 Result<std::vector<SortField>> ParseSortFields(std::string_view text, std::string_view what) {
   std::vector<SortField> keys;
   if (text.empty()) return keys;
-  for (const std::string& item : SplitList(text, ',')) {
+  const std::vector<std::string> items = SplitList(text, ',');
+  if (items.size() != size_t(std::count(text.begin(), text.end(), ',')) + 1) {
+    return Status::InvalidArgument(std::string(what) + " " + Quote(text) + " has an empty name");
+  }
+  for (const std::string& item : items) {
     SortField key;
     key.field = item;
     const size_t colon = item.rfind(':');

@@ -53,6 +53,8 @@ Result<std::shared_ptr<const CollectionSummary>> Summarize(const grid::DataSetMe
       first = &var;
       summary->bbox = GridBbox(**g);
       summary->grid_description = (*g)->description();
+      summary->nx = (*g)->nx();
+      summary->ny = (*g)->ny();
       for (int axis : {grid::kT, grid::kZ}) {
         Result<grid::AxisCoordinate> a = grid::AxisCoordinate::Build(meta, var, axis);
         if (a.ok() && !a->name().empty()) {
@@ -222,6 +224,7 @@ ordered_json CollectionDocument(const grid::DataSetMeta& meta, const CollectionS
   }
   doc["parameter_names"] = parameters;
   doc["gridstore"] = {{"grid", summary.grid_description},
+                      {"cells", {{"x", summary.nx}, {"y", summary.ny}}},
                       {"default_parameters", summary.default_variables},
                       {"attributes", formats::AttributesJson(meta.attributes)}};
   return doc;

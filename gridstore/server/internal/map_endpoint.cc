@@ -113,7 +113,8 @@ Result<HttpResponse> Map(const EndpointContext& context, const std::string& id,
                              context.summaries->Get(meta));
   GRIDSTORE_ASSIGN_OR_RETURN(MapParams p, ParseMapParams(meta, *summary, target));
   GRIDSTORE_ASSIGN_OR_RETURN(grid::Extraction result, grid::Extract(*context.store, id, p.request));
-  const auto [west, south, east, north] = p.bbox;
+  // Plain copies: clang 14 cannot capture structured bindings in lambdas (C++20 P1091).
+  const double west = p.bbox[0], south = p.bbox[1], east = p.bbox[2], north = p.bbox[3];
   const double lon_span = east >= west ? east - west : east + 360 - west;
   const int height = std::clamp<int>(
       int(std::lround(p.width * (north - south) / std::max(lon_span, 1e-9))), 1, 4096);

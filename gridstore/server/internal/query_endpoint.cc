@@ -91,7 +91,8 @@ Result<HttpResponse> Query(const EndpointContext& context, const std::string& id
   } else {
     std::ostringstream out;
     if (q.format == OutputFormat::kCoverageJson) {
-      GRIDSTORE_RETURN_IF_ERROR(formats::WriteCoverageJson(result, out));
+      GRIDSTORE_RETURN_IF_ERROR(
+          formats::WriteCoverageJson(result, out, formats::JsonLayout::kCompact));
       r.content_type = "application/prs.coverage+json";
     } else {
       GRIDSTORE_RETURN_IF_ERROR(formats::WriteExtractionCsv(result, out));
