@@ -21,11 +21,11 @@ std::string Error(EdrQueryType type, QueryParameters p) {
 }
 
 TEST(EdrQueryTest, Position) {
-  ASSERT_OK_AND_ASSIGN(EdrQuery q, Parse(EdrQueryType::kPosition,
-                                         {{"coords", " point ( 120.5  30.25 ) "},
-                                          {"datetime", "2026-11-25T00:00Z/.."},
-                                          {"z", "850"},
-                                          {"parameter-name", "t"}}));
+  ASSERT_OK_AND_ASSIGN(EdrQuery q,
+                       Parse(EdrQueryType::kPosition, {{"coords", " point ( 120.5  30.25 ) "},
+                                                       {"datetime", "2026-11-25T00:00Z/.."},
+                                                       {"z", "850"},
+                                                       {"parameter-name", "t"}}));
   ASSERT_EQ(q.request.points.size(), 1u);
   EXPECT_EQ(q.request.points[0].lon, 120.5);
   EXPECT_EQ(q.request.points[0].lat, 30.25);
@@ -53,18 +53,17 @@ TEST(EdrQueryTest, AreaCubeRadiusTrajectoryCorridor) {
   EXPECT_EQ((*cube.request.bbox)[0], 170);
   EXPECT_EQ((*cube.request.bbox)[2], -170);
   EXPECT_EQ(cube.request.level, "1000,750,500");
-  ASSERT_OK_AND_ASSIGN(EdrQuery radius,
-                       Parse(EdrQueryType::kRadius, {{"coords", "POINT(10 20)"},
-                                                     {"within", "10"},
-                                                     {"within-units", "mi"}}));
+  ASSERT_OK_AND_ASSIGN(EdrQuery radius, Parse(EdrQueryType::kRadius, {{"coords", "POINT(10 20)"},
+                                                                      {"within", "10"},
+                                                                      {"within-units", "mi"}}));
   EXPECT_NEAR(radius.request.radius->km, 16.09344, 1e-9);
-  ASSERT_OK_AND_ASSIGN(EdrQuery traj, Parse(EdrQueryType::kTrajectory,
-                                            {{"coords", "LINESTRINGM(0 0 1, 1 1 2)"}}));
+  ASSERT_OK_AND_ASSIGN(EdrQuery traj,
+                       Parse(EdrQueryType::kTrajectory, {{"coords", "LINESTRINGM(0 0 1, 1 1 2)"}}));
   EXPECT_EQ(traj.request.trajectory, "LINESTRINGM(0 0 1, 1 1 2)");
-  ASSERT_OK_AND_ASSIGN(EdrQuery corridor, Parse(EdrQueryType::kCorridor,
-                                                {{"coords", "LINESTRING(0 0, 1 1)"},
-                                                 {"corridor-width", "2000"},
-                                                 {"width-units", "m"}}));
+  ASSERT_OK_AND_ASSIGN(EdrQuery corridor,
+                       Parse(EdrQueryType::kCorridor, {{"coords", "LINESTRING(0 0, 1 1)"},
+                                                       {"corridor-width", "2000"},
+                                                       {"width-units", "m"}}));
   EXPECT_DOUBLE_EQ(corridor.request.corridor_width_km, 2);
 }
 
@@ -100,9 +99,8 @@ TEST(EdrQueryTest, ErrorsNameWhatIsWrong) {
   EXPECT_THAT(
       Error(T::kRadius, {{"coords", "POINT(1 2)"}, {"within", "-5"}, {"within-units", "km"}}),
       HasSubstr("must be positive"));
-  EXPECT_THAT(Error(T::kRadius, {{"coords", "MULTIPOINT(1 2, 3 4)"},
-                                 {"within", "5"},
-                                 {"within-units", "km"}}),
+  EXPECT_THAT(Error(T::kRadius,
+                    {{"coords", "MULTIPOINT(1 2, 3 4)"}, {"within", "5"}, {"within-units", "km"}}),
               HasSubstr("not a WKT POINT"));
   EXPECT_THAT(Error(T::kTrajectory, {{"coords", "POLYGON((0 0,1 0,1 1,0 0))"}}),
               HasSubstr("LINESTRING"));

@@ -31,8 +31,8 @@ std::string TosPath() {
 class EdrServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_OK_AND_ASSIGN(writer_, grid::GridStore::Open(dir_.Sub("store"),
-                                                        {.create_if_missing = true}));
+    ASSERT_OK_AND_ASSIGN(writer_,
+                         grid::GridStore::Open(dir_.Sub("store"), {.create_if_missing = true}));
     Import("ocean/tos");
   }
   void Import(const std::string& id) {
@@ -59,8 +59,8 @@ TEST_F(EdrServiceTest, PositionEqualsTheLibrary) {
   grid::ExtractRequest request;
   request.variables = {"tos"};
   request.points = {{200, -10}};
-  ASSERT_OK_AND_ASSIGN(grid::Extraction want, grid::Extract(*source->Current(), "ocean/tos",
-                                                            request));
+  ASSERT_OK_AND_ASSIGN(grid::Extraction want,
+                       grid::Extract(*source->Current(), "ocean/tos", request));
   const auto& got = cov["ranges"]["tos"]["values"];
   ASSERT_EQ(got.size(), want.variables[0].values.size());
   for (size_t i = 0; i < got.size(); ++i) {

@@ -104,7 +104,8 @@ TEST_F(CliAppTest, StoreGivenTwiceWithDifferentValuesIsAUsageErrorThatTouchesNei
 
 TEST_F(CliAppTest, UnknownOrMissingCommandsSaySoAndListTheCommands) {
   const std::string commands =
-      "(commands: import, info, query, fetch, extract, serve, index, meta, delete, verify, compact)";
+      "(commands: import, info, query, fetch, extract, serve, index, meta, delete, verify, "
+      "compact)";
   ExpectUsageError(Run({"fecth", "x"}), "gridstore: unknown command 'fecth' " + commands);
   ExpectUsageError(Run({}), "gridstore: no command given " + commands);
   ExpectUsageError(Run({"index", "lsit"}),
