@@ -36,6 +36,12 @@ for kind in position cube; do
   echo "$out" | grep -E "Requests/sec|50%|99%|Socket errors|Non-2xx|requests in"
   if echo "$out" | grep -qE "Socket errors|Non-2xx"; then failed=1; fi
 done
+# Unloaded latency: one connection at a time (what one forecaster's click costs).
+echo "== position: 1 connection, 10 s"
+out=$(wrk -t1 -c1 -d10s --latency -s "$here/serve_load.lua" \
+  "$url" -- position "$id" "$w" "$s" "$e" "$n" "$box" $times)
+echo "$out" | grep -E "Requests/sec|50%|99%|Socket errors|Non-2xx|requests in"
+if echo "$out" | grep -qE "Socket errors|Non-2xx"; then failed=1; fi
 pkill -TERM -P "$server"  # gridstore, under /usr/bin/time
 wait "$server" || true
 grep peak_rss_kb "$log" | awk '{printf "server peak RSS: %.0f MiB\n", $2 / 1024}'

@@ -1,8 +1,10 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/formats/extraction_formats.h"
 
+#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "gridstore/util/internal/strings.h"
 
@@ -13,6 +15,56 @@ using grid::Extraction;
 using json = nlohmann::ordered_json;  // members in the order written: "type" first
 
 json Number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+// A 200x200 box holds 40,000 numbers, and building them as json nodes costs several times the
+// extraction itself. So a grid's value arrays go into the document as placeholder strings, and
+// Emit splices their text in (std::to_chars: the shortest form that reads back the same double).
+// The placeholders carry a per-process random nonce, so that no attribute text can collide.
+class RawArrays {
+ public:
+  json Add(const std::vector<double>* values) {
+    arrays_.push_back(values);
+    return Key(arrays_.size() - 1);
+  }
+  // `text` (a dump of a document built with Add) with each placeholder replaced, in order.
+  std::string Splice(const std::string& text) const {
+    if (arrays_.empty()) return text;
+    std::string out;
+    size_t numbers = 0;
+    for (const auto* a : arrays_) numbers += a->size();
+    out.reserve(text.size() + numbers * 18);
+    size_t pos = 0;
+    for (size_t i = 0; i < arrays_.size(); ++i) {
+      const std::string quoted = "\"" + Key(i) + "\"";
+      const size_t at = text.find(quoted, pos);
+      if (at == std::string::npos) continue;  // not in the document: nothing to splice
+      out.append(text, pos, at - pos);
+      out += '[';
+      char buf[32];
+      for (size_t k = 0; k < arrays_[i]->size(); ++k) {
+        const double d = (*arrays_[i])[k];
+        if (k > 0) out += ',';
+        if (!std::isfinite(d)) {
+          out += "null";
+          continue;
+        }
+        const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d);
+        out.append(buf, end);
+      }
+      out += ']';
+      pos = at + quoted.size();
+    }
+    out.append(text, pos);
+    return out;
+  }
+
+ private:
+  static std::string Key(size_t i) {
+    static const std::string nonce = std::to_string(std::random_device()());
+    return "@gridstore-values-" + nonce + "-" + std::to_string(i) + "@";
+  }
+  std::vector<const std::vector<double>*> arrays_;
+};
 
 json Parameters(const Extraction& r) {
   json params = json::object();
@@ -163,7 +215,7 @@ json TrajectoryCoverage(const Extraction& r, size_t i) {
   return {{"type", "Coverage"}, {"domain", domain}, {"ranges", ranges}};
 }
 
-json GridCoverage(const Extraction& r) {
+json GridCoverage(const Extraction& r, RawArrays* raw) {
   const grid::ExtractPlan& plan = r.plan;
   const auto [x0, y0, nx, ny] = plan.area;
   json xs = json::array(), ys = json::array();
@@ -190,11 +242,7 @@ json GridCoverage(const Extraction& r) {
   json domain = {
       {"type", "Domain"}, {"domainType", "Grid"}, {"axes", axes}, {"referencing", Referencing(r)}};
   json ranges = json::object();
-  for (const auto& v : r.variables) {
-    json values = json::array();
-    for (double d : v.values) values.push_back(Number(d));
-    ranges[v.meta.name] = Range(values, names, shape);
-  }
+  for (const auto& v : r.variables) ranges[v.meta.name] = Range(raw->Add(&v.values), names, shape);
   return {{"type", "Coverage"}, {"domain", domain}, {"ranges", ranges}};
 }
 
@@ -250,12 +298,12 @@ std::vector<size_t> Positions(size_t n) {
 }
 
 // The coverages of an extraction, before they are wrapped as one or a collection.
-std::vector<json> Coverages(const Extraction& r) {
+std::vector<json> Coverages(const Extraction& r, RawArrays* raw) {
   const grid::ExtractPlan& plan = r.plan;
   std::vector<json> coverages;
   const size_t nt = plan.num_times(), nz = plan.num_levels();
   if (plan.kind == grid::FeatureKind::kArea) {
-    if (r.grid->type() == grid::GridType::kRectilinear) return {GridCoverage(r)};
+    if (r.grid->type() == grid::GridType::kRectilinear) return {GridCoverage(r, raw)};
     for (size_t j = 0; j < nz; ++j) coverages.push_back(MultiPointCoverage(r, j));
     return coverages;
   }
@@ -273,9 +321,11 @@ std::vector<json> Coverages(const Extraction& r) {
   return coverages;
 }
 
-Status Emit(const json& doc, std::ostream& out, JsonLayout layout = JsonLayout::kIndented) {
+Status Emit(const json& doc, std::ostream& out, JsonLayout layout = JsonLayout::kIndented,
+            const RawArrays* raw = nullptr) {
   const int indent = layout == JsonLayout::kIndented ? 1 : -1;
-  const std::string text = doc.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string text = doc.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
+  if (raw != nullptr) text = raw->Splice(text);
   out.write(text.data(), std::streamsize(text.size()));
   return out ? Status::OK() : Status::Unavailable("writing the output failed");
 }
@@ -283,18 +333,19 @@ Status Emit(const json& doc, std::ostream& out, JsonLayout layout = JsonLayout::
 }  // namespace
 
 Status WriteCoverageJson(const Extraction& r, std::ostream& out, JsonLayout layout) {
-  std::vector<json> coverages = Coverages(r);
+  RawArrays raw;
+  std::vector<json> coverages = Coverages(r, &raw);
   if (coverages.size() == 1) {
     json& c = coverages[0];
     json doc = {{"type", c["type"]},
                 {"domain", std::move(c["domain"])},
                 {"parameters", Parameters(r)},
                 {"ranges", std::move(c["ranges"])}};
-    return Emit(doc, out, layout);
+    return Emit(doc, out, layout, &raw);
   }
   json doc = {
       {"type", "CoverageCollection"}, {"parameters", Parameters(r)}, {"coverages", coverages}};
-  return Emit(doc, out, layout);
+  return Emit(doc, out, layout, &raw);
 }
 
 Status WriteExtractionCsv(const Extraction& r, std::ostream& out) {

@@ -31,7 +31,7 @@ struct CollectionSummary {
   std::vector<std::string> default_variables;  // those on the first one's grid and axes
   std::optional<std::array<double, 4>> bbox;   // west, south, east, north (degrees)
   std::string grid_description;
-  int64_t nx = 0, ny = 0;  // the horizontal grid's cells
+  int64_t nx = 0, ny = 0;                                     // the horizontal grid's cells
   std::optional<grid::AxisCoordinate> time_axis, level_axis;  // of the first variable
 };
 
