@@ -37,8 +37,8 @@ for kind in position cube; do
   if echo "$out" | grep -qE "Socket errors|Non-2xx"; then failed=1; fi
 done
 # Unloaded latency: one connection at a time (what one forecaster's click costs).
-echo "== position: 1 connection, 10 s"
-out=$(wrk -t1 -c1 -d10s --latency -s "$here/serve_load.lua" \
+echo "== position: 1 connection, $seconds s"
+out=$(wrk -t1 -c1 -d"${seconds}s" --latency -s "$here/serve_load.lua" \
   "$url" -- position "$id" "$w" "$s" "$e" "$n" "$box" $times)
 echo "$out" | grep -E "Requests/sec|50%|99%|Socket errors|Non-2xx|requests in"
 if echo "$out" | grep -qE "Socket errors|Non-2xx"; then failed=1; fi
