@@ -158,7 +158,12 @@ Result<std::vector<int64_t>> AxisCoordinate::Select(std::string_view spec) const
     }
     return out;
   }
-  for (const std::string& item : SplitList(spec, ',')) {
+  const std::vector<std::string> items = SplitList(spec, ',');
+  if (items.size() != size_t(std::count(spec.begin(), spec.end(), ',')) + 1) {
+    // "850,,500" or "," (found by the request fuzzer: an empty list used to select nothing).
+    return Status::InvalidArgument(Describe() + ": " + Quote(spec) + " has an empty item");
+  }
+  for (const std::string& item : items) {
     GRIDSTORE_ASSIGN_OR_RETURN(const double v, ParseValue(item));
     // Times match to the second, levels to a relative 1e-6.
     const double eps = time_units_ ? 0.5e6 / double(time_units_->unit_microseconds())

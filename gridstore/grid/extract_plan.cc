@@ -366,6 +366,10 @@ Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
   } else {
     GRIDSTORE_ASSIGN_OR_RETURN(r.plan.levels, r.level_axis->Select(request.level));
   }
+  if (r.plan.times.empty() || r.plan.levels.empty()) {
+    return Status::InvalidArgument("the request selects no " +
+                                   std::string(r.plan.times.empty() ? "time" : "level"));
+  }
   PlanBoxes(meta, &r);
   return r;
 }

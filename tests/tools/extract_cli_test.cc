@@ -515,6 +515,8 @@ TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
       {{"--point", "-3,52", "--width", "5"}, "a corridor width needs a trajectory"},
       {{"--point", "-3,52", "--tolerance-km", "-5"}, "the tolerance -5 km must be"},
       {{"--point", "1e308,52"}, "is not on the Earth"},
+      {{"--point", "-3,52", "--level", ","}, "',' has an empty item"},
+      {{"--point", "-3,52", "--time", "..,"}, "has an empty item"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = {"extract", "small_theta_colpex.nc", "--variables",
