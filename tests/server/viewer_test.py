@@ -68,6 +68,16 @@ def main():
         assert len(click["series"]) == len(want), click
         for got, w in zip(click["series"], want):
             assert abs(got - float(w)) < 1e-3, (got, float(w))
+        # Hovering shows lat, lon and the value at the time shown (the first).
+        hover = result["hover"]
+        m = re.match(r"lat (-?[\d.]+), lon (-?[\d.]+): (-?[\d.]+) K", hover)
+        assert m, hover
+        assert abs(float(m.group(3)) - float(want[0])) < 1e-3, (hover, float(want[0]))
+        # A box drawn with Shift held downloads that area as NetCDF (a cube query).
+        box = result["box"]
+        assert box["status"] == 200 and box["type"] == "application/x-netcdf", box
+        assert box["magic"] in ("CDF", "HDF"), box
+        assert "/cube?" in box["href"] and "f=NetCDF" in box["href"], box
         print(f"viewer: {len(result['datasets'])} datasets listed, map {image['width']}x"
               f"{image['height']} with {image['colours']} colours, click at "
               f"({click['lon']:.2f}, {click['lat']:.2f}): {len(want)} values equal netCDF-C's")

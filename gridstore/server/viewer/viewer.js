@@ -245,14 +245,18 @@ function onUp(event) {
   a.remove();
 }
 
-// A click where lon/lat is drawn.
-function clickAt(lon, lat) {
-  const img = $('map');
+// Where lon/lat is drawn on the map, in pixels.
+function pixelAt(lon, lat) {
   const [w, s, e, n] = state.bbox;
   const span = e >= w ? e - w : e + 360 - w;
-  const x = ((lon - w + 360) % 360) / span * img.naturalWidth;
-  const y = (n - lat) / (n - s) * state.mapHeight;
-  const rect = img.getBoundingClientRect();
+  return [((lon - w + 360) % 360) / span * $('map').naturalWidth,
+    (n - lat) / (n - s) * state.mapHeight];
+}
+
+// A click where lon/lat is drawn.
+function clickAt(lon, lat) {
+  const [x, y] = pixelAt(lon, lat);
+  const rect = $('map').getBoundingClientRect();
   return onClick({ clientX: rect.left + x, clientY: rect.top + y });
 }
 
@@ -273,7 +277,24 @@ async function selfTest(params) {
     if (px[i + 3] === 255) { opaque++; colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]); }
   }
   out.image = { width: canvas.width, height: canvas.height, opaque, colours: colours.size };
-  out.click = await clickAt(+params.get('lon'), +params.get('lat'));
+  const lon = +params.get('lon'), lat = +params.get('lat');
+  out.click = await clickAt(lon, lat);
+  // Hover there: the readout's value.
+  const [x, y] = pixelAt(lon, lat);
+  const rect = img.getBoundingClientRect();
+  await onHover({ clientX: rect.left + x, clientY: rect.top + y });
+  out.hover = $('readout').textContent;
+  // Shift + drag a box around it: the download link it makes (not followed), and what it serves.
+  let href = null;
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () { href = this.href; };
+  onDown({ shiftKey: true, preventDefault() {}, clientX: rect.left + x - 10, clientY: rect.top + y - 10 });
+  onUp({ clientX: rect.left + x + 10, clientY: rect.top + y + 10 });
+  HTMLAnchorElement.prototype.click = click;
+  const nc = await fetch(href);
+  const magic = new Uint8Array(await nc.arrayBuffer()).slice(0, 4);
+  out.box = { href, status: nc.status, type: nc.headers.get('Content-Type'),
+    magic: String.fromCharCode(...magic.slice(1, 4)) };
   $('selftest').textContent = JSON.stringify(out);
   $('selftest').hidden = false;
 }
