@@ -516,6 +516,10 @@ TEST_F(ExtractCliTest, ErrorsNameWhatIsWrong) {
       {{"--point", "-3,52", "--tolerance-km", "-5"}, "the tolerance -5 km must be"},
       {{"--point", "1e308,52"}, "is not on the Earth"},
       {{"--point", "-3,52", "--level", ","}, "',' has an empty item"},
+      {{"--trajectory", "LINESTRING(5e51 0, 30 30)", "--width", "5"},
+       "the longitude is beyond ten turns"},
+      {{"--trajectory", "LINESTRING(inf 52, -3 52.1)"}, "not a finite number"},
+      {{"--trajectory", "LINESTRING(-3 nan, -3 52.1)"}, "not a finite number"},
       {{"--point", "-3,52", "--time", "..,"}, "has an empty item"},
   };
   for (const Case& c : cases) {

@@ -134,9 +134,19 @@ Result<std::vector<PathVertex>> ParseLineString(std::string_view wkt) {
       return bad("vertex " + Quote(Trim(item)) + " has " + std::to_string(values.size()) +
                  " values; LINESTRING " + dims + " has " + std::to_string(expected));
     }
+    for (double value : values) {
+      if (!std::isfinite(value)) {
+        return bad("vertex " + Quote(Trim(item)) + " holds a value that is not a finite number");
+      }
+    }
     PathVertex v;
     v.at = {values[0], values[1]};
     if (v.at.lat < -90 || v.at.lat > 90) return bad("latitude out of [-90, 90]");
+    // As for points (HorizontalGrid::FindNearest): longitudes wrap, but ten turns and more is a
+    // mistake, and unwrapping 1e52 degrees one turn at a time never ends (found by the fuzzer).
+    if (std::fabs(v.at.lon) > 3600) {
+      return bad("vertex " + Quote(Trim(item)) + ": the longitude is beyond ten turns");
+    }
     const bool has_z = dims.find('Z') != std::string::npos || (dims.empty() && values.size() >= 3);
     const bool has_m = dims.find('M') != std::string::npos || (dims.empty() && values.size() == 4);
     if (has_z) v.z = values[2];
