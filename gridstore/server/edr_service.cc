@@ -1,6 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/server/edr_service.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -87,6 +88,20 @@ HttpResponse Route(const EndpointContext& context, const RequestTarget& target) 
 }  // namespace
 
 Result<std::vector<std::string>> ReadTokenFile(const std::string& path) {
+  // A regular file of at most 1 MiB: a directory, FIFO or device (/dev/zero) is refused before it
+  // is read, so that a wrong path cannot block the start or fill memory.
+  constexpr uintmax_t kMaxBytes = 1 << 20;
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    return Status::InvalidArgument("--token-file " + Quote(path) + " does not exist");
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    return Status::InvalidArgument("--token-file " + Quote(path) + " is not a regular file");
+  }
+  if (std::filesystem::file_size(path, ec) > kMaxBytes || ec) {
+    return Status::InvalidArgument("--token-file " + Quote(path) + " is larger than 1 MiB");
+  }
   std::ifstream in(path);
   if (!in) return Status::InvalidArgument("--token-file " + Quote(path) + " cannot be read");
   std::vector<std::string> tokens;

@@ -33,7 +33,8 @@ struct ServiceOptions {
 };
 
 // Tokens from a file: one per line; blank lines and lines starting with '#' are skipped.
-// InvalidArgument if the file cannot be read or holds no token.
+// InvalidArgument if it does not exist, is not a regular file of at most 1 MiB, cannot be read or
+// holds no token.
 Result<std::vector<std::string>> ReadTokenFile(const std::string& path);
 // Compares in time independent of where the strings differ (their lengths may leak).
 bool ConstantTimeEquals(std::string_view a, std::string_view b);

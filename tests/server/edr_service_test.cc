@@ -10,6 +10,8 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -92,6 +94,35 @@ TEST_F(EdrServiceTest, ReadOnlyTokensAndNotDone) {
   EXPECT_TRUE(ConstantTimeEquals("abc", "abc"));
   EXPECT_FALSE(ConstantTimeEquals("abc", "abd"));
   EXPECT_FALSE(ConstantTimeEquals("abc", "ab"));
+}
+
+TEST(TokenFileTest, TakesTokensAndRefusesWhatIsNotARegularSmallFile) {
+  testing::ScopedTempDir dir;
+  const std::string good = dir.Sub("tokens");
+  {
+    std::ofstream out(good);
+    out << "# readers\n  abc  \n\ndefg\n";
+  }
+  ASSERT_OK_AND_ASSIGN(std::vector<std::string> tokens, ReadTokenFile(good));
+  EXPECT_EQ(tokens, (std::vector<std::string>{"abc", "defg"}));
+  const std::string empty = dir.Sub("empty");
+  std::ofstream(empty) << "# none\n";
+  const std::string huge = dir.Sub("huge");
+  std::ofstream(huge) << std::string(2 << 20, 'x');
+  const std::string link = dir.Sub("link");
+  std::filesystem::create_symlink(good, link);
+  ASSERT_OK_AND_ASSIGN(std::vector<std::string> linked, ReadTokenFile(link));  // followed
+  EXPECT_EQ(linked, tokens);
+  const std::pair<std::string, std::string> cases[] = {
+      {dir.Sub("missing"), "does not exist"},
+      {dir.path().string(), "is not a regular file"},
+      {"/dev/zero", "is not a regular file"},
+      {huge, "larger than 1 MiB"},
+      {empty, "holds no token"},
+  };
+  for (const auto& [path, message] : cases) {
+    EXPECT_THAT(ReadTokenFile(path).status().message(), HasSubstr(message)) << path;
+  }
 }
 
 TEST_F(EdrServiceTest, ConcurrentRequestsWhileAnotherHandleImportsAndDeletes) {

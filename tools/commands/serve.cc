@@ -61,8 +61,9 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
     return Status::InvalidArgument("--max-inflight " + std::to_string(args.max_inflight) +
                                    " must be at least 1");
   }
-  if (!(args.refresh_seconds >= 0)) {
-    return Status::InvalidArgument("--refresh-seconds must not be negative");
+  if (!(args.refresh_seconds >= 0) || args.refresh_seconds > 86400) {
+    return Status::InvalidArgument("--refresh-seconds " + FormatDouble(args.refresh_seconds) +
+                                   " is not a number of seconds from 0 to 86400");
   }
   http.max_inflight = args.max_inflight;
   http.cors_origin = args.cors;
@@ -76,15 +77,17 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
       server::StoreSource::Open(context.store(), std::chrono::milliseconds(static_cast<int64_t>(
                                                      args.refresh_seconds * 1000))));
   server::EdrService edr(source.get(), std::move(service));
-  GRIDSTORE_ASSIGN_OR_RETURN(
-      std::unique_ptr<server::HttpServer> listener,
-      server::HttpServer::Listen(
-          http, [&edr](const server::HttpRequest& request) { return edr.Handle(request); }));
+  Result<std::unique_ptr<server::HttpServer>> listener = server::HttpServer::Listen(
+      http, [&edr](const server::HttpRequest& request) { return edr.Handle(request); });
+  if (!listener.ok()) {  // say which option: the transport names only the address
+    return Status(listener.status().code(), "--listen " + Quote(args.listen) + ": " +
+                                                std::string(listener.status().message()));
+  }
   const bool v6 = http.host.find(':') != std::string::npos;
   std::fprintf(stderr, "gridstore serve: listening on http://%s%s%s:%u (store %s)\n", v6 ? "[" : "",
-               http.host.c_str(), v6 ? "]" : "", unsigned(listener->port()),
+               http.host.c_str(), v6 ? "]" : "", unsigned((*listener)->port()),
                context.store().c_str());
-  listener->Run();
+  (*listener)->Run();
   return Status::OK();
 }
 
