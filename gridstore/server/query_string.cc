@@ -4,42 +4,16 @@
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::server {
-namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
 
 Result<std::string> PercentDecode(std::string_view text, bool plus_is_space) {
   std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '+' && plus_is_space) {
-      out += ' ';
-    } else if (c != '%') {
-      if (c == '\0') return Status::InvalidArgument("a NUL byte in the request target");
-      out += c;
-    } else {
-      const bool complete = i + 2 < text.size();
-      const int hi = complete ? HexValue(text[i + 1]) : -1;
-      const int lo = complete ? HexValue(text[i + 2]) : -1;
-      if (hi < 0 || lo < 0) {
-        return Status::InvalidArgument("bad percent-encoding " +
-                                       Quote(text.substr(i, std::min<size_t>(3, text.size() - i))) +
-                                       " in " + Quote(text));
-      }
-      const char decoded = static_cast<char>(hi * 16 + lo);
-      if (decoded == '\0')
-        return Status::InvalidArgument("an escaped NUL byte (%00) in " + Quote(text));
-      out += decoded;
-      i += 2;
-    }
+  if (!gridstore::PercentDecode(text, plus_is_space, &out)) {
+    return Status::InvalidArgument("bad percent-encoding in " + Quote(text) +
+                                   " (a '%' must be followed by two hex digits)");
+  }
+  // Raw or escaped: a NUL byte ends C strings further down and is never meant.
+  if (out.find('\0') != std::string::npos) {
+    return Status::InvalidArgument("a NUL byte (%00) in " + Quote(text));
   }
   return out;
 }

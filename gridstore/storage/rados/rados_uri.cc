@@ -6,35 +6,9 @@
 #include <string_view>
 
 #include "gridstore/storage/rados/rados_kv_store.h"
+#include "gridstore/util/internal/strings.h"
 
 namespace gridstore::storage {
-namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Percent-decodes `s` (so a path may hold '&', '=' or '?'); false on a malformed escape.
-bool PercentDecode(std::string_view s, std::string* out) {
-  out->clear();
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') {
-      out->push_back(s[i]);
-      continue;
-    }
-    if (i + 2 >= s.size()) return false;
-    const int hi = HexValue(s[i + 1]), lo = HexValue(s[i + 2]);
-    if (hi < 0 || lo < 0) return false;
-    out->push_back(static_cast<char>(hi * 16 + lo));
-    i += 2;
-  }
-  return true;
-}
-
-}  // namespace
 
 Result<RadosOptions> ParseRadosUri(std::string_view uri) {
   const std::string prefix = std::string(kRadosScheme) + "://";
@@ -50,7 +24,8 @@ Result<RadosOptions> ParseRadosUri(std::string_view uri) {
       question == std::string_view::npos ? std::string_view() : rest.substr(question + 1);
 
   RadosOptions options;
-  if (!PercentDecode(pool_part, &options.pool)) return bad("malformed %-escape in the pool name");
+  if (!PercentDecode(pool_part, /*plus_is_space=*/false, &options.pool))
+    return bad("malformed %-escape in the pool name");
   if (options.pool.empty()) return bad("no pool name");
   if (options.pool.find('/') != std::string::npos) {
     return bad("the pool name '" + options.pool + "' holds '/' (a RADOS store is a whole pool " +
@@ -70,7 +45,7 @@ Result<RadosOptions> ParseRadosUri(std::string_view uri) {
       return bad("parameter '" + std::string(param) + "' has no '='");
     const std::string_view name = param.substr(0, eq);
     std::string value;
-    if (!PercentDecode(param.substr(eq + 1), &value)) {
+    if (!PercentDecode(param.substr(eq + 1), /*plus_is_space=*/false, &value)) {
       return bad("malformed %-escape in parameter '" + std::string(name) + "'");
     }
     auto take = [&](bool* seen, std::string* field) -> Status {

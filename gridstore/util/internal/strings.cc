@@ -11,6 +11,36 @@ namespace gridstore {
 
 std::string Quote(std::string_view bytes) { return "'" + EscapeForMessage(bytes) + "'"; }
 
+namespace {
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+bool PercentDecode(std::string_view text, bool plus_is_space, std::string* out) {
+  out->clear();
+  out->reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+' && plus_is_space) {
+      *out += ' ';
+    } else if (text[i] != '%') {
+      *out += text[i];
+    } else {
+      const int hi = i + 2 < text.size() ? HexValue(text[i + 1]) : -1;
+      const int lo = i + 2 < text.size() ? HexValue(text[i + 2]) : -1;
+      if (hi < 0 || lo < 0) return false;
+      *out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    }
+  }
+  return true;
+}
+
 std::string FormatDouble(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";

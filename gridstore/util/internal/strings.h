@@ -64,6 +64,10 @@ std::string ShapeString(std::span<const int64_t> extents);
 // With each extent named: "[t=10, z=2, x=9, y=9]" for names {"t", "z", "x", "y"}. An extent
 // without a name (names shorter than extents) is printed bare.
 std::string ShapeString(std::span<const int64_t> extents, std::span<const std::string_view> names);
+// Decodes %XX escapes, and '+' as a space when `plus_is_space` (query strings), into *out. False
+// on a '%' not followed by two hex digits (*out is then incomplete).
+bool PercentDecode(std::string_view text, bool plus_is_space, std::string* out);
+
 // The shortest text that reads back as the same double: FormatDouble(0.1) == "0.1",
 // FormatDouble(3) == "3"; "nan", "inf", "-inf".
 std::string FormatDouble(double value);
