@@ -1,0 +1,150 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Store._extract: grid/extract.h's Extract, its result handed to Python as numpy arrays. The
+// pure-Python layer (gridstore/_extract.py) turns them into an xarray.Dataset laid out as
+// `gridstore extract --format nc` writes its files.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gridstore/grid/extract.h"
+#include "python/_core/convert.h"
+#include "python/_core/errors.h"
+#include "python/_core/py_store.h"
+
+namespace gridstore::python {
+namespace {
+
+namespace py = pybind11;
+using grid::Extraction;
+using grid::ExtractPlan;
+
+const char* KindName(grid::FeatureKind kind) {
+  switch (kind) {
+    case grid::FeatureKind::kArea:
+      return "area";
+    case grid::FeatureKind::kTrajectory:
+      return "trajectory";
+    case grid::FeatureKind::kPosition:
+      break;
+  }
+  return "position";
+}
+
+grid::ExtractRequest RequestFromPython(const py::dict& r) {
+  grid::ExtractRequest request;
+  request.variables = r["variables"].cast<std::vector<std::string>>();
+  if (!r["points"].is_none()) {
+    for (auto [lon, lat] : r["points"].cast<std::vector<std::pair<double, double>>>()) {
+      request.points.push_back({lon, lat});
+    }
+  }
+  if (!r["bbox"].is_none()) request.bbox = r["bbox"].cast<std::array<double, 4>>();
+  if (!r["polygon"].is_none()) request.polygon = r["polygon"].cast<std::string>();
+  if (!r["radius"].is_none()) {
+    auto [lon, lat, km] = r["radius"].cast<std::tuple<double, double, double>>();
+    request.radius = grid::Radius{{lon, lat}, km};
+  }
+  if (!r["trajectory"].is_none()) request.trajectory = r["trajectory"].cast<std::string>();
+  request.corridor_width_km = r["corridor_width_km"].cast<double>();
+  request.time = r["time"].cast<std::string>();
+  request.level = r["level"].cast<std::string>();
+  const std::string method = r["method"].cast<std::string>();
+  if (method == "bilinear") {
+    request.method = grid::InterpolationMethod::kBilinear;
+  } else if (method != "nearest") {
+    ThrowIfError(Status::InvalidArgument("method must be 'nearest' or 'bilinear', not '" +
+                                         method + "'"));
+  }
+  request.tolerance_km = r["tolerance_km"].cast<double>();
+  request.unpack = r["unpack"].cast<bool>();
+  request.allow_incomplete = r["allow_incomplete"].cast<bool>();
+  return request;
+}
+
+// Per point (or trajectory sample): where it was asked, the cell used and its time/level index.
+py::dict PointsToPython(const ExtractPlan& plan) {
+  const size_t n = plan.points.size();
+  std::vector<double> lon(n), lat(n), grid_lon(n), grid_lat(n), distance(n);
+  std::vector<int64_t> x(n), y(n), time(n), level(n);
+  for (size_t i = 0; i < n; ++i) {
+    const ExtractPlan::Point& p = plan.points[i];
+    lon[i] = p.requested.lon;
+    lat[i] = p.requested.lat;
+    grid_lon[i] = p.grid.lon;
+    grid_lat[i] = p.grid.lat;
+    distance[i] = p.distance_km;
+    x[i] = p.cell.x;
+    y[i] = p.cell.y;
+    time[i] = p.time;
+    level[i] = p.level;
+  }
+  py::dict out;
+  out["lon"] = CopyToArray(lon);
+  out["lat"] = CopyToArray(lat);
+  out["grid_lon"] = CopyToArray(grid_lon);
+  out["grid_lat"] = CopyToArray(grid_lat);
+  out["distance_km"] = CopyToArray(distance);
+  out["x"] = CopyToArray(x);
+  out["y"] = CopyToArray(y);
+  out["time"] = CopyToArray(time);
+  out["level"] = CopyToArray(level);
+  return out;
+}
+
+py::dict ExtractionToPython(Extraction r) {
+  const ExtractPlan& plan = r.plan;
+  py::dict out;
+  out["kind"] = KindName(plan.kind);
+  out["grid"] = plan.grid_description;
+  out["incarnation"] = r.incarnation;
+  out["points"] = PointsToPython(plan);
+  out["times"] = CopyToArray(plan.times);
+  out["levels"] = CopyToArray(plan.levels);
+  out["time_per_point"] = plan.time_per_point;
+  out["level_per_point"] = plan.level_per_point;
+  out["time_axis"] = r.time_axis.name();
+  out["level_axis"] = r.level_axis.name();
+  out["area"] = py::make_tuple(plan.area[0], plan.area[1], plan.area[2], plan.area[3]);
+  py::array_t<uint8_t> mask = CopyToArray(plan.mask);
+  if (plan.kind == grid::FeatureKind::kArea) {
+    mask = mask.attr("reshape")(py::make_tuple(plan.area[2], plan.area[3]));
+  }
+  out["mask"] = mask;
+  py::dict variables;
+  for (Extraction::Variable& v : r.variables) {
+    variables[py::str(v.meta.name)] = VectorToArray(std::move(v.values));
+  }
+  out["variables"] = variables;
+  py::dict stats;
+  stats["blocks"] = r.stats.blocks;
+  stats["blocks_read"] = r.stats.blocks_read;
+  stats["cache_hits"] = r.stats.cache_hits;
+  stats["bytes_read"] = r.stats.bytes_read;
+  out["stats"] = stats;
+  return out;
+}
+
+}  // namespace
+
+void BindExtract(py::class_<PyStore, std::shared_ptr<PyStore>>& store) {
+  store.def(
+      "extract",
+      [](PyStore& self, const std::string& id, const py::dict& request) {
+        const grid::ExtractRequest parsed = RequestFromPython(request);
+        auto gs = self.Get();
+        Extraction result;
+        {
+          py::gil_scoped_release release;
+          result = ValueOrThrow(grid::Extract(*gs, id, parsed));
+        }
+        return ExtractionToPython(std::move(result));
+      },
+      py::arg("id"), py::arg("request"));
+}
+
+}  // namespace gridstore::python

@@ -1,0 +1,246 @@
+// Copyright 2026 The GridStore Authors.
+//
+// _core.Store: open, list and query, describe, fetch, import, delete. Every call that reads or
+// writes the store releases the GIL while it does, so Python threads fetch in parallel.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gridstore/grid/codec_options.h"
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/query_parser.h"
+#include "gridstore/importers/netcdf_importer.h"
+#include "python/_core/convert.h"
+#include "python/_core/errors.h"
+#include "python/_core/py_store.h"
+
+namespace gridstore::python {
+namespace {
+
+namespace py = pybind11;
+using grid::GridStore;
+using grid::Shape4;
+
+std::string Quote(const std::string& s) { return "'" + s + "'"; }
+
+std::shared_ptr<PyStore> Open(const std::string& uri, bool read_only, bool create, int threads,
+                              size_t cache_bytes) {
+  grid::GridStoreOptions options;
+  options.read_only = read_only;
+  options.create_if_missing = create && !read_only;
+  options.threads = threads;
+  options.block_cache_bytes = cache_bytes;
+  std::unique_ptr<GridStore> store;
+  {
+    py::gil_scoped_release release;
+    store = ValueOrThrow(GridStore::Open(uri, options));
+  }
+  return std::make_shared<PyStore>(uri, std::shared_ptr<GridStore>(std::move(store)));
+}
+
+std::vector<std::string> Datasets(PyStore& self, const std::optional<std::string>& where,
+                                  const std::optional<std::string>& sort, int64_t limit,
+                                  int64_t offset) {
+  auto store = self.Get();
+  grid::Query query = where ? ValueOrThrow(grid::ParseQuery(*where)) : grid::QueryBuilder::All();
+  grid::QueryParams params;
+  params.limit = limit;
+  params.offset = offset;
+  if (sort) params.sort = ValueOrThrow(grid::ParseSortFields(*sort, "sort"));
+  grid::QueryResult result;
+  {
+    py::gil_scoped_release release;
+    result = ValueOrThrow(store->QueryDataSets(query, params));
+  }
+  std::vector<std::string> ids;
+  for (const grid::DataSetMeta& meta : result.metas) ids.push_back(meta.id);
+  return ids;
+}
+
+py::dict Info(PyStore& self, const std::string& id) {
+  auto store = self.Get();
+  grid::DataSetMeta meta;
+  {
+    py::gil_scoped_release release;
+    meta = ValueOrThrow(store->GetDataSetMeta(id));
+  }
+  return MetaToPython(meta);
+}
+
+struct FetchArgs {
+  std::optional<std::vector<std::string>> variables;
+  std::optional<Shape4> origin, shape;
+  bool unpack = false, allow_incomplete = false;
+  uint64_t incarnation = 0;  // if not 0: the dataset must still be this incarnation
+};
+
+// The fetch, without the GIL.
+grid::GridDataSet FetchNoGil(GridStore& store, const std::string& id, const FetchArgs& args) {
+  auto fetcher = ValueOrThrow(store.GetDataFetcher(id));
+  const grid::DataSetMeta& meta = fetcher->meta();
+  if (args.incarnation != 0 && meta.incarnation != args.incarnation) {
+    ThrowIfError(Status::Aborted(
+        "dataset " + Quote(id) +
+        " was replaced after it was opened (deleted and created again, or imported with "
+        "overwrite): open it again to read the new one"));
+  }
+  if (args.variables) fetcher->SetVariablesToGet(*args.variables);
+  if (args.origin || args.shape) {
+    const Shape4 origin = args.origin.value_or(Shape4{0, 0, 0, 0});
+    Shape4 shape;
+    if (args.shape) {
+      shape = *args.shape;
+    } else {
+      // From origin to the end: the chosen variables must agree on their extents.
+      std::optional<Shape4> extent;
+      for (const grid::VariableMeta& v : meta.variables) {
+        if (args.variables && std::find(args.variables->begin(), args.variables->end(), v.name) ==
+                                  args.variables->end()) {
+          continue;
+        }
+        if (extent && *extent != v.shape) {
+          ThrowIfError(Status::InvalidArgument(
+              "dataset " + Quote(id) + ": the variables differ in shape, so give `shape` too"));
+        }
+        extent = v.shape;
+      }
+      if (!extent) extent = Shape4{1, 1, 1, 1};  // Fetch names the real problem
+      for (int a = 0; a < grid::kRank; ++a) shape[a] = (*extent)[a] - origin[a];
+    }
+    fetcher->SetOriginShape(origin, shape);
+  }
+  grid::FetchOptions options;
+  options.unpack = args.unpack;
+  options.allow_incomplete = args.allow_incomplete;
+  fetcher->set_options(options);
+  return ValueOrThrow(fetcher->Fetch());
+}
+
+py::dict Fetch(PyStore& self, const std::string& id, FetchArgs args) {
+  auto store = self.Get();
+  grid::GridDataSet result;
+  {
+    py::gil_scoped_release release;
+    result = FetchNoGil(*store, id, args);
+  }
+  py::dict out;
+  for (auto& [name, grid] : result.variables) out[py::str(name)] = GridToArray(std::move(grid));
+  return out;
+}
+
+py::dict ImportNetCdf(PyStore& self, const std::string& path, const std::string& dataset,
+                      const std::vector<std::string>& variables, const py::object& attributes,
+                      bool overwrite, const std::optional<std::pair<int64_t, int64_t>>& block,
+                      const std::optional<std::string>& codec,
+                      const std::optional<int64_t>& frame_rows) {
+  auto store = self.Get();
+  importers::NetCdfImportOptions options;
+  options.dataset_id = dataset;
+  options.variables = variables;
+  options.attributes = AttributesFromPython(attributes, "import of " + Quote(path));
+  options.overwrite = overwrite;
+  if (block) {
+    options.layout.block_x = block->first;
+    options.layout.block_y = block->second;
+  }
+  if (codec) options.layout.codec = ValueOrThrow(grid::ParseCodecOptions(*codec));
+  if (frame_rows) options.layout.frame_rows = *frame_rows;
+  importers::ImportSummary summary;
+  {
+    py::gil_scoped_release release;
+    summary = ValueOrThrow(importers::ImportNetCdf(store.get(), path, options));
+    ThrowIfError(store->Flush());
+  }
+  py::dict out;
+  out["dataset"] = summary.dataset_id;
+  out["variables"] = summary.variables;
+  out["planes"] = summary.planes;
+  out["raw_bytes"] = summary.raw_bytes;
+  out["stored_bytes"] = summary.stored_bytes;
+  out["seconds"] = summary.seconds;
+  out["notes"] = summary.notes;
+  return out;
+}
+
+void Delete(PyStore& self, const std::string& id) {
+  auto store = self.Get();
+  py::gil_scoped_release release;
+  ThrowIfError(store->DeleteDataSet(id));
+  ThrowIfError(store->Flush());
+}
+
+py::dict Verify(PyStore& self, const std::string& id) {
+  auto store = self.Get();
+  grid::VerifyReport report;
+  {
+    py::gil_scoped_release release;
+    report = ValueOrThrow(store->Verify(id));
+  }
+  py::dict out;
+  out["ok"] = report.ok();
+  out["datasets"] = report.datasets;
+  out["blocks"] = report.blocks;
+  out["bytes_read"] = report.bytes_read;
+  out["datasets_not_done"] = report.datasets_not_done;
+  py::list problems;
+  for (const grid::VerifyProblem& p : report.problems) {
+    problems.append(py::make_tuple(p.dataset, p.message));
+  }
+  out["problems"] = problems;
+  out["orphan_blocks"] = [&] {
+    int64_t n = 0;
+    for (const grid::VerifyOrphan& o : report.orphans) n += o.blocks;
+    return n;
+  }();
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<GridStore> PyStore::Get() const {
+  if (store_ == nullptr) throw py::value_error("the store " + Quote(uri_) + " is closed");
+  return store_;
+}
+
+void BindStore(py::module_& m) {
+  py::class_<PyStore, std::shared_ptr<PyStore>> store(m, "Store");
+  m.def("open", &Open, py::arg("uri"), py::arg("read_only") = true, py::arg("create") = false,
+        py::arg("threads") = 0, py::arg("cache_bytes") = size_t{256} << 20);
+  store.def_property_readonly("uri", &PyStore::uri)
+      .def_property_readonly("closed", &PyStore::closed)
+      .def_property_readonly("read_only",
+                             [](PyStore& self) { return self.Get()->options().read_only; })
+      .def("close", &PyStore::Close)
+      .def("datasets", &Datasets, py::arg("where"), py::arg("sort"), py::arg("limit"),
+           py::arg("offset"))
+      .def("info", &Info, py::arg("id"))
+      .def(
+          "fetch",
+          [](PyStore& self, const std::string& id,
+             std::optional<std::vector<std::string>> variables, std::optional<Shape4> origin,
+             std::optional<Shape4> shape, bool unpack, bool allow_incomplete,
+             uint64_t incarnation) {
+            return Fetch(self, id,
+                         {std::move(variables), origin, shape, unpack, allow_incomplete,
+                          incarnation});
+          },
+          py::arg("id"), py::arg("variables"), py::arg("origin"), py::arg("shape"),
+          py::arg("unpack"), py::arg("allow_incomplete"), py::arg("incarnation"))
+      .def("import_netcdf", &ImportNetCdf, py::arg("path"), py::arg("dataset"),
+           py::arg("variables"), py::arg("attributes"), py::arg("overwrite"), py::arg("block"),
+           py::arg("codec"), py::arg("frame_rows"))
+      .def("delete", &Delete, py::arg("id"))
+      .def("verify", &Verify, py::arg("id"))
+      .def("flush", [](PyStore& self) {
+        auto gs = self.Get();
+        py::gil_scoped_release release;
+        ThrowIfError(gs->Flush());
+      });
+  BindExtract(store);
+}
+
+}  // namespace gridstore::python

@@ -1,0 +1,298 @@
+"""gridstore.open and Store: a GridStore store from Python."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._errors import InvalidArgumentError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import xarray
+
+    from ._writer import DatasetWriter
+
+_DEFAULT_CACHE_BYTES = 256 << 20
+
+
+def open(  # noqa: A001 (the package's documented name)
+    uri: Union[str, os.PathLike],
+    read_only: bool = True,
+    *,
+    create: bool = False,
+    threads: int = 0,
+    cache_bytes: int = _DEFAULT_CACHE_BYTES,
+) -> "Store":
+    """Opens the store at `uri`.
+
+    uri: a directory (RocksDB, the embedded default), ``file://PATH``, ``memory://``, or
+        ``rados://POOL?conf=/etc/ceph/ceph.conf[&id=CLIENT][&namespace=NS]`` (Ceph RADOS).
+    read_only: open for reading only (the default). Several processes may read a RocksDB store
+        while one writes it; writing needs ``read_only=False``.
+    create: create the store if it does not exist (needs ``read_only=False``).
+    threads: worker threads for decompression and compression; 0 means one per core.
+    cache_bytes: the budget of the cache of decompressed blocks; 0 disables it.
+
+    Raises NotFoundError (a KeyError) if there is no store and not `create`,
+    FailedPreconditionError if the folder is not a GridStore store or another process writes it,
+    InvalidArgumentError for a bad URI. Use it as a context manager to close it::
+
+        with gridstore.open("/data/gridstore") as store:
+            t2m = store.fetch("era5/1995-07-14T12", "t2m", unpack=True)["t2m"]
+    """
+    if create and read_only:
+        raise ValueError("gridstore.open: create=True needs read_only=False")
+    return Store(_core.open(os.fspath(uri), read_only, create, threads, cache_bytes))
+
+
+def _box(value: Optional[Sequence[int]], name: str) -> Optional[List[int]]:
+    if value is None:
+        return None
+    items = list(value)
+    if len(items) != 4 or not all(isinstance(v, (int, np.integer)) for v in items):
+        raise InvalidArgumentError(
+            f"{name} must be 4 integers over (t, z, x, y), not {value!r}")
+    return [int(v) for v in items]
+
+
+def _names(value: Union[None, str, Iterable[str]]) -> Optional[List[str]]:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]
+
+
+class Store:
+    """An open store. Safe to use from many threads at once: every read and write releases the
+    GIL while the library works, and fetches run in parallel. Close it (or use ``with``) to
+    release the store; arrays already fetched stay valid."""
+
+    def __init__(self, core: "_core.Store"):
+        self._core = core
+
+    # ---- life cycle ----
+
+    @property
+    def uri(self) -> str:
+        """The URI the store was opened with."""
+        return self._core.uri
+
+    @property
+    def closed(self) -> bool:
+        return self._core.closed
+
+    @property
+    def read_only(self) -> bool:
+        return self._core.read_only
+
+    def close(self) -> None:
+        """Releases the store. Fetches running in other threads finish first."""
+        self._core.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else ("read-only" if self.read_only else "read-write")
+        return f"<gridstore.Store {self.uri!r} ({state})>"
+
+    # ---- finding datasets ----
+
+    def datasets(
+        self,
+        where: Optional[str] = None,
+        sort: Union[None, str, Sequence[str]] = None,
+        limit: Optional[int] = None,
+        offset: int = 0,
+    ) -> List[str]:
+        """The ids of the datasets that match `where`, in `sort` order.
+
+        where: a condition on dataset attributes in the language of ``gridstore query --where``
+            (docs/meta-queries.md), e.g. ``"status = 'DONE' and create_time > now - 1 day and
+            source in ('ECMWF', 'NMC')"``; None matches every dataset.
+        sort: ``"FIELD[:asc|:desc]"`` or a list of them (``"create_time:desc"``); ties and the
+            default order by id.
+        limit: at most this many ids (None: all); offset: skip this many first.
+
+        Raises InvalidArgumentError (a ValueError) for a syntax error, with a caret under it.
+        """
+        if isinstance(sort, (list, tuple)):
+            sort = ",".join(sort)
+        if limit is not None and limit < 0:
+            raise InvalidArgumentError(f"limit must be >= 0 or None, not {limit}")
+        return self._core.datasets(where, sort, -1 if limit is None else int(limit), int(offset))
+
+    def info(self, id: str) -> Dict[str, Any]:
+        """What dataset `id` holds: ``{"id", "status", "attributes", "variables",
+        "coordinates", "layout", "incarnation", "generation"}``. Each variable is a dict with
+        ``name``, ``dtype``, ``shape`` (t, z, x, y), ``dimensions`` (the source's name of each of
+        the four axes, "" where it had none), ``fill_value``, ``packing`` (scale_factor,
+        add_offset, dtype) or None, ``missing_values`` and ``attributes``; each coordinate has
+        ``name``, ``dimensions``, ``shape``, ``dtype``, ``values`` (a numpy array) and
+        ``attributes``. Attribute values are str, bool, or numpy scalars/arrays of their type.
+
+        Raises NotFoundError (a KeyError) if there is no such dataset.
+        """
+        return self._core.info(id)
+
+    # ---- reading ----
+
+    def fetch(
+        self,
+        id: str,
+        variables: Union[None, str, Iterable[str]] = None,
+        origin: Optional[Sequence[int]] = None,
+        shape: Optional[Sequence[int]] = None,
+        unpack: bool = False,
+        *,
+        allow_incomplete: bool = False,
+    ) -> Dict[str, np.ndarray]:
+        """Reads a 4-D box of variables of dataset `id`, by index.
+
+        variables: a name or names (None: every variable).
+        origin, shape: the box over (t, z, x, y); without them each variable is read whole;
+            with `origin` only, the box runs to the end of every axis.
+        unpack: return floating-point values (stored * scale_factor + add_offset, NaN where the
+            value is the fill or a missing value); else values exactly as stored.
+        allow_incomplete: read a dataset whose import has not finished (blocks not written yet
+            read as the fill value); else that is FailedPreconditionError.
+
+        Returns ``{name: array}``, each array of shape `shape` over (t, z, x, y). The arrays own
+        the buffers the library filled (no copy is made). Only the blocks the box touches are
+        read, in parallel, without the GIL.
+
+        Raises NotFoundError (KeyError) for an unknown dataset; InvalidArgumentError
+        (ValueError) for an unknown variable or a negative origin or empty shape;
+        OutOfRangeError (IndexError) for a box outside a variable, naming the variable, axis and
+        bound; DataLossError for a damaged block.
+        """
+        return self._core.fetch(id, _names(variables), _box(origin, "origin"),
+                                _box(shape, "shape"), bool(unpack), bool(allow_incomplete), 0)
+
+    def extract(self, id: str, variables: Union[None, str, Iterable[str]] = None,
+                **request: Any) -> "xarray.Dataset":
+        """Values at points, in areas or along routes given in longitude/latitude, at times and
+        levels given by value, as an ``xarray.Dataset`` laid out as ``gridstore extract --format
+        nc`` writes its files (docs/python.md has examples).
+
+        Exactly one feature:
+            points=(lon, lat) or [(lon, lat), ...]: the nearest cells (or ``method="bilinear"``);
+            bbox=(west, south, east, north): the cells inside (east < west crosses 180);
+            polygon="POLYGON((...))": a WKT polygon or multipolygon in lon/lat;
+            radius=(lon, lat, km): the cells within km of the centre;
+            trajectory="LINESTRING(...)": samples along a route (``LINESTRING Z/M/ZM`` carry each
+                vertex's level and time), with ``corridor_width_km=W`` the cells within W/2.
+        time: an ISO 8601 time or datetime, a slice(start, stop) (None for an open end), or a list.
+        level: a value in the level coordinate's units, a string with its own units ("850hPa"),
+            a slice or a list.
+        method: "nearest" (default) or "bilinear"; tolerance_km: how far from a curvilinear
+            grid's cells a point may lie (0: the local spacing).
+        unpack: floating-point values with NaN where missing (default True).
+        allow_incomplete: as for fetch.
+
+        Raises InvalidArgumentError (ValueError) for a bad request, OutOfRangeError
+        (IndexError) for a point, time or level outside the data.
+        """
+        from ._extract import extract
+
+        return extract(self, id, _names(variables), request)
+
+    # ---- writing ----
+
+    def import_netcdf(
+        self,
+        path: Union[str, os.PathLike],
+        dataset: str,
+        variables: Union[None, str, Iterable[str]] = None,
+        *,
+        attributes: Optional[Mapping[str, Any]] = None,
+        overwrite: bool = False,
+        block: Optional[Sequence[int]] = None,
+        codec: Optional[str] = None,
+        frame_rows: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """Imports a NetCDF file as dataset `dataset`, as ``gridstore import`` does.
+
+        variables: the variables to import (None: every gridded one); attributes: extra dataset
+        attributes (they win over the file's); overwrite: replace an existing dataset (it stays
+        readable until the new one is whole); block: (x, y) block shape (default 256x256);
+        codec: "shuffle-zstd:3" (default), "zstd:LEVEL" or "none"; frame_rows: rows per
+        independently compressed frame (default 16).
+
+        Returns a summary: ``{"dataset", "variables", "planes", "raw_bytes", "stored_bytes",
+        "seconds", "notes"}``; `notes` says what was skipped and why. On failure nothing of the
+        import remains. Raises AlreadyExistsError if the dataset exists and not `overwrite`.
+        """
+        block_pair = None
+        if block is not None:
+            items = list(block)
+            if len(items) != 2:
+                raise InvalidArgumentError(f"block must be (x, y), not {block!r}")
+            block_pair = (int(items[0]), int(items[1]))
+        return self._core.import_netcdf(os.fspath(path), dataset, _names(variables) or [],
+                                        dict(attributes or {}), bool(overwrite), block_pair,
+                                        codec, frame_rows)
+
+    def create_dataset(
+        self,
+        id: str,
+        variables: Mapping[str, Mapping[str, Any]],
+        *,
+        coordinates: Optional[Mapping[str, Any]] = None,
+        attributes: Optional[Mapping[str, Any]] = None,
+        block: Sequence[int] = (256, 256),
+        codec: str = "shuffle-zstd:3",
+        frame_rows: int = 16,
+        overwrite: bool = False,
+    ) -> "DatasetWriter":
+        """Creates dataset `id` from a description and returns its writer; see DatasetWriter.
+
+        variables: ``{name: {"dims": ("time", "lat", "lon"), "shape": (24, 180, 360),
+            "dtype": "float32", "fill_value": nan, "attributes": {"units": "K"}}}`` with 2 to 4
+            dims, the last two the plane (x, y); with 3, a leading dim named like a level
+            ("level", "lev", "plev", "z", "height", "depth") or given ``"axes": "zxy"`` is z,
+            else t. Packed variables add ``"scale_factor"`` / ``"add_offset"``.
+        coordinates: ``{name: values}`` or ``{name: {"dims": (...), "values": array,
+            "attributes": {...}}}``; a 1-D coordinate's dim defaults to its own name.
+        attributes: dataset attributes (searchable by `datasets(where=...)`).
+        overwrite: replace an existing dataset when the writer finishes (until then readers
+            see the old one); else an existing id is AlreadyExistsError.
+
+        The dataset is INIT (read only with allow_incomplete) until the writer finishes::
+
+            with store.create_dataset("model/2026-11-25T00", {"t2m": {...}}) as w:
+                w.write("t2m", values)        # the whole array, or planes / steps of it
+        """
+        from ._writer import create_dataset
+
+        return create_dataset(self, id, variables, coordinates, attributes, block, codec,
+                              frame_rows, overwrite)
+
+    def delete(self, id: str) -> None:
+        """Removes dataset `id` and every block of it. NotFoundError if there is none."""
+        self._core.delete(id)
+
+    def verify(self, id: str = "") -> Dict[str, Any]:
+        """Reads and checks every block of dataset `id` (all datasets if empty): ``{"ok",
+        "datasets", "blocks", "bytes_read", "problems": [(dataset, message)], ...}``."""
+        return self._core.verify(id)
+
+    def flush(self) -> None:
+        """Makes every write durable and settles the store (the commands do this on exit)."""
+        self._core.flush()
+
+    # ---- xarray ----
+
+    def open_dataset(self, id: str, **kwargs: Any) -> "xarray.Dataset":
+        """``xr.open_dataset(store, engine="gridstore", dataset=id, **kwargs)`` on this store:
+        lazy variables, CF decoding as the netCDF4 engine does it."""
+        import xarray as xr
+
+        return xr.open_dataset(self, engine="gridstore", dataset=id, **kwargs)
