@@ -3,7 +3,8 @@
 # real NetCDF files from ../shared/data into out/demo-store and fetches slices through the
 # `gridstore` command: a whole plane, one point's time series, a vertical profile and a 4-D box,
 # and extracts by longitude/latitude, time and level (points, a polygon, a route).
-# Finally it runs the C++ samples (create a dataset, fetch through the library API).
+# Finally it reads the store from Python (the gridstore package, xarray) and runs the samples
+# (C++: create a dataset, fetch through the library API; Python: samples/python/quickstart.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${GRIDSTORE_TEST_DATA:-../shared/data}
@@ -13,6 +14,8 @@ if [ ! -d "$data" ]; then
 fi
 bash scripts/install-deps.sh
 bash scripts/build.sh build
+# The Python package for Debian's python3 (/usr/local/lib/python3.11/dist-packages): docs/python.md.
+cmake --install build --component python > /dev/null
 
 gs() { echo "+ gridstore $*" >&2; build/tools/gridstore --store out/demo-store "$@"; }
 rm -rf out/demo-store
@@ -76,4 +79,20 @@ for sample in create_and_write fetch_plane fetch_profile fetch_box fetch_time_se
   echo "-- sample $sample"
   "build/samples/sample_$sample" out/sample-store
 done
+echo "== Python: the same store through the gridstore package and xarray (docs/python.md)"
+/usr/bin/python3 - out/demo-store <<'PY'
+import sys
+import warnings
+warnings.simplefilter("ignore")
+import xarray as xr
+import gridstore
+store = gridstore.open(sys.argv[1])
+print("datasets:", store.datasets(where="status = 'DONE'"))
+print("fetch:", {k: v.shape for k, v in store.fetch("ncar/uvt", "T", (0, 0, 32, 64), (1, 14, 1, 1)).items()})
+ds = xr.open_dataset(store, engine="gridstore", dataset="ipsl/tos-2001")
+print(ds.tos.sel(lat=0, lon=330, method="nearest").isel(time=slice(0, 4)).values)
+print(store.extract("ipsl/tos-2001", "tos", points=(-30, 0), time="2001-07-16").tos.values)
+PY
+echo "-- sample python/quickstart.py"
+/usr/bin/python3 samples/python/quickstart.py out/sample-store "$data"
 echo "demo finished"

@@ -15,6 +15,9 @@ packages=(
   python3                                 # the corruption test (tests/reliability/)
   python3-cftime                          # CF calendars checked against cftime (tests/grid/)
   python3-xarray python3-netcdf4          # CF fidelity of netCDF output judged by xarray (tests/tools/)
+  python3-dev pybind11-dev python3-numpy  # the Python package (python/): its extension module
+  python3-dask python3-pytest             # ... its tests (dask chunks) and test runner
+  python3-zarr python3-numcodecs          # ... and its benchmark against the zarr engine
   groff-base                              # the man page test (groff -man -ww)
   nco time hyperfine                      # bench/cli_vs_ncks.sh (ncks, /usr/bin/time, hyperfine)
   libboost-dev wrk                        # Boost.Beast for `serve`; wrk, its load test

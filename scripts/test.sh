@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command (README, and .ci/run calls exactly this): installs the dependencies,
 # then builds and runs the whole test suite three times:
-#   1. the normal build (RelWithDebInfo): every test, the samples, the installed-package check,
-#      and the benchmark programs compiled;
+#   1. the normal build (RelWithDebInfo): every test (the Python package's with pytest), the
+#      samples, the installed-package checks, and the benchmark programs compiled; the Python
+#      package is installed for Debian's python3;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer: every test;
 #   3. ThreadSanitizer: the library suites (util, storage, grid, importers) and the HTTP
 #      service's (server), whose concurrency tests run many fetchers, writers, pipelines and
@@ -26,6 +27,11 @@ echo "== 1/5 normal build"
 # The benchmark programs are built too (not run: docs/BENCHMARKS.md has their commands), so that
 # they cannot rot unnoticed.
 bash scripts/build.sh build -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA" -DGRIDSTORE_BUILD_BENCHMARKS=ON
+# The Python package, installed for Debian's python3 (/usr/local/lib/python3.11/dist-packages),
+# so that `python3 -c "import gridstore"` and xr.open_dataset(..., engine="gridstore") work after
+# this command; the tests themselves use the build tree's copy (python.install checks the install).
+cmake --install build --component python
+/usr/bin/python3 -c "import gridstore, xarray; assert 'gridstore' in xarray.backends.list_engines()"
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
 
 # Sanitizer builds keep line tables only (-g1, enough for their stack traces): a quarter less

@@ -182,7 +182,9 @@ Status WritePoints(const std::string& path, const grid::DataSetMeta& meta, const
   GRIDSTORE_RETURN_IF_ERROR(w.Var("grid_lon", {station}, &glon_id));
   GRIDSTORE_RETURN_IF_ERROR(w.Var("grid_lat", {station}, &glat_id));
   GRIDSTORE_RETURN_IF_ERROR(DescribeLonLat(w, lon_id, lat_id, glon_id, glat_id));
-  std::string coordinates = trajectory ? time_name + " lat lon" : "lat lon";
+  // grid_lon / grid_lat are auxiliary coordinates too: readers (xarray) keep them beside lon/lat.
+  std::string coordinates =
+      trajectory ? time_name + " lat lon grid_lat grid_lon" : "lat lon grid_lat grid_lon";
   if (time != nullptr) {
     GRIDSTORE_RETURN_IF_ERROR(w.Var(time_name, {trajectory ? station : tdim}, &time_id));
     GRIDSTORE_RETURN_IF_ERROR(w.CopyAttributes(time_id, time->attributes));

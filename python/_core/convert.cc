@@ -27,9 +27,7 @@ py::str Text(const std::string& s) {
   throw StatusError{Status::InvalidArgument(message)};
 }
 
-[[noreturn]] void WrongType(const std::string& message) {
-  throw py::type_error(message);
-}
+[[noreturn]] void WrongType(const std::string& message) { throw py::type_error(message); }
 
 // meta[key], or an InvalidArgument naming what is missing.
 py::object Field(const py::dict& d, const char* key, const std::string& owner) {
@@ -53,7 +51,9 @@ DataType DataTypeOf(const py::dtype& dtype, const std::string& what) {
   const char kind = dtype.kind();
   const char order = dtype.byteorder();
   const bool native = order == '=' || order == '|' || order == '<';
-  auto type = grid::ParseDataType(std::string(kind == 'f' ? "float" : kind == 'u' ? "uint" : "int") +
+  auto type = grid::ParseDataType(std::string(kind == 'f'   ? "float"
+                                              : kind == 'u' ? "uint"
+                                                            : "int") +
                                   std::to_string(dtype.itemsize() * 8));
   if (!native || (kind != 'i' && kind != 'u' && kind != 'f') || !type.ok()) {
     Invalid(what + ": GridStore stores integers and floats (int8..uint64, float32, float64), not " +
@@ -126,16 +126,15 @@ grid::Attributes AttributesFromPython(const py::handle& mapping, const std::stri
     const DataType type = DataTypeOf(array.dtype(), what);
     py::array flat = array.attr("ravel")();
     if (grid::IsFloatingPoint(type)) {
-      out[name] = AttributeValue::Floats(type, flat.attr("astype")("float64")
-                                                   .attr("tolist")()
-                                                   .cast<std::vector<double>>());
+      out[name] = AttributeValue::Floats(
+          type, flat.attr("astype")("float64").attr("tolist")().cast<std::vector<double>>());
     } else {
       // int64 holds every integer type's values (uint64 as its bit pattern).
       py::object as_int64 = kind == 'u' && array.dtype().itemsize() == 8
                                 ? flat.attr("view")("int64")
                                 : flat.attr("astype")("int64");
-      out[name] = AttributeValue::Integers(type,
-                                           as_int64.attr("tolist")().cast<std::vector<int64_t>>());
+      out[name] =
+          AttributeValue::Integers(type, as_int64.attr("tolist")().cast<std::vector<int64_t>>());
     }
   }
   return out;
@@ -219,7 +218,8 @@ grid::DataSetMeta MetaFromPython(const py::dict& d) {
         for (int a = 0; a < grid::kRank; ++a) var.dimension_names[a] = names[size_t(a)];
       }
       if (v.contains("fill_value") && !v["fill_value"].is_none()) {
-        py::array fill = Numpy().attr("array")(py::make_tuple(v["fill_value"]), NumpyDtype(var.type));
+        py::array fill =
+            Numpy().attr("array")(py::make_tuple(v["fill_value"]), NumpyDtype(var.type));
         var.fill_value.assign(static_cast<const char*>(fill.data()), size_t(fill.itemsize()));
       }
       if (v.contains("packing") && !v["packing"].is_none()) {
@@ -251,7 +251,9 @@ grid::DataSetMeta MetaFromPython(const py::dict& d) {
                                        : DataTypeOf(values.dtype(), what);
       for (py::ssize_t i = 0; i < values.ndim(); ++i) coord.shape.push_back(values.shape(i));
       if (c.contains("shape")) coord.shape = c["shape"].cast<std::vector<int64_t>>();
-      coord.values = values.attr("astype")("float64").attr("ravel")().attr("tolist")()
+      coord.values = values.attr("astype")("float64")
+                         .attr("ravel")()
+                         .attr("tolist")()
                          .cast<std::vector<double>>();
       if (c.contains("attributes")) coord.attributes = AttributesFromPython(c["attributes"], what);
       meta.coordinates.push_back(std::move(coord));
@@ -269,7 +271,8 @@ grid::DataSetMeta MetaFromPython(const py::dict& d) {
       meta.layout.codec =
           ValueOrThrow(grid::ParseCodecOptions(layout["codec"].cast<std::string>()));
     }
-    if (layout.contains("frame_rows")) meta.layout.frame_rows = layout["frame_rows"].cast<int64_t>();
+    if (layout.contains("frame_rows"))
+      meta.layout.frame_rows = layout["frame_rows"].cast<int64_t>();
   }
   return meta;
 }

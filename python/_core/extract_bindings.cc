@@ -57,8 +57,8 @@ grid::ExtractRequest RequestFromPython(const py::dict& r) {
   if (method == "bilinear") {
     request.method = grid::InterpolationMethod::kBilinear;
   } else if (method != "nearest") {
-    ThrowIfError(Status::InvalidArgument("method must be 'nearest' or 'bilinear', not '" +
-                                         method + "'"));
+    ThrowIfError(
+        Status::InvalidArgument("method must be 'nearest' or 'bilinear', not '" + method + "'"));
   }
   request.tolerance_km = r["tolerance_km"].cast<double>();
   request.unpack = r["unpack"].cast<bool>();

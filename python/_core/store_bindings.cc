@@ -224,9 +224,9 @@ void BindStore(py::module_& m) {
              std::optional<std::vector<std::string>> variables, std::optional<Shape4> origin,
              std::optional<Shape4> shape, bool unpack, bool allow_incomplete,
              uint64_t incarnation) {
-            return Fetch(self, id,
-                         {std::move(variables), origin, shape, unpack, allow_incomplete,
-                          incarnation});
+            return Fetch(
+                self, id,
+                {std::move(variables), origin, shape, unpack, allow_incomplete, incarnation});
           },
           py::arg("id"), py::arg("variables"), py::arg("origin"), py::arg("shape"),
           py::arg("unpack"), py::arg("allow_incomplete"), py::arg("incarnation"))

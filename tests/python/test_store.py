@@ -1,0 +1,288 @@
+"""gridstore.Store: fetch against netCDF-C (netCDF4-python) and the command, queries, every
+error type, threads, and writing from numpy."""
+
+import concurrent.futures
+import os
+import pathlib
+import subprocess
+import sys
+
+import netCDF4
+import numpy as np
+import pytest
+
+import gridstore
+from conftest import DATA, FILES, run_cli
+
+
+def raw(name, var):
+    with netCDF4.Dataset(DATA / name) as nc:
+        v = nc.variables[var]
+        v.set_auto_maskandscale(False)
+        return v[...]
+
+
+def test_fetch_whole_variables_equal_netcdf_c(store):
+    for name in FILES:
+        info = store.info(name)
+        got = store.fetch(name)
+        assert sorted(got) == sorted(v["name"] for v in info["variables"])
+        for var in info["variables"]:
+            expected = np.asarray(raw(name, var["name"]))
+            array = got[var["name"]]
+            assert array.shape == tuple(var["shape"]) and array.dtype == expected.dtype
+            np.testing.assert_array_equal(array.reshape(expected.shape), expected)
+
+
+def test_fetch_box_owns_its_buffer(store):
+    got = store.fetch("sub.nc", ["u"], origin=(2, 1, 3, 4), shape=(5, 1, 4, 3))["u"]
+    np.testing.assert_array_equal(got[:, 0], raw("sub.nc", "u")[2:7, 1, 3:7, 4:7])
+    assert got.flags.owndata is False and got.base is not None  # the library's buffer, no copy
+    origin_only = store.fetch("sub.nc", "u", origin=(9, 1, 8, 8))["u"]
+    assert origin_only.shape == (1, 1, 1, 1)
+
+
+def test_fetch_unpack(store):
+    got = store.fetch("SMALL_total_column_co2.nc", "tcco2", unpack=True)["tcco2"]
+    with netCDF4.Dataset(DATA / "SMALL_total_column_co2.nc") as nc:
+        expected = nc.variables["tcco2"][...]  # masked and scaled by netCDF4-python
+    assert got.dtype == expected.dtype
+    np.testing.assert_allclose(got[:, 0], expected.filled(np.nan), rtol=0, atol=0)
+
+
+def test_fetch_equals_command(store, store_path, binary, tmp_path):
+    out = tmp_path / "box.npy"
+    run_cli(binary, store_path, "fetch", "nc4uvt.nc", "--variables", "T", "--origin", "0,2,10,20",
+            "--shape", "1,5,8,8", "-o", str(out))
+    np.testing.assert_array_equal(np.load(out).reshape(1, 5, 8, 8),
+                                  store.fetch("nc4uvt.nc", "T", (0, 2, 10, 20), (1, 5, 8, 8))["T"])
+
+
+def test_datasets_where_sort_limit(store):
+    assert store.datasets() == sorted(FILES)
+    assert store.datasets(where="file prefix 's'") == ["small_theta_colpex.nc", "sub.nc"]
+    by_size = store.datasets(sort="size:desc")
+    sizes = [(DATA / f).stat().st_size for f in by_size]
+    assert sizes == sorted(sizes, reverse=True)
+    assert store.datasets(sort=["size:desc"], limit=2, offset=1) == by_size[1:3]
+    assert store.datasets(where="status = 'DONE' and size > 3000000") == \
+        ["SMALL_total_column_co2.nc"]
+
+
+def test_info(store):
+    info = store.info("era5_1995-07-14T12.nc")
+    assert info["status"] == "DONE" and info["attributes"]["file"] == "era5_1995-07-14T12.nc"
+    t2m = next(v for v in info["variables"] if v["name"] == "t2m")
+    assert t2m["dtype"] == "int16" and t2m["dimensions"] == ("", "", "latitude", "longitude")
+    assert t2m["packing"]["dtype"] == "float64" and t2m["attributes"]["units"] == "K"
+    lat = next(c for c in info["coordinates"] if c["name"] == "latitude")
+    np.testing.assert_array_equal(lat["values"], raw("era5_1995-07-14T12.nc", "latitude"))
+
+
+# ---- errors: each code raises its class, with the library's message ----
+
+def test_not_found_is_key_error(store, tmp_path):
+    with pytest.raises(KeyError, match="'nope' does not exist") as e:
+        store.fetch("nope")
+    assert isinstance(e.value, gridstore.NotFoundError) and e.value.code == "NotFound"
+    with pytest.raises(gridstore.NotFoundError):
+        store.info("nope")
+    with pytest.raises(gridstore.NotFoundError, match=str(tmp_path / "none")):
+        gridstore.open(tmp_path / "none")
+
+
+def test_bad_boxes(store):
+    with pytest.raises(IndexError, match="axis t .* exceeds the extent 10") as e:
+        store.fetch("sub.nc", "u", origin=(5, 0, 0, 0), shape=(6, 1, 1, 1))
+    assert isinstance(e.value, gridstore.OutOfRangeError)
+    with pytest.raises(ValueError, match="negative"):
+        store.fetch("sub.nc", "u", origin=(-1, 0, 0, 0), shape=(1, 1, 1, 1))
+    with pytest.raises(ValueError, match="4 integers"):
+        store.fetch("sub.nc", "u", origin=(0, 0, 0))
+    with pytest.raises(ValueError, match="4 integers"):
+        store.fetch("sub.nc", "u", origin=(0, 0, 0, 0.5))
+    with pytest.raises(gridstore.InvalidArgumentError, match="'w'"):
+        store.fetch("sub.nc", "w")
+    with pytest.raises(ValueError, match="column"):
+        store.datasets(where="size >")
+
+
+def test_read_only_and_incomplete(store_path, tmp_path, data_dir):
+    ro = gridstore.open(store_path)
+    with pytest.raises(gridstore.FailedPreconditionError, match="read-only|read only"):
+        ro.delete("sub.nc")
+    ro.close()
+    with pytest.raises(ValueError, match="closed"):
+        ro.fetch("sub.nc")
+    with gridstore.open(tmp_path / "inc", read_only=False, create=True) as s:
+        w = s.create_dataset("run", {"t": {"dims": ("y", "x"), "shape": (3, 4), "dtype": "f4",
+                                           "fill_value": -1}})
+        with pytest.raises(gridstore.FailedPreconditionError, match="'run'.*INIT"):
+            s.fetch("run")
+        assert (s.fetch("run", allow_incomplete=True)["t"] == -1).all()
+        w.abort()
+        assert s.datasets() == []
+
+
+def test_already_exists(writable, data_dir):
+    writable.import_netcdf(data_dir / "sub.nc", "x")
+    with pytest.raises(gridstore.AlreadyExistsError):
+        writable.import_netcdf(data_dir / "sub.nc", "x")
+    writable.import_netcdf(data_dir / "reduced.nc", "x", overwrite=True)
+    assert "sst" in writable.fetch("x")
+
+
+def test_import_errors_name_the_file(writable, tmp_path):
+    bad = tmp_path / "not.nc"
+    bad.write_text("hello")
+    with pytest.raises(gridstore.GridStoreError, match=str(bad)):
+        writable.import_netcdf(bad, "bad")
+    with pytest.raises(gridstore.NotFoundError, match="missing.nc"):
+        writable.import_netcdf(tmp_path / "missing.nc", "bad")
+    assert writable.datasets() == []
+
+
+def test_data_loss(tmp_path, data_dir):
+    path = tmp_path / "damaged"
+    with gridstore.open(path, read_only=False, create=True) as s:
+        s.import_netcdf(data_dir / "tos_O1_2001-2002.nc", "tos", codec="none")
+    # Flip bytes in the middle of the largest table file (the data blocks): checksums catch it,
+    # when the store opens or when the blocks are read.
+    sst = max(path.glob("*.sst"), key=lambda p: p.stat().st_size)
+    data = bytearray(sst.read_bytes())
+    for i in range(len(data) // 4, len(data) // 2, 997):
+        data[i] ^= 0x5A
+    sst.write_bytes(bytes(data))
+    with pytest.raises(gridstore.DataLossError, match="damaged|checksum|corrupt"):
+        with gridstore.open(path, cache_bytes=0) as s:
+            s.fetch("tos")
+
+
+def test_unavailable_or_invalid_rados(tmp_path):
+    conf = tmp_path / "ceph.conf"
+    conf.write_text("[global]\nmon_host = 127.0.0.1:1\nclient_mount_timeout = 2\n"
+                    "rados_mon_op_timeout = 2\nauth_client_required = none\n")
+    with pytest.raises((gridstore.UnavailableError, gridstore.FailedPreconditionError)) as e:
+        gridstore.open(f"rados://nopool?conf={conf}")
+    assert "nopool" in str(e.value) or str(conf) in str(e.value)
+    with pytest.raises(gridstore.InvalidArgumentError):
+        gridstore.open("rados://?conf=")
+
+
+# ---- threads ----
+
+def test_many_threads_fetch_exact(store):
+    expected = raw("tos_O1_2001-2002.nc", "tos")
+    rng = np.random.default_rng(7)
+    boxes = []
+    for _ in range(200):
+        t, x, y = int(rng.integers(0, 24)), int(rng.integers(0, 160)), int(rng.integers(0, 170))
+        boxes.append(((t, 0, x, y), (1, 1, 10, 10)))
+
+    def work(box):
+        origin, shape = box
+        got = store.fetch("tos_O1_2001-2002.nc", "tos", origin, shape)["tos"]
+        t, _, x, y = origin
+        return np.array_equal(got[0, 0], expected[t, x:x + 10, y:y + 10])
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(work, boxes))
+
+
+# ---- writing from numpy ----
+
+def test_create_write_finish(writable):
+    rng = np.random.default_rng(1)
+    temp = rng.normal(280, 10, size=(4, 3, 50, 70)).astype("float32")
+    precip = rng.integers(0, 1000, size=(4, 50, 70)).astype("int16")
+    coords = {"time": {"values": np.arange(4) * 6.0,
+                       "attributes": {"units": "hours since 2026-11-25 00:00", "calendar": "standard"}},
+              "level": {"values": np.array([1000, 850, 500]), "attributes": {"units": "hPa"}},
+              "lat": np.linspace(30, 40, 50), "lon": np.linspace(100, 120, 70)}
+    with writable.create_dataset(
+            "model/2026-11-25T00", coordinates=coords, attributes={"source": "test", "run": 0},
+            block=(32, 32), variables={
+                "t": {"dims": ("time", "level", "lat", "lon"), "shape": temp.shape,
+                      "dtype": "float32", "attributes": {"units": "K"}},
+                "tp": {"dims": ("time", "lat", "lon"), "shape": precip.shape, "dtype": "int16",
+                       "fill_value": -1, "scale_factor": 0.1, "attributes": {"units": "mm"}}}) as w:
+        w.write("t", temp[:2])               # steps 0-1
+        w.write("t", temp[2:], t=2)          # steps 2-3
+        for k in range(4):
+            w.write("tp", precip[k], t=k)    # one plane at a time
+        with pytest.raises(TypeError, match="float64"):
+            w.write("tp", precip[0].astype("float64"), t=0)
+        with pytest.raises(ValueError, match="do not fit"):
+            w.write("t", temp[0, 0, :10])
+    assert writable.info("model/2026-11-25T00")["status"] == "DONE"
+    got = writable.fetch("model/2026-11-25T00")
+    np.testing.assert_array_equal(got["t"], temp)
+    np.testing.assert_array_equal(got["tp"][:, 0], precip)
+    ds = writable.open_dataset("model/2026-11-25T00")
+    assert str(ds.time.values[1]) == "2026-11-25T06:00:00.000000000"
+    np.testing.assert_allclose(ds.tp.values, precip * np.float64(0.1))
+    assert ds.t.sel(level=850).shape == (4, 50, 70)
+    assert writable.datasets(where="source = 'test'") == ["model/2026-11-25T00"]
+
+
+def test_writer_aborts_on_error_and_overwrite_keeps_old(writable, data_dir):
+    spec = {"v": {"dims": ("x", "y"), "shape": (8, 8), "dtype": "float64"}}
+    with pytest.raises(RuntimeError, match="boom"):
+        with writable.create_dataset("a", spec) as w:
+            w.write("v", np.ones((8, 8)))
+            raise RuntimeError("boom")
+    assert writable.datasets() == []
+    with writable.create_dataset("a", spec) as w:
+        w.write("v", np.ones((8, 8)))
+    with pytest.raises(gridstore.AlreadyExistsError):
+        writable.create_dataset("a", spec)
+    w = writable.create_dataset("a", spec, overwrite=True)
+    w.write("v", np.full((8, 8), 2.0))
+    assert writable.fetch("a")["v"].max() == 1.0  # readers see the old one until finish
+    w.finish()
+    assert writable.fetch("a")["v"].min() == 2.0
+    with pytest.raises(ValueError, match="finished"):
+        w.write("v", np.ones((8, 8)))
+
+
+def test_create_errors(writable):
+    with pytest.raises(gridstore.InvalidArgumentError, match="'v'.*dims"):
+        writable.create_dataset("a", {"v": {"dims": ("x",), "shape": (8,), "dtype": "f4"}})
+    with pytest.raises(gridstore.InvalidArgumentError, match="bool"):
+        writable.create_dataset("a", {"v": {"dims": ("x", "y"), "shape": (8, 8), "dtype": "?"}})
+    with pytest.raises(gridstore.InvalidArgumentError, match="fill_value"):
+        writable.create_dataset("a", {"v": {"dims": ("x", "y"), "shape": (8, 8),
+                                            "dtype": "int8", "fill_value": 300}})
+    with pytest.raises(gridstore.InvalidArgumentError):
+        writable.create_dataset("", {"v": {"dims": ("x", "y"), "shape": (8, 8), "dtype": "f4"}})
+    with pytest.raises(TypeError, match="attribute 'bad'"):
+        writable.create_dataset("a", {"v": {"dims": ("x", "y"), "shape": (8, 8), "dtype": "f4",
+                                            "attributes": {"bad": object()}}})
+    assert writable.datasets() == []
+
+
+def test_deleted_or_replaced_while_open(writable, data_dir):
+    writable.import_netcdf(data_dir / "sub.nc", "d")
+    ds = writable.open_dataset("d")
+    first = ds.u.isel(time=0).values
+    writable.delete("d")
+    with pytest.raises(KeyError, match="'d' was deleted after it was opened"):
+        ds.u.isel(time=1).values
+    # Created again under the same id: the open Dataset must not read the new data.
+    writable.import_netcdf(data_dir / "sub.nc", "d")
+    with pytest.raises(gridstore.AbortedError, match="replaced after it was opened"):
+        ds.u.isel(time=0).values
+    np.testing.assert_array_equal(writable.open_dataset("d").u.isel(time=0).values, first)
+
+
+def test_installed_layout_has_stubs():
+    package = pathlib.Path(gridstore.__file__).parent
+    assert (package / "_core.pyi").is_file() and (package / "py.typed").is_file()
+    assert "Reads a 4-D box" in gridstore.Store.fetch.__doc__
+
+
+def test_help_is_useful():
+    out = subprocess.run([sys.executable, "-c",
+                          "import gridstore; help(gridstore.Store.fetch)"],
+                         capture_output=True, text=True, env={**os.environ, "PAGER": "cat"})
+    assert "OutOfRangeError" in out.stdout and "origin" in out.stdout
