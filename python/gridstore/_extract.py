@@ -22,7 +22,7 @@ from . import _cf
 from ._errors import InvalidArgumentError
 
 _REQUEST_KEYS = {"points", "bbox", "polygon", "radius", "trajectory", "corridor_width_km", "time",
-                 "level", "method", "tolerance_km", "unpack", "allow_incomplete"}
+                 "level", "method", "tolerance_km", "allow_incomplete"}
 # Attributes of a coordinate or variable that still apply to extracted (unpacked) values.
 _KEPT_ATTRIBUTES = ("units", "calendar", "standard_name", "long_name", "positive", "axis")
 # Attributes that no longer apply to unpacked values (as `extract --format nc` drops them).
@@ -97,7 +97,7 @@ def _request(variables: List[str], request: Dict[str, Any]) -> Dict[str, Any]:
         "level": _selection(request.get("level"), "level"),
         "method": str(request.get("method", "nearest")),
         "tolerance_km": float(request.get("tolerance_km", 0)),
-        "unpack": bool(request.get("unpack", True)),
+        "unpack": True,  # values in physical units, NaN where missing: raw values are fetch's
         "allow_incomplete": bool(request.get("allow_incomplete", False)),
     }
 

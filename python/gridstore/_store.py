@@ -194,8 +194,9 @@ class Store:
             a slice or a list.
         method: "nearest" (default) or "bilinear"; tolerance_km: how far from a curvilinear
             grid's cells a point may lie (0: the local spacing).
-        unpack: floating-point values with NaN where missing (default True).
         allow_incomplete: as for fetch.
+        Values are unpacked (scale_factor / add_offset applied, NaN where missing), as in
+        every extract output; fetch returns values as stored.
 
         Raises InvalidArgumentError (ValueError) for a bad request, OutOfRangeError
         (IndexError) for a point, time or level outside the data.

@@ -170,10 +170,15 @@ class GridStoreBackendEntrypoint(BackendEntrypoint):
         allow_incomplete: bool = False,
         store_options: Optional[Dict[str, Any]] = None,
     ):
-        if dataset is None:
-            raise ValueError("engine='gridstore' needs dataset=ID: the store holds many "
-                             "(gridstore.open(uri).datasets() lists them)")
         store, own = _as_store(filename_or_obj, store_options)
+        if dataset is None:
+            ids = store.datasets(limit=11)
+            if own:
+                store.close()
+            listed = ", ".join(map(repr, ids[:10])) + (", ..." if len(ids) > 10 else "")
+            raise ValueError(f"engine='gridstore' needs dataset=ID: store {store.uri!r} holds "
+                             f"{listed or 'no dataset'} (gridstore.open(uri).datasets(where=...) "
+                             "finds them)")
         with close_on_error(store):
             data_store = GridStoreDataStore(store, dataset, own, allow_incomplete)
             return StoreBackendEntrypoint().open_dataset(
