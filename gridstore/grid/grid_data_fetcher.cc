@@ -297,9 +297,47 @@ void AddStats(const FetchStats& from, FetchStats* to) {
   to->bytes_decompressed += from.bytes_decompressed;
 }
 
+// Floating-point values without packing: NaN where the value is the fill or a missing value,
+// in place (no second buffer, no conversion). A missing value the type cannot hold matches no
+// value, as in the general path below; one or two marks (the common case) vectorise.
+template <typename T>
+void MaskInPlace(const VariableMeta& var, Grid4D* grid, ThreadPool* pool, int parallelism) {
+  std::vector<T> marks;
+  if (var.has_fill_value()) {
+    T fill;
+    std::memcpy(&fill, var.fill_value.data(), sizeof(T));
+    marks.push_back(fill);
+  }
+  for (double m : var.missing_values) {
+    if (static_cast<double>(static_cast<T>(m)) == m) marks.push_back(static_cast<T>(m));
+  }
+  if (marks.empty()) return;
+  constexpr T kNan = std::numeric_limits<T>::quiet_NaN();
+  T* values = grid->data<T>().data();
+  const size_t n = grid->size();
+  constexpr size_t kChunk = 1 << 16;
+  ParallelFor(pool, (n + kChunk - 1) / kChunk, parallelism, [&](size_t chunk) {
+    T* p = values + chunk * kChunk;
+    const size_t count = std::min(n, (chunk + 1) * kChunk) - chunk * kChunk;
+    const T a = marks[0], b = marks.size() > 1 ? marks[1] : marks[0];
+    if (marks.size() <= 2) {
+      for (size_t i = 0; i < count; ++i) p[i] = (p[i] == a || p[i] == b) ? kNan : p[i];
+      return;
+    }
+    for (size_t i = 0; i < count; ++i) {
+      for (T m : marks) p[i] = p[i] == m ? kNan : p[i];
+    }
+  });
+}
+
 // Converts a stored-type grid to floating point: fill and missing values become NaN, packed values
 // are scaled. Runs in parallel over chunks of the grid.
-Grid4D Unpack(const VariableMeta& var, const Grid4D& stored, ThreadPool* pool, int parallelism) {
+Grid4D Unpack(const VariableMeta& var, Grid4D stored, ThreadPool* pool, int parallelism) {
+  if (!var.packing && IsFloatingPoint(var.type)) {
+    if (var.type == DataType::kFloat32) MaskInPlace<float>(var, &stored, pool, parallelism);
+    if (var.type == DataType::kFloat64) MaskInPlace<double>(var, &stored, pool, parallelism);
+    return stored;
+  }
   Grid4D out(UnpackedType(var), stored.origin(), stored.shape());
   const double scale = var.packing ? var.packing->scale_factor : 1.0;
   const double offset = var.packing ? var.packing->add_offset : 0.0;
@@ -549,7 +587,7 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
 
   if (options_.unpack) {
     for (const Output& out : outputs) {
-      *out.grid = Unpack(*out.var, *out.grid, context_->pool, parallelism);
+      *out.grid = Unpack(*out.var, std::move(*out.grid), context_->pool, parallelism);
     }
   }
   // The stats are the whole read's; each result carries them.

@@ -76,6 +76,7 @@ struct FetchArgs {
   std::optional<Shape4> origin, shape;
   bool unpack = false, allow_incomplete = false;
   uint64_t incarnation = 0;  // if not 0: the dataset must still be this incarnation
+  bool use_cache = true;     // serve from and fill the store's block cache
 };
 
 // The fetch, without the GIL.
@@ -116,6 +117,7 @@ grid::GridDataSet FetchNoGil(GridStore& store, const std::string& id, const Fetc
   grid::FetchOptions options;
   options.unpack = args.unpack;
   options.allow_incomplete = args.allow_incomplete;
+  options.use_cache = args.use_cache;
   fetcher->set_options(options);
   return ValueOrThrow(fetcher->Fetch());
 }
@@ -222,14 +224,15 @@ void BindStore(py::module_& m) {
           "fetch",
           [](PyStore& self, const std::string& id,
              std::optional<std::vector<std::string>> variables, std::optional<Shape4> origin,
-             std::optional<Shape4> shape, bool unpack, bool allow_incomplete,
-             uint64_t incarnation) {
-            return Fetch(
-                self, id,
-                {std::move(variables), origin, shape, unpack, allow_incomplete, incarnation});
+             std::optional<Shape4> shape, bool unpack, bool allow_incomplete, uint64_t incarnation,
+             bool use_cache) {
+            return Fetch(self, id,
+                         {std::move(variables), origin, shape, unpack, allow_incomplete,
+                          incarnation, use_cache});
           },
           py::arg("id"), py::arg("variables"), py::arg("origin"), py::arg("shape"),
-          py::arg("unpack"), py::arg("allow_incomplete"), py::arg("incarnation"))
+          py::arg("unpack"), py::arg("allow_incomplete"), py::arg("incarnation"),
+          py::arg("use_cache") = true)
       .def("import_netcdf", &ImportNetCdf, py::arg("path"), py::arg("dataset"),
            py::arg("variables"), py::arg("attributes"), py::arg("overwrite"), py::arg("block"),
            py::arg("codec"), py::arg("frame_rows"))

@@ -153,6 +153,7 @@ class Store:
         unpack: bool = False,
         *,
         allow_incomplete: bool = False,
+        cache: bool = True,
     ) -> Dict[str, np.ndarray]:
         """Reads a 4-D box of variables of dataset `id`, by index.
 
@@ -163,6 +164,8 @@ class Store:
             value is the fill or a missing value); else values exactly as stored.
         allow_incomplete: read a dataset whose import has not finished (blocks not written yet
             read as the fill value); else that is FailedPreconditionError.
+        cache: serve blocks from the store's cache of decompressed blocks and keep the ones
+            decoded; False for a large read done once (it then evicts nothing).
 
         Returns ``{name: array}``, each array of shape `shape` over (t, z, x, y). The arrays own
         the buffers the library filled (no copy is made). Only the blocks the box touches are
@@ -174,7 +177,8 @@ class Store:
         bound; DataLossError for a damaged block.
         """
         return self._core.fetch(id, _names(variables), _box(origin, "origin"),
-                                _box(shape, "shape"), bool(unpack), bool(allow_incomplete), 0)
+                                _box(shape, "shape"), bool(unpack), bool(allow_incomplete), 0,
+                                bool(cache))
 
     def extract(self, id: str, variables: Union[None, str, Iterable[str]] = None,
                 **request: Any) -> "xarray.Dataset":

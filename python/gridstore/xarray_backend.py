@@ -29,13 +29,19 @@ class GridStoreBackendArray(BackendArray):
     """One variable of one dataset incarnation, read box by box."""
 
     def __init__(self, store: Store, info: Dict[str, Any], var: Dict[str, Any],
-                 allow_incomplete: bool):
+                 allow_incomplete: bool, masked: bool = False):
         self._store = store
         self._dataset = info["id"]
         self._incarnation = info["incarnation"]
         self._var = var
         self._axes = _cf.variable_axes(var)
         self._allow_incomplete = allow_incomplete
+        self._masked = masked  # fetch with NaN where missing (see _masks_in_fetch)
+        # Reads of more than a few blocks' values neither fill nor use the block cache: they are
+        # streaming reads (a plane, a cube), which caching slows by a copy of every frame and
+        # which would evict the blocks of the small reads (points, profiles) that the cache is for.
+        block_x, block_y = info["layout"]["block"]
+        self._cache_max_values = 4 * int(block_x) * int(block_y)
         self.shape = tuple(int(var["shape"][a]) for a in self._axes)
         self.dtype = np.dtype(var["dtype"])
 
@@ -71,9 +77,11 @@ class GridStoreBackendArray(BackendArray):
             box = np.empty([shape[a] for a in self._axes], dtype=self.dtype)
         else:
             try:
+                values = shape[0] * shape[1] * shape[2] * shape[3]
                 fetched = self._store._core.fetch(self._dataset, [self._var["name"]], origin,
-                                                  shape, False, self._allow_incomplete,
-                                                  self._incarnation)
+                                                  shape, self._masked, self._allow_incomplete,
+                                                  self._incarnation,
+                                                  values <= self._cache_max_values)
             except NotFoundError as e:
                 raise NotFoundError(
                     f"dataset {self._dataset!r} was deleted after it was opened ({e})") from None
@@ -91,14 +99,34 @@ class GridStoreBackendArray(BackendArray):
         return box
 
 
+def _masks_in_fetch(var: Dict[str, Any], attrs: Dict[str, Any]) -> bool:
+    """True if the library can mask this variable as xarray's CF decoding would: a float variable
+    without packing, whose stored fill value is its _FillValue attribute (none if it has none:
+    xarray does not mask netCDF's default fill). The library then writes NaN into the fetched
+    buffer itself (no second pass, no mask array, no copy) instead of xarray."""
+    if np.dtype(var["dtype"]).kind != "f" or var["packing"] or \
+            "scale_factor" in attrs or "add_offset" in attrs:
+        return False
+    fill, attr = var["fill_value"], attrs.get("_FillValue")
+    if attr is None:
+        return fill is None or np.isnan(fill)
+    if fill is None or np.ndim(attr) != 0:
+        return False
+    fill_value = np.dtype(var["dtype"]).type(fill)
+    attr_value = np.dtype(var["dtype"]).type(attr)
+    return bool(fill_value == attr_value or (np.isnan(fill_value) and np.isnan(attr_value)))
+
+
 class GridStoreDataStore(AbstractDataStore):
     """One dataset of a store, as xarray's decoding machinery reads a file."""
 
-    def __init__(self, store: Store, dataset: str, own_store: bool, allow_incomplete: bool):
+    def __init__(self, store: Store, dataset: str, own_store: bool, allow_incomplete: bool,
+                 mask_and_scale: bool):
         self._store = store
         self._own_store = own_store
         self._info = store.info(dataset)
         self._allow_incomplete = allow_incomplete
+        self._mask_and_scale = mask_and_scale
 
     def get_variables(self) -> Frozen:
         info = self._info
@@ -106,7 +134,9 @@ class GridStoreDataStore(AbstractDataStore):
         for name, (dims, values, attrs) in _cf.coordinate_variables(info).items():
             variables[name] = Variable(dims, values, attrs)
         for var in info["variables"]:
-            array = GridStoreBackendArray(self._store, info, var, self._allow_incomplete)
+            attrs = dict(var["attributes"])
+            masked = self._mask_and_scale and _masks_in_fetch(var, attrs)
+            array = GridStoreBackendArray(self._store, info, var, self._allow_incomplete, masked)
             encoding = {
                 "preferred_chunks": _cf.preferred_chunks(info, var),
                 "chunksizes": tuple(_cf.preferred_chunks(info, var).values()),
@@ -114,9 +144,12 @@ class GridStoreDataStore(AbstractDataStore):
                 "source": self._store.uri,
                 "original_shape": array.shape,
             }
+            if masked:  # where xarray's decoding puts them: it has nothing left to mask
+                for key in ("_FillValue", "missing_value"):
+                    if key in attrs:
+                        encoding[key] = attrs.pop(key)
             variables[var["name"]] = Variable(_cf.variable_dims(var),
-                                              indexing.LazilyIndexedArray(array),
-                                              dict(var["attributes"]), encoding)
+                                              indexing.LazilyIndexedArray(array), attrs, encoding)
         return FrozenDict(variables)
 
     def get_attrs(self) -> Frozen:
@@ -180,7 +213,8 @@ class GridStoreBackendEntrypoint(BackendEntrypoint):
                              f"{listed or 'no dataset'} (gridstore.open(uri).datasets(where=...) "
                              "finds them)")
         with close_on_error(store):
-            data_store = GridStoreDataStore(store, dataset, own, allow_incomplete)
+            data_store = GridStoreDataStore(store, dataset, own, allow_incomplete,
+                                            bool(mask_and_scale))
             return StoreBackendEntrypoint().open_dataset(
                 data_store, mask_and_scale=mask_and_scale, decode_times=decode_times,
                 concat_characters=concat_characters, decode_coords=decode_coords,

@@ -410,6 +410,41 @@ TEST(GridDataFetcherUnpackTest, PackedShortsUnpackWithFillAndMissingAsNaN) {
   EXPECT_EQ(unpacked.GetVariable("q")->data<float>()[2], 3.0f);
 }
 
+// Floats without packing are masked in place: the fill and every missing value the type can
+// hold become NaN (three marks take the general path), a missing value float cannot hold matches
+// nothing, and a double variable keeps its type.
+TEST(GridDataFetcherUnpackTest, FloatsMaskedInPlace) {
+  ASSERT_OK_AND_ASSIGN(auto store, GridStore::Open("memory://", {.create_if_missing = true}));
+  VariableMeta f = MakeVariable("f", DataType::kFloat32, {1, 1, 2, 4});
+  f.set_fill_value<float>(-999.0f);
+  f.missing_values = {1e20, 7.0, 0.1};  // 1e20 and 0.1 are not floats: they match no value
+  VariableMeta d = MakeVariable("d", DataType::kFloat64, {1, 1, 2, 4});
+  d.set_fill_value<double>(-1.0);
+  d.missing_values = {2.0, 3.0};
+  ASSERT_OK(store->PutDataSetMeta(MakeMeta("m", {f, d}, 2, 2)));
+  ASSERT_OK_AND_ASSIGN(auto writer, store->GetDataWriter("m"));
+  ASSERT_OK(writer->WriteGrid2D(
+      "f", 0, 0, Grid2D::FromValues<float>(2, 4, {-999.0f, 1e20f, 7.0f, 0.1f, 1, 2, 3, -999.0f})));
+  ASSERT_OK(writer->WriteGrid2D(
+      "d", 0, 0, Grid2D::FromValues<double>(2, 4, {-1.0, 2.0, 3.0, 4.0, 5, 6, 3.0, 8})));
+  ASSERT_OK_AND_ASSIGN(auto fetcher, store->GetDataFetcher("m"));
+  fetcher->set_options({.unpack = true});
+  ASSERT_OK_AND_ASSIGN(GridDataSet got, fetcher->Fetch());
+  ASSERT_EQ(got.GetVariable("f")->type(), DataType::kFloat32);
+  auto fv = got.GetVariable("f")->data<float>();
+  EXPECT_TRUE(std::isnan(fv[0]));
+  EXPECT_EQ(fv[1], 1e20f);  // not the double 1e20
+  EXPECT_TRUE(std::isnan(fv[2]));
+  EXPECT_EQ(fv[3], 0.1f);  // not the double 0.1
+  EXPECT_EQ(fv[4], 1.0f);
+  EXPECT_TRUE(std::isnan(fv[7]));
+  ASSERT_EQ(got.GetVariable("d")->type(), DataType::kFloat64);
+  auto dv = got.GetVariable("d")->data<double>();
+  EXPECT_TRUE(std::isnan(dv[0]) && std::isnan(dv[1]) && std::isnan(dv[2]) && std::isnan(dv[6]));
+  EXPECT_EQ(dv[3], 4.0);
+  EXPECT_EQ(dv[7], 8.0);
+}
+
 // A plane large enough for a dictionary: a smooth field with some fine structure, different for
 // every (salt, t).
 Grid2D SmoothPlane(int64_t x, int64_t y, int salt, int t) {
