@@ -92,6 +92,7 @@ class DatasetWriter:
     the variable's dtype or one that converts to it exactly (an int16 array into an int32
     variable, not float64 into int16). Use it as a context manager: finish() on success; on an
     exception, abort() removes what was written (with overwrite=True, the old dataset stays).
+    Use one writer from one thread at a time (its planes are compressed in parallel anyway).
     """
 
     def __init__(self, core: "_core.Writer", variables: Dict[str, Dict[str, Any]]):
