@@ -54,18 +54,21 @@ class GridStoreBackendArray(BackendArray):
         post = []  # what to take from the fetched box, per dim
         for k, axis, n in zip(key, self._axes, self.shape):
             if isinstance(k, (int, np.integer)):
-                start, stop, take = int(k), int(k) + 1, 0
+                i = int(k) + n if k < 0 else int(k)
+                start, stop, take = i, i + 1, 0
             elif isinstance(k, slice):
                 start, stop, step = k.indices(n)
                 if step < 0:  # xarray gives positive steps; keep correct anyway
                     indices = np.arange(start, stop, step)
-                    start, stop = int(indices.min()), int(indices.max()) + 1
+                    start = int(indices.min()) if indices.size else 0
+                    stop = int(indices.max()) + 1 if indices.size else 0
                     take = indices - start
                 else:
                     take = slice(None, None, step) if step != 1 else slice(None)
                     stop = max(stop, start)
             else:  # an integer array (outer indexing)
                 indices = np.asarray(k, dtype=np.int64)
+                indices = np.where(indices < 0, indices + n, indices)
                 if indices.size == 0:
                     start, stop, take = 0, 0, indices
                 else:
