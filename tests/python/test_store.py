@@ -164,9 +164,9 @@ def test_unavailable_or_invalid_rados(tmp_path):
     conf = tmp_path / "ceph.conf"
     conf.write_text("[global]\nmon_host = 127.0.0.1:1\nclient_mount_timeout = 2\n"
                     "rados_mon_op_timeout = 2\nauth_client_required = none\n")
-    with pytest.raises((gridstore.UnavailableError, gridstore.FailedPreconditionError)) as e:
+    # No monitor answers (port 1): Unavailable within the configured 2 s, naming pool and conf.
+    with pytest.raises(gridstore.UnavailableError, match=f"'nopool'.*{conf}.*timed out"):
         gridstore.open(f"rados://nopool?conf={conf}")
-    assert "nopool" in str(e.value) or str(conf) in str(e.value)
     with pytest.raises(gridstore.InvalidArgumentError):
         gridstore.open("rados://?conf=")
 
