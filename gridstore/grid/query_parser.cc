@@ -26,29 +26,8 @@ using internal_grid::IsIdentStart;
 using internal_grid::IsKeyword;
 using internal_grid::IsValueWord;
 using internal_grid::QueryToken;
+using internal_grid::UnitMillis;
 using Tok = internal_grid::QueryTokenKind;
-
-// Milliseconds per unit of a relative time ("now - 2 h"); 0 if `unit` is not one.
-int64_t UnitMillis(std::string_view unit) {
-  struct Unit {
-    std::string_view names[5];
-    int64_t ms;
-  };
-  static constexpr Unit kUnits[] = {
-      {{"ms", "msec", "millisecond", "milliseconds", "msecs"}, 1},
-      {{"s", "sec", "second", "seconds", "secs"}, 1000},
-      {{"min", "minute", "minutes", "mins", ""}, 60'000},
-      {{"h", "hour", "hours", "hr", "hrs"}, 3'600'000},
-      {{"d", "day", "days", "", ""}, 86'400'000},
-      {{"w", "week", "weeks", "wk", "wks"}, 604'800'000},
-  };
-  for (const Unit& u : kUnits) {
-    for (std::string_view name : u.names) {
-      if (!name.empty() && EqualsIgnoreCase(unit, name)) return u.ms;
-    }
-  }
-  return 0;
-}
 
 // An attribute name: a backquoted name or a bare word that is not a keyword.
 bool IsField(const QueryToken& t) {

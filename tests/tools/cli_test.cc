@@ -384,5 +384,48 @@ TEST_F(CliTest, RealFilesThroughTheCommandMatchNetCdf) {
   EXPECT_GE(files, 8) << "expected the 8 real files of ../shared/data";
 }
 
+// `retention`: a dry run lists and deletes nothing; the real run deletes what expired (by a
+// dataset's own expires or ttl, or by --older-than) and leaves the rest; bad options name
+// themselves.
+TEST_F(CliTest, RetentionDeletesWhatExpired) {
+  const std::string file = MakeFile("r.nc");
+  ASSERT_EQ(Run({"import", file, "--dataset", "keep"}).exit_code, 0);
+  ASSERT_EQ(
+      Run({"import", file, "--dataset", "gone/expires", "--attr", "expires=2020-01-01T00:00:00Z"})
+          .exit_code,
+      0);
+  ASSERT_EQ(Run({"import", file, "--dataset", "gone/ttl", "--attr", "ttl=0s"}).exit_code, 0);
+  ASSERT_EQ(Run({"import", file, "--dataset", "bad", "--attr", "ttl=soon"}).exit_code, 0);
+
+  RunResult r = Run({"retention", "--dry-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("would delete gone/expires ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("expires 2020-01-01T00:00:00Z"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("would delete gone/ttl ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("left bad: attribute 'ttl': 'soon'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("retention: 2 of 4 dataset(s) expired; would delete 2"), std::string::npos)
+      << r.out;
+  EXPECT_NE(Run({"query"}).out.find("4 of 4 dataset(s)"), std::string::npos);  // none deleted
+
+  r = Run({"retention", "--where", "ttl exists"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("deleted gone/ttl ("), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("gone/expires"), std::string::npos) << r.out;  // --where left it out
+  r = Run({"retention", "--older-than", "30d"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("deleted gone/expires ("), std::string::npos) << r.out;
+  r = Run({"query"});
+  EXPECT_NE(r.out.find("keep"), std::string::npos);
+  EXPECT_NE(r.out.find("bad"), std::string::npos);
+  EXPECT_EQ(r.out.find("gone/"), std::string::npos) << r.out;
+
+  ExpectError(Run({"retention", "--older-than", "7 fortnights"}),
+              {"--older-than", "'7 fortnights'", "unknown unit 'fortnights'"});
+  r = Run({"retention", "--where", "ttl >"});  // a syntax error: the message has a caret line
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("gridstore: --where: column 6: expected a value"), std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace gridstore

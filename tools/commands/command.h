@@ -65,6 +65,7 @@ Command RegisterVerify(CLI::App& parent, const CommandContext& context);
 Command RegisterCompact(CLI::App& parent, const CommandContext& context);
 Command RegisterExtract(CLI::App& parent, const CommandContext& context);
 Command RegisterServe(CLI::App& parent, const CommandContext& context);
+Command RegisterRetention(CLI::App& parent, const CommandContext& context);
 
 // ---- Helpers for the command files ----
 

@@ -8,6 +8,7 @@
 #include "gridstore/util/internal/utf8.h"
 
 namespace gridstore::internal_grid {
+
 namespace {
 
 using Tok = QueryTokenKind;
@@ -260,6 +261,27 @@ Status QuerySyntaxError(std::string_view text, size_t pos, const std::string& wh
 
 Status LexQuery(std::string_view text, std::vector<QueryToken>* tokens) {
   return Lexer(text, tokens).Lex();
+}
+
+int64_t UnitMillis(std::string_view unit) {
+  struct Unit {
+    std::string_view names[5];
+    int64_t ms;
+  };
+  static constexpr Unit kUnits[] = {
+      {{"ms", "msec", "millisecond", "milliseconds", "msecs"}, 1},
+      {{"s", "sec", "second", "seconds", "secs"}, 1000},
+      {{"min", "minute", "minutes", "mins", ""}, 60'000},
+      {{"h", "hour", "hours", "hr", "hrs"}, 3'600'000},
+      {{"d", "day", "days", "", ""}, 86'400'000},
+      {{"w", "week", "weeks", "wk", "wks"}, 604'800'000},
+  };
+  for (const Unit& u : kUnits) {
+    for (std::string_view name : u.names) {
+      if (!name.empty() && EqualsIgnoreCase(unit, name)) return u.ms;
+    }
+  }
+  return 0;
 }
 
 }  // namespace gridstore::internal_grid

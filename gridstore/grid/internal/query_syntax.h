@@ -37,6 +37,10 @@ struct QueryToken {
   std::string text;  // identifier, operator, number lexeme, or the unescaped string or name
 };
 
+// Milliseconds per unit of a relative time ("now - 2 h", retention's "7d"): ms, s, min, h, d, w
+// and their long names, case-insensitive; 0 if `unit` is not one.
+int64_t UnitMillis(std::string_view unit);
+
 bool IsIdentStart(char c);
 bool IsIdentChar(char c);
 bool IsDigit(char c);
