@@ -58,6 +58,10 @@ gs extract ipsl/tos-2001 --variables tos --polygon 'POLYGON((-40 -5,-20 -5,-30 1
 ncdump -h out/tos-polygon.nc | sed -n 1,8p
 gs extract ipsl/tos-2001 --variables tos --trajectory 'LINESTRING(-60 10, -20 40)' \
   --time 2001-07-16 --unpack --format csv | sed -n 1,6p
+echo "== GRIB2: NCEP's 2 m temperature on a Lambert conformal grid, then a point in lon/lat"
+grib=${GRIDSTORE_TEST_GRIB:-$data/../grib}
+gs import "$grib/lambert.grib2" --dataset ncep/nam-2t
+gs extract ncep/nam-2t --variables 2t --point -100,40 --format csv
 echo "== the HTTP service: OGC API-EDR queries, a quick-look map (docs/serve.md)"
 build/tools/gridstore --store out/demo-store serve --listen 127.0.0.1:0 2> out/serve.log &
 server=$!

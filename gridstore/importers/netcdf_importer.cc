@@ -10,7 +10,6 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +18,7 @@
 #include "gridstore/grid/grid_data_writer.h"
 #include "gridstore/grid/names.h"
 #include "gridstore/importers/internal/cf_mapping.h"
+#include "gridstore/importers/internal/dataset_publish.h"
 #include "gridstore/importers/internal/netcdf_api.h"
 #include "gridstore/importers/internal/netcdf_file.h"
 #include "gridstore/importers/internal/netcdf_slab_reader.h"
@@ -42,12 +42,6 @@ using internal_importers::ReadCoordinateValues;
 using internal_importers::ReadStructure;
 using internal_importers::SlabPlan;
 using internal_importers::WritePlanes;
-
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 }  // namespace
 
@@ -102,61 +96,17 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   const int ncid = opened.file->id();
   DataSetMeta& meta = plan.meta;
 
-  auto existing = store->GetDataSetMeta(meta.id);
-  if (existing.ok() && !options.overwrite) {
-    return Status::AlreadyExists("dataset " + Quote(meta.id) + " already exists (status " +
-                                 Quote(existing->status()) + "); use --overwrite to replace it");
-  }
-  if (!existing.ok() && !existing.status().IsNotFound()) return existing.status();
-
-  // A new dataset is published as INIT at once, so that readers can tell an import in progress
-  // (or one that died) from a complete one. A replacement is written beside the dataset it
-  // replaces, which stays readable, and takes its place in one atomic switch at the end: a
-  // failure or a kill at any moment leaves the old dataset or the new one, never neither.
-  const bool replace = existing.ok();
-  std::optional<DataSetMeta> staged;
-  // What a failed import leaves: nothing. A replacement is dropped (the old dataset stays), a new
-  // dataset deleted. (A killed one cannot clean up: it stays visibly INIT.)
-  auto discard = [&] {
-    if (replace) {
-      store->AbandonReplacement(*staged).IgnoreError();
-    } else {
-      store->DeleteDataSet(meta.id).IgnoreError();
-    }
-  };
+  // Whole or absent (internal/dataset_publish.h): INIT while written, DONE when whole; a
+  // failure removes what was written (a replacement leaves the old dataset as it was).
   grid::WriteGridOptions write_options;
   write_options.max_pending_bytes = slabs.max_pending;
-  std::unique_ptr<grid::GridDataWriter> writer;
-  if (replace) {
-    GRIDSTORE_ASSIGN_OR_RETURN(staged, store->BeginReplacement(meta));
-    auto made = store->GetReplacementWriter(*staged, write_options);
-    if (!made.ok()) {
-      store->AbandonReplacement(*staged).IgnoreError();
-      return made.status();
-    }
-    writer = std::move(made).value();
-    meta = *staged;
-  } else {
-    GRIDSTORE_RETURN_IF_ERROR(store->PutDataSetMeta(meta));
-    GRIDSTORE_ASSIGN_OR_RETURN(writer, store->GetDataWriter(meta.id, write_options));
-  }
+  GRIDSTORE_ASSIGN_OR_RETURN(auto publisher, internal_importers::DatasetPublisher::Begin(
+                                                 store, meta, options.overwrite, write_options));
   size_t peak_buffered_bytes = 0;
-  Status written =
-      WritePlanes(path, options, plan, ncid, slabs, writer.get(), &peak_buffered_bytes);
-  const grid::WriteStats stats = writer->stats();
-  writer.reset();
-  if (!written.ok()) {
-    discard();
-    return written;
-  }
-
-  meta.set_status(grid::kStatusDone);
-  meta.attributes[std::string(grid::kCreateTimeAttribute)] = AttributeValue::Int64(NowMillis());
-  Status published = replace ? store->CommitReplacement(meta) : store->UpdateDataSetMeta(meta);
-  if (!published.ok()) {
-    discard();
-    return published;
-  }
+  GRIDSTORE_RETURN_IF_ERROR(
+      WritePlanes(path, options, plan, ncid, slabs, publisher->writer(), &peak_buffered_bytes));
+  GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
+  const grid::WriteStats& stats = publisher->stats();
 
   ImportSummary summary;
   summary.dataset_id = meta.id;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gridstore/grid/names.h"
+#include "gridstore/importers/grib_importer.h"
 #include "gridstore/importers/netcdf_importer.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
@@ -35,6 +36,7 @@ struct ImportArgs {
   std::string codec = "shuffle-zstd:3";
   std::optional<std::string> frame_rows;
   std::optional<std::string> threads;
+  std::optional<std::string> type;  // GRIB: float32 (default) or float64
   bool overwrite = false;
 };
 
@@ -88,21 +90,39 @@ void PrintSummary(const importers::ImportSummary& summary, const std::string& fi
       summary.seconds, summary.seconds > 0 ? mb / summary.seconds : 0.0);
 }
 
-Status RunImport(const CommandContext& context, const ImportArgs& args) {
-  // Every option first, then the file, then the layout as a whole: only then the store, so that a
-  // mistake anywhere leaves no store (or no empty one) behind.
-  int threads = 0;
-  GRIDSTORE_ASSIGN_OR_RETURN(importers::NetCdfImportOptions options, ImportOptions(args, &threads));
-  GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, importers::ReadNetCdfMeta(args.file, options));
-  GRIDSTORE_RETURN_IF_ERROR(meta.Validate().WithContext("importing " + Quote(args.file)));
+// A GRIB file: the same options, and --type (float32 or float64).
+Result<importers::GribImportOptions> GribOptions(const ImportArgs& args,
+                                                 const importers::NetCdfImportOptions& netcdf) {
+  if (args.variables) {
+    return Status::InvalidArgument(Quote(args.file) +
+                                   " is GRIB: --variables applies to NetCDF files only (every "
+                                   "field of a GRIB file is imported)");
+  }
+  importers::GribImportOptions options;
+  options.dataset_id = netcdf.dataset_id;
+  options.attributes = netcdf.attributes;
+  options.layout = netcdf.layout;
+  options.overwrite = netcdf.overwrite;
+  if (args.type && *args.type != "float32") {
+    if (*args.type != "float64") {
+      return Status::InvalidArgument("--type must be float32 or float64, not " + Quote(*args.type));
+    }
+    options.type = grid::DataType::kFloat64;
+  }
+  return options;
+}
+
+// Imports with progress on stderr, then settles the store and prints the summary.
+template <typename Options, typename ImportFn>
+Status ImportWithProgress(const CommandContext& context, const ImportArgs& args, int threads,
+                          Options options, ImportFn import) {
   GRIDSTORE_ASSIGN_OR_RETURN(auto store,
                              context.OpenStore({.create_if_missing = true, .threads = threads}));
-
   ProgressReporter progress(stderr, isatty(STDERR_FILENO));
   options.on_progress = [&](const importers::ImportProgress& p) {
     progress.Update(p.bytes_done, p.bytes_total, EscapeBytes(p.variable));
   };
-  auto summary = importers::ImportNetCdf(store.get(), args.file, options);
+  auto summary = import(store.get(), args.file, options);
   progress.Finish();
   if (!summary.ok()) return summary.status();
   GRIDSTORE_RETURN_IF_ERROR(Settle(store.get()));
@@ -110,12 +130,35 @@ Status RunImport(const CommandContext& context, const ImportArgs& args) {
   return Status::OK();
 }
 
+Status RunImport(const CommandContext& context, const ImportArgs& args) {
+  // Every option first, then the file, then the layout as a whole: only then the store, so that a
+  // mistake anywhere leaves no store (or no empty one) behind. The format is the file's content's
+  // (GRIB, else NetCDF), never its name's.
+  int threads = 0;
+  GRIDSTORE_ASSIGN_OR_RETURN(importers::NetCdfImportOptions options, ImportOptions(args, &threads));
+  if (importers::IsGribFile(args.file)) {
+    GRIDSTORE_ASSIGN_OR_RETURN(importers::GribImportOptions grib, GribOptions(args, options));
+    GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, importers::ReadGribMeta(args.file, grib));
+    GRIDSTORE_RETURN_IF_ERROR(meta.Validate().WithContext("importing " + Quote(args.file)));
+    return ImportWithProgress(context, args, threads, std::move(grib), importers::ImportGrib);
+  }
+  if (args.type) {
+    return Status::InvalidArgument("--type applies to GRIB files; " + Quote(args.file) +
+                                   " keeps its NetCDF types");
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, importers::ReadNetCdfMeta(args.file, options));
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate().WithContext("importing " + Quote(args.file)));
+  return ImportWithProgress(context, args, threads, std::move(options), importers::ImportNetCdf);
+}
+
 }  // namespace
 
 Command RegisterImport(CLI::App& parent, const CommandContext& context) {
   auto args = std::make_shared<ImportArgs>();
-  CLI::App* app = parent.add_subcommand("import", "Import a NetCDF file as a dataset");
-  app->add_option("FILE", args->file, "NetCDF file (classic, 64-bit offset, netCDF-4)")
+  CLI::App* app = parent.add_subcommand("import", "Import a NetCDF or GRIB file as a dataset");
+  app->add_option("FILE", args->file,
+                  "NetCDF (classic, 64-bit offset, netCDF-4) or GRIB (edition 1 or 2) file, told "
+                  "apart by content")
       ->required()
       ->type_name("FILE");
   app->add_option("--dataset", args->dataset, "Dataset id")->required()->type_name("ID");
@@ -138,6 +181,9 @@ Command RegisterImport(CLI::App& parent, const CommandContext& context) {
       app, "--threads", &args->threads,
       "Compression threads, 1 to " + std::to_string(kMaxThreads) + " (default: one per core)")
       ->type_name("N");
+  AddOptionalString(app, "--type", &args->type,
+                    "GRIB: store values as float32 (default) or float64 (ecCodes' doubles)")
+      ->type_name("float32|float64");
   app->add_flag("--overwrite", args->overwrite, "Replace an existing dataset completely");
   return {app, Done([&context, args] { return RunImport(context, *args); })};
 }

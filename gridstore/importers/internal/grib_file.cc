@@ -1,0 +1,185 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/importers/internal/grib_file.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string_view>
+
+#include "gridstore/importers/internal/eccodes_api.h"
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::internal_importers {
+namespace {
+
+using eccodes::codes_get_double;
+using eccodes::codes_get_long;
+using eccodes::codes_get_string;
+
+// A handle that deletes itself.
+struct Handle {
+  codes_handle* h = nullptr;
+  ~Handle() {
+    if (h != nullptr) eccodes::codes_handle_delete(h);
+  }
+};
+
+std::string GetString(codes_handle* h, const char* key) {
+  char buffer[512];
+  size_t length = sizeof(buffer);
+  if (codes_get_string(h, key, buffer, &length) != 0) return "";
+  std::string s(buffer, length > 0 ? length - 1 : 0);  // without the NUL
+  return s == "unknown" || s == "not_found" ? "" : s;
+}
+
+long GetLong(codes_handle* h, const char* key, long otherwise) {
+  long value = 0;
+  if (eccodes::codes_is_defined(h, key) == 0) return otherwise;
+  int err = 0;
+  if (eccodes::codes_is_missing(h, key, &err) == 1) return otherwise;
+  return codes_get_long(h, key, &value) == 0 ? value : otherwise;
+}
+
+Status Failed(const std::string& path, const std::string& what, int code) {
+  return Status::DataLoss(Quote(path) + ": " + what + ": " +
+                          eccodes::codes_get_error_message(code));
+}
+
+// Reads the next field's handle; null at the end of the file.
+Result<codes_handle*> NextHandle(std::FILE* file, const std::string& path, int number) {
+  int err = 0;
+  codes_handle* h = eccodes::codes_handle_new_from_file(nullptr, file, PRODUCT_GRIB, &err);
+  if (err != 0) {
+    if (h != nullptr) eccodes::codes_handle_delete(h);
+    return Failed(path, "GRIB field " + std::to_string(number) + " cannot be read", err);
+  }
+  return h;
+}
+
+Status GetDoubles(codes_handle* h, const char* key, std::vector<double>* out,
+                  const std::string& path, int number) {
+  size_t size = 0;
+  int rc = eccodes::codes_get_size(h, key, &size);
+  if (rc == 0) {
+    out->resize(size);
+    rc = eccodes::codes_get_double_array(h, key, out->data(), &size);
+  }
+  if (rc != 0) return Failed(path, "field " + std::to_string(number) + ": '" + key + "'", rc);
+  return Status::OK();
+}
+
+}  // namespace
+
+std::string GribField::Describe() const {
+  return "field " + std::to_string(number) + " (" + Quote(short_name.empty() ? "?" : short_name) +
+         ", " + (type_of_level.empty() ? "level" : type_of_level) + " " + FormatDouble(level) + ")";
+}
+
+bool LooksLikeGrib(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  char head[1024];
+  const size_t n = std::fread(head, 1, sizeof(head), f);
+  std::fclose(f);
+  return std::string_view(head, n).find("GRIB") != std::string_view::npos;
+}
+
+Result<std::unique_ptr<GribFile>> GribFile::Open(const std::string& path) {
+  GRIDSTORE_RETURN_IF_ERROR(LoadEcCodes());
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    const int e = errno;
+    const std::string why = std::strerror(e);
+    if (e == ENOENT) return Status::NotFound(Quote(path) + ": no such file");
+    return Status::FailedPrecondition(Quote(path) + ": cannot open: " + why);
+  }
+  return std::unique_ptr<GribFile>(new GribFile(path, f));
+}
+
+GribFile::~GribFile() { std::fclose(file_); }
+
+Status GribFile::Rewind() {
+  if (std::fseek(file_, 0, SEEK_SET) != 0) {
+    return Status::FailedPrecondition(Quote(path_) + ": cannot seek back to its start");
+  }
+  next_ = 0;
+  return Status::OK();
+}
+
+Result<std::vector<GribField>> GribFile::Scan() {
+  GRIDSTORE_RETURN_IF_ERROR(Rewind());
+  std::vector<GribField> fields;
+  for (int number = 1;; ++number) {
+    GRIDSTORE_ASSIGN_OR_RETURN(codes_handle * raw, NextHandle(file_, path_, number));
+    if (raw == nullptr) break;
+    Handle handle{raw};
+    codes_handle* h = handle.h;
+    GribField f;
+    f.number = number;
+    f.edition = GetLong(h, "edition", 0);
+    f.short_name = GetString(h, "shortName");
+    f.name = GetString(h, "name");
+    f.units = GetString(h, "units");
+    f.cf_name = GetString(h, "cfName");
+    f.param_id = GetLong(h, "paramId", 0);
+    f.type_of_level = GetString(h, "typeOfLevel");
+    if (codes_get_double(h, "level", &f.level) != 0) f.level = 0;
+    f.data_date = GetLong(h, "dataDate", 0);
+    f.data_time = GetLong(h, "dataTime", 0);
+    f.validity_date = GetLong(h, "validityDate", f.data_date);
+    f.validity_time = GetLong(h, "validityTime", f.data_time);
+    f.member = GetLong(h, "perturbationNumber", -1);
+    f.grid_type = GetString(h, "gridType");
+    f.ni = GetLong(h, "Ni", 0);
+    f.nj = GetLong(h, "Nj", 0);
+    f.num_values = GetLong(h, "numberOfDataPoints", 0);  // with missing points too
+    f.j_consecutive = GetLong(h, "jPointsAreConsecutive", 0) != 0;
+    f.grid_md5 = GetString(h, "md5GridSection");
+    f.centre = GetLong(h, "centre", 0);
+    f.centre_name = GetString(h, "centreDescription");
+    fields.push_back(std::move(f));
+  }
+  if (fields.empty()) return Status::InvalidArgument(Quote(path_) + " holds no GRIB message");
+  GRIDSTORE_RETURN_IF_ERROR(Rewind());
+  return fields;
+}
+
+Status GribFile::Next(std::vector<double>* values, std::vector<double>* lats,
+                      std::vector<double>* lons) {
+  const int number = ++next_;
+  GRIDSTORE_ASSIGN_OR_RETURN(codes_handle * raw, NextHandle(file_, path_, number));
+  if (raw == nullptr) {
+    return Status::DataLoss(Quote(path_) + ": field " + std::to_string(number) +
+                            " vanished (was the file changed while it was imported?)");
+  }
+  Handle handle{raw};
+  GRIDSTORE_RETURN_IF_ERROR(GetDoubles(handle.h, "values", values, path_, number));
+  if (GetLong(handle.h, "bitmapPresent", 0) != 0) {
+    // The bitmap, not the missingValue stand-in (which a real value may equal), says what is
+    // missing.
+    size_t size = 0;
+    std::vector<long> bitmap;
+    int rc = eccodes::codes_get_size(handle.h, "bitmap", &size);
+    if (rc == 0) {
+      bitmap.resize(size);
+      rc = eccodes::codes_get_long_array(handle.h, "bitmap", bitmap.data(), &size);
+    }
+    if (rc != 0) return Failed(path_, "field " + std::to_string(number) + ": its bitmap", rc);
+    if (bitmap.size() != values->size()) {
+      return Status::DataLoss(Quote(path_) + ": field " + std::to_string(number) + ": bitmap of " +
+                              std::to_string(bitmap.size()) + " points for " +
+                              std::to_string(values->size()) + " values");
+    }
+    for (size_t i = 0; i < bitmap.size(); ++i) {
+      if (bitmap[i] == 0) (*values)[i] = std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  if (lats != nullptr)
+    GRIDSTORE_RETURN_IF_ERROR(GetDoubles(handle.h, "latitudes", lats, path_, number));
+  if (lons != nullptr)
+    GRIDSTORE_RETURN_IF_ERROR(GetDoubles(handle.h, "longitudes", lons, path_, number));
+  return Status::OK();
+}
+
+}  // namespace gridstore::internal_importers

@@ -1,0 +1,357 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/importers/internal/grib_mapping.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::internal_importers {
+namespace {
+
+using grid::AttributeValue;
+using grid::Coordinate;
+using grid::DataType;
+using grid::VariableMeta;
+
+// Grids whose points form rows of equal length, with 1-D latitudes and longitudes.
+bool IsRegularLatLon(const std::string& type) {
+  return type == "regular_ll" || type == "regular_gg";
+}
+// Grids whose points form rows of equal length, with latitudes and longitudes per point.
+bool IsProjected(const std::string& type) {
+  return type == "rotated_ll" || type == "lambert" || type == "polar_stereographic" ||
+         type == "mercator" || type == "lambert_azimuthal_equal_area" || type == "albers" ||
+         type == "rotated_gg" || type == "transverse_mercator";
+}
+
+// Seconds since 1970-01-01 of a GRIB date (YYYYMMDD) and time (HHMM), proleptic Gregorian.
+int64_t EpochSeconds(long date, long time) {
+  int64_t y = date / 10000;
+  const int64_t m = (date / 100) % 100, d = date % 100;
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const int64_t days = era * 146097 + doe - 719468;
+  return days * 86400 + (time / 100) * 3600 + (time % 100) * 60;
+}
+
+std::string IsoOf(long date, long time) {
+  char buffer[128];
+  std::snprintf(buffer, sizeof(buffer), "%04ld-%02ld-%02ld %02ld:%02ld:00", date / 10000,
+                (date / 100) % 100, date % 100, time / 100, time % 100);
+  return buffer;
+}
+
+// Units and direction of the common level types (ecCodes' typeOfLevel names).
+void DescribeLevel(const std::string& type, grid::Attributes* attributes) {
+  struct Known {
+    const char* type;
+    const char* units;
+    const char* positive;
+    const char* standard_name;
+  };
+  static constexpr Known kKnown[] = {
+      {"isobaricInhPa", "hPa", "down", "air_pressure"},
+      {"isobaricInPa", "Pa", "down", "air_pressure"},
+      {"heightAboveGround", "m", "up", "height"},
+      {"heightAboveSea", "m", "up", "altitude"},
+      {"depthBelowSea", "m", "down", "depth"},
+      {"depthBelowLand", "cm", "down", "depth"},
+      {"hybrid", "1", "down", "model_level_number"},
+  };
+  (*attributes)["long_name"] = AttributeValue::String(type);
+  for (const Known& k : kKnown) {
+    if (type != k.type) continue;
+    (*attributes)["units"] = AttributeValue::String(k.units);
+    (*attributes)["positive"] = AttributeValue::String(k.positive);
+    (*attributes)["standard_name"] = AttributeValue::String(k.standard_name);
+    (*attributes)["axis"] = AttributeValue::String("Z");
+  }
+}
+
+Coordinate MakeCoordinate(std::string name, std::vector<std::string> dims,
+                          std::vector<int64_t> shape, std::vector<double> values, DataType type) {
+  Coordinate c;
+  c.name = std::move(name);
+  c.dimensions = std::move(dims);
+  c.shape = std::move(shape);
+  c.values = std::move(values);
+  c.type = type;
+  return c;
+}
+
+struct VariableKey {
+  std::string short_name, type_of_level;
+  bool operator<(const VariableKey& o) const {
+    return std::tie(short_name, type_of_level) < std::tie(o.short_name, o.type_of_level);
+  }
+};
+
+std::string ShortName(const GribField& f) {
+  return f.short_name.empty() ? "param" + std::to_string(f.param_id) : f.short_name;
+}
+
+// The horizontal coordinates: 1-D latitude/longitude for regular grids, 2-D for projected ones.
+void AddHorizontal(const GribField& first, int64_t rows, int64_t columns,
+                   const std::vector<double>& lats, const std::vector<double>& lons,
+                   std::array<std::string, 2>* dims, grid::DataSetMeta* meta) {
+  grid::Attributes lat_attrs, lon_attrs;
+  lat_attrs["units"] = AttributeValue::String("degrees_north");
+  lat_attrs["standard_name"] = AttributeValue::String("latitude");
+  lon_attrs["units"] = AttributeValue::String("degrees_east");
+  lon_attrs["standard_name"] = AttributeValue::String("longitude");
+  if (IsRegularLatLon(first.grid_type)) {
+    // Rows run along latitude unless the points of a column are consecutive.
+    const bool by_row = !first.j_consecutive;
+    std::vector<double> outer, inner;
+    for (int64_t r = 0; r < rows; ++r) outer.push_back((by_row ? lats : lons)[size_t(r * columns)]);
+    for (int64_t c = 0; c < columns; ++c) inner.push_back((by_row ? lons : lats)[size_t(c)]);
+    *dims = by_row ? std::array<std::string, 2>{"latitude", "longitude"}
+                   : std::array<std::string, 2>{"longitude", "latitude"};
+    Coordinate a = MakeCoordinate((*dims)[0], {(*dims)[0]}, {rows}, outer, DataType::kFloat64);
+    Coordinate b = MakeCoordinate((*dims)[1], {(*dims)[1]}, {columns}, inner, DataType::kFloat64);
+    a.attributes = by_row ? lat_attrs : lon_attrs;
+    b.attributes = by_row ? lon_attrs : lat_attrs;
+    meta->coordinates.push_back(std::move(a));
+    meta->coordinates.push_back(std::move(b));
+    return;
+  }
+  *dims = {"y", "x"};
+  Coordinate lat =
+      MakeCoordinate("latitude", {"y", "x"}, {rows, columns}, lats, DataType::kFloat64);
+  Coordinate lon =
+      MakeCoordinate("longitude", {"y", "x"}, {rows, columns}, lons, DataType::kFloat64);
+  lat.attributes = lat_attrs;
+  lon.attributes = lon_attrs;
+  meta->coordinates.push_back(std::move(lat));
+  meta->coordinates.push_back(std::move(lon));
+}
+
+// The time coordinate (validity times) and, with one reference time, the step along it.
+void AddTime(const std::vector<int64_t>& times, const std::set<std::pair<long, long>>& references,
+             std::string* dim, grid::DataSetMeta* meta) {
+  const auto [ref_date, ref_time] = *references.begin();
+  const bool one_reference = references.size() == 1;
+  const int64_t epoch = one_reference ? EpochSeconds(ref_date, ref_time) : times.front();
+  std::vector<double> hours, steps;
+  for (int64_t t : times) hours.push_back(static_cast<double>(t - epoch) / 3600.0);
+  *dim = times.size() > 1 ? "time" : "";
+  std::vector<std::string> dims =
+      times.size() > 1 ? std::vector<std::string>{"time"} : std::vector<std::string>{};
+  std::vector<int64_t> shape =
+      times.size() > 1 ? std::vector<int64_t>{int64_t(times.size())} : std::vector<int64_t>{};
+  std::string units = "hours since ";
+  if (one_reference) {
+    units += IsoOf(ref_date, ref_time);
+  } else {
+    const int64_t s = times.front();
+    const int64_t days = s / 86400, rest = s % 86400;
+    // Back to a calendar date for the units' epoch.
+    int64_t z = days + 719468;
+    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const int64_t doe = z - era * 146097;
+    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const int64_t mp = (5 * doy + 2) / 153;
+    const int64_t day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9;
+    const int64_t year = yoe + era * 400 + (month <= 2);
+    units +=
+        IsoOf(long(year * 10000 + month * 100 + day), long(rest / 3600 * 100 + rest % 3600 / 60));
+  }
+  Coordinate time = MakeCoordinate("time", dims, shape, hours, DataType::kFloat64);
+  time.attributes["units"] = AttributeValue::String(units);
+  time.attributes["calendar"] = AttributeValue::String("standard");
+  time.attributes["standard_name"] = AttributeValue::String("time");
+  time.attributes["axis"] = AttributeValue::String("T");
+  if (one_reference) {
+    time.attributes["reference_time"] = AttributeValue::String(IsoOf(ref_date, ref_time));
+    Coordinate step = MakeCoordinate("step", dims, shape, hours, DataType::kFloat64);
+    step.attributes["units"] = AttributeValue::String("hours");
+    step.attributes["long_name"] = AttributeValue::String("time since the reference time");
+    step.attributes["standard_name"] = AttributeValue::String("forecast_period");
+    meta->coordinates.push_back(std::move(step));
+  }
+  meta->coordinates.push_back(std::move(time));
+}
+
+Status Refuse(const std::string& path, const GribField& f, const std::string& why) {
+  return Status::InvalidArgument(Quote(path) + ": " + f.Describe() + ": " + why);
+}
+
+// What the fields hold, checked: one grid, one member, no grid without rows.
+struct Collected {
+  std::set<std::pair<long, long>> references;         // (dataDate, dataTime)
+  std::vector<int64_t> times;                         // distinct validity times, seconds, ascending
+  std::map<VariableKey, std::vector<size_t>> groups;  // the fields of each variable
+  std::map<std::string, std::set<double>> levels;     // the levels of each level type
+};
+
+Result<Collected> Collect(const std::string& path, const std::vector<GribField>& fields) {
+  const GribField& first = fields.front();
+  Collected c;
+  std::set<long> members;
+  std::set<int64_t> times;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const GribField& f = fields[i];
+    if (f.grid_type != first.grid_type || f.grid_md5 != first.grid_md5 || f.ni != first.ni ||
+        f.nj != first.nj || f.j_consecutive != first.j_consecutive) {
+      return Refuse(path, f,
+                    "on another grid (" + f.grid_type + " " + std::to_string(f.ni) + "x" +
+                        std::to_string(f.nj) + ") than " + first.Describe() + " (" +
+                        first.grid_type + " " + std::to_string(first.ni) + "x" +
+                        std::to_string(first.nj) + "); import them as separate datasets");
+    }
+    members.insert(f.member);
+    c.references.insert({f.data_date, f.data_time});
+    times.insert(EpochSeconds(f.validity_date, f.validity_time));
+    c.groups[{ShortName(f), f.type_of_level}].push_back(i);
+    c.levels[f.type_of_level].insert(f.level);
+  }
+  if (members.size() > 1) {
+    return Status::Unimplemented(
+        Quote(path) + " holds an ensemble (" + std::to_string(members.size()) +
+        " perturbationNumbers): importing ensemble members is not supported yet; split the file "
+        "by member (grib_copy FILE 'member_[perturbationNumber].grib') and import each");
+  }
+  c.times.assign(times.begin(), times.end());
+  return c;
+}
+
+// A coordinate per level type: 1-D with several levels, scalar with one.
+void AddLevels(const std::map<std::string, std::set<double>>& levels, grid::DataSetMeta* meta) {
+  for (const auto& [level_type, values] : levels) {
+    if (level_type.empty()) continue;
+    Coordinate c;
+    if (values.size() > 1) {
+      c = MakeCoordinate(level_type, {level_type}, {int64_t(values.size())},
+                         std::vector<double>(values.begin(), values.end()), DataType::kFloat64);
+    } else {
+      c = MakeCoordinate(level_type, {}, {}, {*values.begin()}, DataType::kFloat64);
+    }
+    DescribeLevel(level_type, &c.attributes);
+    meta->coordinates.push_back(std::move(c));
+  }
+}
+
+// What every variable shares: dimension names, stored type, grid.
+struct Layout {
+  std::array<std::string, 2> plane_dims;
+  std::string time_dim;
+  DataType type = DataType::kFloat32;
+  bool projected = false;
+  std::string grid_type;
+};
+
+// The variable of `key`'s fields, and the plane each of them fills.
+Status AddVariable(const std::string& path, const std::string& name, const VariableKey& key,
+                   const std::vector<size_t>& indices, const std::vector<GribField>& fields,
+                   const Collected& c, const Layout& layout, GribPlan* plan) {
+  const GribField& f0 = fields[indices.front()];
+  const std::set<double>& zs = c.levels.at(key.type_of_level);
+  const bool has_z = zs.size() > 1;
+  VariableMeta var;
+  var.name = name;
+  var.type = layout.type;
+  var.shape = {int64_t(c.times.size()), has_z ? int64_t(zs.size()) : 1, plan->rows, plan->columns};
+  var.dimension_names = {layout.time_dim, has_z ? key.type_of_level : "", layout.plane_dims[0],
+                         layout.plane_dims[1]};
+  constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+  if (layout.type == DataType::kFloat32) {
+    var.set_fill_value(std::numeric_limits<float>::quiet_NaN());
+  } else {
+    var.set_fill_value(kNan);
+  }
+  var.attributes["_FillValue"] = AttributeValue::Floats(layout.type, {kNan});
+  if (!f0.units.empty()) var.attributes["units"] = AttributeValue::String(f0.units);
+  if (!f0.name.empty()) var.attributes["long_name"] = AttributeValue::String(f0.name);
+  if (!f0.cf_name.empty()) var.attributes["standard_name"] = AttributeValue::String(f0.cf_name);
+  var.attributes["GRIB_paramId"] = AttributeValue::Int64(f0.param_id);
+  var.attributes["GRIB_shortName"] = AttributeValue::String(key.short_name);
+  var.attributes["GRIB_typeOfLevel"] = AttributeValue::String(key.type_of_level);
+  if (layout.projected) {
+    var.attributes["coordinates"] = AttributeValue::String("latitude longitude");
+    var.attributes["GRIB_gridType"] = AttributeValue::String(layout.grid_type);
+  }
+  const size_t v = plan->meta.variables.size();
+  std::map<std::pair<int64_t, int64_t>, const GribField*> seen;
+  for (size_t i : indices) {
+    const GribField& f = fields[i];
+    const int64_t t = std::lower_bound(c.times.begin(), c.times.end(),
+                                       EpochSeconds(f.validity_date, f.validity_time)) -
+                      c.times.begin();
+    const int64_t z = has_z ? std::distance(zs.begin(), zs.find(f.level)) : 0;
+    auto [it, inserted] = seen.emplace(std::pair{t, z}, &f);
+    if (!inserted) {
+      return Refuse(path, f,
+                    "the same variable " + Quote(name) + ", time " +
+                        IsoOf(f.validity_date, f.validity_time) + " and level as " +
+                        it->second->Describe() + ": remove the duplicate (grib_copy) first");
+    }
+    plan->targets[i] = {v, t, z};
+  }
+  const int64_t expected = var.shape[0] * var.shape[1];
+  if (static_cast<int64_t>(indices.size()) < expected) {
+    plan->notes.push_back("variable " + Quote(name) + " has " + std::to_string(indices.size()) +
+                          " of its " + std::to_string(expected) +
+                          " (time, level) fields; the others read as missing (NaN)");
+  }
+  plan->meta.variables.push_back(std::move(var));
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<GribPlan> PlanGrib(const std::string& path, const std::string& id,
+                          const std::vector<GribField>& fields, DataType type,
+                          const std::vector<double>& lats, const std::vector<double>& lons) {
+  const GribField& first = fields.front();
+  if (!IsRegularLatLon(first.grid_type) && !IsProjected(first.grid_type)) {
+    return Refuse(path, first,
+                  "gridType " + Quote(first.grid_type) +
+                      " has no fixed rows and columns, so its fields are not planes; regrid "
+                      "them to a regular grid first (e.g. with CDO or MIR)");
+  }
+  GribPlan plan;
+  plan.rows = first.j_consecutive ? first.ni : first.nj;
+  plan.columns = first.j_consecutive ? first.nj : first.ni;
+  if (plan.rows <= 0 || plan.columns <= 0 || first.num_values != plan.rows * plan.columns ||
+      lats.size() != size_t(first.num_values) || lons.size() != size_t(first.num_values)) {
+    return Refuse(path, first, "Ni x Nj does not match its number of values");
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(const Collected c, Collect(path, fields));
+  grid::DataSetMeta& meta = plan.meta;
+  meta.id = id;
+  Layout layout;
+  AddHorizontal(first, plan.rows, plan.columns, lats, lons, &layout.plane_dims, &meta);
+  AddTime(c.times, c.references, &layout.time_dim, &meta);
+  AddLevels(c.levels, &meta);
+  meta.attributes["Conventions"] = AttributeValue::String("CF-1.8");
+  if (!first.centre_name.empty()) {
+    meta.attributes["institution"] = AttributeValue::String(first.centre_name);
+  }
+  meta.attributes["GRIB_edition"] = AttributeValue::Int64(first.edition);
+  meta.attributes["GRIB_centre"] = AttributeValue::Int64(first.centre);
+  layout.type = type;
+  layout.projected = IsProjected(first.grid_type);
+  layout.grid_type = first.grid_type;
+  // Names: shortName where it is unique, else shortName_typeOfLevel.
+  std::map<std::string, int> name_count;
+  for (const auto& group : c.groups) ++name_count[group.first.short_name];
+  plan.targets.resize(fields.size());
+  for (const auto& [key, indices] : c.groups) {
+    const std::string name = name_count[key.short_name] > 1 && !key.type_of_level.empty()
+                                 ? key.short_name + "_" + key.type_of_level
+                                 : key.short_name;
+    GRIDSTORE_RETURN_IF_ERROR(AddVariable(path, name, key, indices, fields, c, layout, &plan));
+  }
+  return plan;
+}
+
+}  // namespace gridstore::internal_importers

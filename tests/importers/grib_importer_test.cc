@@ -1,0 +1,243 @@
+// Copyright 2026 The GridStore Authors.
+//
+// GRIB import against ecCodes' own decoding, field by field, on the real files of ../shared/grib
+// (beside $GRIDSTORE_TEST_DATA, or $GRIDSTORE_TEST_GRIB), and its refusals: grids without fixed
+// rows, fields on different grids, ensembles, duplicate fields, truncated files.
+#include "gridstore/importers/grib_importer.h"
+
+#include <eccodes.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gridstore/grid/grid_store.h"
+#include "tests/test_util.h"
+
+namespace gridstore::importers {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+std::string GribDir() {
+  if (const char* env = std::getenv("GRIDSTORE_TEST_GRIB"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  const char* data = std::getenv("GRIDSTORE_TEST_DATA");
+  if (data == nullptr || *data == '\0') {
+    ADD_FAILURE() << "GRIDSTORE_TEST_DATA is not set (ctest sets it; ../shared/grib is beside it)";
+    return "";
+  }
+  const std::string dir = (fs::path(data) / ".." / "grib").lexically_normal().string();
+  if (!fs::is_directory(dir)) ADD_FAILURE() << "no folder of real GRIB files at " << dir;
+  return dir;
+}
+
+// One field as ecCodes decodes it: values (NaN where the bitmap says missing), its place.
+struct Field {
+  std::vector<double> values;
+  std::string short_name;
+  double level = 0;
+};
+
+std::vector<Field> DecodeWithEcCodes(const std::string& path) {
+  std::vector<Field> fields;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    ADD_FAILURE() << "cannot open " << path;
+    return fields;
+  }
+  codes_grib_multi_support_on(nullptr);
+  int err = 0;
+  while (codes_handle* h = codes_handle_new_from_file(nullptr, f, PRODUCT_GRIB, &err)) {
+    Field field;
+    size_t n = 0;
+    codes_get_size(h, "values", &n);
+    field.values.resize(n);
+    codes_get_double_array(h, "values", field.values.data(), &n);
+    long bitmap_present = 0;
+    codes_get_long(h, "bitmapPresent", &bitmap_present);
+    if (bitmap_present) {
+      std::vector<long> bitmap(n);
+      codes_get_long_array(h, "bitmap", bitmap.data(), &n);
+      for (size_t i = 0; i < n; ++i) {
+        if (bitmap[i] == 0) field.values[i] = NAN;
+      }
+    }
+    char name[64];
+    size_t len = sizeof(name);
+    codes_get_string(h, "shortName", name, &len);
+    field.short_name = name;
+    codes_get_double(h, "level", &field.level);
+    codes_handle_delete(h);
+    fields.push_back(std::move(field));
+  }
+  std::fclose(f);
+  EXPECT_EQ(err, 0) << path;
+  return fields;
+}
+
+class GribImportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = grid::GridStore::Open(dir_.Sub("store"), {.create_if_missing = true});
+    ASSERT_TRUE(opened.ok()) << opened.status();
+    store_ = std::move(opened).value();
+  }
+  // Imports `name` as dataset `name` and checks every value against ecCodes', in file order
+  // (this file's fields are one variable with one level per field, or one time per field).
+  void ImportAndCompare(const std::string& name, grid::DataType type) {
+    const std::string path = GribDir() + "/" + name;
+    GribImportOptions options;
+    options.dataset_id = name;
+    options.type = type;
+    auto summary = ImportGrib(store_.get(), path, options);
+    ASSERT_TRUE(summary.ok()) << summary.status();
+    const std::vector<Field> expected = DecodeWithEcCodes(path);
+    ASSERT_EQ(summary->planes, static_cast<int64_t>(expected.size()));
+    auto fetcher = store_->GetDataFetcher(name);
+    ASSERT_TRUE(fetcher.ok());
+    auto got = (*fetcher)->Fetch();
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_EQ(got->variables.size(), 1u);
+    const grid::Grid4D& grid = got->variables.begin()->second;
+    const int64_t plane = grid.shape()[2] * grid.shape()[3];
+    ASSERT_EQ(grid.shape()[0] * grid.shape()[1], static_cast<int64_t>(expected.size()));
+    int64_t compared = 0, missing = 0;
+    for (size_t k = 0; k < expected.size(); ++k) {
+      ASSERT_EQ(static_cast<int64_t>(expected[k].values.size()), plane) << name << " field " << k;
+      for (int64_t i = 0; i < plane; ++i) {
+        const double want = expected[k].values[size_t(i)];
+        const size_t at = k * size_t(plane) + size_t(i);
+        const double have = type == grid::DataType::kFloat32 ? double(grid.data<float>()[at])
+                                                             : grid.data<double>()[at];
+        if (std::isnan(want)) {
+          ASSERT_TRUE(std::isnan(have)) << name << " field " << k << " point " << i;
+          ++missing;
+        } else if (type == grid::DataType::kFloat32) {
+          ASSERT_EQ(static_cast<float>(have), static_cast<float>(want))
+              << name << " field " << k << " point " << i;
+        } else {
+          ASSERT_EQ(have, want) << name << " field " << k << " point " << i;
+        }
+        ++compared;
+      }
+    }
+    EXPECT_GT(compared, 0);
+    if (name == "missing_values.grib2") {
+      EXPECT_GT(missing, 0);  // the bitmap's points are NaN, not ecCodes' 9999 stand-in
+    }
+  }
+
+  testing::ScopedTempDir dir_;
+  std::unique_ptr<grid::GridStore> store_;
+};
+
+TEST_F(GribImportTest, EveryValueEqualsEcCodes) {
+  for (const char* name :
+       {"regular_gg.grib2", "missing_values.grib2", "lambert.grib2",
+        "CMC_glb_TMP_ISBL_1015_ps30km_2013052000_P006.grib2", "era5-2mt-2019-03-uk.grib"}) {
+    SCOPED_TRACE(name);
+    ImportAndCompare(name, grid::DataType::kFloat32);
+  }
+}
+
+TEST_F(GribImportTest, Float64KeepsEcCodesDoubles) {
+  ImportAndCompare("regular_gg.grib2", grid::DataType::kFloat64);
+}
+
+TEST_F(GribImportTest, CoordinatesTimesAndLevels) {
+  GribImportOptions options;
+  options.dataset_id = "series";
+  ASSERT_TRUE(ImportGrib(store_.get(), GribDir() + "/era5-2mt-2019-03-uk.grib", options).ok());
+  auto meta = store_->GetDataSetMeta("series");
+  ASSERT_TRUE(meta.ok());
+  const grid::VariableMeta* t2m = meta->FindVariable("2t");
+  ASSERT_NE(t2m, nullptr);
+  EXPECT_EQ(t2m->shape, (grid::Shape4{744, 1, 33, 49}));
+  EXPECT_EQ(t2m->dimension_names[0], "time");
+  EXPECT_EQ(t2m->dimension_names[2], "latitude");
+  EXPECT_EQ(grid::StringAttribute(t2m->attributes, "units"), "K");
+  const grid::Coordinate* time = meta->FindCoordinate("time");
+  ASSERT_NE(time, nullptr);
+  ASSERT_EQ(time->values.size(), 744u);
+  EXPECT_EQ(time->values[1] - time->values[0], 1.0);  // hourly
+  // Every hour is an analysis of its own: no single reference time, so no step coordinate.
+  EXPECT_EQ(meta->FindCoordinate("step"), nullptr);
+  EXPECT_EQ(grid::StringAttribute(time->attributes, "units"), "hours since 2019-03-01 00:00:00");
+  const grid::Coordinate* lat = meta->FindCoordinate("latitude");
+  ASSERT_NE(lat, nullptr);
+  EXPECT_EQ(lat->values.front(), 58.0);  // north to south, as ecCodes gives the rows
+  EXPECT_GT(lat->values.front(), lat->values.back());
+
+  options.dataset_id = "forecast";
+  ASSERT_TRUE(ImportGrib(store_.get(), GribDir() + "/regular_gg.grib2", options).ok());
+  meta = store_->GetDataSetMeta("forecast");
+  ASSERT_TRUE(meta.ok());
+  const grid::Coordinate* step = meta->FindCoordinate("step");
+  ASSERT_NE(step, nullptr);
+  EXPECT_EQ(step->values, std::vector<double>{69});
+  const grid::Coordinate* level = meta->FindCoordinate("isobaricInhPa");
+  ASSERT_NE(level, nullptr);
+  EXPECT_EQ(level->values, std::vector<double>{525});
+  EXPECT_EQ(grid::StringAttribute(level->attributes, "units"), "hPa");
+}
+
+TEST_F(GribImportTest, RefusalsNameTheFileAndField) {
+  const std::string dir = GribDir();
+  GribImportOptions options;
+  options.dataset_id = "x";
+  auto reduced = ImportGrib(store_.get(), dir + "/reduced_gg.grib2", options);
+  EXPECT_TRUE(reduced.status().IsInvalidArgument());
+  EXPECT_THAT(std::string(reduced.status().message()),
+              HasSubstr("reduced_gg.grib2': field 1 ('z', hybrid 1): gridType 'reduced_gg'"));
+  auto grids = ImportGrib(store_.get(), dir + "/3_layer.grib2", options);
+  EXPECT_THAT(std::string(grids.status().message()),
+              HasSubstr("field 2 ('t', isobaricInhPa 1000): on another grid (rotated_ll 600x360) "
+                        "than field 1"));
+  auto ensemble = ImportGrib(store_.get(), dir + "/era5-levels-members.grib", options);
+  EXPECT_EQ(ensemble.status().code(), StatusCode::kUnimplemented) << ensemble.status();
+  EXPECT_THAT(std::string(ensemble.status().message()), HasSubstr("10 perturbationNumbers"));
+
+  // The same field twice.
+  const std::string twice = dir_.Sub("twice.grib2");
+  {
+    std::ifstream in(dir + "/regular_gg.grib2", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    std::ofstream(twice, std::ios::binary) << bytes << bytes;
+  }
+  auto duplicate = ImportGrib(store_.get(), twice, options);
+  EXPECT_TRUE(duplicate.status().IsInvalidArgument());
+  EXPECT_THAT(std::string(duplicate.status().message()),
+              HasSubstr("field 2 ('gh', isobaricInhPa 525): the same variable 'gh'"));
+
+  // A truncated file: DataLoss naming it, and nothing written.
+  const std::string cut = dir_.Sub("cut.grib2");
+  {
+    std::ifstream in(dir + "/lambert.grib2", std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    bytes.resize(bytes.size() / 2);
+    std::ofstream(cut, std::ios::binary) << bytes;
+  }
+  auto truncated = ImportGrib(store_.get(), cut, options);
+  EXPECT_FALSE(truncated.ok());
+  EXPECT_THAT(std::string(truncated.status().message()), HasSubstr("cut.grib2"));
+  auto listed = store_->ListDataSets();
+  ASSERT_TRUE(listed.ok());
+  EXPECT_TRUE(listed->empty());
+
+  auto missing = ImportGrib(store_.get(), dir_.Sub("none.grib2"), options);
+  EXPECT_TRUE(missing.status().IsNotFound());
+  EXPECT_FALSE(IsGribFile(dir_.Sub("none.grib2")));
+  EXPECT_TRUE(IsGribFile(dir + "/lambert.grib2"));
+}
+
+}  // namespace
+}  // namespace gridstore::importers
