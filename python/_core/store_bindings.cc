@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gridstore/grid/codec_options.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/query_parser.h"
+#include "gridstore/importers/grib_importer.h"
 #include "gridstore/importers/netcdf_importer.h"
 #include "python/_core/convert.h"
 #include "python/_core/errors.h"
@@ -135,28 +137,58 @@ py::dict Fetch(PyStore& self, const std::string& id, FetchArgs args) {
   return out;
 }
 
-py::dict ImportNetCdf(PyStore& self, const std::string& path, const std::string& dataset,
-                      const std::vector<std::string>& variables, const py::object& attributes,
-                      bool overwrite, const std::optional<std::pair<int64_t, int64_t>>& block,
-                      const std::optional<std::string>& codec,
-                      const std::optional<int64_t>& frame_rows) {
-  auto store = self.Get();
-  importers::NetCdfImportOptions options;
-  options.dataset_id = dataset;
-  options.variables = variables;
-  options.attributes = AttributesFromPython(attributes, "import of " + Quote(path));
-  options.overwrite = overwrite;
-  if (block) {
-    options.layout.block_x = block->first;
-    options.layout.block_y = block->second;
+struct ImportArgs {
+  std::string path, dataset, format;  // format: "netcdf" or "grib"
+  std::vector<std::string> variables;
+  grid::Attributes attributes;
+  bool overwrite = false;
+  std::optional<std::pair<int64_t, int64_t>> block;
+  std::optional<std::string> codec;
+  std::optional<int64_t> frame_rows;
+  bool float64 = false;  // GRIB: keep ecCodes' doubles
+};
+
+// The import, without the GIL: the file's content must be the format asked for.
+importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
+  grid::BlockLayout layout = {.frame_rows = importers::kDefaultImportFrameRows};
+  if (args.block) std::tie(layout.block_x, layout.block_y) = *args.block;
+  if (args.codec) layout.codec = ValueOrThrow(grid::ParseCodecOptions(*args.codec));
+  if (args.frame_rows) layout.frame_rows = *args.frame_rows;
+  const bool grib = importers::IsGribFile(args.path);
+  if (grib != (args.format == "grib")) {
+    ThrowIfError(Status::InvalidArgument(
+        Quote(args.path) + (grib ? " is GRIB: use Store.import_grib"
+                                 : " is not GRIB (NetCDF?): use Store.import_netcdf")));
   }
-  if (codec) options.layout.codec = ValueOrThrow(grid::ParseCodecOptions(*codec));
-  if (frame_rows) options.layout.frame_rows = *frame_rows;
+  importers::ImportSummary summary;
+  if (grib) {
+    importers::GribImportOptions options;
+    options.dataset_id = args.dataset;
+    options.attributes = args.attributes;
+    options.overwrite = args.overwrite;
+    options.layout = layout;
+    if (args.float64) options.type = grid::DataType::kFloat64;
+    summary = ValueOrThrow(importers::ImportGrib(&store, args.path, options));
+  } else {
+    importers::NetCdfImportOptions options;
+    options.dataset_id = args.dataset;
+    options.variables = args.variables;
+    options.attributes = args.attributes;
+    options.overwrite = args.overwrite;
+    options.layout = layout;
+    summary = ValueOrThrow(importers::ImportNetCdf(&store, args.path, options));
+  }
+  ThrowIfError(store.Flush());
+  return summary;
+}
+
+py::dict Import(PyStore& self, ImportArgs args, const py::object& attributes) {
+  auto store = self.Get();
+  args.attributes = AttributesFromPython(attributes, "import of " + Quote(args.path));
   importers::ImportSummary summary;
   {
     py::gil_scoped_release release;
-    summary = ValueOrThrow(importers::ImportNetCdf(store.get(), path, options));
-    ThrowIfError(store->Flush());
+    summary = ImportNoGil(*store, args);
   }
   py::dict out;
   out["dataset"] = summary.dataset_id;
@@ -234,9 +266,20 @@ void BindStore(py::module_& m) {
           py::arg("id"), py::arg("variables"), py::arg("origin"), py::arg("shape"),
           py::arg("unpack"), py::arg("allow_incomplete"), py::arg("incarnation"),
           py::arg("use_cache") = true)
-      .def("import_netcdf", &ImportNetCdf, py::arg("path"), py::arg("dataset"),
-           py::arg("variables"), py::arg("attributes"), py::arg("overwrite"), py::arg("block"),
-           py::arg("codec"), py::arg("frame_rows"))
+      .def(
+          "import_file",
+          [](PyStore& self, const std::string& path, const std::string& dataset,
+             const std::string& format, std::vector<std::string> variables,
+             const py::object& attributes, bool overwrite,
+             std::optional<std::pair<int64_t, int64_t>> block, std::optional<std::string> codec,
+             std::optional<int64_t> frame_rows, bool float64) {
+            ImportArgs args{path,      dataset, format, std::move(variables), {},
+                            overwrite, block,   codec,  frame_rows,           float64};
+            return Import(self, std::move(args), attributes);
+          },
+          py::arg("path"), py::arg("dataset"), py::arg("format"), py::arg("variables"),
+          py::arg("attributes"), py::arg("overwrite"), py::arg("block"), py::arg("codec"),
+          py::arg("frame_rows"), py::arg("float64"))
       .def("delete", &Delete, py::arg("id"))
       .def("verify", &Verify, py::arg("id"))
       .def("flush", [](PyStore& self) {

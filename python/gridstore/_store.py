@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence,
+                    Tuple, Union)
 
 import numpy as np
 
@@ -56,6 +57,15 @@ def _box(value: Optional[Sequence[int]], name: str) -> Optional[List[int]]:
         raise InvalidArgumentError(
             f"{name} must be 4 integers over (t, z, x, y), not {value!r}")
     return [int(v) for v in items]
+
+
+def _block(value: Optional[Sequence[int]]) -> Optional[Tuple[int, int]]:
+    if value is None:
+        return None
+    items = list(value)
+    if len(items) != 2:
+        raise InvalidArgumentError(f"block must be (x, y), not {value!r}")
+    return int(items[0]), int(items[1])
 
 
 def _names(value: Union[None, str, Iterable[str]]) -> Optional[List[str]]:
@@ -235,15 +245,36 @@ class Store:
         "seconds", "notes"}``; `notes` says what was skipped and why. On failure nothing of the
         import remains. Raises AlreadyExistsError if the dataset exists and not `overwrite`.
         """
-        block_pair = None
-        if block is not None:
-            items = list(block)
-            if len(items) != 2:
-                raise InvalidArgumentError(f"block must be (x, y), not {block!r}")
-            block_pair = (int(items[0]), int(items[1]))
-        return self._core.import_netcdf(os.fspath(path), dataset, _names(variables) or [],
-                                        dict(attributes or {}), bool(overwrite), block_pair,
-                                        codec, frame_rows)
+        return self._core.import_file(os.fspath(path), dataset, "netcdf", _names(variables) or [],
+                                      dict(attributes or {}), bool(overwrite), _block(block),
+                                      codec, frame_rows, False)
+
+    def import_grib(
+        self,
+        path: Union[str, os.PathLike],
+        dataset: str,
+        *,
+        attributes: Optional[Mapping[str, Any]] = None,
+        overwrite: bool = False,
+        type: str = "float32",
+        block: Optional[Sequence[int]] = None,
+        codec: Optional[str] = None,
+        frame_rows: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """Imports a GRIB file (edition 1 or 2, read with ecCodes) as dataset `dataset`, as
+        ``gridstore import`` does (docs/usage-import.md, "GRIB", has the mapping: variables by
+        shortName and level type, validity times, levels, latitude/longitude).
+
+        type: "float32" (default) or "float64" (ecCodes' doubles as they are). The other
+        arguments and the summary are as for import_netcdf. Raises InvalidArgumentError for a
+        grid without fixed rows (reduced Gaussian...), fields on different grids or duplicate
+        fields, UnimplementedError for an ensemble, DataLossError for a truncated file.
+        """
+        if type not in ("float32", "float64"):
+            raise InvalidArgumentError(f"type must be 'float32' or 'float64', not {type!r}")
+        return self._core.import_file(os.fspath(path), dataset, "grib", [],
+                                      dict(attributes or {}), bool(overwrite), _block(block),
+                                      codec, frame_rows, type == "float64")
 
     def create_dataset(
         self,

@@ -332,3 +332,28 @@ def test_help_is_useful():
                           "import gridstore; help(gridstore.Store.fetch)"],
                          capture_output=True, text=True, env={**os.environ, "PAGER": "cat"})
     assert "OutOfRangeError" in out.stdout and "origin" in out.stdout
+
+
+def test_import_grib_equals_grib_get_data(writable):
+    """GRIB through the package: values as ecCodes' grib_get_data prints them (missing points
+    NaN), coordinates, and the format checked against the method."""
+    path = pathlib.Path(os.environ.get("GRIDSTORE_TEST_DATA", "../shared/data")) / ".." / "grib"
+    grib = path / "missing_values.grib2"
+    summary = writable.import_grib(grib, "u")
+    assert summary["planes"] == 1
+    out = subprocess.run(["grib_get_data", "-m", "nan", str(grib)], capture_output=True,
+                         text=True, check=True).stdout.split("\n")[1:]
+    rows = np.array([[float(v) for v in line.split()] for line in out if line.strip()])
+    got = writable.fetch("u", "u")["u"].ravel()
+    np.testing.assert_array_equal(got, rows[:, 2].astype("float32"))
+    assert np.isnan(got).sum() > 0
+    info = writable.info("u")
+    lat = next(c for c in info["coordinates"] if c["name"] == "latitude")["values"]
+    np.testing.assert_array_equal(np.repeat(lat, 144), rows[:, 0])
+    with pytest.raises(gridstore.InvalidArgumentError, match="is GRIB: use Store.import_grib"):
+        writable.import_netcdf(grib, "v")
+    with pytest.raises(gridstore.InvalidArgumentError, match="not GRIB"):
+        writable.import_grib(DATA / "sub.nc", "v")
+    with pytest.raises(gridstore.InvalidArgumentError, match="reduced_gg"):
+        writable.import_grib(path / "reduced_gg.grib2", "v")
+    assert writable.datasets() == ["u"]
