@@ -237,6 +237,15 @@ TEST_F(GribImportTest, RefusalsNameTheFileAndField) {
   EXPECT_TRUE(missing.status().IsNotFound());
   EXPECT_FALSE(IsGribFile(dir_.Sub("none.grib2")));
   EXPECT_TRUE(IsGribFile(dir + "/lambert.grib2"));
+  EXPECT_TRUE(IsGribFile(dir + "/era5-2mt-2019-03-uk.grib"));  // edition 1
+  // A NetCDF file whose header names GRIB keys (as cfgrib's output does) is NetCDF.
+  const std::string cdf = dir_.Sub("cfgrib.nc");
+  std::ofstream(cdf, std::ios::binary)
+      << std::string("CDF\x01\0\0\0\0", 8) << "GRIB_centre GRIB\x01\x02\x03\x01\x02\x03\x02";
+  EXPECT_FALSE(IsGribFile(cdf));
+  const std::string text = dir_.Sub("notes.txt");
+  std::ofstream(text) << "GRIB files are ...";  // "GRIB" but no edition after it
+  EXPECT_FALSE(IsGribFile(text));
 }
 
 }  // namespace

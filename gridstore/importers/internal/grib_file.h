@@ -69,8 +69,8 @@ class GribFile {
   int next_ = 0;  // fields returned by Next so far
 };
 
-// True if the file at `path` starts with a GRIB message ("GRIB" in its first bytes, as after a
-// WMO bulletin header). Reads at most 1 KiB.
+// True if the file at `path` starts with a GRIB message: "GRIB" and edition 1 or 2 in its first
+// KiB (at the start, or after a WMO bulletin header), and no NetCDF or HDF5 signature first.
 bool LooksLikeGrib(const std::string& path);
 
 }  // namespace gridstore::internal_importers
