@@ -73,9 +73,3 @@ def preferred_chunks(info: Dict[str, Any], var: Dict[str, Any]) -> Dict[str, int
     per_axis = (1, 1, int(block_x), int(block_y))
     return {d: min(per_axis[a], int(var["shape"][a]))
             for a, d in zip(variable_axes(var), variable_dims(var))}
-
-
-def squeeze_to_dims(array: np.ndarray, var: Dict[str, Any]) -> np.ndarray:
-    """A fetched (t, z, x, y) array reshaped to the variable's own dims (no copy)."""
-    axes = variable_axes(var)
-    return array.reshape(tuple(array.shape[a] for a in axes))

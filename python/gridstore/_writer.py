@@ -3,7 +3,7 @@ cfgrib, Zarr, a model's own arrays), block-compressed on the store's threads wit
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Mapping, Optional, Sequence
 
 import numpy as np
 
