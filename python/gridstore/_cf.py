@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-import numpy as np
 
 AXIS_NAMES = ("t", "z", "x", "y")
 # Dataset attributes GridStore sets itself (status of the import, when it finished): kept out of
