@@ -402,12 +402,34 @@ Result<FetchPlan> GridDataFetcher::Explain() const {
   return plan;
 }
 
-Status GridDataFetcher::CheckComplete() const {
+Status GridDataFetcher::CheckComplete(const std::vector<const VariableMeta*>& vars,
+                                      const std::vector<Box>* boxes) const {
   if (options_.allow_incomplete) return Status::OK();
   const std::string status = meta_->status();
   if (status == kStatusDone) return Status::OK();
+  const std::string dataset = "dataset '" + EscapeForMessage(meta_->id) + "'";
+  if (status == kStatusIngesting) {
+    // A run still arriving: its complete steps read as any data, the others are refused.
+    for (const VariableMeta* var : vars) {
+      const size_t n = boxes != nullptr ? boxes->size() : 1;
+      for (size_t b = 0; b < n; ++b) {
+        const int64_t begin = boxes != nullptr ? (*boxes)[b].origin[kT] : 0;
+        const int64_t end = boxes != nullptr ? begin + (*boxes)[b].shape[kT] : var->shape[kT];
+        const int64_t missing = var->complete_steps.FirstMissing(begin, std::min(end, var->shape[kT]));
+        if (missing >= std::min(end, var->shape[kT])) continue;
+        return Status::FailedPrecondition(
+            dataset + " is still being ingested: step " + std::to_string(missing) +
+            " (t index) of variable '" + EscapeForMessage(var->name) +
+            "' is not written yet (complete steps: " + var->complete_steps.ToString() + " of " +
+            std::to_string(var->shape[kT]) +
+            "). Read complete steps only, wait for the step, or allow incomplete data to read "
+            "it as fill values");
+      }
+    }
+    return Status::OK();
+  }
   return Status::FailedPrecondition(
-      "dataset '" + EscapeForMessage(meta_->id) + "' is not complete (status " +
+      dataset + " is not complete (status " +
       (status.empty() ? std::string("unset") : "'" + EscapeForMessage(status) + "'") +
       ", not 'DONE': an import in progress or one that failed); its unwritten blocks would read "
       "as fill values. Allow incomplete data to read it anyway");
@@ -461,7 +483,7 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchBoxes(const std::vector<B
 
 Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Box>* boxes) const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
-  GRIDSTORE_RETURN_IF_ERROR(CheckComplete());
+  GRIDSTORE_RETURN_IF_ERROR(CheckComplete(vars, boxes));
   const size_t num_results = boxes != nullptr ? boxes->size() : 1;
   std::vector<GridDataSet> results(num_results);
 

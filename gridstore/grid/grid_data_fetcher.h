@@ -38,8 +38,8 @@ struct FetchOptions {
   // Read a dataset that is not complete: one whose status is not DONE (an import in progress,
   // or one that died). Blocks not written yet read as the fill value. If false, Fetch of such a
   // dataset is FailedPrecondition naming the dataset and its status, so that fill values are
-  // never mistaken for data. (A dataset that grows step by step will count its finished steps
-  // as complete, so reads of those need no flag.)
+  // never mistaken for data. A run still arriving (status INGESTING) reads its complete steps
+  // (VariableMeta::complete_steps) without the flag; a box reaching any other step is refused.
   bool allow_incomplete = false;
 };
 
@@ -101,8 +101,10 @@ class GridDataFetcher {
   // Fetch (boxes null: each variable whole, one result) and FetchBoxes.
   Result<std::vector<GridDataSet>> FetchImpl(const std::vector<Box>* boxes) const;
   Result<std::vector<const VariableMeta*>> ResolveVariables() const;
-  // FailedPrecondition unless the dataset is complete or options_.allow_incomplete.
-  Status CheckComplete() const;
+  // FailedPrecondition unless the dataset is complete (or, INGESTING, every box of `vars` lies
+  // in its complete steps) or options_.allow_incomplete.
+  Status CheckComplete(const std::vector<const VariableMeta*>& vars,
+                       const std::vector<Box>* boxes) const;
   // NotFound if the dataset was deleted, Aborted if it is now another incarnation.
   Status CheckStillCurrent() const;
   Status CheckBox(const VariableMeta& var, const Shape4& origin, const Shape4& shape) const;

@@ -4,6 +4,7 @@
 // in grid_meta_codec.cc.
 #include "gridstore/grid/grid_meta.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 #include <cmath>
@@ -81,6 +82,15 @@ Status ValidateVariable(const VariableMeta& v) {
     return Status::InvalidArgument(where + "packing unpacked type " +
                                    std::string(DataTypeName(v.packing->unpacked_type)) +
                                    " is not floating-point (expected float32 or float64)");
+  }
+  const auto& steps = v.complete_steps.ranges();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i].first < 0 || steps[i].first >= steps[i].second || steps[i].second > v.shape[kT] ||
+        (i > 0 && steps[i].first <= steps[i - 1].second)) {
+      return Status::InvalidArgument(where + "complete steps " + v.complete_steps.ToString() +
+                                     " are not sorted disjoint ranges within its " +
+                                     std::to_string(v.shape[kT]) + " steps");
+    }
   }
   return ValidateAttributes(v.attributes, where);
 }
@@ -318,6 +328,54 @@ Status DataSetMeta::Validate() const {
                                    "] (0, or at least the block's rows, for one frame per block)");
   }
   return ValidateCodecOptions(layout.codec).WithContext(context);
+}
+
+void StepSet::Add(int64_t begin, int64_t end) {
+  if (begin >= end) return;
+  std::vector<Range> merged;
+  merged.reserve(ranges_.size() + 1);
+  bool placed = false;
+  for (const Range& r : ranges_) {
+    if (r.second < begin) {
+      merged.push_back(r);
+    } else if (r.first > end) {
+      if (!placed) merged.emplace_back(begin, end);
+      placed = true;
+      merged.push_back(r);
+    } else {
+      begin = std::min(begin, r.first);
+      end = std::max(end, r.second);
+    }
+  }
+  if (!placed) merged.emplace_back(begin, end);
+  ranges_ = std::move(merged);
+}
+
+bool StepSet::Contains(int64_t begin, int64_t end) const { return FirstMissing(begin, end) >= end; }
+
+int64_t StepSet::FirstMissing(int64_t begin, int64_t end) const {
+  for (const Range& r : ranges_) {
+    if (begin >= end || r.first > begin) break;
+    if (r.second > begin) begin = r.second;
+  }
+  return std::min(begin, end);
+}
+
+int64_t StepSet::count() const {
+  int64_t n = 0;
+  for (const Range& r : ranges_) n += r.second - r.first;
+  return n;
+}
+
+std::string StepSet::ToString() const {
+  if (ranges_.empty()) return "none";
+  std::string s;
+  for (const Range& r : ranges_) {
+    if (!s.empty()) s += ", ";
+    s += std::to_string(r.first);
+    if (r.second - r.first > 1) s += "-" + std::to_string(r.second - 1);
+  }
+  return s;
 }
 
 std::string BlockLayoutToString(const BlockLayout& layout) {

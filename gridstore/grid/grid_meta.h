@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gridstore/grid/codec_options.h"
@@ -81,6 +82,31 @@ class AttributeValue {
 // Ordered by name; std::less<> allows lookup by string_view.
 using Attributes = std::map<std::string, AttributeValue, std::less<>>;
 
+// A set of t indices as sorted, disjoint, non-touching [begin, end) ranges: the steps of a
+// variable that are complete while its run is still arriving (DataSetMeta status INGESTING).
+class StepSet {
+ public:
+  using Range = std::pair<int64_t, int64_t>;
+
+  // Adds [begin, end); merges with the ranges it overlaps or touches. REQUIRES: begin <= end.
+  void Add(int64_t begin, int64_t end);
+  // True if every index in [begin, end) is in the set (an empty range always is).
+  bool Contains(int64_t begin, int64_t end) const;
+  // The first index in [begin, end) not in the set, or `end` if there is none.
+  int64_t FirstMissing(int64_t begin, int64_t end) const;
+  // How many indices the set holds.
+  int64_t count() const;
+  bool empty() const { return ranges_.empty(); }
+  const std::vector<Range>& ranges() const { return ranges_; }
+  // "0-4, 7" (inclusive, for messages); "none" if empty.
+  std::string ToString() const;
+
+  bool operator==(const StepSet&) const = default;
+
+ private:
+  std::vector<Range> ranges_;
+};
+
 // CF packing: unpacked = stored * scale_factor + add_offset.
 struct Packing {
   double scale_factor = 1.0;
@@ -106,6 +132,10 @@ struct VariableMeta {
   std::vector<double> missing_values;
   // Everything else from the source: units, long_name, standard_name, ...
   Attributes attributes;
+  // The t indices whose planes (every z) are all written. Read only while the dataset's status
+  // is INGESTING: a run appended step by step (`import --append`), where a fetch of a step not in
+  // it is refused. Empty otherwise.
+  StepSet complete_steps;
 
   template <typename T>
   void set_fill_value(T value) {
@@ -159,11 +189,14 @@ inline constexpr std::string_view kStatusAttribute = "status";
 inline constexpr std::string_view kCreateTimeAttribute = "create_time";
 inline constexpr std::string_view kStatusInit = "INIT";
 inline constexpr std::string_view kStatusDone = "DONE";
+// A run still arriving: each variable's complete_steps may be read, the rest not yet.
+inline constexpr std::string_view kStatusIngesting = "INGESTING";
 
 // Version 2 added the layout's frame_rows; version-1 metas decode with frame_rows = 0.
 // Version 3 added the generation and the incarnation in data keys; older metas decode with
-// generation 0 and incarnation_in_keys false.
-inline constexpr uint32_t kMetaFormatVersion = 3;
+// generation 0 and incarnation_in_keys false. Version 4 added each variable's complete_steps;
+// older metas decode with none.
+inline constexpr uint32_t kMetaFormatVersion = 4;
 
 // "256x256, shuffle-zstd:3" or, framed, "256x256, shuffle-zstd:3, frames of 16 rows".
 std::string BlockLayoutToString(const BlockLayout& layout);

@@ -14,6 +14,7 @@
 //                  frame_rows:svarint                          version >= 2 (else 0)
 //   variable    := name:bytes type:u8 extent:svarint{4} dimension_name:bytes{4}
 //                  fill_value:bytes packing varint(n) missing_value:f64{n} attributes
+//                  varint(n) (begin:svarint end:svarint){n}   complete steps; version >= 4
 //   packing     := 0x00 | 0x01 scale_factor:f64 add_offset:f64 unpacked_type:u8
 //   coordinate  := name:bytes varint(n) dimension:bytes{n} varint(n) extent:svarint{n} type:u8
 //                  varint(n) value:f64{n} attributes
@@ -86,6 +87,11 @@ void EncodeVariable(const VariableMeta& v, std::string* dst) {
   }
   EncodeDoubles(v.missing_values, dst);
   EncodeAttributes(v.attributes, dst);
+  PutVarint64(dst, v.complete_steps.ranges().size());
+  for (const auto& [begin, end] : v.complete_steps.ranges()) {
+    PutVarsint64(dst, begin);
+    PutVarsint64(dst, end);
+  }
 }
 
 void EncodeCoordinate(const Coordinate& c, std::string* dst) {
@@ -234,7 +240,7 @@ Status DecodeAttributes(MetaDecoder& d, std::string_view owner, Attributes* attr
   return Status::OK();
 }
 
-Status DecodeVariable(MetaDecoder& d, VariableMeta* v) {
+Status DecodeVariable(MetaDecoder& d, uint32_t version, VariableMeta* v) {
   GRIDSTORE_RETURN_IF_ERROR(d.Bytes("variable name", &v->name));
   const std::string where = "variable '" + EscapeForMessage(v->name) + "'";
   GRIDSTORE_RETURN_IF_ERROR(d.Type(where + " data type", &v->type));
@@ -253,7 +259,21 @@ Status DecodeVariable(MetaDecoder& d, VariableMeta* v) {
     v->packing = p;
   }
   GRIDSTORE_RETURN_IF_ERROR(d.Doubles(where + " missing values", &v->missing_values));
-  return DecodeAttributes(d, where, &v->attributes);
+  GRIDSTORE_RETURN_IF_ERROR(DecodeAttributes(d, where, &v->attributes));
+  if (version < 4) return Status::OK();
+  size_t n = 0;
+  GRIDSTORE_RETURN_IF_ERROR(d.Count(where + " complete steps", 2, &n));
+  int64_t last_end = -1;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t begin = 0, end = 0;
+    GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where + " complete steps", &begin));
+    GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where + " complete steps", &end));
+    // Strict, so that Encode(Decode(x)) == x: sorted, disjoint, not touching.
+    if (begin <= last_end || begin >= end) return d.Error(where + " complete steps out of order");
+    v->complete_steps.Add(begin, end);
+    last_end = end;
+  }
+  return Status::OK();
 }
 
 Status DecodeCoordinate(MetaDecoder& d, Coordinate* c) {
@@ -303,7 +323,7 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
 namespace {
 
 // Reads everything before the variables: header, id, incarnation, layout and attributes.
-Status DecodeHead(MetaDecoder& d, DataSetMeta* meta) {
+Status DecodeHead(MetaDecoder& d, DataSetMeta* meta, uint32_t* version_out = nullptr) {
   if (!d.ReadMagic()) return Status::DataLoss("not a dataset meta: bad magic (expected \"GSMD\")");
   uint32_t version = 0;
   if (!d.ReadFixed32(&version)) return d.Error("format version");
@@ -313,6 +333,7 @@ Status DecodeHead(MetaDecoder& d, DataSetMeta* meta) {
                                  std::to_string(kMetaFormatVersion) + ")");
   }
   if (version == 0) return Status::DataLoss("dataset meta format version 0 is invalid");
+  if (version_out != nullptr) *version_out = version;
 
   GRIDSTORE_RETURN_IF_ERROR(d.Bytes("id", &meta->id));
   GRIDSTORE_RETURN_IF_ERROR(d.Varint("incarnation", &meta->incarnation));
@@ -354,13 +375,14 @@ Status DataSetMeta::DecodeAttributes(std::string_view bytes, Attributes* attribu
 Result<DataSetMeta> DataSetMeta::Decode(std::string_view bytes) {
   MetaDecoder d(bytes);
   DataSetMeta meta;
-  GRIDSTORE_RETURN_IF_ERROR(DecodeHead(d, &meta));
+  uint32_t version = 0;
+  GRIDSTORE_RETURN_IF_ERROR(DecodeHead(d, &meta, &version));
 
   size_t n = 0;
   // A variable takes at least 12 bytes, a coordinate at least 6.
   GRIDSTORE_RETURN_IF_ERROR(d.Count("variable count", 12, &n));
   meta.variables.resize(n);
-  for (VariableMeta& v : meta.variables) GRIDSTORE_RETURN_IF_ERROR(DecodeVariable(d, &v));
+  for (VariableMeta& v : meta.variables) GRIDSTORE_RETURN_IF_ERROR(DecodeVariable(d, version, &v));
   GRIDSTORE_RETURN_IF_ERROR(d.Count("coordinate count", 6, &n));
   meta.coordinates.resize(n);
   for (Coordinate& c : meta.coordinates) GRIDSTORE_RETURN_IF_ERROR(DecodeCoordinate(d, &c));

@@ -47,7 +47,10 @@ std::string VariableChange(const VariableMeta& prev, const VariableMeta* next) {
            std::string(DataTypeName(prev.type)) + " -> " + std::string(DataTypeName(next->type)) +
            ")";
   }
-  if (next->shape != prev.shape) {
+  // t may grow (a run appended step by step): blocks are keyed by t, so none moves.
+  const bool t_grows = next->shape[kT] >= prev.shape[kT] && next->shape[kZ] == prev.shape[kZ] &&
+                       next->shape[kX] == prev.shape[kX] && next->shape[kY] == prev.shape[kY];
+  if (next->shape != prev.shape && !t_grows) {
     return "variable '" + EscapeForMessage(prev.name) + "' cannot change shape (" +
            ShapeString(prev.shape) + " -> " + ShapeString(next->shape) + ")";
   }

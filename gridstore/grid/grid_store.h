@@ -93,7 +93,9 @@ class GridStore {
   // Creates the dataset `meta.id`, or replaces its meta if it exists. The meta is validated
   // (InvalidArgument naming what is wrong). Once data is written, changing a variable's type or
   // shape, removing a variable, or changing the block layout is refused with FailedPrecondition;
-  // attributes, coordinates and new variables may change freely.
+  // attributes, coordinates and new variables may change freely, and a variable's t extent may
+  // grow (a run appended step by step: set status INGESTING and each variable's complete_steps,
+  // so readers see only the steps written; see importers::GribImportOptions::append).
   virtual Status PutDataSetMeta(const DataSetMeta& meta) = 0;
   // As PutDataSetMeta, but the dataset must exist (NotFound otherwise).
   virtual Status UpdateDataSetMeta(const DataSetMeta& meta) = 0;

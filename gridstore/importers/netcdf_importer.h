@@ -74,6 +74,10 @@ struct ImportSummary {
   size_t peak_buffered_bytes = 0;
   // What was not imported and why ("skipped 'time_bnds': bounds variable"), one sentence each.
   std::vector<std::string> notes;
+  // The dataset's status afterwards: DONE, or INGESTING while a run arrives (append).
+  std::string status = "DONE";
+  // Append: the run's steps, and those complete for every variable.
+  int64_t steps = 0, complete_steps = 0;
 };
 
 // Reads the structure of the NetCDF file at `path` (no data) and returns the dataset meta an

@@ -152,12 +152,13 @@ HttpResponse EdrService::Handle(const HttpRequest& request) const {
 
 Result<grid::DataSetMeta> CollectionMeta(const EndpointContext& context, const std::string& id) {
   Result<grid::DataSetMeta> meta = context.store->GetDataSetMeta(id);
-  if (meta.status().IsNotFound() || (meta.ok() && meta->status() != grid::kStatusDone)) {
+  if (meta.status().IsNotFound() ||
+      (meta.ok() && meta->status() != grid::kStatusDone &&
+       meta->status() != grid::kStatusIngesting)) {
     std::string why = "no collection " + Quote(id);
     if (meta.ok()) {
       why += ": the dataset's status is " + Quote(meta->status()) +
-             ", and only DONE datasets "
-             "are served";
+             ", and only DONE datasets (and INGESTING runs, their complete steps) are served";
     }
     return Status::NotFound(why);
   }

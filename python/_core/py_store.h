@@ -27,6 +27,9 @@ class PyStore {
   std::shared_ptr<grid::GridStore> Get() const;
   // Drops this object's reference. REQUIRES: the GIL.
   void Close() { store_.reset(); }
+  // Swaps in `store` (a reopened handle); calls running on the old one finish on it.
+  // REQUIRES: the GIL.
+  void Replace(std::shared_ptr<grid::GridStore> store) { store_ = std::move(store); }
   bool closed() const { return store_ == nullptr; }
   const std::string& uri() const { return uri_; }
 

@@ -146,6 +146,9 @@ struct ImportArgs {
   std::optional<std::string> codec;
   std::optional<int64_t> frame_rows;
   bool float64 = false;  // GRIB: keep ecCodes' doubles
+  std::vector<std::string> more_paths;  // GRIB: further files of the same dataset
+  bool append = false, finish = false;  // GRIB: a run arriving step by step
+  int64_t expected_steps = 0;
 };
 
 // The import, without the GIL: the file's content must be the format asked for.
@@ -155,6 +158,12 @@ importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
   if (args.codec) layout.codec = ValueOrThrow(grid::ParseCodecOptions(*args.codec));
   if (args.frame_rows) layout.frame_rows = *args.frame_rows;
   const bool grib = importers::IsGribFile(args.path);
+  for (const std::string& more : args.more_paths) {
+    if (!importers::IsGribFile(more)) {
+      ThrowIfError(Status::InvalidArgument(Quote(more) + " is not GRIB: one dataset comes from "
+                                           "GRIB files only, or from one NetCDF file"));
+    }
+  }
   if (grib != (args.format == "grib")) {
     ThrowIfError(Status::InvalidArgument(
         Quote(args.path) + (grib ? " is GRIB: use Store.import_grib"
@@ -168,7 +177,12 @@ importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
     options.overwrite = args.overwrite;
     options.layout = layout;
     if (args.float64) options.type = grid::DataType::kFloat64;
-    summary = ValueOrThrow(importers::ImportGrib(&store, args.path, options));
+    options.append = args.append;
+    options.finish = args.finish;
+    options.expected_steps = args.expected_steps;
+    std::vector<std::string> paths = {args.path};
+    paths.insert(paths.end(), args.more_paths.begin(), args.more_paths.end());
+    summary = ValueOrThrow(importers::ImportGrib(&store, paths, options));
   } else {
     importers::NetCdfImportOptions options;
     options.dataset_id = args.dataset;
@@ -198,6 +212,9 @@ py::dict Import(PyStore& self, ImportArgs args, const py::object& attributes) {
   out["stored_bytes"] = summary.stored_bytes;
   out["seconds"] = summary.seconds;
   out["notes"] = summary.notes;
+  out["status"] = summary.status;
+  out["steps"] = summary.steps;
+  out["complete_steps"] = summary.complete_steps;
   return out;
 }
 
@@ -272,16 +289,33 @@ void BindStore(py::module_& m) {
              const std::string& format, std::vector<std::string> variables,
              const py::object& attributes, bool overwrite,
              std::optional<std::pair<int64_t, int64_t>> block, std::optional<std::string> codec,
-             std::optional<int64_t> frame_rows, bool float64) {
+             std::optional<int64_t> frame_rows, bool float64, std::vector<std::string> more_paths,
+             bool append, bool finish, int64_t expected_steps) {
             ImportArgs args{path,      dataset, format, std::move(variables), {},
-                            overwrite, block,   codec,  frame_rows,           float64};
+                            overwrite, block,   codec,  frame_rows,           float64,
+                            std::move(more_paths), append, finish, expected_steps};
             return Import(self, std::move(args), attributes);
           },
           py::arg("path"), py::arg("dataset"), py::arg("format"), py::arg("variables"),
           py::arg("attributes"), py::arg("overwrite"), py::arg("block"), py::arg("codec"),
-          py::arg("frame_rows"), py::arg("float64"))
+          py::arg("frame_rows"), py::arg("float64"), py::arg("more_paths") = std::vector<std::string>{},
+          py::arg("append") = false, py::arg("finish") = false, py::arg("expected_steps") = 0)
       .def("delete", &Delete, py::arg("id"))
       .def("verify", &Verify, py::arg("id"))
+      .def("refresh",
+           [](PyStore& self) {
+             // A read-only store sees the store as it was when opened (RocksDB); reopening it
+             // shows what other processes wrote since: new datasets, steps completed meanwhile.
+             auto gs = self.Get();
+             if (!gs->options().read_only) return;
+             const grid::GridStoreOptions options = gs->options();
+             std::unique_ptr<GridStore> reopened;
+             {
+               py::gil_scoped_release release;
+               reopened = ValueOrThrow(GridStore::Open(self.uri(), options));
+             }
+             self.Replace(std::shared_ptr<GridStore>(std::move(reopened)));
+           })
       .def("flush", [](PyStore& self) {
         auto gs = self.Get();
         py::gil_scoped_release release;

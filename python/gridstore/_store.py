@@ -103,6 +103,13 @@ class Store:
         """Releases the store. Fetches running in other threads finish first."""
         self._core.close()
 
+    def refresh(self) -> None:
+        """Shows what other processes wrote since the store was opened (new datasets, steps of a
+        run completed meanwhile). A read-only store sees the store as it was when opened, until
+        this call; a writable one always sees everything, and this does nothing. Datasets opened
+        with xarray before keep the meta they were opened with."""
+        self._core.refresh()
+
     def __enter__(self) -> "Store":
         return self
 
@@ -251,7 +258,7 @@ class Store:
 
     def import_grib(
         self,
-        path: Union[str, os.PathLike],
+        path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
         dataset: str,
         *,
         attributes: Optional[Mapping[str, Any]] = None,
@@ -260,21 +267,38 @@ class Store:
         block: Optional[Sequence[int]] = None,
         codec: Optional[str] = None,
         frame_rows: Optional[int] = None,
+        append: bool = False,
+        finish: bool = False,
+        expected_steps: int = 0,
     ) -> Dict[str, Any]:
-        """Imports a GRIB file (edition 1 or 2, read with ecCodes) as dataset `dataset`, as
+        """Imports GRIB files (edition 1 or 2, read with ecCodes) as dataset `dataset`, as
         ``gridstore import`` does (docs/usage-import.md, "GRIB", has the mapping: variables by
-        shortName and level type, validity times, levels, latitude/longitude).
+        shortName and level type, one per member in an ensemble, validity times, levels,
+        latitude/longitude, the grid mapping).
 
-        type: "float32" (default) or "float64" (ecCodes' doubles as they are). The other
-        arguments and the summary are as for import_netcdf. Raises InvalidArgumentError for a
-        grid without fixed rows (reduced Gaussian...), fields on different grids or duplicate
-        fields, UnimplementedError for an ensemble, DataLossError for a truncated file.
+        path: a file, or a list of files that make one dataset (a run, one file per step).
+        type: "float32" (default) or "float64" (ecCodes' doubles as they are).
+        append: add the files' steps to the run `dataset` (created if absent); its complete
+        steps are readable while it grows (status "INGESTING"). finish: then mark it "DONE";
+        expected_steps: mark it "DONE" once that many steps are complete for every variable.
+        The other arguments are as for import_netcdf; the summary adds "status", "steps" and
+        "complete_steps". Raises InvalidArgumentError for a grid without fixed rows (reduced
+        Gaussian...), fields on different grids or duplicate fields, FailedPreconditionError for
+        an append that does not fit the run (another run, grid or levels; a step before the last
+        one; a step already complete), DataLossError for a truncated file.
         """
         if type not in ("float32", "float64"):
             raise InvalidArgumentError(f"type must be 'float32' or 'float64', not {type!r}")
-        return self._core.import_file(os.fspath(path), dataset, "grib", [],
+        if isinstance(path, (str, os.PathLike)):
+            paths = [os.fspath(path)]
+        else:
+            paths = [os.fspath(p) for p in path]
+        if not paths:
+            raise InvalidArgumentError("no GRIB file given")
+        return self._core.import_file(paths[0], dataset, "grib", [],
                                       dict(attributes or {}), bool(overwrite), _block(block),
-                                      codec, frame_rows, type == "float64")
+                                      codec, frame_rows, type == "float64", paths[1:],
+                                      bool(append), bool(finish), int(expected_steps))
 
     def create_dataset(
         self,

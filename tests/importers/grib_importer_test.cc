@@ -2,7 +2,8 @@
 //
 // GRIB import against ecCodes' own decoding, field by field, on the real files of ../shared/grib
 // (beside $GRIDSTORE_TEST_DATA, or $GRIDSTORE_TEST_GRIB), and its refusals: grids without fixed
-// rows, fields on different grids, ensembles, duplicate fields, truncated files.
+// rows, fields on different grids, duplicate fields, truncated files. Runs of many files,
+// appending and ensembles: grib_run_test.cc.
 #include "gridstore/importers/grib_importer.h"
 
 #include <eccodes.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "gridstore/grid/grid_store.h"
+#include "tests/importers/grib_testutil.h"
 #include "tests/test_util.h"
 
 namespace gridstore::importers {
@@ -26,63 +28,9 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-std::string GribDir() {
-  if (const char* env = std::getenv("GRIDSTORE_TEST_GRIB"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  const char* data = std::getenv("GRIDSTORE_TEST_DATA");
-  if (data == nullptr || *data == '\0') {
-    ADD_FAILURE() << "GRIDSTORE_TEST_DATA is not set (ctest sets it; ../shared/grib is beside it)";
-    return "";
-  }
-  const std::string dir = (fs::path(data) / ".." / "grib").lexically_normal().string();
-  if (!fs::is_directory(dir)) ADD_FAILURE() << "no folder of real GRIB files at " << dir;
-  return dir;
-}
-
-// One field as ecCodes decodes it: values (NaN where the bitmap says missing), its place.
-struct Field {
-  std::vector<double> values;
-  std::string short_name;
-  double level = 0;
-};
-
-std::vector<Field> DecodeWithEcCodes(const std::string& path) {
-  std::vector<Field> fields;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    ADD_FAILURE() << "cannot open " << path;
-    return fields;
-  }
-  codes_grib_multi_support_on(nullptr);
-  int err = 0;
-  while (codes_handle* h = codes_handle_new_from_file(nullptr, f, PRODUCT_GRIB, &err)) {
-    Field field;
-    size_t n = 0;
-    codes_get_size(h, "values", &n);
-    field.values.resize(n);
-    codes_get_double_array(h, "values", field.values.data(), &n);
-    long bitmap_present = 0;
-    codes_get_long(h, "bitmapPresent", &bitmap_present);
-    if (bitmap_present) {
-      std::vector<long> bitmap(n);
-      codes_get_long_array(h, "bitmap", bitmap.data(), &n);
-      for (size_t i = 0; i < n; ++i) {
-        if (bitmap[i] == 0) field.values[i] = NAN;
-      }
-    }
-    char name[64];
-    size_t len = sizeof(name);
-    codes_get_string(h, "shortName", name, &len);
-    field.short_name = name;
-    codes_get_double(h, "level", &field.level);
-    codes_handle_delete(h);
-    fields.push_back(std::move(field));
-  }
-  std::fclose(f);
-  EXPECT_EQ(err, 0) << path;
-  return fields;
-}
+using testing::DecodeWithEcCodes;
+using testing::GribDir;
+using Field = testing::DecodedField;
 
 class GribImportTest : public ::testing::Test {
  protected:
@@ -202,9 +150,6 @@ TEST_F(GribImportTest, RefusalsNameTheFileAndField) {
   EXPECT_THAT(std::string(grids.status().message()),
               HasSubstr("field 2 ('t', isobaricInhPa 1000): on another grid (rotated_ll 600x360) "
                         "than field 1"));
-  auto ensemble = ImportGrib(store_.get(), dir + "/era5-levels-members.grib", options);
-  EXPECT_EQ(ensemble.status().code(), StatusCode::kUnimplemented) << ensemble.status();
-  EXPECT_THAT(std::string(ensemble.status().message()), HasSubstr("10 perturbationNumbers"));
 
   // The same field twice.
   const std::string twice = dir_.Sub("twice.grib2");

@@ -1,6 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
-// `gridstore import FILE --dataset ID ...`: a NetCDF file becomes a dataset.
+// `gridstore import FILE... --dataset ID ...`: a NetCDF file, or GRIB files (one run, possibly
+// arriving step by step with --append), become a dataset.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -28,7 +29,7 @@ constexpr int64_t kMaxThreads = 1024;
 constexpr int64_t kMaxFrameRows = int64_t{1} << 20;
 
 struct ImportArgs {
-  std::string file;
+  std::vector<std::string> files;
   std::string dataset;
   std::optional<std::string> variables;
   std::vector<std::string> attrs;
@@ -38,6 +39,9 @@ struct ImportArgs {
   std::optional<std::string> threads;
   std::optional<std::string> type;  // GRIB: float32 (default) or float64
   bool overwrite = false;
+  bool append = false;
+  bool finish = false;
+  std::optional<std::string> expected_steps;
 };
 
 // Every option checked and turned into import options; *threads gets --threads (0: one per core).
@@ -73,7 +77,13 @@ Result<importers::NetCdfImportOptions> ImportOptions(const ImportArgs& args, int
   return options;
 }
 
-void PrintSummary(const importers::ImportSummary& summary, const std::string& file) {
+// "f000.grib2", or "3 files (f000.grib2, ...)".
+std::string FilesText(const std::vector<std::string>& files) {
+  if (files.size() == 1) return EscapeBytes(files[0]);
+  return std::to_string(files.size()) + " files (" + EscapeBytes(files[0]) + ", ...)";
+}
+
+void PrintSummary(const importers::ImportSummary& summary, const std::vector<std::string>& files) {
   for (const auto& note : summary.notes) {
     std::fprintf(stderr, "note: %s\n", SanitizeMessage(note, false).c_str());
   }
@@ -81,20 +91,25 @@ void PrintSummary(const importers::ImportSummary& summary, const std::string& fi
   std::printf(
       "imported %s from %s: %d variable(s), %ld plane(s), %s raw, %s stored, compression "
       "ratio %.2f, %.2f s, %.1f MB/s\n",
-      Quote(summary.dataset_id).c_str(), EscapeBytes(file).c_str(), summary.variables,
+      Quote(summary.dataset_id).c_str(), FilesText(files).c_str(), summary.variables,
       static_cast<long>(summary.planes), HumanBytes(static_cast<double>(summary.raw_bytes)).c_str(),
       HumanBytes(static_cast<double>(summary.stored_bytes)).c_str(),
       summary.stored_bytes > 0
           ? static_cast<double>(summary.raw_bytes) / static_cast<double>(summary.stored_bytes)
           : 0.0,
       summary.seconds, summary.seconds > 0 ? mb / summary.seconds : 0.0);
+  if (summary.status != grid::kStatusDone) {
+    std::printf("run %s: %ld of %ld step(s) complete for every variable; status %s\n",
+                Quote(summary.dataset_id).c_str(), static_cast<long>(summary.complete_steps),
+                static_cast<long>(summary.steps), summary.status.c_str());
+  }
 }
 
 // A GRIB file: the same options, and --type (float32 or float64).
 Result<importers::GribImportOptions> GribOptions(const ImportArgs& args,
                                                  const importers::NetCdfImportOptions& netcdf) {
   if (args.variables) {
-    return Status::InvalidArgument(Quote(args.file) +
+    return Status::InvalidArgument(Quote(args.files[0]) +
                                    " is GRIB: --variables applies to NetCDF files only (every "
                                    "field of a GRIB file is imported)");
   }
@@ -103,6 +118,19 @@ Result<importers::GribImportOptions> GribOptions(const ImportArgs& args,
   options.attributes = netcdf.attributes;
   options.layout = netcdf.layout;
   options.overwrite = netcdf.overwrite;
+  options.append = args.append;
+  options.finish = args.finish;
+  if (args.expected_steps) {
+    GRIDSTORE_ASSIGN_OR_RETURN(options.expected_steps,
+                               ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1,
+                                                int64_t{1} << 31));
+  }
+  if ((options.finish || options.expected_steps > 0) && !options.append) {
+    return Status::InvalidArgument("--finish and --expected-steps apply with --append");
+  }
+  if (options.append && options.overwrite) {
+    return Status::InvalidArgument("--append and --overwrite exclude each other");
+  }
   if (args.type && *args.type != "float32") {
     if (*args.type != "float64") {
       return Status::InvalidArgument("--type must be float32 or float64, not " + Quote(*args.type));
@@ -112,21 +140,21 @@ Result<importers::GribImportOptions> GribOptions(const ImportArgs& args,
   return options;
 }
 
-// Imports with progress on stderr, then settles the store and prints the summary.
-template <typename Options, typename ImportFn>
+// Opens the store and runs `import(store, on_progress)` with progress on stderr, then settles
+// the store and prints the summary.
+template <typename ImportFn>
 Status ImportWithProgress(const CommandContext& context, const ImportArgs& args, int threads,
-                          Options options, ImportFn import) {
+                          ImportFn import) {
   GRIDSTORE_ASSIGN_OR_RETURN(auto store,
                              context.OpenStore({.create_if_missing = true, .threads = threads}));
   ProgressReporter progress(stderr, isatty(STDERR_FILENO));
-  options.on_progress = [&](const importers::ImportProgress& p) {
+  auto summary = import(store.get(), [&](const importers::ImportProgress& p) {
     progress.Update(p.bytes_done, p.bytes_total, EscapeBytes(p.variable));
-  };
-  auto summary = import(store.get(), args.file, options);
+  });
   progress.Finish();
   if (!summary.ok()) return summary.status();
   GRIDSTORE_RETURN_IF_ERROR(Settle(store.get()));
-  PrintSummary(*summary, args.file);
+  PrintSummary(*summary, args.files);
   return Status::OK();
 }
 
@@ -136,31 +164,54 @@ Status RunImport(const CommandContext& context, const ImportArgs& args) {
   // (GRIB, else NetCDF), never its name's.
   int threads = 0;
   GRIDSTORE_ASSIGN_OR_RETURN(importers::NetCdfImportOptions options, ImportOptions(args, &threads));
-  if (importers::IsGribFile(args.file)) {
-    GRIDSTORE_ASSIGN_OR_RETURN(importers::GribImportOptions grib, GribOptions(args, options));
-    GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, importers::ReadGribMeta(args.file, grib));
-    GRIDSTORE_RETURN_IF_ERROR(meta.Validate().WithContext("importing " + Quote(args.file)));
-    return ImportWithProgress(context, args, threads, std::move(grib), importers::ImportGrib);
+  size_t grib = 0;
+  for (const std::string& file : args.files) grib += importers::IsGribFile(file) ? 1 : 0;
+  if (grib > 0) {
+    if (grib < args.files.size()) {
+      for (const std::string& file : args.files) {
+        if (!importers::IsGribFile(file)) {
+          return Status::InvalidArgument(Quote(file) + " is not GRIB, but " +
+                                         Quote(args.files[0] == file ? args.files.back()
+                                                                     : args.files[0]) +
+                                         " is: one dataset comes from files of one format");
+        }
+      }
+    }
+    GRIDSTORE_ASSIGN_OR_RETURN(importers::GribImportOptions grib_options, GribOptions(args, options));
+    // Planned before the store is opened: a bad file leaves no store behind.
+    GRIDSTORE_ASSIGN_OR_RETURN(auto plan, importers::PlanGribImport(args.files, grib_options));
+    return ImportWithProgress(context, args, threads, [&](grid::GridStore* store, auto on_progress) {
+      return importers::RunGribImport(store, *plan, on_progress);
+    });
   }
-  if (args.type) {
-    return Status::InvalidArgument("--type applies to GRIB files; " + Quote(args.file) +
-                                   " keeps its NetCDF types");
+  if (args.type || args.append || args.finish || args.expected_steps) {
+    return Status::InvalidArgument(
+        std::string(args.type ? "--type" : "--append, --finish and --expected-steps") +
+        " apply to GRIB files; " + Quote(args.files[0]) + " is NetCDF");
   }
-  GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, importers::ReadNetCdfMeta(args.file, options));
-  GRIDSTORE_RETURN_IF_ERROR(meta.Validate().WithContext("importing " + Quote(args.file)));
-  return ImportWithProgress(context, args, threads, std::move(options), importers::ImportNetCdf);
+  if (args.files.size() > 1) {
+    return Status::Unimplemented(
+        "several NetCDF files make one dataset only when they are GRIB; import NetCDF files one "
+        "per dataset (or join them along time first, e.g. with ncrcat)");
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta,
+                             importers::ReadNetCdfMeta(args.files[0], options));
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate().WithContext("importing " + Quote(args.files[0])));
+  return ImportWithProgress(context, args, threads, [&](grid::GridStore* store, auto on_progress) {
+    options.on_progress = on_progress;
+    return importers::ImportNetCdf(store, args.files[0], options);
+  });
 }
-
 }  // namespace
-
 Command RegisterImport(CLI::App& parent, const CommandContext& context) {
   auto args = std::make_shared<ImportArgs>();
-  CLI::App* app = parent.add_subcommand("import", "Import a NetCDF or GRIB file as a dataset");
-  app->add_option("FILE", args->file,
+  CLI::App* app =
+      parent.add_subcommand("import", "Import a NetCDF file, or GRIB files of one run, as a dataset");
+  app->add_option("FILE", args->files,
                   "NetCDF (classic, 64-bit offset, netCDF-4) or GRIB (edition 1 or 2) file, told "
-                  "apart by content")
+                  "apart by content; several GRIB files make one dataset")
       ->required()
-      ->type_name("FILE");
+      ->type_name("FILE...");
   app->add_option("--dataset", args->dataset, "Dataset id")->required()->type_name("ID");
   AddOptionalString(app, "--variables", &args->variables, "Variables to import: A,B (default all)")
       ->type_name("A,B");
@@ -185,6 +236,14 @@ Command RegisterImport(CLI::App& parent, const CommandContext& context) {
                     "GRIB: store values as float32 (default) or float64 (ecCodes' doubles)")
       ->type_name("float32|float64");
   app->add_flag("--overwrite", args->overwrite, "Replace an existing dataset completely");
+  app->add_flag("--append", args->append,
+                "GRIB: add the files' steps to the run (created if absent); its complete steps "
+                "are readable while it grows");
+  app->add_flag("--finish", args->finish, "With --append: mark the run complete (DONE)");
+  AddOptionalString(app, "--expected-steps", &args->expected_steps,
+                    "With --append: mark the run DONE once N steps are complete for every "
+                    "variable")
+      ->type_name("N");
   return {app, Done([&context, args] { return RunImport(context, *args); })};
 }
 

@@ -114,7 +114,24 @@ Status GribFile::Rewind() {
   return Status::OK();
 }
 
-Result<std::vector<GribField>> GribFile::Scan() {
+// The keys that define each kind of grid's projection and earth, where defined.
+void ReadGridKeys(codes_handle* h, std::map<std::string, double>* keys) {
+  static constexpr const char* kKeys[] = {
+      "LaDInDegrees",  "LoVInDegrees",  "Latin1InDegrees", "Latin2InDegrees",
+      "orientationOfTheGridInDegrees",  "projectionCentreFlag",
+      "latitudeOfSouthernPoleInDegrees", "longitudeOfSouthernPoleInDegrees",
+      "angleOfRotationInDegrees",       "radius",          "earthMajorAxis",
+      "earthMinorAxis",                 "shapeOfTheEarth"};
+  for (const char* key : kKeys) {
+    if (eccodes::codes_is_defined(h, key) == 0) continue;
+    int err = 0;
+    if (eccodes::codes_is_missing(h, key, &err) == 1) continue;
+    double value = 0;
+    if (codes_get_double(h, key, &value) == 0 && std::isfinite(value)) (*keys)[key] = value;
+  }
+}
+
+Result<std::vector<GribField>> GribFile::Scan(int file) {
   GRIDSTORE_RETURN_IF_ERROR(Rewind());
   std::vector<GribField> fields;
   for (int number = 1;; ++number) {
@@ -137,6 +154,9 @@ Result<std::vector<GribField>> GribFile::Scan() {
     f.validity_date = GetLong(h, "validityDate", f.data_date);
     f.validity_time = GetLong(h, "validityTime", f.data_time);
     f.member = GetLong(h, "perturbationNumber", -1);
+    f.ensemble_size = GetLong(h, "numberOfForecastsInEnsemble", 0);
+    f.file = file;
+    if (number == 1) ReadGridKeys(h, &f.grid_keys);
     f.grid_type = GetString(h, "gridType");
     f.ni = GetLong(h, "Ni", 0);
     f.nj = GetLong(h, "Nj", 0);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct GribField {
   long data_date = 0, data_time = 0;          // the reference time: YYYYMMDD, HHMM
   long validity_date = 0, validity_time = 0;  // the time it is valid at
   long member = -1;                           // perturbationNumber, or -1 if the field has none
+  long ensemble_size = 0;                     // numberOfForecastsInEnsemble, 0 if none
   std::string grid_type;
   long ni = 0, nj = 0;  // points along a row and rows; 0 if not given (reduced grids)
   long num_values = 0;
@@ -34,6 +36,10 @@ struct GribField {
   std::string grid_md5;        // md5GridSection: the same for fields on the same grid
   long centre = 0;
   std::string centre_name;
+  int file = 0;  // which of the import's files holds it (GribFile::Scan's `file` argument)
+  // The grid's definition (ecCodes keys such as LaDInDegrees, radius), for the CF grid mapping;
+  // read for the first field of a file only.
+  std::map<std::string, double> grid_keys;
 
   // "field 3 ('t', isobaricInhPa 850)" for messages.
   std::string Describe() const;
@@ -50,7 +56,8 @@ class GribFile {
 
   // Every field's header, in file order; the file is then rewound for Next. DataLoss naming the
   // file and field for a truncated or corrupt message; InvalidArgument if it holds no GRIB.
-  Result<std::vector<GribField>> Scan();
+  // `file` is stored in every field (GribField::file).
+  Result<std::vector<GribField>> Scan(int file = 0);
   // Decodes the next field's values (NaN where missing), in Scan's order; *latlon (if not null)
   // also gets the latitudes and longitudes of every point.
   Status Next(std::vector<double>* values, std::vector<double>* lats = nullptr,

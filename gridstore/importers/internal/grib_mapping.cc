@@ -89,8 +89,10 @@ Coordinate MakeCoordinate(std::string name, std::vector<std::string> dims,
 
 struct VariableKey {
   std::string short_name, type_of_level;
+  long member = -1;  // perturbationNumber in an ensemble, else -1
   bool operator<(const VariableKey& o) const {
-    return std::tie(short_name, type_of_level) < std::tie(o.short_name, o.type_of_level);
+    return std::tie(short_name, type_of_level, member) <
+           std::tie(o.short_name, o.type_of_level, o.member);
   }
 };
 
@@ -136,17 +138,17 @@ void AddHorizontal(const GribField& first, int64_t rows, int64_t columns,
 
 // The time coordinate (validity times) and, with one reference time, the step along it.
 void AddTime(const std::vector<int64_t>& times, const std::set<std::pair<long, long>>& references,
-             std::string* dim, grid::DataSetMeta* meta) {
+             bool time_dimension, std::string* dim, grid::DataSetMeta* meta) {
   const auto [ref_date, ref_time] = *references.begin();
   const bool one_reference = references.size() == 1;
   const int64_t epoch = one_reference ? EpochSeconds(ref_date, ref_time) : times.front();
   std::vector<double> hours, steps;
   for (int64_t t : times) hours.push_back(static_cast<double>(t - epoch) / 3600.0);
-  *dim = times.size() > 1 ? "time" : "";
-  std::vector<std::string> dims =
-      times.size() > 1 ? std::vector<std::string>{"time"} : std::vector<std::string>{};
+  const bool axis = times.size() > 1 || time_dimension;
+  *dim = axis ? "time" : "";
+  std::vector<std::string> dims = axis ? std::vector<std::string>{"time"} : std::vector<std::string>{};
   std::vector<int64_t> shape =
-      times.size() > 1 ? std::vector<int64_t>{int64_t(times.size())} : std::vector<int64_t>{};
+      axis ? std::vector<int64_t>{int64_t(times.size())} : std::vector<int64_t>{};
   std::string units = "hours since ";
   if (one_reference) {
     units += IsoOf(ref_date, ref_time);
@@ -181,19 +183,82 @@ void AddTime(const std::vector<int64_t>& times, const std::set<std::pair<long, l
   meta->coordinates.push_back(std::move(time));
 }
 
-Status Refuse(const std::string& path, const GribField& f, const std::string& why) {
-  return Status::InvalidArgument(Quote(path) + ": " + f.Describe() + ": " + why);
+// The grid's CF grid mapping, as a scalar coordinate "crs" whose attributes define it (CF 1.8,
+// appendix F), from ecCodes' keys. False (nothing added) for a grid type without one here.
+bool AddGridMapping(const GribField& first, grid::DataSetMeta* meta) {
+  const std::map<std::string, double>& k = first.grid_keys;
+  auto has = [&](const char* key) { return k.count(key) > 0; };
+  auto at = [&](const char* key) { return k.at(key); };
+  auto number = [](double v) { return AttributeValue::Floats(DataType::kFloat64, {v}); };
+  grid::Attributes a;
+  const std::string& type = first.grid_type;
+  if (IsRegularLatLon(type)) {
+    a["grid_mapping_name"] = AttributeValue::String("latitude_longitude");
+  } else if (type == "lambert" && has("LaDInDegrees") && has("LoVInDegrees") &&
+             has("Latin1InDegrees") && has("Latin2InDegrees")) {
+    a["grid_mapping_name"] = AttributeValue::String("lambert_conformal_conic");
+    const double p1 = at("Latin1InDegrees"), p2 = at("Latin2InDegrees");
+    a["standard_parallel"] = p1 == p2 ? number(p1) : AttributeValue::Floats(DataType::kFloat64, {p1, p2});
+    a["longitude_of_central_meridian"] = number(at("LoVInDegrees"));
+    a["latitude_of_projection_origin"] = number(at("LaDInDegrees"));
+  } else if (type == "polar_stereographic" && has("orientationOfTheGridInDegrees")) {
+    a["grid_mapping_name"] = AttributeValue::String("polar_stereographic");
+    a["straight_vertical_longitude_from_pole"] = number(at("orientationOfTheGridInDegrees"));
+    // Bit 1 of projectionCentreFlag: the south pole is on the projection plane.
+    const bool south = has("projectionCentreFlag") &&
+                       (static_cast<long>(at("projectionCentreFlag")) & 128) != 0;
+    a["latitude_of_projection_origin"] = number(south ? -90.0 : 90.0);
+    if (has("LaDInDegrees")) a["standard_parallel"] = number(at("LaDInDegrees"));
+  } else if (type == "mercator" && has("LaDInDegrees")) {
+    a["grid_mapping_name"] = AttributeValue::String("mercator");
+    a["standard_parallel"] = number(at("LaDInDegrees"));
+    a["longitude_of_projection_origin"] = number(0.0);
+  } else if (type == "rotated_ll" && has("latitudeOfSouthernPoleInDegrees") &&
+             has("longitudeOfSouthernPoleInDegrees")) {
+    a["grid_mapping_name"] = AttributeValue::String("rotated_latitude_longitude");
+    a["grid_north_pole_latitude"] = number(-at("latitudeOfSouthernPoleInDegrees"));
+    double lon = at("longitudeOfSouthernPoleInDegrees") - 180.0;
+    if (lon < -180.0) lon += 360.0;
+    a["grid_north_pole_longitude"] = number(lon);
+    if (has("angleOfRotationInDegrees")) {
+      a["north_pole_grid_longitude"] = number(-at("angleOfRotationInDegrees"));
+    }
+  } else {
+    return false;
+  }
+  if (has("radius")) {
+    a["earth_radius"] = number(at("radius"));
+  } else if (has("earthMajorAxis") && has("earthMinorAxis")) {
+    a["semi_major_axis"] = number(at("earthMajorAxis"));
+    a["semi_minor_axis"] = number(at("earthMinorAxis"));
+  }
+  a["GRIB_gridType"] = AttributeValue::String(type);
+  Coordinate crs = MakeCoordinate("crs", {}, {}, {0.0}, DataType::kInt32);
+  crs.attributes = std::move(a);
+  meta->coordinates.push_back(std::move(crs));
+  return true;
 }
 
-// What the fields hold, checked: one grid, one member, no grid without rows.
+Status Refuse(const std::vector<std::string>& paths, const GribField& f, const std::string& why) {
+  return Status::InvalidArgument(Quote(paths[f.file]) + ": " + f.Describe() + ": " + why);
+}
+
+// "field 3 ('t', ...)", with its file when the import reads several.
+std::string Where(const std::vector<std::string>& paths, const GribField& f) {
+  return paths.size() > 1 ? f.Describe() + " of " + Quote(paths[f.file]) : f.Describe();
+}
+
+// What the fields hold, checked: one grid, no grid without rows.
 struct Collected {
+  bool ensemble = false;  // members become part of variable names
   std::set<std::pair<long, long>> references;         // (dataDate, dataTime)
   std::vector<int64_t> times;                         // distinct validity times, seconds, ascending
   std::map<VariableKey, std::vector<size_t>> groups;  // the fields of each variable
   std::map<std::string, std::set<double>> levels;     // the levels of each level type
 };
 
-Result<Collected> Collect(const std::string& path, const std::vector<GribField>& fields) {
+Result<Collected> Collect(const std::vector<std::string>& paths,
+                          const std::vector<GribField>& fields) {
   const GribField& first = fields.front();
   Collected c;
   std::set<long> members;
@@ -202,23 +267,23 @@ Result<Collected> Collect(const std::string& path, const std::vector<GribField>&
     const GribField& f = fields[i];
     if (f.grid_type != first.grid_type || f.grid_md5 != first.grid_md5 || f.ni != first.ni ||
         f.nj != first.nj || f.j_consecutive != first.j_consecutive) {
-      return Refuse(path, f,
+      return Refuse(paths, f,
                     "on another grid (" + f.grid_type + " " + std::to_string(f.ni) + "x" +
-                        std::to_string(f.nj) + ") than " + first.Describe() + " (" +
+                        std::to_string(f.nj) + ") than " + Where(paths, first) + " (" +
                         first.grid_type + " " + std::to_string(first.ni) + "x" +
                         std::to_string(first.nj) + "); import them as separate datasets");
     }
     members.insert(f.member);
+    c.ensemble |= f.ensemble_size > 1;
     c.references.insert({f.data_date, f.data_time});
     times.insert(EpochSeconds(f.validity_date, f.validity_time));
-    c.groups[{ShortName(f), f.type_of_level}].push_back(i);
     c.levels[f.type_of_level].insert(f.level);
   }
-  if (members.size() > 1) {
-    return Status::Unimplemented(
-        Quote(path) + " holds an ensemble (" + std::to_string(members.size()) +
-        " perturbationNumbers): importing ensemble members is not supported yet; split the file "
-        "by member (grib_copy FILE 'member_[perturbationNumber].grib') and import each");
+  // An ensemble (numberOfForecastsInEnsemble > 1, or several members): one variable per member.
+  c.ensemble |= members.size() > 1;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const GribField& f = fields[i];
+    c.groups[{ShortName(f), f.type_of_level, c.ensemble ? f.member : -1}].push_back(i);
   }
   c.times.assign(times.begin(), times.end());
   return c;
@@ -246,11 +311,13 @@ struct Layout {
   std::string time_dim;
   DataType type = DataType::kFloat32;
   bool projected = false;
+  bool grid_mapping = false;  // a "crs" coordinate describes the grid
   std::string grid_type;
 };
 
 // The variable of `key`'s fields, and the plane each of them fills.
-Status AddVariable(const std::string& path, const std::string& name, const VariableKey& key,
+Status AddVariable(const std::vector<std::string>& paths, const std::string& name,
+                   const VariableKey& key,
                    const std::vector<size_t>& indices, const std::vector<GribField>& fields,
                    const Collected& c, const Layout& layout, GribPlan* plan) {
   const GribField& f0 = fields[indices.front()];
@@ -275,6 +342,8 @@ Status AddVariable(const std::string& path, const std::string& name, const Varia
   var.attributes["GRIB_paramId"] = AttributeValue::Int64(f0.param_id);
   var.attributes["GRIB_shortName"] = AttributeValue::String(key.short_name);
   var.attributes["GRIB_typeOfLevel"] = AttributeValue::String(key.type_of_level);
+  if (key.member >= 0) var.attributes["GRIB_perturbationNumber"] = AttributeValue::Int64(key.member);
+  if (layout.grid_mapping) var.attributes["grid_mapping"] = AttributeValue::String("crs");
   if (layout.projected) {
     var.attributes["coordinates"] = AttributeValue::String("latitude longitude");
     var.attributes["GRIB_gridType"] = AttributeValue::String(layout.grid_type);
@@ -289,10 +358,10 @@ Status AddVariable(const std::string& path, const std::string& name, const Varia
     const int64_t z = has_z ? std::distance(zs.begin(), zs.find(f.level)) : 0;
     auto [it, inserted] = seen.emplace(std::pair{t, z}, &f);
     if (!inserted) {
-      return Refuse(path, f,
+      return Refuse(paths, f,
                     "the same variable " + Quote(name) + ", time " +
                         IsoOf(f.validity_date, f.validity_time) + " and level as " +
-                        it->second->Describe() + ": remove the duplicate (grib_copy) first");
+                        Where(paths, *it->second) + ": remove the duplicate (grib_copy) first");
     }
     plan->targets[i] = {v, t, z};
   }
@@ -308,12 +377,12 @@ Status AddVariable(const std::string& path, const std::string& name, const Varia
 
 }  // namespace
 
-Result<GribPlan> PlanGrib(const std::string& path, const std::string& id,
-                          const std::vector<GribField>& fields, DataType type,
+Result<GribPlan> PlanGrib(const std::vector<std::string>& paths,
+                          const std::vector<GribField>& fields, const GribPlanOptions& options,
                           const std::vector<double>& lats, const std::vector<double>& lons) {
   const GribField& first = fields.front();
   if (!IsRegularLatLon(first.grid_type) && !IsProjected(first.grid_type)) {
-    return Refuse(path, first,
+    return Refuse(paths, first,
                   "gridType " + Quote(first.grid_type) +
                       " has no fixed rows and columns, so its fields are not planes; regrid "
                       "them to a regular grid first (e.g. with CDO or MIR)");
@@ -323,33 +392,38 @@ Result<GribPlan> PlanGrib(const std::string& path, const std::string& id,
   plan.columns = first.j_consecutive ? first.nj : first.ni;
   if (plan.rows <= 0 || plan.columns <= 0 || first.num_values != plan.rows * plan.columns ||
       lats.size() != size_t(first.num_values) || lons.size() != size_t(first.num_values)) {
-    return Refuse(path, first, "Ni x Nj does not match its number of values");
+    return Refuse(paths, first, "Ni x Nj does not match its number of values");
   }
-  GRIDSTORE_ASSIGN_OR_RETURN(const Collected c, Collect(path, fields));
+  GRIDSTORE_ASSIGN_OR_RETURN(const Collected c, Collect(paths, fields));
   grid::DataSetMeta& meta = plan.meta;
-  meta.id = id;
+  meta.id = options.id;
   Layout layout;
   AddHorizontal(first, plan.rows, plan.columns, lats, lons, &layout.plane_dims, &meta);
-  AddTime(c.times, c.references, &layout.time_dim, &meta);
+  AddTime(c.times, c.references, options.time_dimension, &layout.time_dim, &meta);
   AddLevels(c.levels, &meta);
+  layout.grid_mapping = AddGridMapping(first, &meta);
   meta.attributes["Conventions"] = AttributeValue::String("CF-1.8");
   if (!first.centre_name.empty()) {
     meta.attributes["institution"] = AttributeValue::String(first.centre_name);
   }
   meta.attributes["GRIB_edition"] = AttributeValue::Int64(first.edition);
   meta.attributes["GRIB_centre"] = AttributeValue::Int64(first.centre);
-  layout.type = type;
+  layout.type = options.type;
   layout.projected = IsProjected(first.grid_type);
   layout.grid_type = first.grid_type;
-  // Names: shortName where it is unique, else shortName_typeOfLevel.
-  std::map<std::string, int> name_count;
-  for (const auto& group : c.groups) ++name_count[group.first.short_name];
+  // Names: shortName where it is unique, else shortName_typeOfLevel; in an ensemble, then
+  // _member<perturbationNumber>.
+  std::map<std::string, std::set<std::string>> level_types;
+  for (const auto& group : c.groups) {
+    level_types[group.first.short_name].insert(group.first.type_of_level);
+  }
   plan.targets.resize(fields.size());
   for (const auto& [key, indices] : c.groups) {
-    const std::string name = name_count[key.short_name] > 1 && !key.type_of_level.empty()
-                                 ? key.short_name + "_" + key.type_of_level
-                                 : key.short_name;
-    GRIDSTORE_RETURN_IF_ERROR(AddVariable(path, name, key, indices, fields, c, layout, &plan));
+    std::string name = level_types[key.short_name].size() > 1 && !key.type_of_level.empty()
+                           ? key.short_name + "_" + key.type_of_level
+                           : key.short_name;
+    if (key.member >= 0) name += "_member" + std::to_string(key.member);
+    GRIDSTORE_RETURN_IF_ERROR(AddVariable(paths, name, key, indices, fields, c, layout, &plan));
   }
   return plan;
 }

@@ -29,13 +29,21 @@ struct GribPlan {
   std::vector<std::string> notes;
 };
 
-// Plans the import of `fields` (from GribFile::Scan) as dataset `id` with values of `type`
-// (float32 or float64). `lats` and `lons` are the first field's point coordinates (all fields must
-// share its grid). InvalidArgument naming the file and field for: a grid without fixed rows
-// (reduced, spectral, unstructured), fields on different grids, two fields for the same variable,
-// time and level; Unimplemented for an ensemble (several perturbationNumbers).
-Result<GribPlan> PlanGrib(const std::string& path, const std::string& id,
-                          const std::vector<GribField>& fields, grid::DataType type,
+struct GribPlanOptions {
+  std::string id;                                // the dataset's id
+  grid::DataType type = grid::DataType::kFloat32;  // float32 or float64
+  // Give time a dimension even when the fields hold one validity time (a run appended step by
+  // step grows along it); otherwise one time is a scalar coordinate.
+  bool time_dimension = false;
+};
+
+// Plans the import of `fields` (from GribFile::Scan of each of `paths`; GribField::file indexes
+// `paths`) as one dataset. `lats` and `lons` are the first field's point coordinates (all fields
+// must share its grid). InvalidArgument naming the file and field for: a grid without fixed rows
+// (reduced, spectral, unstructured), fields on different grids, two fields for the same
+// variable, member, time and level.
+Result<GribPlan> PlanGrib(const std::vector<std::string>& paths,
+                          const std::vector<GribField>& fields, const GribPlanOptions& options,
                           const std::vector<double>& lats, const std::vector<double>& lons);
 
 }  // namespace gridstore::internal_importers

@@ -41,7 +41,8 @@ Result<HttpResponse> Catalog(const EndpointContext& context, const RequestTarget
   GRIDSTORE_RETURN_IF_ERROR(
       CheckParameters(target, {"where", "sort", "limit", "offset", "f"}, "/collections"));
   auto where = target.query.find("where");
-  std::string text = "status = 'DONE'";
+  // Complete datasets, and runs still arriving (their complete steps are served).
+  std::string text = "(status = 'DONE' or status = 'INGESTING')";
   if (where != target.query.end() && !Trim(where->second).empty()) {
     // The user's expression alone first, so that its errors point into what they wrote.
     Result<grid::Query> own = grid::ParseQuery(where->second);
