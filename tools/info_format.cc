@@ -119,6 +119,10 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
     if (std::string name = Attr(v.attributes, "long_name"); !name.empty())
       out << "  \"" << name << "\"";
     out << "\n    grid: " << GridText(meta, v) << "\n";
+    if (meta.status() == grid::kStatusIngesting) {
+      out << "    complete steps: " << v.complete_steps.ToString() << " of " << v.shape[grid::kT]
+          << "\n";
+    }
   }
   if (!meta.coordinates.empty()) out << "coordinates  " << meta.coordinates.size() << "\n";
   for (const auto& c : meta.coordinates) {
@@ -170,6 +174,11 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
     if (!v.missing_values.empty()) j["missing_values"] = v.missing_values;
     j["attributes"] = AttributesJson(v.attributes);
     j["grid"] = GridText(meta, v);
+    if (meta.status() == grid::kStatusIngesting) {
+      ordered_json steps = ordered_json::array();
+      for (const auto& [begin, end] : v.complete_steps.ranges()) steps.push_back({begin, end});
+      j["complete_steps"] = std::move(steps);  // [begin, end) t index ranges
+    }
     vars.push_back(std::move(j));
   }
   doc["variables"] = std::move(vars);

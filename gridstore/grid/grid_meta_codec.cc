@@ -9,12 +9,13 @@
 //                                                              bit 0: data keys carry the
 //                                                              incarnation
 //                  varint(n) variable{n} varint(n) coordinate{n}
+//                  steps{n variables}                          version >= 4 (else none)
+//   steps       := varint(n) (begin:svarint end:svarint){n}   a variable's complete steps
 //   bytes       := varint(len) byte{len}
 //   layout      := block_x:svarint block_y:svarint codec:u8 level:svarint
 //                  frame_rows:svarint                          version >= 2 (else 0)
 //   variable    := name:bytes type:u8 extent:svarint{4} dimension_name:bytes{4}
 //                  fill_value:bytes packing varint(n) missing_value:f64{n} attributes
-//                  varint(n) (begin:svarint end:svarint){n}   complete steps; version >= 4
 //   packing     := 0x00 | 0x01 scale_factor:f64 add_offset:f64 unpacked_type:u8
 //   coordinate  := name:bytes varint(n) dimension:bytes{n} varint(n) extent:svarint{n} type:u8
 //                  varint(n) value:f64{n} attributes
@@ -87,8 +88,11 @@ void EncodeVariable(const VariableMeta& v, std::string* dst) {
   }
   EncodeDoubles(v.missing_values, dst);
   EncodeAttributes(v.attributes, dst);
-  PutVarint64(dst, v.complete_steps.ranges().size());
-  for (const auto& [begin, end] : v.complete_steps.ranges()) {
+}
+
+void EncodeSteps(const StepSet& steps, std::string* dst) {
+  PutVarint64(dst, steps.ranges().size());
+  for (const auto& [begin, end] : steps.ranges()) {
     PutVarsint64(dst, begin);
     PutVarsint64(dst, end);
   }
@@ -240,7 +244,7 @@ Status DecodeAttributes(MetaDecoder& d, std::string_view owner, Attributes* attr
   return Status::OK();
 }
 
-Status DecodeVariable(MetaDecoder& d, uint32_t version, VariableMeta* v) {
+Status DecodeVariable(MetaDecoder& d, VariableMeta* v) {
   GRIDSTORE_RETURN_IF_ERROR(d.Bytes("variable name", &v->name));
   const std::string where = "variable '" + EscapeForMessage(v->name) + "'";
   GRIDSTORE_RETURN_IF_ERROR(d.Type(where + " data type", &v->type));
@@ -259,8 +263,11 @@ Status DecodeVariable(MetaDecoder& d, uint32_t version, VariableMeta* v) {
     v->packing = p;
   }
   GRIDSTORE_RETURN_IF_ERROR(d.Doubles(where + " missing values", &v->missing_values));
-  GRIDSTORE_RETURN_IF_ERROR(DecodeAttributes(d, where, &v->attributes));
-  if (version < 4) return Status::OK();
+  return DecodeAttributes(d, where, &v->attributes);
+}
+
+Status DecodeSteps(MetaDecoder& d, VariableMeta* v) {
+  const std::string where = "variable '" + EscapeForMessage(v->name) + "'";
   size_t n = 0;
   GRIDSTORE_RETURN_IF_ERROR(d.Count(where + " complete steps", 2, &n));
   int64_t last_end = -1;
@@ -318,6 +325,7 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
   for (const VariableMeta& v : variables) EncodeVariable(v, dst);
   PutVarint64(dst, coordinates.size());
   for (const Coordinate& c : coordinates) EncodeCoordinate(c, dst);
+  for (const VariableMeta& v : variables) EncodeSteps(v.complete_steps, dst);
 }
 
 namespace {
@@ -382,10 +390,13 @@ Result<DataSetMeta> DataSetMeta::Decode(std::string_view bytes) {
   // A variable takes at least 12 bytes, a coordinate at least 6.
   GRIDSTORE_RETURN_IF_ERROR(d.Count("variable count", 12, &n));
   meta.variables.resize(n);
-  for (VariableMeta& v : meta.variables) GRIDSTORE_RETURN_IF_ERROR(DecodeVariable(d, version, &v));
+  for (VariableMeta& v : meta.variables) GRIDSTORE_RETURN_IF_ERROR(DecodeVariable(d, &v));
   GRIDSTORE_RETURN_IF_ERROR(d.Count("coordinate count", 6, &n));
   meta.coordinates.resize(n);
   for (Coordinate& c : meta.coordinates) GRIDSTORE_RETURN_IF_ERROR(DecodeCoordinate(d, &c));
+  if (version >= 4) {
+    for (VariableMeta& v : meta.variables) GRIDSTORE_RETURN_IF_ERROR(DecodeSteps(d, &v));
+  }
   if (!d.empty()) return d.Error("trailing bytes after the meta");
   return meta;
 }

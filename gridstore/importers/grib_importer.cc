@@ -193,6 +193,41 @@ Result<std::map<std::pair<size_t, int64_t>, int64_t>> StepsWritten(const Planned
   return levels;
 }
 
+// Marks the steps written complete (and the run DONE if finished); the run's meta afterwards.
+Result<DataSetMeta> MarkComplete(grid::GridStore* store, const std::string& id,
+                                 const std::map<std::pair<size_t, int64_t>, int64_t>& steps,
+                                 const GribImportOptions& options, ImportSummary* summary) {
+  GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, store->GetDataSetMeta(id));
+  if (meta.status() != grid::kStatusIngesting) {
+    return Status::Aborted("dataset " + Quote(id) + " changed to status " + Quote(meta.status()) +
+                           " while this import appended to it");
+  }
+  for (const auto& [step, count] : steps) {
+    meta.variables[step.first].complete_steps.Add(step.second, step.second + 1);
+  }
+  int64_t complete = -1;
+  for (const grid::VariableMeta& v : meta.variables) {
+    complete = complete < 0 ? v.complete_steps.count() : std::min(complete, v.complete_steps.count());
+    summary->steps = std::max(summary->steps, v.shape[grid::kT]);
+  }
+  summary->complete_steps = std::max<int64_t>(complete, 0);
+  if (options.finish ||
+      (options.expected_steps > 0 && summary->complete_steps >= options.expected_steps)) {
+    for (grid::VariableMeta& v : meta.variables) {
+      if (!v.complete_steps.Contains(0, v.shape[grid::kT])) {
+        summary->notes.push_back("variable " + Quote(v.name) + " has steps " +
+                                v.complete_steps.ToString() + " of " +
+                                std::to_string(v.shape[grid::kT]) +
+                                "; the others read as missing (NaN)");
+      }
+      v.complete_steps = {};
+    }
+    meta.set_status(grid::kStatusDone);
+  }
+  GRIDSTORE_RETURN_IF_ERROR(store->UpdateDataSetMeta(meta));
+  return meta;
+}
+
 // Appends the files to the run options.dataset_id (GribImportOptions::append).
 Result<ImportSummary> AppendGrib(grid::GridStore* store, const PlannedGrib& planned,
                                  const GribImportOptions& options) {
@@ -240,35 +275,8 @@ Result<ImportSummary> AppendGrib(grid::GridStore* store, const PlannedGrib& plan
     return written.WithContext("appending to dataset " + Quote(id) +
                                " (its steps of this import stay incomplete; run it again)");
   }
-  GRIDSTORE_ASSIGN_OR_RETURN(meta, store->GetDataSetMeta(id));
-  if (meta.status() != grid::kStatusIngesting) {
-    return Status::Aborted("dataset " + Quote(id) + " changed to status " + Quote(meta.status()) +
-                           " while this import appended to it");
-  }
   ImportSummary summary;
-  for (const auto& [step, count] : steps) {
-    meta.variables[step.first].complete_steps.Add(step.second, step.second + 1);
-  }
-  int64_t complete = -1;
-  for (const grid::VariableMeta& v : meta.variables) {
-    complete = complete < 0 ? v.complete_steps.count() : std::min(complete, v.complete_steps.count());
-    summary.steps = std::max(summary.steps, v.shape[grid::kT]);
-  }
-  summary.complete_steps = std::max<int64_t>(complete, 0);
-  if (options.finish ||
-      (options.expected_steps > 0 && summary.complete_steps >= options.expected_steps)) {
-    for (grid::VariableMeta& v : meta.variables) {
-      if (!v.complete_steps.Contains(0, v.shape[grid::kT])) {
-        summary.notes.push_back("variable " + Quote(v.name) + " has steps " +
-                                v.complete_steps.ToString() + " of " +
-                                std::to_string(v.shape[grid::kT]) +
-                                "; the others read as missing (NaN)");
-      }
-      v.complete_steps = {};
-    }
-    meta.set_status(grid::kStatusDone);
-  }
-  GRIDSTORE_RETURN_IF_ERROR(store->UpdateDataSetMeta(meta));
+  GRIDSTORE_ASSIGN_OR_RETURN(meta, MarkComplete(store, id, steps, options, &summary));
   summary.dataset_id = id;
   summary.status = meta.status();
   summary.variables = static_cast<int>(planned.plan.meta.variables.size());

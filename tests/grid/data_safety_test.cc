@@ -174,7 +174,7 @@ TEST(MetaChangeTest, EveryVariableIsCheckedBeforeALayoutChange) {
   ASSERT_OK(writer->WriteGrid2D("B", 0, 0, PatternPlane(meta.variables[1], 0, 0, 0)));
   DataSetMeta changed = meta;
   changed.variables[0].type = DataType::kFloat64;
-  changed.variables[1].shape = {2, 1, 4, 4};
+  changed.variables[1].shape = {1, 2, 4, 4};
   EXPECT_STATUS(store->PutDataSetMeta(changed), kFailedPrecondition, "'B' cannot change shape");
   ASSERT_OK_AND_ASSIGN(DataSetMeta stored, store->GetDataSetMeta("d"));
   EXPECT_EQ(stored.variables[1].shape, (Shape4{1, 1, 4, 4}));

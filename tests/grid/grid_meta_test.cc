@@ -200,9 +200,9 @@ TEST(GridMetaTest, CorruptBytesNeverCrash) {
 
 TEST(GridMetaTest, NewerVersionIsUnimplemented) {
   std::string bytes = SimpleMeta().Encode();
-  bytes[4] = 4;
+  bytes[4] = 5;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kUnimplemented,
-                "dataset meta format version 4 is newer than this build reads (3)");
+                "dataset meta format version 5 is newer than this build reads (4)");
   bytes[4] = 0;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kDataLoss, "version 0");
 }
@@ -250,7 +250,8 @@ TEST(GridMetaTest, Version1MetaDecodesWithoutFrames) {
   PutVarsint64(&probe, meta.layout.codec.level);
   PutVarsint64(&probe, meta.layout.frame_rows);
   head += probe.size() + 1;  // + codec byte
-  v1 += v2.substr(head);
+  // Without version 4's complete steps at the end (one empty list per variable).
+  v1 += v2.substr(head, v2.size() - head - meta.variables.size());
   ASSERT_OK_AND_ASSIGN(DataSetMeta back, DataSetMeta::Decode(v1));
   EXPECT_EQ(back.layout.frame_rows, 0);
   // Metas before version 3 name data keys without the incarnation, and have no generation.
@@ -259,6 +260,50 @@ TEST(GridMetaTest, Version1MetaDecodesWithoutFrames) {
   EXPECT_EQ(back.generation, 0u);
   meta.incarnation_in_keys = false;
   EXPECT_EQ(back, meta);
+}
+
+TEST(GridMetaTest, StepSetMergesAndAnswers) {
+  StepSet steps;
+  EXPECT_EQ(steps.ToString(), "none");
+  EXPECT_TRUE(steps.Contains(3, 3));  // an empty range
+  steps.Add(4, 6);
+  steps.Add(0, 2);
+  EXPECT_EQ(steps.ToString(), "0-1, 4-5");
+  EXPECT_FALSE(steps.Contains(0, 5));
+  EXPECT_EQ(steps.FirstMissing(0, 6), 2);
+  EXPECT_EQ(steps.FirstMissing(4, 6), 6);
+  steps.Add(2, 4);  // touches both: one range
+  EXPECT_EQ(steps.ranges(), (std::vector<StepSet::Range>{{0, 6}}));
+  steps.Add(8, 9);
+  steps.Add(1, 3);  // inside
+  EXPECT_EQ(steps.ToString(), "0-5, 8");
+  EXPECT_EQ(steps.count(), 7);
+  EXPECT_TRUE(steps.Contains(8, 9));
+  EXPECT_FALSE(steps.Contains(5, 9));
+}
+
+TEST(GridMetaTest, CompleteStepsRoundTripAndValidate) {
+  DataSetMeta meta = SimpleMeta();
+  meta.set_status(kStatusIngesting);
+  meta.variables[0].shape[kT] = 10;
+  meta.variables[0].complete_steps.Add(0, 3);
+  meta.variables[0].complete_steps.Add(5, 6);
+  EXPECT_OK(meta.Validate());
+  ASSERT_OK_AND_ASSIGN(DataSetMeta back, DataSetMeta::Decode(meta.Encode()));
+  EXPECT_EQ(back, meta);
+  EXPECT_EQ(back.variables[0].complete_steps.ToString(), "0-2, 5");
+  meta.variables[0].complete_steps.Add(9, 11);  // past the variable's 10 steps
+  EXPECT_STATUS(meta.Validate(), kInvalidArgument, "complete steps 0-2, 5, 9-10",
+                "within its 10 steps");
+  // Out of order on disk: DataLoss, not a set that Encode would write differently.
+  DataSetMeta one = SimpleMeta();
+  one.variables.resize(1);
+  std::string bytes = one.Encode();
+  ASSERT_EQ(bytes.back(), '\0');  // the one variable's empty list
+  bytes.pop_back();
+  PutVarint64(&bytes, 2);
+  for (int64_t v : {4, 6, 0, 2}) PutVarsint64(&bytes, v);
+  EXPECT_STATUS(DataSetMeta::Decode(bytes), kDataLoss, "complete steps out of order");
 }
 
 TEST(GridMetaTest, BadMagicAndEnumsAreDataLoss) {

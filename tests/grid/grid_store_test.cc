@@ -125,6 +125,16 @@ TEST_F(GridStoreTest, ShapeTypeAndLayoutChangesAfterDataAreRefused) {
   shape.variables[0].shape[kX] = 21;
   EXPECT_STATUS(store_->PutDataSetMeta(shape), kFailedPrecondition, "'d' has data",
                 "variable 'T' cannot change shape", "[2, 2, 20, 30] -> [2, 2, 21, 30]");
+  // Along t a variable may grow (a run appended step by step), never shrink.
+  DataSetMeta fewer = meta;
+  fewer.variables[0].shape[kT] = 1;
+  EXPECT_STATUS(store_->PutDataSetMeta(fewer), kFailedPrecondition,
+                "[2, 2, 20, 30] -> [1, 2, 20, 30]");
+  DataSetMeta more = meta;
+  more.variables[0].shape[kT] = 5;
+  EXPECT_OK(store_->UpdateDataSetMeta(more));
+  ASSERT_OK_AND_ASSIGN(meta, store_->GetDataSetMeta("d"));
+  EXPECT_EQ(meta.variables[0].shape[kT], 5);
   DataSetMeta type = meta;
   type.variables[0].type = DataType::kFloat64;
   EXPECT_STATUS(store_->UpdateDataSetMeta(type), kFailedPrecondition, "cannot change type",

@@ -357,3 +357,60 @@ def test_import_grib_equals_grib_get_data(writable):
     with pytest.raises(gridstore.InvalidArgumentError, match="reduced_gg"):
         writable.import_grib(path / "reduced_gg.grib2", "v")
     assert writable.datasets() == ["u"]
+
+
+def _run_step(tmp_path, k):
+    """Step 6k of a run made from real ERA5 messages (member 0, z and t at 500 and 850 hPa): the
+    fields of analysis time k re-labelled with ecCodes' grib_copy and grib_set."""
+    grib = pathlib.Path(os.environ.get("GRIDSTORE_TEST_DATA", "../shared/data")) / ".." / "grib"
+    date, hour = [(20170101, 0), (20170101, 1200), (20170102, 0), (20170102, 1200)][k]
+    picked, out = tmp_path / f"pick{k}.grib", tmp_path / f"f{6 * k:03d}.grib"
+    subprocess.run(["grib_copy", "-w", f"number=0,dataDate={date},dataTime={hour}",
+                    str(grib / "era5-levels-members.grib"), str(picked)], check=True)
+    subprocess.run(["grib_set", "-s", f"dataDate=20170101,dataTime=0,step={6 * k}", str(picked),
+                    str(out)], check=True)
+    return out
+
+
+def _grib_values(path, short_name, level):
+    out = subprocess.run(["grib_get_data", "-F", "%.17g", "-w",
+                          f"shortName={short_name},level={level}", str(path)],
+                         capture_output=True, text=True, check=True).stdout
+    rows = [line.split() for line in out.split("\n")[1:] if line.strip()]
+    return np.array([float(r[2]) for r in rows], dtype="float32")
+
+
+def test_run_of_many_files_and_appended_steps(tmp_path, binary):
+    """A run from several files, and a run appended step by step by another process: a read-only
+    store sees the new steps after refresh(), each step exactly ecCodes' values."""
+    steps = [_run_step(tmp_path, k) for k in range(3)]
+    path = str(tmp_path / "runs")
+    with gridstore.open(path, read_only=False, create=True) as w:
+        summary = w.import_grib(steps, "whole")
+        assert summary["status"] == "DONE" and summary["planes"] == 12
+        ds = w.open_dataset("whole")
+        assert list(ds["step"].values / np.timedelta64(1, "h")) == [0.0, 6.0, 12.0]
+        np.testing.assert_array_equal(
+            ds["t_member0"].isel(time=2).sel(isobaricInhPa=850).values.ravel(),
+            _grib_values(steps[2], "t", 850))
+        summary = w.import_grib(steps[0], "run", append=True)
+        assert (summary["status"], summary["steps"], summary["complete_steps"]) == ("INGESTING", 1, 1)
+
+    reader = gridstore.open(path)
+    assert reader.info("run")["status"] == "INGESTING"
+    with pytest.raises(gridstore.OutOfRangeError):
+        reader.fetch("run", "t_member0", origin=(1, 0, 0, 0), shape=(1, 2, 61, 120))
+    run_cli(binary, path, "import", str(steps[1]), "--dataset", "run", "--append")
+    # The read-only store still sees the store as it opened it, until refresh().
+    with pytest.raises(gridstore.OutOfRangeError):
+        reader.fetch("run", "t_member0", origin=(1, 0, 0, 0), shape=(1, 2, 61, 120))
+    reader.refresh()
+    got = reader.fetch("run", "t_member0", origin=(1, 0, 0, 0), shape=(1, 2, 61, 120))["t_member0"]
+    np.testing.assert_array_equal(got[0, 1].ravel(), _grib_values(steps[1], "t", 850))
+    run_cli(binary, path, "import", str(steps[2]), "--dataset", "run", "--append", "--finish")
+    reader.refresh()
+    assert reader.info("run")["status"] == "DONE"
+    with pytest.raises(gridstore.FailedPreconditionError, match="already complete"):
+        with gridstore.open(path, read_only=False) as w:
+            w.import_grib(steps[2], "run", append=True)
+    reader.close()

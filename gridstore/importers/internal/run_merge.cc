@@ -112,6 +112,44 @@ Status MergeTimes(const std::string& dataset, const std::string& source, const C
   return Status::OK();
 }
 
+// The incoming variables: as stored (same type, levels and grid), or new with `steps` steps, none
+// of them complete yet.
+Status MergeVariables(const std::string& dataset, const std::string& source,
+                      const DataSetMeta& incoming, int64_t steps, RunMerge* m) {
+  DataSetMeta& out = m->merged;
+  for (const VariableMeta& v : incoming.variables) {
+    VariableMeta* have = out.FindVariable(v.name);
+    if (have == nullptr) {
+      VariableMeta added = v;
+      added.shape[grid::kT] = steps;
+      added.dimension_names[grid::kT] = "time";
+      added.complete_steps = {};
+      out.variables.push_back(std::move(added));
+      m->variable_of.push_back(out.variables.size() - 1);
+      continue;
+    }
+    if (have->type != v.type) {
+      return Status::FailedPrecondition(
+          source + ": variable " + Quote(v.name) + " is " + std::string(DataTypeName(v.type)) +
+          ", but in " + dataset + " it is " + std::string(DataTypeName(have->type)) +
+          " (import with the same --type)");
+    }
+    for (int axis = grid::kZ; axis < grid::kRank; ++axis) {
+      if (have->shape[axis] != v.shape[axis] ||
+          have->dimension_names[axis] != v.dimension_names[axis]) {
+        return Status::FailedPrecondition(
+            source + ": variable " + Quote(v.name) + " has " + std::to_string(v.shape[axis]) +
+            " along " + std::string(grid::AxisName(axis)) + " (" +
+            Quote(v.dimension_names[axis]) + "), but in " + dataset + " " +
+            std::to_string(have->shape[axis]) + " (" + Quote(have->dimension_names[axis]) +
+            "): a run's levels and grid cannot change");
+      }
+    }
+    m->variable_of.push_back(static_cast<size_t>(have - out.variables.data()));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<RunMerge> MergeIntoRun(const DataSetMeta& existing, const DataSetMeta& incoming,
@@ -160,36 +198,7 @@ Result<RunMerge> MergeIntoRun(const DataSetMeta& existing, const DataSetMeta& in
                                         ": a run's grid and levels cannot change");
     }
   }
-  for (const VariableMeta& v : incoming.variables) {
-    VariableMeta* have = out.FindVariable(v.name);
-    if (have == nullptr) {
-      VariableMeta added = v;
-      added.shape[grid::kT] = steps;
-      added.dimension_names[grid::kT] = "time";
-      added.complete_steps = {};
-      out.variables.push_back(std::move(added));
-      m.variable_of.push_back(out.variables.size() - 1);
-      continue;
-    }
-    if (have->type != v.type) {
-      return Status::FailedPrecondition(
-          source + ": variable " + Quote(v.name) + " is " + std::string(DataTypeName(v.type)) +
-          ", but in " + dataset + " it is " + std::string(DataTypeName(have->type)) +
-          " (import with the same --type)");
-    }
-    for (int axis = grid::kZ; axis < grid::kRank; ++axis) {
-      if (have->shape[axis] != v.shape[axis] ||
-          have->dimension_names[axis] != v.dimension_names[axis]) {
-        return Status::FailedPrecondition(
-            source + ": variable " + Quote(v.name) + " has " + std::to_string(v.shape[axis]) +
-            " along " + std::string(grid::AxisName(axis)) + " (" +
-            Quote(v.dimension_names[axis]) + "), but in " + dataset + " " +
-            std::to_string(have->shape[axis]) + " (" + Quote(have->dimension_names[axis]) +
-            "): a run's levels and grid cannot change");
-      }
-    }
-    m.variable_of.push_back(static_cast<size_t>(have - out.variables.data()));
-  }
+  GRIDSTORE_RETURN_IF_ERROR(MergeVariables(dataset, source, incoming, steps, &m));
   for (VariableMeta& v : out.variables) {
     if (v.dimension_names[grid::kT] == "time") v.shape[grid::kT] = steps;
   }
