@@ -41,7 +41,7 @@ struct GribImportOptions {
   // decoded doubles as they are).
   grid::DataType type = grid::DataType::kFloat32;
   // Raw bytes of planes queued for compression and writing at most.
-  size_t memory_budget_bytes = 256ull << 20;
+  size_t memory_budget_bytes = 64ull << 20;
   std::function<void(const ImportProgress&)> on_progress;
   // Add the files' steps and new variables to dataset_id, a run arriving step by step, creating
   // it if it does not exist (docs/usage-import.md, "A run arriving step by step"). The dataset

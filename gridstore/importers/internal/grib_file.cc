@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <string_view>
+#include <tuple>
 
 #include "gridstore/importers/internal/eccodes_api.h"
 #include "gridstore/util/internal/strings.h"
@@ -134,6 +135,7 @@ void ReadGridKeys(codes_handle* h, std::map<std::string, double>* keys) {
 Result<std::vector<GribField>> GribFile::Scan(int file) {
   GRIDSTORE_RETURN_IF_ERROR(Rewind());
   std::vector<GribField> fields;
+  std::map<long, std::tuple<std::string, std::string, std::string, std::string>> names;
   for (int number = 1;; ++number) {
     GRIDSTORE_ASSIGN_OR_RETURN(codes_handle * raw, NextHandle(file_, path_, number));
     if (raw == nullptr) break;
@@ -142,11 +144,19 @@ Result<std::vector<GribField>> GribFile::Scan(int file) {
     GribField f;
     f.number = number;
     f.edition = GetLong(h, "edition", 0);
-    f.short_name = GetString(h, "shortName");
-    f.name = GetString(h, "name");
-    f.units = GetString(h, "units");
-    f.cf_name = GetString(h, "cfName");
+    // shortName, name, units and cfName follow from paramId (ecCodes' parameter database), and
+    // each is a costly concept lookup: looked up once per parameter of the file.
     f.param_id = GetLong(h, "paramId", 0);
+    auto known = f.param_id > 0 ? names.find(f.param_id) : names.end();
+    if (known != names.end()) {
+      std::tie(f.short_name, f.name, f.units, f.cf_name) = known->second;
+    } else {
+      f.short_name = GetString(h, "shortName");
+      f.name = GetString(h, "name");
+      f.units = GetString(h, "units");
+      f.cf_name = GetString(h, "cfName");
+      if (f.param_id > 0) names[f.param_id] = {f.short_name, f.name, f.units, f.cf_name};
+    }
     f.type_of_level = GetString(h, "typeOfLevel");
     if (codes_get_double(h, "level", &f.level) != 0) f.level = 0;
     f.data_date = GetLong(h, "dataDate", 0);
@@ -172,29 +182,43 @@ Result<std::vector<GribField>> GribFile::Scan(int file) {
   return fields;
 }
 
-Status GribFile::Next(std::vector<double>* values, std::vector<double>* lats,
-                      std::vector<double>* lons) {
+Result<std::unique_ptr<GribMessage>> GribFile::NextMessage() {
   const int number = ++next_;
   GRIDSTORE_ASSIGN_OR_RETURN(codes_handle * raw, NextHandle(file_, path_, number));
   if (raw == nullptr) {
     return Status::DataLoss(Quote(path_) + ": field " + std::to_string(number) +
                             " vanished (was the file changed while it was imported?)");
   }
-  Handle handle{raw};
-  GRIDSTORE_RETURN_IF_ERROR(GetDoubles(handle.h, "values", values, path_, number));
-  if (GetLong(handle.h, "bitmapPresent", 0) != 0) {
+  return std::unique_ptr<GribMessage>(new GribMessage(raw, path_, number));
+}
+
+Status GribFile::Next(std::vector<double>* values, std::vector<double>* lats,
+                      std::vector<double>* lons) {
+  GRIDSTORE_ASSIGN_OR_RETURN(auto message, NextMessage());
+  return message->Decode(values, lats, lons);
+}
+
+GribMessage::~GribMessage() { eccodes::codes_handle_delete(handle_); }
+
+Status GribMessage::Decode(std::vector<double>* values, std::vector<double>* lats,
+                           std::vector<double>* lons) const {
+  const std::string& path = path_;
+  const int number = number_;
+  codes_handle* h = handle_;
+  GRIDSTORE_RETURN_IF_ERROR(GetDoubles(h, "values", values, path, number));
+  if (GetLong(h, "bitmapPresent", 0) != 0) {
     // The bitmap, not the missingValue stand-in (which a real value may equal), says what is
     // missing.
     size_t size = 0;
     std::vector<long> bitmap;
-    int rc = eccodes::codes_get_size(handle.h, "bitmap", &size);
+    int rc = eccodes::codes_get_size(h, "bitmap", &size);
     if (rc == 0) {
       bitmap.resize(size);
-      rc = eccodes::codes_get_long_array(handle.h, "bitmap", bitmap.data(), &size);
+      rc = eccodes::codes_get_long_array(h, "bitmap", bitmap.data(), &size);
     }
-    if (rc != 0) return Failed(path_, "field " + std::to_string(number) + ": its bitmap", rc);
+    if (rc != 0) return Failed(path, "field " + std::to_string(number) + ": its bitmap", rc);
     if (bitmap.size() != values->size()) {
-      return Status::DataLoss(Quote(path_) + ": field " + std::to_string(number) + ": bitmap of " +
+      return Status::DataLoss(Quote(path) + ": field " + std::to_string(number) + ": bitmap of " +
                               std::to_string(bitmap.size()) + " points for " +
                               std::to_string(values->size()) + " values");
     }
@@ -202,10 +226,8 @@ Status GribFile::Next(std::vector<double>* values, std::vector<double>* lats,
       if (bitmap[i] == 0) (*values)[i] = std::numeric_limits<double>::quiet_NaN();
     }
   }
-  if (lats != nullptr)
-    GRIDSTORE_RETURN_IF_ERROR(GetDoubles(handle.h, "latitudes", lats, path_, number));
-  if (lons != nullptr)
-    GRIDSTORE_RETURN_IF_ERROR(GetDoubles(handle.h, "longitudes", lons, path_, number));
+  if (lats != nullptr) GRIDSTORE_RETURN_IF_ERROR(GetDoubles(h, "latitudes", lats, path, number));
+  if (lons != nullptr) GRIDSTORE_RETURN_IF_ERROR(GetDoubles(h, "longitudes", lons, path, number));
   return Status::OK();
 }
 

@@ -15,6 +15,8 @@
 
 #include "gridstore/util/result.h"
 
+struct grib_handle;  // ecCodes' codes_handle
+
 namespace gridstore::internal_importers {
 
 // What a field says about itself: enough to place it in a dataset without decoding its values.
@@ -45,6 +47,29 @@ struct GribField {
   std::string Describe() const;
 };
 
+// One field read but not decoded: decoding (the costly part) may run on another thread, since
+// ecCodes decodes different handles concurrently.
+class GribMessage {
+ public:
+  ~GribMessage();
+  GribMessage(const GribMessage&) = delete;
+  GribMessage& operator=(const GribMessage&) = delete;
+  // The field's values in ecCodes' order (after the scanning mode), NaN where the bitmap says
+  // missing; *lats and *lons (if not null) get the latitude and longitude of every point.
+  Status Decode(std::vector<double>* values, std::vector<double>* lats = nullptr,
+                std::vector<double>* lons = nullptr) const;
+  int number() const { return number_; }  // 1-based position in its file
+  const std::string& path() const { return path_; }
+
+ private:
+  friend class GribFile;
+  GribMessage(grib_handle* h, std::string path, int number)
+      : handle_(h), path_(std::move(path)), number_(number) {}
+  grib_handle* handle_;
+  std::string path_;  // its file's, for messages
+  int number_;
+};
+
 // The decoded grid of a field: values in ecCodes' order (after the scanning mode), NaN where
 // the bitmap says missing, and the latitude/longitude of every point.
 class GribFile {
@@ -63,6 +88,9 @@ class GribFile {
   Status Next(std::vector<double>* values, std::vector<double>* lats = nullptr,
               std::vector<double>* lons = nullptr);
 
+  // The next field, in Scan's order, to be decoded later (on any thread, also after this file
+  // is closed); DataLoss if the file has no more.
+  Result<std::unique_ptr<GribMessage>> NextMessage();
   // Back to the first field, for Next.
   Status Rewind();
 
