@@ -340,6 +340,26 @@ Result<std::shared_ptr<const HorizontalGrid>> CachedGrid(const grid::DataSetMeta
   return grid;
 }
 
+// No time asked for means every time there is data for: of a run still arriving (INGESTING),
+// the steps complete for every requested variable (a time asked for is read or refused as asked).
+Status KeepCompleteSteps(const grid::DataSetMeta& meta, const ExtractRequest& request,
+                         ResolvedExtract* r) {
+  if (request.allow_incomplete || meta.status() != grid::kStatusIngesting) return Status::OK();
+  std::vector<int64_t> complete;
+  for (int64_t t : r->plan.times) {
+    bool all = true;
+    for (const grid::VariableMeta* v : r->variables) all &= v->complete_steps.Contains(t, t + 1);
+    if (all) complete.push_back(t);
+  }
+  if (complete.empty()) {
+    return Status::FailedPrecondition("dataset " + Quote(meta.id) +
+                                      " is still being ingested and no step of it is complete "
+                                      "for every requested variable yet");
+  }
+  r->plan.times = std::move(complete);
+  return Status::OK();
+}
+
 Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
                                        const ExtractRequest& request) {
   GRIDSTORE_RETURN_IF_ERROR(CheckFeature(request));
@@ -360,6 +380,7 @@ Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
     for (const auto& p : r.plan.points) r.plan.times.push_back(p.time);
   } else {
     GRIDSTORE_ASSIGN_OR_RETURN(r.plan.times, r.time_axis->Select(request.time));
+    if (Trim(request.time).empty()) GRIDSTORE_RETURN_IF_ERROR(KeepCompleteSteps(meta, request, &r));
   }
   if (r.plan.level_per_point) {
     for (const auto& p : r.plan.points) r.plan.levels.push_back(p.level);

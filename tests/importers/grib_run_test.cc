@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/grid/extract.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/importers/grib_importer.h"
 #include "tests/importers/grib_testutil.h"
@@ -138,6 +139,17 @@ TEST_F(GribRunTest, AppendedStepsAreReadableAsTheyComplete) {
   EXPECT_THAT(std::string(early.status().message()),
               HasSubstr("dataset 'run' is still being ingested: step 2 (t index) of variable "
                         "'t_member0' is not written yet (complete steps: 0-1 of 3)"));
+  // An extraction without a time takes the complete steps; one asking for the others is refused.
+  grid::ExtractRequest request;
+  request.variables = {"t_member0"};
+  request.points = {{3.0, 45.0}};
+  auto plan = grid::PlanExtract(*meta, request);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->times, (std::vector<int64_t>{0, 1}));
+  auto extracted = grid::Extract(*store_, "run", request);
+  ASSERT_TRUE(extracted.ok()) << extracted.status();
+  request.time = "2017-01-01T12:00:00Z";
+  EXPECT_TRUE(grid::Extract(*store_, "run", request).status().IsFailedPrecondition());
   auto anyway = Fetch("run", 2, /*allow_incomplete=*/true);
   ASSERT_TRUE(anyway.ok()) << anyway.status();
   EXPECT_TRUE(std::isnan(anyway->variables.at("t_member0").data<float>()[0]));

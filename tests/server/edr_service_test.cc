@@ -96,6 +96,29 @@ TEST_F(EdrServiceTest, ReadOnlyTokensAndNotDone) {
   EXPECT_FALSE(ConstantTimeEquals("abc", "ab"));
 }
 
+TEST_F(EdrServiceTest, ARunStillArrivingServesItsCompleteSteps) {
+  Import("run/arriving");
+  ASSERT_OK_AND_ASSIGN(auto meta, writer_->GetDataSetMeta("run/arriving"));
+  meta.set_status(grid::kStatusIngesting);
+  meta.FindVariable("tos")->complete_steps.Add(0, 10);  // of 24 monthly steps
+  ASSERT_OK(writer_->UpdateDataSetMeta(meta));
+  ASSERT_OK(writer_->Flush());
+  ASSERT_OK_AND_ASSIGN(auto source, StoreSource::Open(dir_.Sub("store"), {}));
+  EdrService service(source.get(), {});
+  auto list = nlohmann::json::parse(Get(service, "/collections").body);
+  EXPECT_EQ(list["collections"].size(), 2u);
+  // No datetime: the complete steps.
+  HttpResponse r = Get(service, "/collections/run%2Farriving/position?coords=POINT(200%20-10)");
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto cov = nlohmann::json::parse(r.body);
+  EXPECT_EQ(cov["ranges"]["tos"]["values"].size(), 10u);
+  // A step not written yet: 409, naming it.
+  r = Get(service,
+          "/collections/run%2Farriving/position?coords=POINT(200%20-10)&datetime=2002-06-16");
+  EXPECT_EQ(r.status, 409) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("still being ingested"));
+}
+
 TEST(TokenFileTest, TakesTokensAndRefusesWhatIsNotARegularSmallFile) {
   testing::ScopedTempDir dir;
   const std::string good = dir.Sub("tokens");
