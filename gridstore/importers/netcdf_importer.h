@@ -101,6 +101,21 @@ Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
 Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& path,
                                    const NetCdfImportOptions& options);
 
+// Imports several NetCDF files split along time (a run or a series written one file per step,
+// month or year) as one dataset: the union of their times, in time order whatever the order of
+// `paths`, each file's planes written at its times. Everything else must agree: variables' types,
+// shapes besides time, fill values and packing; coordinates besides time (grid, levels). Time
+// coordinates may have different units ("days since" another date): they are converted to the
+// first file's. Errors as ImportNetCdf, and FailedPrecondition naming the file, variable or
+// coordinate and both values where files disagree, InvalidArgument for a file without a time
+// axis or a variable repeated at one time in two files. Whole or absent, as ImportNetCdf.
+// The dataset meta ImportNetCdfFiles would create, reading the files' structure only; its errors.
+Result<grid::DataSetMeta> ReadNetCdfFilesMeta(const std::vector<std::string>& paths,
+                                              const NetCdfImportOptions& options);
+Result<ImportSummary> ImportNetCdfFiles(grid::GridStore* store,
+                                        const std::vector<std::string>& paths,
+                                        const NetCdfImportOptions& options);
+
 }  // namespace gridstore::importers
 
 #endif  // GRIDSTORE_IMPORTERS_NETCDF_IMPORTER_H_

@@ -159,9 +159,11 @@ importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
   if (args.frame_rows) layout.frame_rows = *args.frame_rows;
   const bool grib = importers::IsGribFile(args.path);
   for (const std::string& more : args.more_paths) {
-    if (!importers::IsGribFile(more)) {
-      ThrowIfError(Status::InvalidArgument(Quote(more) + " is not GRIB: one dataset comes from "
-                                           "GRIB files only, or from one NetCDF file"));
+    if (importers::IsGribFile(more) != grib) {
+      ThrowIfError(Status::InvalidArgument(Quote(more) + " is " + (grib ? "not " : "") +
+                                           "GRIB, but " + Quote(args.path) + " is" +
+                                           (grib ? "" : " not") +
+                                           ": one dataset comes from files of one format"));
     }
   }
   if (grib != (args.format == "grib")) {
@@ -190,7 +192,9 @@ importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
     options.attributes = args.attributes;
     options.overwrite = args.overwrite;
     options.layout = layout;
-    summary = ValueOrThrow(importers::ImportNetCdf(&store, args.path, options));
+    std::vector<std::string> paths = {args.path};
+    paths.insert(paths.end(), args.more_paths.begin(), args.more_paths.end());
+    summary = ValueOrThrow(importers::ImportNetCdfFiles(&store, paths, options));
   }
   ThrowIfError(store.Flush());
   return summary;

@@ -68,6 +68,15 @@ def _block(value: Optional[Sequence[int]]) -> Optional[Tuple[int, int]]:
     return int(items[0]), int(items[1])
 
 
+def _paths(value: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]) -> List[str]:
+    if isinstance(value, (str, os.PathLike)):
+        return [os.fspath(value)]
+    paths = [os.fspath(p) for p in value]
+    if not paths:
+        raise InvalidArgumentError("no file given to import")
+    return paths
+
+
 def _names(value: Union[None, str, Iterable[str]]) -> Optional[List[str]]:
     if value is None:
         return None
@@ -230,7 +239,7 @@ class Store:
 
     def import_netcdf(
         self,
-        path: Union[str, os.PathLike],
+        path: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
         dataset: str,
         variables: Union[None, str, Iterable[str]] = None,
         *,
@@ -240,7 +249,8 @@ class Store:
         codec: Optional[str] = None,
         frame_rows: Optional[int] = None,
     ) -> Dict[str, Any]:
-        """Imports a NetCDF file as dataset `dataset`, as ``gridstore import`` does.
+        """Imports a NetCDF file as dataset `dataset`, as ``gridstore import`` does; a list of
+        files split along time (one per month, year or step) makes one dataset, in time order.
 
         variables: the variables to import (None: every gridded one); attributes: extra dataset
         attributes (they win over the file's); overwrite: replace an existing dataset (it stays
@@ -252,9 +262,10 @@ class Store:
         "seconds", "notes"}``; `notes` says what was skipped and why. On failure nothing of the
         import remains. Raises AlreadyExistsError if the dataset exists and not `overwrite`.
         """
-        return self._core.import_file(os.fspath(path), dataset, "netcdf", _names(variables) or [],
+        paths = _paths(path)
+        return self._core.import_file(paths[0], dataset, "netcdf", _names(variables) or [],
                                       dict(attributes or {}), bool(overwrite), _block(block),
-                                      codec, frame_rows, False)
+                                      codec, frame_rows, False, paths[1:])
 
     def import_grib(
         self,
@@ -289,12 +300,7 @@ class Store:
         """
         if type not in ("float32", "float64"):
             raise InvalidArgumentError(f"type must be 'float32' or 'float64', not {type!r}")
-        if isinstance(path, (str, os.PathLike)):
-            paths = [os.fspath(path)]
-        else:
-            paths = [os.fspath(p) for p in path]
-        if not paths:
-            raise InvalidArgumentError("no GRIB file given")
+        paths = _paths(path)
         return self._core.import_file(paths[0], dataset, "grib", [],
                                       dict(attributes or {}), bool(overwrite), _block(block),
                                       codec, frame_rows, type == "float64", paths[1:],

@@ -414,3 +414,19 @@ def test_run_of_many_files_and_appended_steps(tmp_path, binary):
         with gridstore.open(path, read_only=False) as w:
             w.import_grib(steps[2], "run", append=True)
     reader.close()
+
+
+def test_netcdf_files_split_along_time(writable, tmp_path, data_dir):
+    """Two years of a real series written as two files, given in reverse order: one dataset equal
+    to the whole file, as xarray reads it."""
+    import xarray as xr
+    whole = xr.open_dataset(data_dir / "tos_O1_2001-2002.nc")
+    whole.isel(time=slice(0, 12)).to_netcdf(tmp_path / "2001.nc")
+    whole.isel(time=slice(12, 24)).to_netcdf(tmp_path / "2002.nc")
+    summary = writable.import_netcdf([tmp_path / "2002.nc", tmp_path / "2001.nc"], "tos")
+    assert summary["planes"] == 24
+    got = writable.open_dataset("tos")
+    np.testing.assert_array_equal(got["tos"].values, whole["tos"].values)
+    np.testing.assert_array_equal(got["time"].values, whole["time"].values)
+    with pytest.raises(gridstore.InvalidArgumentError, match="another of the files has it too"):
+        writable.import_netcdf([tmp_path / "2001.nc", tmp_path / "2001.nc"], "twice")

@@ -387,6 +387,39 @@ TEST_F(CliTest, RealFilesThroughTheCommandMatchNetCdf) {
 // `retention`: a dry run lists and deletes nothing; the real run deletes what expired (by a
 // dataset's own expires or ttl, or by --older-than) and leaves the rest; bad options name
 // themselves.
+// A series written one file per year is one dataset: the real tos file cut in two by `fetch -o`,
+// imported in reverse order, reads back as the whole.
+TEST_F(CliTest, NetCdfFilesSplitAlongTimeMakeOneDataset) {
+  const char* env = std::getenv("GRIDSTORE_TEST_DATA");
+  ASSERT_NE(env, nullptr);
+  const std::string tos = std::string(env) + "/tos_O1_2001-2002.nc";
+  ASSERT_EQ(Run({"import", tos, "--dataset", "whole"}).exit_code, 0);
+  const std::string y2001 = dir_.Sub("2001.nc"), y2002 = dir_.Sub("2002.nc");
+  ASSERT_EQ(Run({"fetch", "whole", "--variables", "tos", "--origin", "0,0,0,0", "--shape",
+                 "12,1,170,180", "-o", y2001})
+                .exit_code,
+            0);
+  ASSERT_EQ(Run({"fetch", "whole", "--variables", "tos", "--origin", "12,0,0,0", "--shape",
+                 "12,1,170,180", "-o", y2002})
+                .exit_code,
+            0);
+  RunResult r = Run({"import", y2002, y2001, "--dataset", "joined"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("from 2 files"), std::string::npos) << r.out;
+  const std::string whole = Run({"fetch", "whole", "--variables", "tos", "--format", "csv"}).out;
+  EXPECT_EQ(Run({"fetch", "joined", "--variables", "tos", "--format", "csv"}).out, whole);
+  r = Run({"info", "joined"});
+  EXPECT_NE(r.out.find("time (time: 24) float64  2001-01-16T00:00:00Z .. 2002-12-16T00:00:00Z"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("time_bnds (time: 24, bnds: 2)"), std::string::npos) << r.out;
+  // Files that do not join: another grid; a year twice; mixed formats.
+  ExpectError(Run({"import", y2001, std::string(env) + "/sub.nc", "--dataset", "bad"}), {"sub.nc"});
+  ExpectError(Run({"import", y2001, y2001, "--dataset", "bad"}),
+              {"variable 'tos' at a time another of the files has it too"});
+  EXPECT_EQ(Run({"info", "bad"}).exit_code, 1);
+}
+
 TEST_F(CliTest, RetentionDeletesWhatExpired) {
   const std::string file = MakeFile("r.nc");
   ASSERT_EQ(Run({"import", file, "--dataset", "keep"}).exit_code, 0);

@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
-// `gridstore import FILE... --dataset ID ...`: a NetCDF file, or GRIB files (one run, possibly
-// arriving step by step with --append), become a dataset.
+// `gridstore import FILE... --dataset ID ...`: NetCDF files (split along time), or GRIB files (one
+// run, possibly arriving step by step with --append), become a dataset.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -189,27 +189,22 @@ Status RunImport(const CommandContext& context, const ImportArgs& args) {
         std::string(args.type ? "--type" : "--append, --finish and --expected-steps") +
         " apply to GRIB files; " + Quote(args.files[0]) + " is NetCDF");
   }
-  if (args.files.size() > 1) {
-    return Status::Unimplemented(
-        "several NetCDF files make one dataset only when they are GRIB; import NetCDF files one "
-        "per dataset (or join them along time first, e.g. with ncrcat)");
-  }
   GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta,
-                             importers::ReadNetCdfMeta(args.files[0], options));
+                             importers::ReadNetCdfFilesMeta(args.files, options));
   GRIDSTORE_RETURN_IF_ERROR(meta.Validate().WithContext("importing " + Quote(args.files[0])));
   return ImportWithProgress(context, args, threads, [&](grid::GridStore* store, auto on_progress) {
     options.on_progress = on_progress;
-    return importers::ImportNetCdf(store, args.files[0], options);
+    return importers::ImportNetCdfFiles(store, args.files, options);
   });
 }
 }  // namespace
 Command RegisterImport(CLI::App& parent, const CommandContext& context) {
   auto args = std::make_shared<ImportArgs>();
   CLI::App* app =
-      parent.add_subcommand("import", "Import a NetCDF file, or GRIB files of one run, as a dataset");
+      parent.add_subcommand("import", "Import NetCDF or GRIB files as a dataset");
   app->add_option("FILE", args->files,
                   "NetCDF (classic, 64-bit offset, netCDF-4) or GRIB (edition 1 or 2) file, told "
-                  "apart by content; several GRIB files make one dataset")
+                  "apart by content; several files (one format) make one dataset along time")
       ->required()
       ->type_name("FILE...");
   app->add_option("--dataset", args->dataset, "Dataset id")->required()->type_name("ID");

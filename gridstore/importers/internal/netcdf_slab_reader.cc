@@ -134,6 +134,7 @@ struct StreamState {
   size_t submitted_bytes = 0;
   size_t slab_bytes = 0;  // the slab buffer held, counted for the whole import
   size_t peak = 0;
+  const std::vector<int64_t>* t_of = nullptr;  // the file's t -> the dataset's, if not the same
 
   size_t Pending() const {
     return submitted_bytes - static_cast<size_t>(writer->stats().raw_bytes);
@@ -146,7 +147,8 @@ Status SubmitPlane(StreamState* st, const grid::VariableMeta& var, int64_t t, in
                    grid::Grid2D plane, const std::string& path) {
   const size_t bytes = plane.size_bytes();
   st->Sample(bytes);
-  Status s = st->writer->SubmitGrid2D(var.name, t, z, std::move(plane));
+  Status s = st->writer->SubmitGrid2D(var.name, st->t_of ? (*st->t_of)[size_t(t)] : t, z,
+                                      std::move(plane));
   if (!s.ok()) return s.WithContext(Quote(path) + ": variable " + Quote(var.name));
   st->submitted_bytes += bytes;
   st->progress.planes_done += 1;
@@ -223,10 +225,11 @@ SlabPlan PlanSlabs(int ncid, const ImportPlan& plan, size_t budget) {
 
 Status WritePlanes(const std::string& path, const importers::NetCdfImportOptions& options,
                    const ImportPlan& plan, int ncid, const SlabPlan& slabs,
-                   grid::GridDataWriter* writer, size_t* peak) {
+                   grid::GridDataWriter* writer, size_t* peak, const std::vector<int64_t>* t_of) {
   const DataSetMeta& meta = plan.meta;
   StreamState st;
   st.writer = writer;
+  st.t_of = t_of;
   st.options = &options;
   st.slab_bytes = slabs.slab_bytes;
   for (const auto& v : meta.variables) {

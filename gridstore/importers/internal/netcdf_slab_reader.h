@@ -44,10 +44,12 @@ struct SlabPlan {
 SlabPlan PlanSlabs(int ncid, const ImportPlan& plan, size_t budget);
 
 // Reads every plane of `plan`'s variables from the open file `ncid` and hands it to `writer`,
-// then waits until all are stored. *peak gets the most plane bytes held at once.
+// then waits until all are stored. *peak gets the most plane bytes held at once. `t_of` (if not
+// null) maps the file's t indices to the dataset's (a file of a run of many).
 Status WritePlanes(const std::string& path, const importers::NetCdfImportOptions& options,
                    const ImportPlan& plan, int ncid, const SlabPlan& slabs,
-                   grid::GridDataWriter* writer, size_t* peak);
+                   grid::GridDataWriter* writer, size_t* peak,
+                   const std::vector<int64_t>* t_of = nullptr);
 
 }  // namespace gridstore::internal_importers
 
