@@ -131,6 +131,7 @@ CliApp::CliApp() : app_(std::make_unique<CLI::App>()) {
   default_store_ = env_store != nullptr && *env_store != '\0' ? env_store : kDefaultStore;
 
   commands_.push_back(RegisterImport(*app_, context_));
+  commands_.push_back(RegisterIngest(*app_, context_));
   commands_.push_back(RegisterInfo(*app_, context_));
   commands_.push_back(RegisterQuery(*app_, context_));
   commands_.push_back(RegisterFetch(*app_, context_));

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -264,6 +265,7 @@ Result<std::map<std::pair<size_t, int64_t>, int64_t>> StepsWritten(const Planned
 // Marks the steps written complete (and the run DONE if finished); the run's meta afterwards.
 Result<DataSetMeta> MarkComplete(grid::GridStore* store, const std::string& id,
                                  const std::map<std::pair<size_t, int64_t>, int64_t>& steps,
+                                 const std::vector<std::string>& paths,
                                  const GribImportOptions& options, ImportSummary* summary) {
   GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, store->GetDataSetMeta(id));
   if (meta.status() != grid::kStatusIngesting) {
@@ -272,6 +274,13 @@ Result<DataSetMeta> MarkComplete(grid::GridStore* store, const std::string& id,
   }
   for (const auto& [step, count] : steps) {
     meta.variables[step.first].complete_steps.Add(step.second, step.second + 1);
+  }
+  if (!options.sources_attribute.empty()) {
+    std::string sources = grid::StringAttribute(meta.attributes, options.sources_attribute);
+    for (const std::string& path : paths) {
+      sources += (sources.empty() ? "" : "\n") + std::filesystem::path(path).filename().string();
+    }
+    meta.attributes[options.sources_attribute] = grid::AttributeValue::String(sources);
   }
   int64_t complete = -1;
   for (const grid::VariableMeta& v : meta.variables) {
@@ -344,7 +353,8 @@ Result<ImportSummary> AppendGrib(grid::GridStore* store, const PlannedGrib& plan
                                " (its steps of this import stay incomplete; run it again)");
   }
   ImportSummary summary;
-  GRIDSTORE_ASSIGN_OR_RETURN(meta, MarkComplete(store, id, steps, options, &summary));
+  GRIDSTORE_ASSIGN_OR_RETURN(meta,
+                             MarkComplete(store, id, steps, planned.paths, options, &summary));
   summary.dataset_id = id;
   summary.status = meta.status();
   summary.variables = static_cast<int>(planned.plan.meta.variables.size());

@@ -53,6 +53,10 @@ struct GribImportOptions {
   // With append: mark the run DONE once this many steps are complete for every variable (0: only
   // `finish` does).
   int64_t expected_steps = 0;
+  // With append, if not empty: the files' names (without folders) are added to this string
+  // attribute of the dataset, one per line, in the meta write that marks their steps complete: a
+  // record of what the run holds (`gridstore ingest` skips the files it lists).
+  std::string sources_attribute;
 };
 
 // True if `path` holds GRIB (by content, never by name).

@@ -3,13 +3,18 @@
 // A run ingested step by step while other processes read it: one `gridstore import --append`
 // process per arriving GRIB file, and a reader polling with `gridstore fetch` (a new process each
 // time, as a forecaster's script or a web page would) that must only ever see complete steps with
-// exactly ecCodes' values, or a clear "not yet" error; never fill values.
+// exactly ecCodes' values, or a clear "not yet" error; never fill values. And `gridstore ingest
+// --watch`, which runs such imports as files appear.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -106,6 +111,70 @@ TEST(IngestCliTest, ReadersInOtherProcessesSeeOnlyCompleteSteps) {
   RunResult info = RunGridStore(dir.Sub("reader"), store, {"info", "gfs/run"});
   EXPECT_THAT(info.out, ::testing::HasSubstr("status       DONE"));
   RecordProperty("refused_polls", refused);
+}
+
+}  // namespace
+}  // namespace gridstore
+
+namespace gridstore {
+namespace {
+
+// `gridstore ingest --watch`: files appear in a folder while it runs; each goes to its run, the
+// run is DONE at its expected steps, files it holds are skipped on a restart, and SIGTERM stops
+// it cleanly.
+TEST(IngestCliTest, WatchIngestsFilesAsTheyAppearAndSkipsThemOnRestart) {
+  testing::ScopedTempDir dir;
+  const std::string store = dir.Sub("store"), in = dir.Sub("incoming");
+  std::filesystem::create_directories(in);
+  std::filesystem::create_directories(dir.Sub("cli"));
+  std::vector<std::string> steps;
+  for (int k = 0; k < 3; ++k) {
+    steps.push_back(dir.Sub("step" + std::to_string(k)));
+    ASSERT_EQ(testing::WriteRunStep(steps.back(), k), 4);
+  }
+  auto place = [&](int k, const std::string& name) {
+    // Written beside, then renamed in: the watcher never sees half a file.
+    std::filesystem::copy_file(steps[size_t(k)], in + "/.tmp");
+    std::filesystem::rename(in + "/.tmp", in + "/" + name);
+  };
+  place(0, "era.t00z.f000");
+  place(1, "era.t00z.f006");
+  std::ofstream(in + "/README") << "not a step";
+  const std::vector<std::string> args = {
+      "--store", store, "ingest", "--watch", in, "--dataset-from", "era.t{run}z.f{step}",
+      "--dataset", "era/{run}Z", "--expected-steps", "3", "--interval", "1"};
+  std::vector<char*> argv = {const_cast<char*>(GRIDSTORE_CLI)};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, GRIDSTORE_CLI, nullptr, nullptr, argv.data(), environ), 0);
+  auto status_of_run = [&] {
+    return RunGridStore(dir.Sub("cli"), store, {"info", "era/00Z"}).out;
+  };
+  // The first two steps, then the third placed while it runs.
+  bool two = false, done = false;
+  for (int i = 0; i < 300 && !two; ++i) {
+    two = status_of_run().find("complete steps: 0-1 of 2") != std::string::npos;
+    if (!two) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(two) << status_of_run();
+  place(2, "era.t00z.f012");
+  for (int i = 0; i < 300 && !done; ++i) {
+    done = status_of_run().find("status       DONE") != std::string::npos;
+    if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(done) << status_of_run();
+  kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  // A restart skips what the run holds.
+  RunResult again = RunGridStore(dir.Sub("cli"), store,
+                                 {"ingest", "--watch", in, "--dataset-from", "era.t{run}z.f{step}",
+                                  "--dataset", "era/{run}Z", "--once"});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_THAT(again.out, ::testing::HasSubstr("skipped era.t00z.f012: already in 'era/00Z'"));
+  EXPECT_EQ(again.out.find("ingested"), std::string::npos) << again.out;
 }
 
 }  // namespace

@@ -66,6 +66,7 @@ Command RegisterCompact(CLI::App& parent, const CommandContext& context);
 Command RegisterExtract(CLI::App& parent, const CommandContext& context);
 Command RegisterServe(CLI::App& parent, const CommandContext& context);
 Command RegisterRetention(CLI::App& parent, const CommandContext& context);
+Command RegisterIngest(CLI::App& parent, const CommandContext& context);
 
 // ---- Helpers for the command files ----
 

@@ -1,0 +1,272 @@
+// Copyright 2026 The GridStore Authors.
+//
+// `gridstore ingest --watch DIR --dataset-from PATTERN --dataset TEMPLATE`: imports GRIB files as
+// they appear in a folder, each appended to the run its name belongs to
+// (`gfs.t{run}z.pgrb2.0p25.f{step}` -> `gfs/{run}`). A file is taken once its size and time stay
+// the same over one poll (it is not being written any more); the run records the files it holds
+// (attribute `ingested_files`, written with their steps' completion), so a restart skips them.
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gridstore/grid/names.h"
+#include "gridstore/importers/grib_importer.h"
+#include "gridstore/util/internal/strings.h"
+#include "tools/cli_parse.h"
+#include "tools/commands/command.h"
+#include "tools/text_escape.h"
+
+namespace gridstore::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kSourcesAttribute = "ingested_files";
+
+struct IngestArgs {
+  std::string watch;
+  std::string pattern;
+  std::string dataset;
+  std::optional<std::string> expected_steps;
+  std::optional<std::string> interval;
+  std::optional<std::string> type;
+  bool once = false;
+};
+
+// A file-name pattern: literal text and {name} fields (each matching one or more characters).
+struct NamePattern {
+  std::regex regex;
+  std::vector<std::string> fields;
+};
+
+Result<NamePattern> CompilePattern(const std::string& pattern) {
+  NamePattern p;
+  std::string re = "^";
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '{') {
+      const size_t close = pattern.find('}', i);
+      const std::string name = close == std::string::npos ? "" : pattern.substr(i + 1, close - i - 1);
+      constexpr std::string_view kWordChars =
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+      if (name.empty() || name.find_first_not_of(kWordChars) != std::string::npos) {
+        return Status::InvalidArgument("--dataset-from " + Quote(pattern) +
+                                       ": a field is {NAME} of letters, digits and _");
+      }
+      for (const std::string& f : p.fields) {
+        if (f == name) {
+          return Status::InvalidArgument("--dataset-from " + Quote(pattern) + ": field {" + name +
+                                         "} appears twice");
+        }
+      }
+      p.fields.push_back(name);
+      re += "(.+?)";
+      i = close;
+    } else {
+      if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) re += '\\';
+      re += c;
+    }
+  }
+  p.regex = std::regex(re + "$");
+  return p;
+}
+
+// The dataset id of `name` by `templ`, or nullopt if the name does not match.
+Result<std::optional<std::string>> DatasetOf(const NamePattern& p, const std::string& templ,
+                                             const std::string& name) {
+  std::smatch m;
+  if (!std::regex_match(name, m, p.regex)) return std::optional<std::string>();
+  std::string id = templ;
+  for (size_t f = 0; f < p.fields.size(); ++f) {
+    const std::string key = "{" + p.fields[f] + "}";
+    for (size_t at = id.find(key); at != std::string::npos; at = id.find(key, at)) {
+      id.replace(at, key.size(), m[f + 1].str());
+      at += m[f + 1].length();
+    }
+  }
+  GRIDSTORE_RETURN_IF_ERROR(grid::ValidateDataSetId(id).WithContext(
+      "file " + Quote(name) + " makes dataset id " + Quote(id)));
+  return std::optional<std::string>(id);
+}
+
+Status CheckTemplate(const NamePattern& p, const std::string& templ) {
+  for (size_t at = templ.find('{'); at != std::string::npos; at = templ.find('{', at + 1)) {
+    const size_t close = templ.find('}', at);
+    const std::string name = templ.substr(at + 1, close == std::string::npos ? 0 : close - at - 1);
+    bool known = false;
+    for (const std::string& f : p.fields) known |= f == name;
+    if (!known) {
+      return Status::InvalidArgument("--dataset " + Quote(templ) + ": {" + name +
+                                     "} is not a field of --dataset-from");
+    }
+  }
+  return Status::OK();
+}
+
+std::atomic<bool> stop_requested{false};
+extern "C" void RequestStop(int) { stop_requested = true; }
+
+struct Seen {
+  uintmax_t size = 0;
+  fs::file_time_type mtime;
+  bool settled = false;  // unchanged over one poll
+  bool done = false;     // ingested, skipped as ingested, or failed (until it changes)
+};
+
+// One pass over the folder: the files ready to ingest, by dataset, in name order.
+Result<std::map<std::string, std::vector<std::string>>> Poll(const IngestArgs& args,
+                                                             const NamePattern& pattern,
+                                                             std::map<std::string, Seen>* seen) {
+  std::map<std::string, std::vector<std::string>> ready;
+  std::error_code ec;
+  std::set<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(args.watch, ec)) {
+    if (e.is_regular_file(ec)) names.insert(e.path().filename().string());
+  }
+  if (ec) return Status::Unavailable("cannot list " + Quote(args.watch) + ": " + ec.message());
+  for (const std::string& name : names) {
+    GRIDSTORE_ASSIGN_OR_RETURN(std::optional<std::string> id,
+                               DatasetOf(pattern, args.dataset, name));
+    if (!id) continue;
+    const fs::path path = fs::path(args.watch) / name;
+    const uintmax_t size = fs::file_size(path, ec);
+    const fs::file_time_type mtime = fs::last_write_time(path, ec);
+    if (ec) continue;  // gone meanwhile
+    Seen& s = (*seen)[name];
+    if (s.size != size || s.mtime != mtime) {
+      s = {size, mtime, args.once, false};  // new or changed: wait one poll (not with --once)
+    } else {
+      s.settled = true;
+    }
+    if (s.settled && !s.done) ready[*id].push_back(path.string());
+  }
+  return ready;
+}
+
+// Appends one dataset's ready files, each on its own, skipping those the run already holds.
+// Returns how many failed.
+int IngestFiles(grid::GridStore* store, const std::string& id,
+                const std::vector<std::string>& files, importers::GribImportOptions options,
+                std::map<std::string, Seen>* seen) {
+  std::set<std::string> held;
+  if (auto meta = store->GetDataSetMeta(id); meta.ok()) {
+    for (std::string& line :
+         SplitList(grid::StringAttribute(meta->attributes, kSourcesAttribute), '\n')) {
+      held.insert(std::move(line));
+    }
+  }
+  int failed = 0;
+  options.dataset_id = id;
+  for (const std::string& file : files) {
+    const std::string name = fs::path(file).filename().string();
+    (*seen)[name].done = true;
+    if (held.count(name)) {
+      std::printf("skipped %s: already in %s\n", EscapeBytes(name).c_str(), Quote(id).c_str());
+      continue;
+    }
+    auto summary = importers::ImportGrib(store, file, options);
+    if (!summary.ok()) {
+      std::fprintf(stderr, "gridstore ingest: %s\n",
+                   SanitizeMessage(summary.status().ToString(), false).c_str());
+      ++failed;
+      continue;
+    }
+    std::printf("ingested %s into %s: %ld plane(s); %ld of %ld step(s) complete, %s\n",
+                EscapeBytes(name).c_str(), Quote(id).c_str(), static_cast<long>(summary->planes),
+                static_cast<long>(summary->complete_steps), static_cast<long>(summary->steps),
+                summary->status.c_str());
+    std::fflush(stdout);
+  }
+  return failed;
+}
+
+Status RunIngest(const CommandContext& context, const IngestArgs& args) {
+  GRIDSTORE_ASSIGN_OR_RETURN(NamePattern pattern, CompilePattern(args.pattern));
+  GRIDSTORE_RETURN_IF_ERROR(CheckTemplate(pattern, args.dataset));
+  importers::GribImportOptions options;
+  options.append = true;
+  options.sources_attribute = std::string(kSourcesAttribute);
+  if (args.expected_steps) {
+    GRIDSTORE_ASSIGN_OR_RETURN(options.expected_steps,
+                               ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1,
+                                                int64_t{1} << 31));
+  }
+  if (args.type && *args.type != "float32") {
+    if (*args.type != "float64") {
+      return Status::InvalidArgument("--type must be float32 or float64, not " + Quote(*args.type));
+    }
+    options.type = grid::DataType::kFloat64;
+  }
+  int64_t interval_ms = 2000;
+  if (args.interval) {
+    GRIDSTORE_ASSIGN_OR_RETURN(int64_t s, ParseIntegerFlag(*args.interval, "--interval", 1, 3600));
+    interval_ms = s * 1000;
+  }
+  std::error_code ec;
+  if (!fs::is_directory(args.watch, ec)) {
+    return Status::NotFound("--watch " + Quote(args.watch) + " is not a folder");
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.create_if_missing = true}));
+  std::signal(SIGINT, RequestStop);
+  std::signal(SIGTERM, RequestStop);
+  std::map<std::string, Seen> seen;
+  int failed = 0;
+  while (!stop_requested) {
+    GRIDSTORE_ASSIGN_OR_RETURN(auto ready, Poll(args, pattern, &seen));
+    for (const auto& [id, files] : ready) {
+      if (stop_requested) break;
+      failed += IngestFiles(store.get(), id, files, options, &seen);
+    }
+    GRIDSTORE_RETURN_IF_ERROR(Settle(store.get()));
+    if (args.once) break;
+    for (int64_t waited = 0; waited < interval_ms && !stop_requested; waited += 100) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  if (failed > 0) {
+    return Status::FailedPrecondition(std::to_string(failed) + " file(s) could not be ingested");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Command RegisterIngest(CLI::App& parent, const CommandContext& context) {
+  auto args = std::make_shared<IngestArgs>();
+  CLI::App* app = parent.add_subcommand(
+      "ingest", "Import GRIB files as they appear in a folder, each appended to its run");
+  app->add_option("--watch", args->watch, "The folder to watch (not its subfolders)")
+      ->required()
+      ->type_name("DIR");
+  app->add_option("--dataset-from", args->pattern,
+                  "File names to take, with {FIELD}s: gfs.t{run}z.pgrb2.0p25.f{step}")
+      ->required()
+      ->type_name("PATTERN");
+  app->add_option("--dataset", args->dataset,
+                  "The run's dataset id, from the fields: gfs/{run}")
+      ->required()
+      ->type_name("TEMPLATE");
+  AddOptionalString(app, "--expected-steps", &args->expected_steps,
+                    "Mark a run DONE once N steps are complete for every variable")
+      ->type_name("N");
+  AddOptionalString(app, "--interval", &args->interval, "Seconds between polls (default 2)")
+      ->type_name("S");
+  AddOptionalString(app, "--type", &args->type, "Store values as float32 (default) or float64")
+      ->type_name("float32|float64");
+  app->add_flag("--once", args->once,
+                "Ingest the files there now and exit (for cron); exit status 1 if any failed");
+  return {app, Done([&context, args] { return RunIngest(context, *args); })};
+}
+
+}  // namespace gridstore::tools
