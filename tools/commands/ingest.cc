@@ -33,6 +33,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kSourcesAttribute = "ingested_files";
+// A field of a pattern is {NAME}.
+constexpr char kFieldOpen = '{', kFieldClose = '}';
 
 struct IngestArgs {
   std::string watch;
@@ -55,8 +57,8 @@ Result<NamePattern> CompilePattern(const std::string& pattern) {
   std::string re = "^";
   for (size_t i = 0; i < pattern.size(); ++i) {
     const char c = pattern[i];
-    if (c == '{') {
-      const size_t close = pattern.find('}', i);
+    if (c == kFieldOpen) {
+      const size_t close = pattern.find(kFieldClose, i);
       const std::string name = close == std::string::npos ? "" : pattern.substr(i + 1, close - i - 1);
       constexpr std::string_view kWordChars =
           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
@@ -101,8 +103,9 @@ Result<std::optional<std::string>> DatasetOf(const NamePattern& p, const std::st
 }
 
 Status CheckTemplate(const NamePattern& p, const std::string& templ) {
-  for (size_t at = templ.find('{'); at != std::string::npos; at = templ.find('{', at + 1)) {
-    const size_t close = templ.find('}', at);
+  for (size_t at = templ.find(kFieldOpen); at != std::string::npos;
+       at = templ.find(kFieldOpen, at + 1)) {
+    const size_t close = templ.find(kFieldClose, at);
     const std::string name = templ.substr(at + 1, close == std::string::npos ? 0 : close - at - 1);
     bool known = false;
     for (const std::string& f : p.fields) known |= f == name;
