@@ -62,6 +62,20 @@ echo "== GRIB2: NCEP's 2 m temperature on a Lambert conformal grid, then a point
 grib=${GRIDSTORE_TEST_GRIB:-$data/../grib}
 gs import "$grib/lambert.grib2" --dataset ncep/nam-2t
 gs extract ncep/nam-2t --variables 2t --point -100,40 --format csv
+echo "== a run arriving step by step: ERA5 fields (member 0) relabelled as steps 0, 6, 12 of one"
+echo "   run with ecCodes' grib_copy/grib_set; each appended as it comes, readable meanwhile"
+rm -rf out/run-steps && mkdir -p out/run-steps
+for k in 0 1 2; do
+  date=$((20170101 + k / 2)); hour=$((k % 2 * 1200))
+  grib_copy -w number=0,dataDate=$date,dataTime=$hour "$grib/era5-levels-members.grib" out/run-steps/pick.grib
+  grib_set -s dataDate=20170101,dataTime=0,step=$((6 * k)) out/run-steps/pick.grib \
+    "out/run-steps/era.t00z.f$(printf %03d $((6 * k)))"
+  rm out/run-steps/pick.grib
+  gs import "out/run-steps/era.t00z.f$(printf %03d $((6 * k)))" --dataset era/2017-01-01T00Z \
+    --append --expected-steps 3
+  gs extract era/2017-01-01T00Z --variables t_member0 --point 10,50 --level 850 --format csv | tail -n +2
+done
+gs info era/2017-01-01T00Z | sed -n 2p
 echo "== the HTTP service: OGC API-EDR queries, a quick-look map (docs/serve.md)"
 build/tools/gridstore --store out/demo-store serve --listen 127.0.0.1:0 2> out/serve.log &
 server=$!
