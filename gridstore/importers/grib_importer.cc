@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
-#include <cmath>
 #include <map>
 #include <memory>
 #include <mutex>
