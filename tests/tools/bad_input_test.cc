@@ -356,7 +356,7 @@ std::vector<BadInput> Catalogue() {
 
       // ---- the command line itself ----
       {"unknown_command", kSt, {"frobnicate"}, 2, {"unknown command 'frobnicate'"}},
-      {"no_command", kSt, {}, 2, {"no command given (commands: import, info, query, fetch"}},
+      {"no_command", kSt, {}, 2, {"no command given (commands: import, ingest, info, query, fetch"}},
       {"unknown_index_command", kSt, {"index", "craete", "i", "a:string"}, 2,
        {"unknown command 'index craete' (index commands: create, list, drop)"}},
       {"no_index_command", kSt, {"index"}, 2, {"no command given after 'index'"}},

@@ -42,7 +42,7 @@ TEST(DocgenTest, ManPageHasEveryCommandOptionAndHelpText) {
   const tools::CliApp cli;
   const std::string page = tools::ManPage(cli.app());
   const std::vector<std::string> paths = tools::CommandPaths(cli.app());
-  EXPECT_EQ(paths.size(), 16u);  // 12 commands (2 of them groups), 3 under index, 1 under meta
+  EXPECT_EQ(paths.size(), 17u);  // 13 commands (2 of them groups), 3 under index, 1 under meta
   for (const char* section :
        {".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH COMMANDS",
         ".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES", "GRIDSTORE_STORE", "./gridstore-data"}) {
@@ -152,7 +152,7 @@ using Words = std::vector<std::string>;
 TEST_F(CompletionTest, CommandsOptionsValuesAndFiles) {
   EXPECT_EQ(Complete({"gridstore", "fe"}), Words({"fetch"}));
   EXPECT_EQ(Complete({"gridstore", "fetch", "--va"}), Words({"--variables"}));
-  EXPECT_EQ(Complete({"gridstore", "i"}), Words({"import", "index", "info"}));
+  EXPECT_EQ(Complete({"gridstore", "i"}), Words({"import", "index", "info", "ingest"}));
   EXPECT_EQ(Complete({"gridstore", "index", ""}), Words({"create", "drop", "list"}));
   EXPECT_EQ(Complete({"gridstore", "--store", "sub", "fetch", "--ex"}), Words({"--explain"}));
   EXPECT_EQ(Complete({"gridstore", "fetch", "d", "--st"}), Words({"--store"}));
