@@ -2,6 +2,7 @@
 //
 // `gridstore import FILE... --dataset ID ...`: NetCDF files (split along time), or GRIB files (one
 // run, possibly arriving step by step with --append), become a dataset.
+#include <malloc.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -158,7 +159,17 @@ Status ImportWithProgress(const CommandContext& context, const ImportArgs& args,
   return Status::OK();
 }
 
+// An import allocates and frees planes of megabytes at a high rate (decoded fields, planes, GRIB
+// messages). glibc maps each such block afresh and unmaps it on free, so every plane costs page
+// faults; keeping them in the heap reuses the memory instead (measured: 5% of a GRIB import's
+// time). The heap's size stays bounded by the import's memory budget.
+void KeepLargeBlocksInTheHeap() {
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
+
 Status RunImport(const CommandContext& context, const ImportArgs& args) {
+  KeepLargeBlocksInTheHeap();
   // Every option first, then the file, then the layout as a whole: only then the store, so that a
   // mistake anywhere leaves no store (or no empty one) behind. The format is the file's content's
   // (GRIB, else NetCDF), never its name's.

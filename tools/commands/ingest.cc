@@ -5,6 +5,8 @@
 // (`gfs.t{run}z.pgrb2.0p25.f{step}` -> `gfs/{run}`). A file is taken once its size and time stay
 // the same over one poll (it is not being written any more); the run records the files it holds
 // (attribute `ingested_files`, written with their steps' completion), so a restart skips them.
+#include <malloc.h>
+
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
@@ -221,6 +223,9 @@ Status RunIngest(const CommandContext& context, const IngestArgs& args) {
     return Status::NotFound("--watch " + Quote(args.watch) + " is not a folder");
   }
   GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.create_if_missing = true}));
+  // Planes of megabytes at a high rate: reused in the heap rather than mapped afresh (import.cc).
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);
   std::map<std::string, Seen> seen;
