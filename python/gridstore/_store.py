@@ -9,7 +9,8 @@ from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional,
 import numpy as np
 
 from . import _core
-from ._errors import InvalidArgumentError
+from ._errors import (FailedPreconditionError, InvalidArgumentError, NotFoundError,
+                      OutOfRangeError)
 
 if TYPE_CHECKING:  # pragma: no cover
     import xarray
@@ -115,8 +116,10 @@ class Store:
     def refresh(self) -> None:
         """Shows what other processes wrote since the store was opened (new datasets, steps of a
         run completed meanwhile). A read-only store sees the store as it was when opened, until
-        this call; a writable one always sees everything, and this does nothing. Datasets opened
-        with xarray before keep the meta they were opened with."""
+        this call; a writable one always sees everything, and this does nothing. info, fetch and
+        extract call it themselves, once, before they raise NotFoundError, OutOfRangeError or
+        FailedPreconditionError (a dataset or step another process may have written since).
+        Datasets opened with xarray before keep the meta they were opened with."""
         self._core.refresh()
 
     def __enter__(self) -> "Store":
@@ -166,7 +169,19 @@ class Store:
 
         Raises NotFoundError (a KeyError) if there is no such dataset.
         """
-        return self._core.info(id)
+        return self._fresh(lambda: self._core.info(id))
+
+    def _fresh(self, call: Any) -> Any:
+        """`call()`; on a read-only store, once more after refresh() if it failed in a way another
+        process's writes since the open may cure (a dataset or step not there yet), so that a
+        polling reader sees a run's new steps without knowing about refresh()."""
+        try:
+            return call()
+        except (NotFoundError, OutOfRangeError, FailedPreconditionError):
+            if self._core.closed or not self._core.read_only:
+                raise
+            self.refresh()
+            return call()
 
     # ---- reading ----
 
@@ -202,9 +217,9 @@ class Store:
         OutOfRangeError (IndexError) for a box outside a variable, naming the variable, axis and
         bound; DataLossError for a damaged block.
         """
-        return self._core.fetch(id, _names(variables), _box(origin, "origin"),
-                                _box(shape, "shape"), bool(unpack), bool(allow_incomplete), 0,
-                                bool(cache))
+        return self._fresh(lambda: self._core.fetch(
+            id, _names(variables), _box(origin, "origin"), _box(shape, "shape"), bool(unpack),
+            bool(allow_incomplete), 0, bool(cache)))
 
     def extract(self, id: str, variables: Union[None, str, Iterable[str]] = None,
                 **request: Any) -> "xarray.Dataset":
@@ -233,7 +248,7 @@ class Store:
         """
         from ._extract import extract
 
-        return extract(self, id, _names(variables), request)
+        return self._fresh(lambda: extract(self, id, _names(variables), request))
 
     # ---- writing ----
 
