@@ -4,13 +4,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <deque>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -19,6 +16,7 @@
 #include "gridstore/importers/internal/dataset_publish.h"
 #include "gridstore/importers/internal/grib_file.h"
 #include "gridstore/importers/internal/grib_mapping.h"
+#include "gridstore/importers/internal/read_and_work.h"
 #include "gridstore/importers/internal/run_merge.h"
 #include "gridstore/util/internal/strings.h"
 
@@ -127,83 +125,46 @@ Status ReadFields(const PlannedGrib& planned, Take take) {
 
 // Decodes every field and submits its plane to `writer` as `meta` places it. This thread reads
 // the fields, file by file; decoding (ecCodes' unpacking, the costly part) runs on one worker per
-// core, which also hand the planes to the writer. At most kReadAhead fields per worker wait.
+// core, which also hand the planes to the writer.
 Status WriteFields(const PlannedGrib& planned, const Placement& placement, const DataSetMeta& meta,
                    const GribImportOptions& options, grid::GridDataWriter* writer,
                    ImportProgress* progress) {
-  constexpr size_t kReadAhead = 2;
   const GribPlan& plan = planned.plan;
   const size_t plane_bytes = size_t(plan.rows * plan.columns) * grid::DataTypeSize(options.type);
   progress->planes_total = static_cast<int64_t>(plan.targets.size());
   progress->bytes_total = progress->planes_total * static_cast<int64_t>(plane_bytes);
   struct Job {
     std::unique_ptr<internal_importers::GribMessage> message;
-    size_t field;
+    size_t field = 0;
   };
-  std::mutex mu;
-  std::condition_variable changed;
-  std::deque<Job> jobs;
-  bool reading = true;
-  Status first_error;
-  auto fail = [&](Status s) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (first_error.ok()) first_error = std::move(s);
-    changed.notify_all();
+  auto read = [&](const std::function<bool(Job)>& push) {
+    return ReadFields(planned, [&](std::unique_ptr<internal_importers::GribMessage> message,
+                                   size_t field) {
+      if (!push({std::move(message), field})) return false;
+      ++progress->planes_done;
+      progress->bytes_done += static_cast<int64_t>(plane_bytes);
+      progress->variable = meta.variables[placement.variable_of[plan.targets[field].variable]].name;
+      if (options.on_progress) options.on_progress(*progress);
+      return true;
+    });
   };
-  auto work = [&] {
-    std::vector<double> values;
-    for (;;) {
-      Job job;
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        changed.wait(lock, [&] { return !jobs.empty() || !reading || !first_error.ok(); });
-        if (!first_error.ok() || jobs.empty()) return;
-        job = std::move(jobs.front());
-        jobs.pop_front();
-        changed.notify_all();
-      }
-      Status s = job.message->Decode(&values);
-      const GribPlan::Target& target = plan.targets[job.field];
-      if (s.ok() && static_cast<int64_t>(values.size()) != plan.rows * plan.columns) {
-        s = Status::DataLoss(Quote(job.message->path()) + ": field " +
-                             std::to_string(job.message->number()) + " decoded to " +
-                             std::to_string(values.size()) + " values, not " +
-                             std::to_string(plan.rows * plan.columns));
-      }
-      job.message.reset();  // its message's memory, before the plane's
-      if (s.ok()) {
-        const grid::VariableMeta& var = meta.variables[placement.variable_of[target.variable]];
-        s = writer->SubmitGrid2D(var.name, placement.t_of[target.t], target.z,
-                                 ToPlane(values, options.type, plan.rows, plan.columns));
-      }
-      if (!s.ok()) return fail(std::move(s));
+  auto decode = [&](Job job) {
+    thread_local std::vector<double> values;
+    GRIDSTORE_RETURN_IF_ERROR(job.message->Decode(&values));
+    if (static_cast<int64_t>(values.size()) != plan.rows * plan.columns) {
+      return Status::DataLoss(Quote(job.message->path()) + ": field " +
+                              std::to_string(job.message->number()) + " decoded to " +
+                              std::to_string(values.size()) + " values, not " +
+                              std::to_string(plan.rows * plan.columns));
     }
+    job.message.reset();  // its message's memory, before the plane's
+    const GribPlan::Target& target = plan.targets[job.field];
+    const grid::VariableMeta& var = meta.variables[placement.variable_of[target.variable]];
+    return writer->SubmitGrid2D(var.name, placement.t_of[target.t], target.z,
+                                ToPlane(values, options.type, plan.rows, plan.columns));
   };
-  const unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  std::vector<std::thread> threads;
-  for (unsigned w = 0; w < workers; ++w) threads.emplace_back(work);
-  Status read = ReadFields(planned, [&](std::unique_ptr<internal_importers::GribMessage> message,
-                                        size_t field) {
-    std::unique_lock<std::mutex> lock(mu);
-    changed.wait(lock, [&] { return jobs.size() < kReadAhead * workers || !first_error.ok(); });
-    if (!first_error.ok()) return false;
-    jobs.push_back({std::move(message), field});
-    changed.notify_all();
-    lock.unlock();
-    ++progress->planes_done;
-    progress->bytes_done += static_cast<int64_t>(plane_bytes);
-    progress->variable = meta.variables[placement.variable_of[plan.targets[field].variable]].name;
-    if (options.on_progress) options.on_progress(*progress);
-    return true;
-  });
-  if (!read.ok()) fail(read);
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    reading = false;
-    changed.notify_all();
-  }
-  for (std::thread& t : threads) t.join();
-  return first_error;
+  return internal_importers::ReadAndWork<Job>(internal_importers::WorkersPerCore(), 2, read,
+                                              decode);
 }
 
 Placement Identity(const GribPlan& plan) {

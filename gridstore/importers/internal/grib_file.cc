@@ -2,6 +2,9 @@
 #include "gridstore/importers/internal/grib_file.h"
 
 #include <cerrno>
+#include <deque>
+#include <functional>
+#include <mutex>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -9,6 +12,7 @@
 #include <tuple>
 
 #include "gridstore/importers/internal/eccodes_api.h"
+#include "gridstore/importers/internal/read_and_work.h"
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_importers {
@@ -17,14 +21,6 @@ namespace {
 using eccodes::codes_get_double;
 using eccodes::codes_get_long;
 using eccodes::codes_get_string;
-
-// A handle that deletes itself.
-struct Handle {
-  codes_handle* h = nullptr;
-  ~Handle() {
-    if (h != nullptr) eccodes::codes_handle_delete(h);
-  }
-};
 
 std::string GetString(codes_handle* h, const char* key) {
   char buffer[512];
@@ -132,54 +128,94 @@ void ReadGridKeys(codes_handle* h, std::map<std::string, double>* keys) {
   }
 }
 
+namespace {
+
+// shortName, name, units and cfName follow from paramId (ecCodes' parameter database), and each is
+// a costly concept lookup: they are looked up once per parameter of a file.
+class ParameterNames {
+ public:
+  void Fill(codes_handle* h, GribField* f) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto known = f->param_id > 0 ? names_.find(f->param_id) : names_.end();
+      if (known != names_.end()) {
+        std::tie(f->short_name, f->name, f->units, f->cf_name) = known->second;
+        return;
+      }
+    }
+    f->short_name = GetString(h, "shortName");
+    f->name = GetString(h, "name");
+    f->units = GetString(h, "units");
+    f->cf_name = GetString(h, "cfName");
+    std::lock_guard<std::mutex> lock(mu_);
+    if (f->param_id > 0) names_[f->param_id] = {f->short_name, f->name, f->units, f->cf_name};
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<long, std::tuple<std::string, std::string, std::string, std::string>> names_;
+};
+
+// The header keys of a field read (not its values).
+void ReadField(codes_handle* h, ParameterNames* names, GribField* f) {
+  f->edition = GetLong(h, "edition", 0);
+  f->param_id = GetLong(h, "paramId", 0);
+  names->Fill(h, f);
+  f->type_of_level = GetString(h, "typeOfLevel");
+  if (codes_get_double(h, "level", &f->level) != 0) f->level = 0;
+  f->data_date = GetLong(h, "dataDate", 0);
+  f->data_time = GetLong(h, "dataTime", 0);
+  f->validity_date = GetLong(h, "validityDate", f->data_date);
+  f->validity_time = GetLong(h, "validityTime", f->data_time);
+  f->member = GetLong(h, "perturbationNumber", -1);
+  f->ensemble_size = GetLong(h, "numberOfForecastsInEnsemble", 0);
+  if (f->number == 1) ReadGridKeys(h, &f->grid_keys);
+  f->grid_type = GetString(h, "gridType");
+  f->ni = GetLong(h, "Ni", 0);
+  f->nj = GetLong(h, "Nj", 0);
+  f->num_values = GetLong(h, "numberOfDataPoints", 0);  // with missing points too
+  f->j_consecutive = GetLong(h, "jPointsAreConsecutive", 0) != 0;
+  f->grid_md5 = GetString(h, "md5GridSection");
+  f->centre = GetLong(h, "centre", 0);
+  f->centre_name = GetString(h, "centreDescription");
+}
+
+struct HandleDeleter {
+  void operator()(codes_handle* h) const { eccodes::codes_handle_delete(h); }
+};
+
+}  // namespace
+
 Result<std::vector<GribField>> GribFile::Scan(int file) {
   GRIDSTORE_RETURN_IF_ERROR(Rewind());
-  std::vector<GribField> fields;
-  std::map<long, std::tuple<std::string, std::string, std::string, std::string>> names;
-  for (int number = 1;; ++number) {
-    GRIDSTORE_ASSIGN_OR_RETURN(codes_handle * raw, NextHandle(file_, path_, number));
-    if (raw == nullptr) break;
-    Handle handle{raw};
-    codes_handle* h = handle.h;
-    GribField f;
-    f.number = number;
-    f.edition = GetLong(h, "edition", 0);
-    // shortName, name, units and cfName follow from paramId (ecCodes' parameter database), and
-    // each is a costly concept lookup: looked up once per parameter of the file.
-    f.param_id = GetLong(h, "paramId", 0);
-    auto known = f.param_id > 0 ? names.find(f.param_id) : names.end();
-    if (known != names.end()) {
-      std::tie(f.short_name, f.name, f.units, f.cf_name) = known->second;
-    } else {
-      f.short_name = GetString(h, "shortName");
-      f.name = GetString(h, "name");
-      f.units = GetString(h, "units");
-      f.cf_name = GetString(h, "cfName");
-      if (f.param_id > 0) names[f.param_id] = {f.short_name, f.name, f.units, f.cf_name};
+  // This thread reads the messages; one worker per core reads their keys (the concept lookups
+  // behind them are most of a header's cost, and ecCodes runs them concurrently on different
+  // handles). A deque, so that the fields being filled do not move as more are added.
+  std::deque<GribField> fields;
+  ParameterNames names;
+  struct Item {
+    std::unique_ptr<codes_handle, HandleDeleter> handle;
+    GribField* field = nullptr;
+  };
+  auto read = [&](const std::function<bool(Item)>& push) -> Status {
+    for (int number = 1;; ++number) {
+      GRIDSTORE_ASSIGN_OR_RETURN(codes_handle * raw, NextHandle(file_, path_, number));
+      if (raw == nullptr) return Status::OK();
+      GribField& f = fields.emplace_back();
+      f.number = number;
+      f.file = file;
+      if (!push({std::unique_ptr<codes_handle, HandleDeleter>(raw), &f})) return Status::OK();
     }
-    f.type_of_level = GetString(h, "typeOfLevel");
-    if (codes_get_double(h, "level", &f.level) != 0) f.level = 0;
-    f.data_date = GetLong(h, "dataDate", 0);
-    f.data_time = GetLong(h, "dataTime", 0);
-    f.validity_date = GetLong(h, "validityDate", f.data_date);
-    f.validity_time = GetLong(h, "validityTime", f.data_time);
-    f.member = GetLong(h, "perturbationNumber", -1);
-    f.ensemble_size = GetLong(h, "numberOfForecastsInEnsemble", 0);
-    f.file = file;
-    if (number == 1) ReadGridKeys(h, &f.grid_keys);
-    f.grid_type = GetString(h, "gridType");
-    f.ni = GetLong(h, "Ni", 0);
-    f.nj = GetLong(h, "Nj", 0);
-    f.num_values = GetLong(h, "numberOfDataPoints", 0);  // with missing points too
-    f.j_consecutive = GetLong(h, "jPointsAreConsecutive", 0) != 0;
-    f.grid_md5 = GetString(h, "md5GridSection");
-    f.centre = GetLong(h, "centre", 0);
-    f.centre_name = GetString(h, "centreDescription");
-    fields.push_back(std::move(f));
-  }
+  };
+  auto work = [&](Item item) {
+    ReadField(item.handle.get(), &names, item.field);
+    return Status::OK();
+  };
+  GRIDSTORE_RETURN_IF_ERROR(ReadAndWork<Item>(WorkersPerCore(), 4, read, work));
   if (fields.empty()) return Status::InvalidArgument(Quote(path_) + " holds no GRIB message");
   GRIDSTORE_RETURN_IF_ERROR(Rewind());
-  return fields;
+  return std::vector<GribField>(std::make_move_iterator(fields.begin()),
+                                std::make_move_iterator(fields.end()));
 }
 
 Result<std::unique_ptr<GribMessage>> GribFile::NextMessage() {
