@@ -1,11 +1,12 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Writes a forecast run as one GRIB2 file for the GRIB import benchmark (bench/grib_import_bench.sh):
-// LEVELS isobaric levels x STEPS steps of a regular lat/lon grid, every field the real values of a
-// real message (lambert.grib2's 1199 x 799 temperature field from ../shared/grib) laid on a 0.25
-// degree grid, shifted by a little per level and step so that no two fields are equal, packed as
-// operational centres pack them (complex packing with spatial differencing, the source's bits per
-// value). grib_to_netcdf converts only regular grids, hence the relabelling.
+// Writes a forecast run as one GRIB2 file for the GRIB import benchmark
+// (bench/grib_import_bench.sh): LEVELS isobaric levels x STEPS steps of a regular lat/lon grid,
+// every field the real values of a real message (lambert.grib2's 1199 x 799 temperature field from
+// ../shared/grib) laid on a 0.25 degree grid, shifted by a little per level and step so that no two
+// fields are equal, packed as operational centres pack them (complex packing with spatial
+// differencing, the source's bits per value). grib_to_netcdf converts only regular grids, hence the
+// relabelling.
 //
 // Usage: make_grib_run SOURCE.grib2 OUT.grib2 [LEVELS=10] [STEPS=48]
 #include <eccodes.h>

@@ -415,7 +415,8 @@ Status GridDataFetcher::CheckComplete(const std::vector<const VariableMeta*>& va
       for (size_t b = 0; b < n; ++b) {
         const int64_t begin = boxes != nullptr ? (*boxes)[b].origin[kT] : 0;
         const int64_t end = boxes != nullptr ? begin + (*boxes)[b].shape[kT] : var->shape[kT];
-        const int64_t missing = var->complete_steps.FirstMissing(begin, std::min(end, var->shape[kT]));
+        const int64_t missing =
+            var->complete_steps.FirstMissing(begin, std::min(end, var->shape[kT]));
         if (missing >= std::min(end, var->shape[kT])) continue;
         return Status::FailedPrecondition(
             dataset + " is still being ingested: step " + std::to_string(missing) +

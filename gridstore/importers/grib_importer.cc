@@ -76,11 +76,10 @@ Result<PlannedGrib> ScanAndPlan(const std::vector<std::string>& paths,
   }
   GRIDSTORE_ASSIGN_OR_RETURN(
       planned.plan,
-      internal_importers::PlanGrib(paths, fields,
-                                   {.id = options.dataset_id,
-                                    .type = options.type,
-                                    .time_dimension = options.append},
-                                   lats, lons));
+      internal_importers::PlanGrib(
+          paths, fields,
+          {.id = options.dataset_id, .type = options.type, .time_dimension = options.append}, lats,
+          lons));
   DataSetMeta& meta = planned.plan.meta;
   for (const auto& [name, value] : options.attributes) meta.attributes[name] = value;
   meta.layout = options.layout;
@@ -197,8 +196,8 @@ std::string StepTime(const DataSetMeta& meta, int64_t t) {
 // The (variable, t) steps this import writes, each checked to bring every level and not to be
 // complete already.
 Result<std::map<std::pair<size_t, int64_t>, int64_t>> StepsWritten(const PlannedGrib& planned,
-                                                                  const Placement& placement,
-                                                                  const DataSetMeta& meta) {
+                                                                   const Placement& placement,
+                                                                   const DataSetMeta& meta) {
   std::map<std::pair<size_t, int64_t>, int64_t> levels;
   for (const GribPlan::Target& target : planned.plan.targets) {
     ++levels[{placement.variable_of[target.variable], placement.t_of[target.t]}];
@@ -215,8 +214,8 @@ Result<std::map<std::pair<size_t, int64_t>, int64_t>> StepsWritten(const Planned
     if (count != var.shape[grid::kZ]) {
       return Status::FailedPrecondition(
           source + " brings " + std::to_string(count) + " of the " +
-          std::to_string(var.shape[grid::kZ]) + " levels of variable " + Quote(var.name) +
-          " at " + StepTime(meta, step.second) +
+          std::to_string(var.shape[grid::kZ]) + " levels of variable " + Quote(var.name) + " at " +
+          StepTime(meta, step.second) +
           ": a step arrives whole in one import (pass all of its files together)");
     }
   }
@@ -245,7 +244,8 @@ Result<DataSetMeta> MarkComplete(grid::GridStore* store, const std::string& id,
   }
   int64_t complete = -1;
   for (const grid::VariableMeta& v : meta.variables) {
-    complete = complete < 0 ? v.complete_steps.count() : std::min(complete, v.complete_steps.count());
+    complete =
+        complete < 0 ? v.complete_steps.count() : std::min(complete, v.complete_steps.count());
     summary->steps = std::max(summary->steps, v.shape[grid::kT]);
   }
   summary->complete_steps = std::max<int64_t>(complete, 0);
@@ -253,10 +253,9 @@ Result<DataSetMeta> MarkComplete(grid::GridStore* store, const std::string& id,
       (options.expected_steps > 0 && summary->complete_steps >= options.expected_steps)) {
     for (grid::VariableMeta& v : meta.variables) {
       if (!v.complete_steps.Contains(0, v.shape[grid::kT])) {
-        summary->notes.push_back("variable " + Quote(v.name) + " has steps " +
-                                v.complete_steps.ToString() + " of " +
-                                std::to_string(v.shape[grid::kT]) +
-                                "; the others read as missing (NaN)");
+        summary->notes.push_back(
+            "variable " + Quote(v.name) + " has steps " + v.complete_steps.ToString() + " of " +
+            std::to_string(v.shape[grid::kT]) + "; the others read as missing (NaN)");
       }
       v.complete_steps = {};
     }
@@ -351,9 +350,7 @@ Result<std::shared_ptr<const GribImportPlan>> PlanGribImport(const std::vector<s
   return std::shared_ptr<const GribImportPlan>(std::move(plan));
 }
 
-const grid::DataSetMeta& PlannedMeta(const GribImportPlan& plan) {
-  return plan.planned.plan.meta;
-}
+const grid::DataSetMeta& PlannedMeta(const GribImportPlan& plan) { return plan.planned.plan.meta; }
 
 Result<ImportSummary> ImportGrib(grid::GridStore* store, const std::vector<std::string>& paths,
                                  const GribImportOptions& options) {
@@ -378,8 +375,8 @@ Result<ImportSummary> RunGribImport(grid::GridStore* store, const GribImportPlan
                                internal_importers::DatasetPublisher::Begin(
                                    store, plan.meta, options.overwrite, write_options));
     ImportProgress progress;
-    GRIDSTORE_RETURN_IF_ERROR(WriteFields(planned, Identity(plan), plan.meta, options,
-                                          publisher->writer(), &progress));
+    GRIDSTORE_RETURN_IF_ERROR(
+        WriteFields(planned, Identity(plan), plan.meta, options, publisher->writer(), &progress));
     GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
     summary.dataset_id = plan.meta.id;
     summary.variables = static_cast<int>(plan.meta.variables.size());

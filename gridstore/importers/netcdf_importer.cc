@@ -11,8 +11,8 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -180,8 +180,9 @@ Result<DataSetMeta> JoinAlongTime(const std::vector<std::string>& paths,
   for (size_t k = 0; k < order->size(); ++k) {
     const size_t i = (*order)[k];
     if (k > 0) {
-      GRIDSTORE_ASSIGN_OR_RETURN(internal_importers::RunMerge merge,
-                                 internal_importers::MergeIntoRun(joined, metas[i], Quote(paths[i])));
+      GRIDSTORE_ASSIGN_OR_RETURN(
+          internal_importers::RunMerge merge,
+          internal_importers::MergeIntoRun(joined, metas[i], Quote(paths[i])));
       joined = std::move(merge.merged);
       (*t_of)[i] = std::move(merge.t_of);
     }

@@ -152,9 +152,8 @@ HttpResponse EdrService::Handle(const HttpRequest& request) const {
 
 Result<grid::DataSetMeta> CollectionMeta(const EndpointContext& context, const std::string& id) {
   Result<grid::DataSetMeta> meta = context.store->GetDataSetMeta(id);
-  if (meta.status().IsNotFound() ||
-      (meta.ok() && meta->status() != grid::kStatusDone &&
-       meta->status() != grid::kStatusIngesting)) {
+  if (meta.status().IsNotFound() || (meta.ok() && meta->status() != grid::kStatusDone &&
+                                     meta->status() != grid::kStatusIngesting)) {
     std::string why = "no collection " + Quote(id);
     if (meta.ok()) {
       why += ": the dataset's status is " + Quote(meta->status()) +

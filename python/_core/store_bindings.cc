@@ -145,7 +145,7 @@ struct ImportArgs {
   std::optional<std::pair<int64_t, int64_t>> block;
   std::optional<std::string> codec;
   std::optional<int64_t> frame_rows;
-  bool float64 = false;  // GRIB: keep ecCodes' doubles
+  bool float64 = false;                 // GRIB: keep ecCodes' doubles
   std::vector<std::string> more_paths;  // GRIB: further files of the same dataset
   bool append = false, finish = false;  // GRIB: a run arriving step by step
   int64_t expected_steps = 0;
@@ -160,10 +160,9 @@ importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
   const bool grib = importers::IsGribFile(args.path);
   for (const std::string& more : args.more_paths) {
     if (importers::IsGribFile(more) != grib) {
-      ThrowIfError(Status::InvalidArgument(Quote(more) + " is " + (grib ? "not " : "") +
-                                           "GRIB, but " + Quote(args.path) + " is" +
-                                           (grib ? "" : " not") +
-                                           ": one dataset comes from files of one format"));
+      ThrowIfError(Status::InvalidArgument(
+          Quote(more) + " is " + (grib ? "not " : "") + "GRIB, but " + Quote(args.path) + " is" +
+          (grib ? "" : " not") + ": one dataset comes from files of one format"));
     }
   }
   if (grib != (args.format == "grib")) {
@@ -295,15 +294,27 @@ void BindStore(py::module_& m) {
              std::optional<std::pair<int64_t, int64_t>> block, std::optional<std::string> codec,
              std::optional<int64_t> frame_rows, bool float64, std::vector<std::string> more_paths,
              bool append, bool finish, int64_t expected_steps) {
-            ImportArgs args{path,      dataset, format, std::move(variables), {},
-                            overwrite, block,   codec,  frame_rows,           float64,
-                            std::move(more_paths), append, finish, expected_steps};
+            ImportArgs args{path,
+                            dataset,
+                            format,
+                            std::move(variables),
+                            {},
+                            overwrite,
+                            block,
+                            codec,
+                            frame_rows,
+                            float64,
+                            std::move(more_paths),
+                            append,
+                            finish,
+                            expected_steps};
             return Import(self, std::move(args), attributes);
           },
           py::arg("path"), py::arg("dataset"), py::arg("format"), py::arg("variables"),
           py::arg("attributes"), py::arg("overwrite"), py::arg("block"), py::arg("codec"),
-          py::arg("frame_rows"), py::arg("float64"), py::arg("more_paths") = std::vector<std::string>{},
-          py::arg("append") = false, py::arg("finish") = false, py::arg("expected_steps") = 0)
+          py::arg("frame_rows"), py::arg("float64"),
+          py::arg("more_paths") = std::vector<std::string>{}, py::arg("append") = false,
+          py::arg("finish") = false, py::arg("expected_steps") = 0)
       .def("delete", &Delete, py::arg("id"))
       .def("verify", &Verify, py::arg("id"))
       .def("refresh",

@@ -20,10 +20,10 @@
 namespace gridstore::importers {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::DecodedField;
 using testing::DecodeWithEcCodes;
 using testing::GribDir;
+using ::testing::HasSubstr;
 using testing::WriteRunStep;
 
 class GribRunTest : public ::testing::Test {
@@ -196,10 +196,9 @@ TEST_F(GribRunTest, AppendRefusesWhatDoesNotFitTheRun) {
                         "of 2017-01-01 00:00:00"));
   // The same run on another grid.
   const std::string grid = dir_.Sub("grid.grib");
-  ASSERT_EQ(testing::WriteMessages(
-                GribDir() + "/era5-2mt-2019-03-uk.grib", grid,
-                [n = 0](codes_handle*) mutable { return n++ == 0; },
-                {{"dataDate", 20170101}, {"dataTime", 0}, {"step", 24}}),
+  ASSERT_EQ(testing::WriteMessages(GribDir() + "/era5-2mt-2019-03-uk.grib", grid,
+                                   [n = 0](codes_handle*) mutable { return n++ == 0; },
+                                   {{"dataDate", 20170101}, {"dataTime", 0}, {"step", 24}}),
             1);
   auto moved = Append({grid});
   EXPECT_THAT(std::string(moved.status().message()),
@@ -279,8 +278,7 @@ TEST_F(GribRunTest, GridMappingIsCf) {
   ASSERT_TRUE(meta.ok());
   const grid::Coordinate* crs = meta->FindCoordinate("crs");
   ASSERT_NE(crs, nullptr);
-  EXPECT_EQ(grid::StringAttribute(crs->attributes, "grid_mapping_name"),
-            "lambert_conformal_conic");
+  EXPECT_EQ(grid::StringAttribute(crs->attributes, "grid_mapping_name"), "lambert_conformal_conic");
   EXPECT_TRUE(crs->attributes.count("standard_parallel"));
   EXPECT_TRUE(crs->attributes.count("longitude_of_central_meridian"));
   EXPECT_EQ(grid::StringAttribute(meta->variables[0].attributes, "grid_mapping"), "crs");

@@ -28,9 +28,9 @@ inline std::string GribDir() {
     ADD_FAILURE() << "GRIDSTORE_TEST_DATA is not set (ctest sets it; ../shared/grib is beside it)";
     return "";
   }
-  const std::string dir =
-      (std::filesystem::path(data) / ".." / "grib").lexically_normal().string();
-  if (!std::filesystem::is_directory(dir)) ADD_FAILURE() << "no folder of real GRIB files at " << dir;
+  const std::string dir = (std::filesystem::path(data) / ".." / "grib").lexically_normal().string();
+  if (!std::filesystem::is_directory(dir))
+    ADD_FAILURE() << "no folder of real GRIB files at " << dir;
   return dir;
 }
 
@@ -122,15 +122,15 @@ inline int WriteMessages(const std::string& in, const std::string& out,
 inline int WriteRunStep(const std::string& out, int k, std::vector<long> levels = {}) {
   const long dates[] = {20170101, 20170101, 20170102, 20170102};
   const long times[] = {0, 1200, 0, 1200};
-  return WriteMessages(
-      GribDir() + "/era5-levels-members.grib", out,
-      [&](codes_handle* h) {
-        bool level_ok = levels.empty();
-        for (long l : levels) level_ok |= LongKey(h, "level", -1) == l;
-        return LongKey(h, "perturbationNumber", -1) == 0 && LongKey(h, "dataDate", 0) == dates[k] &&
-               LongKey(h, "dataTime", -1) == times[k] && level_ok;
-      },
-      {{"dataDate", 20170101}, {"dataTime", 0}, {"step", 6L * k}});
+  return WriteMessages(GribDir() + "/era5-levels-members.grib", out,
+                       [&](codes_handle* h) {
+                         bool level_ok = levels.empty();
+                         for (long l : levels) level_ok |= LongKey(h, "level", -1) == l;
+                         return LongKey(h, "perturbationNumber", -1) == 0 &&
+                                LongKey(h, "dataDate", 0) == dates[k] &&
+                                LongKey(h, "dataTime", -1) == times[k] && level_ok;
+                       },
+                       {{"dataDate", 20170101}, {"dataTime", 0}, {"step", 6L * k}});
 }
 
 }  // namespace gridstore::testing

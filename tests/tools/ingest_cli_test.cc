@@ -70,8 +70,9 @@ TEST(IngestCliTest, ReadersInOtherProcessesSeeOnlyCompleteSteps) {
   std::vector<RunResult> imports;
   std::thread importer([&] {
     for (int k = 0; k < kSteps; ++k) {
-      std::vector<std::string> args = {"import", files[size_t(k)], "--dataset", "gfs/run",
-                                       "--append", "--expected-steps", std::to_string(kSteps)};
+      std::vector<std::string> args = {
+          "import",   files[size_t(k)],   "--dataset",           "gfs/run",
+          "--append", "--expected-steps", std::to_string(kSteps)};
       imports.push_back(RunGridStore(dir.Sub("importer"), store, args));
       std::this_thread::sleep_for(std::chrono::milliseconds(150));
     }
@@ -83,10 +84,10 @@ TEST(IngestCliTest, ReadersInOtherProcessesSeeOnlyCompleteSteps) {
   std::vector<std::string> unexpected;
   for (int polls = 0; polls < 2000 && seen < kSteps; ++polls) {
     const bool done_before = imported.load();
-    RunResult r = RunGridStore(dir.Sub("reader"), store,
-                               {"fetch", "gfs/run", "--variables", "t_member0", "--origin",
-                                std::to_string(seen) + ",0,0,0", "--shape", "1,2,61,120",
-                                "--format", "csv"});
+    RunResult r =
+        RunGridStore(dir.Sub("reader"), store,
+                     {"fetch", "gfs/run", "--variables", "t_member0", "--origin",
+                      std::to_string(seen) + ",0,0,0", "--shape", "1,2,61,120", "--format", "csv"});
     if (r.exit_code == 0) {
       ASSERT_EQ(LastColumn(r.out), expected[size_t(seen)]) << "step " << seen;
       ++seen;
@@ -140,17 +141,25 @@ TEST(IngestCliTest, WatchIngestsFilesAsTheyAppearAndSkipsThemOnRestart) {
   place(0, "era.t00z.f000");
   place(1, "era.t00z.f006");
   std::ofstream(in + "/README") << "not a step";
-  const std::vector<std::string> args = {
-      "--store", store, "ingest", "--watch", in, "--dataset-from", "era.t{run}z.f{step}",
-      "--dataset", "era/{run}Z", "--expected-steps", "3", "--interval", "1"};
+  const std::vector<std::string> args = {"--store",
+                                         store,
+                                         "ingest",
+                                         "--watch",
+                                         in,
+                                         "--dataset-from",
+                                         "era.t{run}z.f{step}",
+                                         "--dataset",
+                                         "era/{run}Z",
+                                         "--expected-steps",
+                                         "3",
+                                         "--interval",
+                                         "1"};
   std::vector<char*> argv = {const_cast<char*>(GRIDSTORE_CLI)};
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid = 0;
   ASSERT_EQ(posix_spawn(&pid, GRIDSTORE_CLI, nullptr, nullptr, argv.data(), environ), 0);
-  auto status_of_run = [&] {
-    return RunGridStore(dir.Sub("cli"), store, {"info", "era/00Z"}).out;
-  };
+  auto status_of_run = [&] { return RunGridStore(dir.Sub("cli"), store, {"info", "era/00Z"}).out; };
   // The first two steps, then the third placed while it runs.
   bool two = false, done = false;
   for (int i = 0; i < 300 && !two; ++i) {

@@ -122,9 +122,9 @@ Result<importers::GribImportOptions> GribOptions(const ImportArgs& args,
   options.append = args.append;
   options.finish = args.finish;
   if (args.expected_steps) {
-    GRIDSTORE_ASSIGN_OR_RETURN(options.expected_steps,
-                               ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1,
-                                                int64_t{1} << 31));
+    GRIDSTORE_ASSIGN_OR_RETURN(
+        options.expected_steps,
+        ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1, int64_t{1} << 31));
   }
   if ((options.finish || options.expected_steps > 0) && !options.append) {
     return Status::InvalidArgument("--finish and --expected-steps apply with --append");
@@ -181,19 +181,21 @@ Status RunImport(const CommandContext& context, const ImportArgs& args) {
     if (grib < args.files.size()) {
       for (const std::string& file : args.files) {
         if (!importers::IsGribFile(file)) {
-          return Status::InvalidArgument(Quote(file) + " is not GRIB, but " +
-                                         Quote(args.files[0] == file ? args.files.back()
-                                                                     : args.files[0]) +
-                                         " is: one dataset comes from files of one format");
+          return Status::InvalidArgument(
+              Quote(file) + " is not GRIB, but " +
+              Quote(args.files[0] == file ? args.files.back() : args.files[0]) +
+              " is: one dataset comes from files of one format");
         }
       }
     }
-    GRIDSTORE_ASSIGN_OR_RETURN(importers::GribImportOptions grib_options, GribOptions(args, options));
+    GRIDSTORE_ASSIGN_OR_RETURN(importers::GribImportOptions grib_options,
+                               GribOptions(args, options));
     // Planned before the store is opened: a bad file leaves no store behind.
     GRIDSTORE_ASSIGN_OR_RETURN(auto plan, importers::PlanGribImport(args.files, grib_options));
-    return ImportWithProgress(context, args, threads, [&](grid::GridStore* store, auto on_progress) {
-      return importers::RunGribImport(store, *plan, on_progress);
-    });
+    return ImportWithProgress(context, args, threads,
+                              [&](grid::GridStore* store, auto on_progress) {
+                                return importers::RunGribImport(store, *plan, on_progress);
+                              });
   }
   if (args.type || args.append || args.finish || args.expected_steps) {
     return Status::InvalidArgument(
@@ -211,8 +213,7 @@ Status RunImport(const CommandContext& context, const ImportArgs& args) {
 }  // namespace
 Command RegisterImport(CLI::App& parent, const CommandContext& context) {
   auto args = std::make_shared<ImportArgs>();
-  CLI::App* app =
-      parent.add_subcommand("import", "Import NetCDF or GRIB files as a dataset");
+  CLI::App* app = parent.add_subcommand("import", "Import NetCDF or GRIB files as a dataset");
   app->add_option("FILE", args->files,
                   "NetCDF (classic, 64-bit offset, netCDF-4) or GRIB (edition 1 or 2) file, told "
                   "apart by content; several files (one format) make one dataset along time")

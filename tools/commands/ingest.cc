@@ -61,7 +61,8 @@ Result<NamePattern> CompilePattern(const std::string& pattern) {
     const char c = pattern[i];
     if (c == kFieldOpen) {
       const size_t close = pattern.find(kFieldClose, i);
-      const std::string name = close == std::string::npos ? "" : pattern.substr(i + 1, close - i - 1);
+      const std::string name =
+          close == std::string::npos ? "" : pattern.substr(i + 1, close - i - 1);
       constexpr std::string_view kWordChars =
           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
       if (name.empty() || name.find_first_not_of(kWordChars) != std::string::npos) {
@@ -203,9 +204,9 @@ Status RunIngest(const CommandContext& context, const IngestArgs& args) {
   options.append = true;
   options.sources_attribute = std::string(kSourcesAttribute);
   if (args.expected_steps) {
-    GRIDSTORE_ASSIGN_OR_RETURN(options.expected_steps,
-                               ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1,
-                                                int64_t{1} << 31));
+    GRIDSTORE_ASSIGN_OR_RETURN(
+        options.expected_steps,
+        ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1, int64_t{1} << 31));
   }
   if (args.type && *args.type != "float32") {
     if (*args.type != "float64") {
@@ -261,8 +262,7 @@ Command RegisterIngest(CLI::App& parent, const CommandContext& context) {
                   "File names to take, with {FIELD}s: gfs.t{run}z.pgrb2.0p25.f{step}")
       ->required()
       ->type_name("PATTERN");
-  app->add_option("--dataset", args->dataset,
-                  "The run's dataset id, from the fields: gfs/{run}")
+  app->add_option("--dataset", args->dataset, "The run's dataset id, from the fields: gfs/{run}")
       ->required()
       ->type_name("TEMPLATE");
   AddOptionalString(app, "--expected-steps", &args->expected_steps,

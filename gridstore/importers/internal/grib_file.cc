@@ -2,12 +2,12 @@
 #include "gridstore/importers/internal/grib_file.h"
 
 #include <cerrno>
-#include <deque>
-#include <functional>
-#include <mutex>
 #include <cmath>
 #include <cstring>
+#include <deque>
+#include <functional>
 #include <limits>
+#include <mutex>
 #include <string_view>
 #include <tuple>
 
@@ -113,12 +113,19 @@ Status GribFile::Rewind() {
 
 // The keys that define each kind of grid's projection and earth, where defined.
 void ReadGridKeys(codes_handle* h, std::map<std::string, double>* keys) {
-  static constexpr const char* kKeys[] = {
-      "LaDInDegrees",  "LoVInDegrees",  "Latin1InDegrees", "Latin2InDegrees",
-      "orientationOfTheGridInDegrees",  "projectionCentreFlag",
-      "latitudeOfSouthernPoleInDegrees", "longitudeOfSouthernPoleInDegrees",
-      "angleOfRotationInDegrees",       "radius",          "earthMajorAxis",
-      "earthMinorAxis",                 "shapeOfTheEarth"};
+  static constexpr const char* kKeys[] = {"LaDInDegrees",
+                                          "LoVInDegrees",
+                                          "Latin1InDegrees",
+                                          "Latin2InDegrees",
+                                          "orientationOfTheGridInDegrees",
+                                          "projectionCentreFlag",
+                                          "latitudeOfSouthernPoleInDegrees",
+                                          "longitudeOfSouthernPoleInDegrees",
+                                          "angleOfRotationInDegrees",
+                                          "radius",
+                                          "earthMajorAxis",
+                                          "earthMinorAxis",
+                                          "shapeOfTheEarth"};
   for (const char* key : kKeys) {
     if (eccodes::codes_is_defined(h, key) == 0) continue;
     int err = 0;

@@ -8,8 +8,8 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 

@@ -146,7 +146,8 @@ void AddTime(const std::vector<int64_t>& times, const std::set<std::pair<long, l
   for (int64_t t : times) hours.push_back(static_cast<double>(t - epoch) / 3600.0);
   const bool axis = times.size() > 1 || time_dimension;
   *dim = axis ? "time" : "";
-  std::vector<std::string> dims = axis ? std::vector<std::string>{"time"} : std::vector<std::string>{};
+  std::vector<std::string> dims =
+      axis ? std::vector<std::string>{"time"} : std::vector<std::string>{};
   std::vector<int64_t> shape =
       axis ? std::vector<int64_t>{int64_t(times.size())} : std::vector<int64_t>{};
   std::string units = "hours since ";
@@ -198,15 +199,16 @@ bool AddGridMapping(const GribField& first, grid::DataSetMeta* meta) {
              has("Latin1InDegrees") && has("Latin2InDegrees")) {
     a["grid_mapping_name"] = AttributeValue::String("lambert_conformal_conic");
     const double p1 = at("Latin1InDegrees"), p2 = at("Latin2InDegrees");
-    a["standard_parallel"] = p1 == p2 ? number(p1) : AttributeValue::Floats(DataType::kFloat64, {p1, p2});
+    a["standard_parallel"] =
+        p1 == p2 ? number(p1) : AttributeValue::Floats(DataType::kFloat64, {p1, p2});
     a["longitude_of_central_meridian"] = number(at("LoVInDegrees"));
     a["latitude_of_projection_origin"] = number(at("LaDInDegrees"));
   } else if (type == "polar_stereographic" && has("orientationOfTheGridInDegrees")) {
     a["grid_mapping_name"] = AttributeValue::String("polar_stereographic");
     a["straight_vertical_longitude_from_pole"] = number(at("orientationOfTheGridInDegrees"));
     // Bit 1 of projectionCentreFlag: the south pole is on the projection plane.
-    const bool south = has("projectionCentreFlag") &&
-                       (static_cast<long>(at("projectionCentreFlag")) & 128) != 0;
+    const bool south =
+        has("projectionCentreFlag") && (static_cast<long>(at("projectionCentreFlag")) & 128) != 0;
     a["latitude_of_projection_origin"] = number(south ? -90.0 : 90.0);
     if (has("LaDInDegrees")) a["standard_parallel"] = number(at("LaDInDegrees"));
   } else if (type == "mercator" && has("LaDInDegrees")) {
@@ -250,7 +252,7 @@ std::string Where(const std::vector<std::string>& paths, const GribField& f) {
 
 // What the fields hold, checked: one grid, no grid without rows.
 struct Collected {
-  bool ensemble = false;  // members become part of variable names
+  bool ensemble = false;                              // members become part of variable names
   std::set<std::pair<long, long>> references;         // (dataDate, dataTime)
   std::vector<int64_t> times;                         // distinct validity times, seconds, ascending
   std::map<VariableKey, std::vector<size_t>> groups;  // the fields of each variable
@@ -317,9 +319,9 @@ struct Layout {
 
 // The variable of `key`'s fields, and the plane each of them fills.
 Status AddVariable(const std::vector<std::string>& paths, const std::string& name,
-                   const VariableKey& key,
-                   const std::vector<size_t>& indices, const std::vector<GribField>& fields,
-                   const Collected& c, const Layout& layout, GribPlan* plan) {
+                   const VariableKey& key, const std::vector<size_t>& indices,
+                   const std::vector<GribField>& fields, const Collected& c, const Layout& layout,
+                   GribPlan* plan) {
   const GribField& f0 = fields[indices.front()];
   const std::set<double>& zs = c.levels.at(key.type_of_level);
   const bool has_z = zs.size() > 1;
@@ -342,7 +344,8 @@ Status AddVariable(const std::vector<std::string>& paths, const std::string& nam
   var.attributes["GRIB_paramId"] = AttributeValue::Int64(f0.param_id);
   var.attributes["GRIB_shortName"] = AttributeValue::String(key.short_name);
   var.attributes["GRIB_typeOfLevel"] = AttributeValue::String(key.type_of_level);
-  if (key.member >= 0) var.attributes["GRIB_perturbationNumber"] = AttributeValue::Int64(key.member);
+  if (key.member >= 0)
+    var.attributes["GRIB_perturbationNumber"] = AttributeValue::Int64(key.member);
   if (layout.grid_mapping) var.attributes["grid_mapping"] = AttributeValue::String("crs");
   if (layout.projected) {
     var.attributes["coordinates"] = AttributeValue::String("latitude longitude");

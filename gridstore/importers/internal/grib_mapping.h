@@ -30,7 +30,7 @@ struct GribPlan {
 };
 
 struct GribPlanOptions {
-  std::string id;                                // the dataset's id
+  std::string id;                                  // the dataset's id
   grid::DataType type = grid::DataType::kFloat32;  // float32 or float64
   // Give time a dimension even when the fields hold one validity time (a run appended step by
   // step grows along it); otherwise one time is a scalar coordinate.

@@ -93,10 +93,9 @@ Status MergeTimes(const std::string& dataset, const std::string& source, const C
   GRIDSTORE_ASSIGN_OR_RETURN(const grid::TimeUnits units, UnitsOf(*time, dataset));
   GRIDSTORE_ASSIGN_OR_RETURN(const grid::TimeUnits in_units, UnitsOf(in_time, source));
   if (units.calendar() != in_units.calendar()) {
-    return Status::FailedPrecondition(source + "'s calendar is " +
-                                      Quote(std::string(grid::CalendarName(in_units.calendar()))) +
-                                      ", but " + dataset + "'s is " +
-                                      Quote(std::string(grid::CalendarName(units.calendar()))));
+    return Status::FailedPrecondition(
+        source + "'s calendar is " + Quote(std::string(grid::CalendarName(in_units.calendar()))) +
+        ", but " + dataset + "'s is " + Quote(std::string(grid::CalendarName(units.calendar()))));
   }
   // Times are compared to the microsecond, in the dataset's units.
   auto micros = [&](double v) { return std::llround(v * double(units.unit_microseconds())); };
@@ -143,7 +142,8 @@ Status MergeVariables(const std::string& dataset, const std::string& source,
       for (const VariableMeta& o : out.variables) {
         known_grid |= o.dimension_names[grid::kX] == v.dimension_names[grid::kX] &&
                       o.dimension_names[grid::kY] == v.dimension_names[grid::kY] &&
-                      o.shape[grid::kX] == v.shape[grid::kX] && o.shape[grid::kY] == v.shape[grid::kY];
+                      o.shape[grid::kX] == v.shape[grid::kX] &&
+                      o.shape[grid::kY] == v.shape[grid::kY];
       }
       if (!known_grid) {
         return Status::FailedPrecondition(
@@ -161,10 +161,10 @@ Status MergeVariables(const std::string& dataset, const std::string& source,
       continue;
     }
     if (have->type != v.type) {
-      return Status::FailedPrecondition(
-          source + ": variable " + Quote(v.name) + " is " + std::string(DataTypeName(v.type)) +
-          ", but in " + dataset + " it is " + std::string(DataTypeName(have->type)) +
-          " (import with the same --type)");
+      return Status::FailedPrecondition(source + ": variable " + Quote(v.name) + " is " +
+                                        std::string(DataTypeName(v.type)) + ", but in " + dataset +
+                                        " it is " + std::string(DataTypeName(have->type)) +
+                                        " (import with the same --type)");
     }
     if (have->fill_value != v.fill_value || have->packing != v.packing) {
       return Status::FailedPrecondition(
@@ -177,10 +177,9 @@ Status MergeVariables(const std::string& dataset, const std::string& source,
           have->dimension_names[axis] != v.dimension_names[axis]) {
         return Status::FailedPrecondition(
             source + ": variable " + Quote(v.name) + " has " + std::to_string(v.shape[axis]) +
-            " along " + std::string(grid::AxisName(axis)) + " (" +
-            Quote(v.dimension_names[axis]) + "), but in " + dataset + " " +
-            std::to_string(have->shape[axis]) + " (" + Quote(have->dimension_names[axis]) +
-            "): a run's levels and grid cannot change");
+            " along " + std::string(grid::AxisName(axis)) + " (" + Quote(v.dimension_names[axis]) +
+            "), but in " + dataset + " " + std::to_string(have->shape[axis]) + " (" +
+            Quote(have->dimension_names[axis]) + "): a run's levels and grid cannot change");
       }
     }
     m->variable_of.push_back(static_cast<size_t>(have - out.variables.data()));
@@ -247,13 +246,13 @@ Result<RunMerge> MergeIntoRun(const DataSetMeta& existing, const DataSetMeta& in
     return Status::InvalidArgument(source + " has no time axis to add");
   }
   if (in_name != name) {
-    return Status::FailedPrecondition(source + "'s time dimension is " + Quote(in_name) +
-                                      ", but " + dataset + "'s is " + Quote(name));
+    return Status::FailedPrecondition(source + "'s time dimension is " + Quote(in_name) + ", but " +
+                                      dataset + "'s is " + Quote(name));
   }
   Coordinate* step = FindCoordinate(&out, "step");
   const size_t stored_steps = time->values.size();
-  GRIDSTORE_RETURN_IF_ERROR(MergeTimes(dataset, source, *in_time, incoming.FindCoordinate("step"),
-                                       time, step, &m.t_of));
+  GRIDSTORE_RETURN_IF_ERROR(
+      MergeTimes(dataset, source, *in_time, incoming.FindCoordinate("step"), time, step, &m.t_of));
   const int64_t steps = static_cast<int64_t>(time->values.size());
   GRIDSTORE_RETURN_IF_ERROR(AppendRows(dataset, source, incoming, name, stored_steps, &m));
 
@@ -272,10 +271,9 @@ Result<RunMerge> MergeIntoRun(const DataSetMeta& existing, const DataSetMeta& in
             dataset + " has " + Values(have->values) +
             ": a step arrives whole in one import (pass all of its files together)");
       }
-      return Status::FailedPrecondition(source + ": coordinate " + Quote(c.name) + " is " +
-                                        Values(c.values) + ", but in " + dataset + " it is " +
-                                        Values(have->values) +
-                                        ": a run's grid and levels cannot change");
+      return Status::FailedPrecondition(
+          source + ": coordinate " + Quote(c.name) + " is " + Values(c.values) + ", but in " +
+          dataset + " it is " + Values(have->values) + ": a run's grid and levels cannot change");
     }
   }
   GRIDSTORE_RETURN_IF_ERROR(MergeVariables(dataset, source, incoming, steps, &m));
