@@ -16,7 +16,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -48,56 +47,74 @@ struct IngestArgs {
   bool once = false;
 };
 
-// A file-name pattern: literal text and {name} fields (each matching one or more characters).
+// A file-name pattern: literal text and {name} fields (each matching one or more characters,
+// as few as let the rest match).
 struct NamePattern {
-  std::regex regex;
+  struct Part {
+    std::string literal;  // if field < 0
+    int field = -1;       // index into fields
+  };
+  std::vector<Part> parts;
   std::vector<std::string> fields;
 };
 
 Result<NamePattern> CompilePattern(const std::string& pattern) {
   NamePattern p;
-  std::string re = "^";
   for (size_t i = 0; i < pattern.size(); ++i) {
     const char c = pattern[i];
-    if (c == kFieldOpen) {
-      const size_t close = pattern.find(kFieldClose, i);
-      const std::string name =
-          close == std::string::npos ? "" : pattern.substr(i + 1, close - i - 1);
-      constexpr std::string_view kWordChars =
-          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
-      if (name.empty() || name.find_first_not_of(kWordChars) != std::string::npos) {
-        return Status::InvalidArgument("--dataset-from " + Quote(pattern) +
-                                       ": a field is {NAME} of letters, digits and _");
-      }
-      for (const std::string& f : p.fields) {
-        if (f == name) {
-          return Status::InvalidArgument("--dataset-from " + Quote(pattern) + ": field {" + name +
-                                         "} appears twice");
-        }
-      }
-      p.fields.push_back(name);
-      re += "(.+?)";
-      i = close;
-    } else {
-      if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) re += '\\';
-      re += c;
+    if (c != kFieldOpen) {
+      if (p.parts.empty() || p.parts.back().field >= 0) p.parts.push_back({});
+      p.parts.back().literal += c;
+      continue;
     }
+    const size_t close = pattern.find(kFieldClose, i);
+    const std::string name = close == std::string::npos ? "" : pattern.substr(i + 1, close - i - 1);
+    constexpr std::string_view kWordChars =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+    if (name.empty() || name.find_first_not_of(kWordChars) != std::string::npos) {
+      return Status::InvalidArgument("--dataset-from " + Quote(pattern) +
+                                     ": a field is {NAME} of letters, digits and _");
+    }
+    for (const std::string& f : p.fields) {
+      if (f == name) {
+        return Status::InvalidArgument("--dataset-from " + Quote(pattern) + ": field {" + name +
+                                       "} appears twice");
+      }
+    }
+    p.parts.push_back({"", static_cast<int>(p.fields.size())});
+    p.fields.push_back(name);
+    i = close;
   }
-  p.regex = std::regex(re + "$");
   return p;
+}
+
+// True if `text` matches parts[k...]; (*values)[f] gets what field f matched.
+bool MatchFrom(const NamePattern& p, size_t k, std::string_view text,
+               std::vector<std::string>* values) {
+  if (k == p.parts.size()) return text.empty();
+  const NamePattern::Part& part = p.parts[k];
+  if (part.field < 0) {
+    return text.starts_with(part.literal) &&
+           MatchFrom(p, k + 1, text.substr(part.literal.size()), values);
+  }
+  for (size_t n = 1; n <= text.size(); ++n) {
+    (*values)[size_t(part.field)] = std::string(text.substr(0, n));
+    if (MatchFrom(p, k + 1, text.substr(n), values)) return true;
+  }
+  return false;
 }
 
 // The dataset id of `name` by `templ`, or nullopt if the name does not match.
 Result<std::optional<std::string>> DatasetOf(const NamePattern& p, const std::string& templ,
                                              const std::string& name) {
-  std::smatch m;
-  if (!std::regex_match(name, m, p.regex)) return std::optional<std::string>();
+  std::vector<std::string> values(p.fields.size());
+  if (!MatchFrom(p, 0, name, &values)) return std::optional<std::string>();
   std::string id = templ;
   for (size_t f = 0; f < p.fields.size(); ++f) {
-    const std::string key = "{" + p.fields[f] + "}";
+    const std::string key = kFieldOpen + p.fields[f] + kFieldClose;
     for (size_t at = id.find(key); at != std::string::npos; at = id.find(key, at)) {
-      id.replace(at, key.size(), m[f + 1].str());
-      at += m[f + 1].length();
+      id.replace(at, key.size(), values[f]);
+      at += values[f].size();
     }
   }
   GRIDSTORE_RETURN_IF_ERROR(grid::ValidateDataSetId(id).WithContext(
