@@ -211,7 +211,14 @@ Result<std::vector<GribField>> GribFile::Scan(int file) {
       GribField& f = fields.emplace_back();
       f.number = number;
       f.file = file;
-      if (!push({std::unique_ptr<codes_handle, HandleDeleter>(raw), &f})) return Status::OK();
+      std::unique_ptr<codes_handle, HandleDeleter> handle(raw);
+      if (number == 1) {
+        // Alone: ecCodes builds its caches (definitions, concepts, tables) on first use without
+        // a lock, so two threads doing that at once lose one's allocations.
+        ReadField(handle.get(), &names, &f);
+        continue;
+      }
+      if (!push({std::move(handle), &f})) return Status::OK();
     }
   };
   auto work = [&](Item item) {
