@@ -200,7 +200,7 @@ Status RunImport(const CommandContext& context, const ImportArgs& args) {
   if (args.type || args.append || args.finish || args.expected_steps) {
     return Status::InvalidArgument(
         std::string(args.type ? "--type" : "--append, --finish and --expected-steps") +
-        " apply to GRIB files; " + Quote(args.files[0]) + " is NetCDF");
+        " apply to GRIB files; " + Quote(args.files[0]) + " is not GRIB");
   }
   GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta,
                              importers::ReadNetCdfFilesMeta(args.files, options));
