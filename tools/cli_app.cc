@@ -142,6 +142,7 @@ CliApp::CliApp() : app_(std::make_unique<CLI::App>()) {
   commands_.push_back(RegisterDelete(*app_, context_));
   commands_.push_back(RegisterVerify(*app_, context_));
   commands_.push_back(RegisterCompact(*app_, context_));
+  commands_.push_back(RegisterRelayout(*app_, context_));
   commands_.push_back(RegisterRetention(*app_, context_));
   AddStoreOptions(app_.get());
 }

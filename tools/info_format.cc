@@ -101,6 +101,12 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
   if (meta.layout.frame_rows > 0 && meta.layout.frame_rows < meta.layout.block_x) {
     out << "frames       " << meta.layout.frame_rows << " rows per frame\n";
   }
+  if (meta.series) {
+    out << "series       " << grid::SeriesLayoutToString(*meta.series)
+        << (meta.series->ready ? " (time-major second layout)"
+                               : " (being written: run relayout again to finish it)")
+        << "\n";
+  }
   out << "variables    " << meta.variables.size() << "\n";
   for (const auto& v : meta.variables) {
     out << "  " << EscapeBytes(v.name) << "  " << grid::DataTypeName(v.type) << "  [";
@@ -158,6 +164,13 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
                    {"block_y", meta.layout.block_y},
                    {"codec", grid::CodecOptionsToString(meta.layout.codec)},
                    {"frame_rows", meta.layout.frame_rows}};
+  if (meta.series) {
+    doc["series_layout"] = {{"block_t", meta.series->block_t},
+                            {"tile_x", meta.series->tile_x},
+                            {"tile_y", meta.series->tile_y},
+                            {"frame_points", meta.series->frame_points},
+                            {"ready", meta.series->ready}};
+  }
   ordered_json vars = ordered_json::array();
   for (const auto& v : meta.variables) {
     ordered_json j;

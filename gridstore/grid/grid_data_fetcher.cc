@@ -15,6 +15,7 @@
 #include "gridstore/grid/internal/block_geometry.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_messages.h"
+#include "gridstore/grid/internal/series_fetch.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/grid/internal/unpack.h"
 #include "gridstore/util/internal/mutex.h"
@@ -290,6 +291,51 @@ Status FetchGroup(const FetchRun& run, size_t begin, size_t end, FetchStats* loc
   return Status::OK();
 }
 
+// What reading the box from the planes costs: every plane (t, z) of the box, the blocks the
+// box's (x, y) part touches, only the frames holding its rows (all rows of unframed blocks).
+internal_grid::LayoutCost PlaneCost(const VariableMeta& var, const BlockLayout& layout,
+                                    const Shape4& origin, const Shape4& shape) {
+  const BlockGeometry g(var, layout);
+  const int64_t es = static_cast<int64_t>(DataTypeSize(var.type));
+  internal_grid::LayoutCost per_plane;
+  const BlockGeometry::BlockRange blocks = g.BlocksOf(origin, shape);
+  for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
+    for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
+      ++per_plane.blocks;
+      const BlockGeometry::Overlap o = g.OverlapOf(r, c, origin, shape);
+      const int64_t bx0 = g.row_begin(r);
+      const int64_t rows = RowsToDecode(
+          static_cast<uint32_t>(g.rows_of(r)), static_cast<uint32_t>(layout.frame_rows),
+          static_cast<uint32_t>(o.x_lo - bx0), static_cast<uint32_t>(o.x_hi - bx0));
+      per_plane.bytes_to_decode += rows * g.cols_of(c) * es;
+    }
+  }
+  const int64_t planes = shape[kT] * shape[kZ];
+  return {per_plane.blocks * planes, per_plane.bytes_to_decode * planes};
+}
+
+// The costs of reading `boxes` of `var` from each layout, and whether the series layout is the
+// cheaper (never without a ready one).
+struct LayoutChoice {
+  internal_grid::LayoutCost plane;
+  std::optional<internal_grid::LayoutCost> series;
+  bool use_series = false;
+};
+LayoutChoice ChooseLayout(const DataSetMeta& meta, const VariableMeta& var,
+                          const std::vector<Box>& boxes) {
+  LayoutChoice choice;
+  const bool series = meta.series && meta.series->ready;
+  if (series) choice.series.emplace();
+  for (const Box& box : boxes) {
+    choice.plane += PlaneCost(var, meta.layout, box.origin, box.shape);
+    if (series) {
+      *choice.series += internal_grid::SeriesCost(var, *meta.series, box.origin, box.shape);
+    }
+  }
+  choice.use_series = series && choice.series->score() < choice.plane.score();
+  return choice;
+}
+
 void AddStats(const FetchStats& from, FetchStats* to) {
   to->blocks_read += from.blocks_read;
   to->blocks_missing += from.blocks_missing;
@@ -367,6 +413,10 @@ Result<FetchPlan> GridDataFetcher::Explain() const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
   FetchPlan plan;
   plan.layout = "plane blocks " + BlockLayoutToString(meta_->layout);
+  if (meta_->series) {
+    plan.layout += "; series blocks " + SeriesLayoutToString(*meta_->series) +
+                   (meta_->series->ready ? "" : " (being written: not read yet)");
+  }
   for (const VariableMeta* var : vars) {
     FetchPlan::Variable v;
     v.name = var->name;
@@ -374,25 +424,18 @@ Result<FetchPlan> GridDataFetcher::Explain() const {
     v.shape = var->shape;
     if (box_) std::tie(v.origin, v.shape) = *box_;
     GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, v.origin, v.shape));
-    const BlockGeometry g(*var, meta_->layout);
-    const int64_t es = static_cast<int64_t>(DataTypeSize(var->type));
-    int64_t plane_blocks = 0, plane_bytes = 0;
-    const BlockGeometry::BlockRange blocks = g.BlocksOf(v.origin, v.shape);
-    for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
-      for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
-        ++plane_blocks;
-        // Only the frames holding the box's rows are decoded (all rows of unframed blocks).
-        const BlockGeometry::Overlap o = g.OverlapOf(r, c, v.origin, v.shape);
-        const int64_t bx0 = g.row_begin(r);
-        const int64_t rows = RowsToDecode(
-            static_cast<uint32_t>(g.rows_of(r)), static_cast<uint32_t>(meta_->layout.frame_rows),
-            static_cast<uint32_t>(o.x_lo - bx0), static_cast<uint32_t>(o.x_hi - bx0));
-        plane_bytes += rows * g.cols_of(c) * es;
-      }
+    const LayoutChoice choice = ChooseLayout(*meta_, *var, {Box{v.origin, v.shape}});
+    v.plane_blocks = choice.plane.blocks;
+    v.plane_bytes_to_decode = choice.plane.bytes_to_decode;
+    if (choice.series) {
+      v.series_blocks = choice.series->blocks;
+      v.series_bytes_to_decode = choice.series->bytes_to_decode;
     }
-    const int64_t planes = v.shape[kT] * v.shape[kZ];
-    v.blocks = planes * plane_blocks;
-    v.bytes_to_decode = planes * plane_bytes;
+    v.layout = choice.use_series ? "series" : "plane";
+    const internal_grid::LayoutCost& chosen = choice.use_series ? *choice.series : choice.plane;
+    v.blocks = chosen.blocks;
+    v.bytes_to_decode = chosen.bytes_to_decode;
+    const int64_t es = static_cast<int64_t>(DataTypeSize(var->type));
     v.bytes_returned = v.shape[kT] * v.shape[kZ] * v.shape[kX] * v.shape[kY] * es;
     plan.blocks += v.blocks;
     plan.bytes_to_decode += v.bytes_to_decode;
@@ -488,18 +531,30 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
   const size_t num_results = boxes != nullptr ? boxes->size() : 1;
   std::vector<GridDataSet> results(num_results);
 
-  // Plan: one output per (box, variable); one task per distinct block the boxes touch.
+  // Plan: one output per (box, variable), read from the layout cheaper for that variable's
+  // boxes; one task per distinct block the boxes touch.
   std::vector<Output> outputs;
+  std::vector<internal_grid::SeriesOutput> series_outputs;
   outputs.reserve(num_results * vars.size());
-  for (size_t b = 0; b < num_results; ++b) {
-    results[b].id = meta_->id;
-    for (const VariableMeta* var : vars) {
+  for (const VariableMeta* var : vars) {
+    std::vector<Box> var_boxes;
+    for (size_t b = 0; b < num_results; ++b) {
       Shape4 origin = {0, 0, 0, 0}, shape = var->shape;
       if (boxes != nullptr)
         std::tie(origin, shape) = std::pair((*boxes)[b].origin, (*boxes)[b].shape);
       GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, origin, shape));
+      var_boxes.push_back(Box{origin, shape});
+    }
+    const bool use_series = ChooseLayout(*meta_, *var, var_boxes).use_series;
+    for (size_t b = 0; b < num_results; ++b) {
+      results[b].id = meta_->id;
+      const auto& [origin, shape] = var_boxes[b];
       Grid4D& grid = results[b].variables[var->name] = Grid4D(var->type, origin, shape);
-      outputs.push_back(Output{var, BlockGeometry(*var, meta_->layout), origin, shape, &grid});
+      if (use_series) {
+        series_outputs.push_back(internal_grid::SeriesOutput{var, origin, shape, &grid});
+      } else {
+        outputs.push_back(Output{var, BlockGeometry(*var, meta_->layout), origin, shape, &grid});
+      }
     }
   }
   std::vector<size_t> targets;
@@ -532,6 +587,10 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
     AddStats(local, &stats);
   });
   GRIDSTORE_RETURN_IF_ERROR(first_error);
+  if (!series_outputs.empty()) {
+    GRIDSTORE_RETURN_IF_ERROR(internal_grid::FetchSeries(*meta_, context_, series_outputs,
+                                                         parallelism, run.use_cache, &stats));
+  }
   // A missing block reads as the fill value: right only if the dataset is still the incarnation
   // planned from. Deleting or replacing it meanwhile removes blocks, so check (one small read,
   // and only when some block was missing).
@@ -539,6 +598,10 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
 
   if (options_.unpack) {
     for (const Output& out : outputs) {
+      *out.grid =
+          internal_grid::Unpack(*out.var, std::move(*out.grid), context_->pool, parallelism);
+    }
+    for (const internal_grid::SeriesOutput& out : series_outputs) {
       *out.grid =
           internal_grid::Unpack(*out.var, std::move(*out.grid), context_->pool, parallelism);
     }

@@ -50,11 +50,19 @@ struct FetchPlan {
     DataType type = DataType::kFloat32;
     Shape4 origin = {0, 0, 0, 0};
     Shape4 shape = {0, 0, 0, 0};
-    int64_t blocks = 0;           // blocks the box touches
-    int64_t bytes_to_decode = 0;  // raw bytes decompressed: the frames holding the box's rows
+    // The layout read: "plane", or "series" when the dataset has a series layout (ready) and
+    // reading the box from it costs less (blocks and bytes to decode).
+    std::string layout = "plane";
+    int64_t blocks = 0;           // blocks the box touches, in the layout read
+    int64_t bytes_to_decode = 0;  // raw bytes decompressed: the frames holding the box's values
     int64_t bytes_returned = 0;   // bytes of the result (stored type)
+    // Both layouts' costs; the series' are -1 without a (ready) series layout.
+    int64_t plane_blocks = 0, plane_bytes_to_decode = 0;
+    int64_t series_blocks = -1, series_bytes_to_decode = -1;
   };
-  std::string layout;  // "plane blocks 256x256, shuffle-zstd:3, frames of 16 rows"
+  // "plane blocks 256x256, shuffle-zstd:3, frames of 16 rows[; series blocks 256 steps x 16x16
+  // points, frames of 16 points]"
+  std::string layout;
   std::vector<Variable> variables;
   int64_t blocks = 0;
   int64_t bytes_to_decode = 0;

@@ -19,6 +19,7 @@ namespace {
 
 constexpr int64_t kMaxExtent = (int64_t{1} << 31) - 1;
 constexpr int64_t kMaxBlockSide = int64_t{1} << 20;
+constexpr int64_t kMaxSeriesBlockValues = int64_t{1} << 24;
 
 bool SameDouble(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
@@ -327,6 +328,21 @@ Status DataSetMeta::Validate() const {
                                    std::to_string(kMaxBlockSide) +
                                    "] (0, or at least the block's rows, for one frame per block)");
   }
+  if (series) {
+    for (int64_t side : {series->block_t, series->tile_x, series->tile_y, series->frame_points}) {
+      if (side < 1 || side > kMaxBlockSide) {
+        return Status::InvalidArgument(context + ": series layout " + SeriesLayoutToString(*series) +
+                                       " is invalid: each side must be in [1, " +
+                                       std::to_string(kMaxBlockSide) + "]");
+      }
+    }
+    // Bounds a block's raw bytes (and keeps its rows and columns within the codec's u32).
+    if (series->tile_x * series->tile_y * series->block_t > kMaxSeriesBlockValues) {
+      return Status::InvalidArgument(context + ": series layout " + SeriesLayoutToString(*series) +
+                                     " is invalid: a block may hold at most " +
+                                     std::to_string(kMaxSeriesBlockValues) + " values");
+    }
+  }
   return ValidateCodecOptions(layout.codec).WithContext(context);
 }
 
@@ -385,6 +401,12 @@ std::string BlockLayoutToString(const BlockLayout& layout) {
     s += ", frames of " + std::to_string(layout.frame_rows) + " rows";
   }
   return s;
+}
+
+std::string SeriesLayoutToString(const SeriesLayout& series) {
+  return std::to_string(series.block_t) + " steps x " + std::to_string(series.tile_x) + "x" +
+         std::to_string(series.tile_y) + " points, frames of " +
+         std::to_string(series.frame_points) + " points";
 }
 
 std::string StringAttribute(const Attributes& attributes, std::string_view name) {

@@ -178,6 +178,27 @@ struct BlockLayout {
   bool operator==(const BlockLayout&) const = default;
 };
 
+// The optional second layout of every variable of a dataset: blocks that run along t over a small
+// (x, y) tile, so that a point or small-area time series reads one block per level and
+// `block_t` steps instead of one block per step (docs/format.md, "Series layout"). Each block
+// holds the tile's points as rows (row = x_local * tile_y + y_local) and the steps as columns,
+// framed `frame_points` rows at a time so that one point decodes only its frame. Written by
+// GridStore::AddSeriesLayout from the planes; fetches use it only once `ready`.
+struct SeriesLayout {
+  int64_t block_t = 256;  // steps per block (the last block of a variable may hold fewer)
+  int64_t tile_x = 16;    // points per block along x and y
+  int64_t tile_y = 16;
+  int64_t frame_points = 16;  // rows (points) per independently compressed frame
+  // Every block is written. Until then (a relayout in progress, or one that died: run it
+  // again to resume) fetches read the planes only.
+  bool ready = false;
+
+  bool operator==(const SeriesLayout&) const = default;
+};
+
+// "256 steps x 16x16 points, frames of 16 points".
+std::string SeriesLayoutToString(const SeriesLayout& series);
+
 // The attribute `name` if it is a string, else "" (absent, or a number or bool).
 std::string StringAttribute(const Attributes& attributes, std::string_view name);
 
@@ -195,8 +216,8 @@ inline constexpr std::string_view kStatusIngesting = "INGESTING";
 // Version 2 added the layout's frame_rows; version-1 metas decode with frame_rows = 0.
 // Version 3 added the generation and the incarnation in data keys; older metas decode with
 // generation 0 and incarnation_in_keys false. Version 4 added each variable's complete_steps;
-// older metas decode with none.
-inline constexpr uint32_t kMetaFormatVersion = 4;
+// older metas decode with none. Version 5 added the series layout; older metas have none.
+inline constexpr uint32_t kMetaFormatVersion = 5;
 
 // "256x256, shuffle-zstd:3" or, framed, "256x256, shuffle-zstd:3, frames of 16 rows".
 std::string BlockLayoutToString(const BlockLayout& layout);
@@ -207,6 +228,9 @@ struct DataSetMeta {
   std::vector<Coordinate> coordinates;
   Attributes attributes;  // typed user attributes, including status and create_time
   BlockLayout layout;
+  // The second, time-major layout, if the dataset has one. Set only by GridStore's relayout
+  // (AddSeriesLayout / DropSeriesLayout); metas written with PutDataSetMeta keep the stored one.
+  std::optional<SeriesLayout> series;
   // Identifies this incarnation of the dataset: its blocks are keyed by it, and a dataset
   // deleted and re-created, or replaced by `import --overwrite`, gets a new one. Set by
   // GridStore when the dataset is first stored. Callers leave it alone.
@@ -234,8 +258,8 @@ struct DataSetMeta {
   // catalogue entry), unique valid variable
   // names, valid types, every extent in [1, 2^31), fill values of the variable's size, packing
   // types floating-point, coordinates whose values match their shape, a block shape in [1, 2^20],
-  // frame_rows in [0, 2^20] and valid codec options. InvalidArgument naming the offending variable
-  // / field otherwise.
+  // frame_rows in [0, 2^20], valid codec options and a series layout whose sides are in
+  // [1, 2^20]. InvalidArgument naming the offending variable / field otherwise.
   Status Validate() const;
 
   // Appends the stored form to *dst.

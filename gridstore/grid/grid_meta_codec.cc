@@ -10,7 +10,11 @@
 //                                                              incarnation
 //                  varint(n) variable{n} varint(n) coordinate{n}
 //                  steps{n variables}                          version >= 4 (else none)
+//                  series                                      version >= 5 (else none)
 //   steps       := varint(n) (begin:svarint end:svarint){n}   a variable's complete steps
+//   series      := 0x00                                        no series layout
+//                | 0x01 block_t:svarint tile_x:svarint tile_y:svarint frame_points:svarint
+//                  ready:u8
 //   bytes       := varint(len) byte{len}
 //   layout      := block_x:svarint block_y:svarint codec:u8 level:svarint
 //                  frame_rows:svarint                          version >= 2 (else 0)
@@ -326,6 +330,14 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
   PutVarint64(dst, coordinates.size());
   for (const Coordinate& c : coordinates) EncodeCoordinate(c, dst);
   for (const VariableMeta& v : variables) EncodeSteps(v.complete_steps, dst);
+  dst->push_back(series ? 1 : 0);
+  if (series) {
+    PutVarsint64(dst, series->block_t);
+    PutVarsint64(dst, series->tile_x);
+    PutVarsint64(dst, series->tile_y);
+    PutVarsint64(dst, series->frame_points);
+    dst->push_back(series->ready ? 1 : 0);
+  }
 }
 
 namespace {
@@ -396,6 +408,18 @@ Result<DataSetMeta> DataSetMeta::Decode(std::string_view bytes) {
   for (Coordinate& c : meta.coordinates) GRIDSTORE_RETURN_IF_ERROR(DecodeCoordinate(d, &c));
   if (version >= 4) {
     for (VariableMeta& v : meta.variables) GRIDSTORE_RETURN_IF_ERROR(DecodeSteps(d, &v));
+  }
+  if (version >= 5) {
+    bool has_series = false;
+    GRIDSTORE_RETURN_IF_ERROR(d.Bool("series layout flag", &has_series));
+    if (has_series) {
+      SeriesLayout& series = meta.series.emplace();
+      for (int64_t* side :
+           {&series.block_t, &series.tile_x, &series.tile_y, &series.frame_points}) {
+        GRIDSTORE_RETURN_IF_ERROR(d.Svarint("series layout", side));
+      }
+      GRIDSTORE_RETURN_IF_ERROR(d.Bool("series layout state", &series.ready));
+    }
   }
   if (!d.empty()) return d.Error("trailing bytes after the meta");
   return meta;

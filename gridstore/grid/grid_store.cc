@@ -245,8 +245,27 @@ Result<std::shared_ptr<const DataSetMeta>> GridStoreImpl::LoadMeta(std::string_v
 }
 
 Status GridStoreImpl::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev,
-                                   storage::WriteBatch* batch, DataSetMeta* stored) {
+                                   storage::WriteBatch* batch, DataSetMeta* stored,
+                                   bool series_change) {
   *stored = meta;
+  if (!series_change) {
+    // Only relayout adds or drops it: a meta written back (or built afresh from a source file)
+    // keeps the stored one.
+    stored->series = prev != nullptr ? prev->series : std::nullopt;
+  }
+  if (prev != nullptr && prev->series) {
+    // The series blocks cover the variables as they are: a new or grown variable would read
+    // fill values from blocks that were never written.
+    for (const VariableMeta& var : meta.variables) {
+      const VariableMeta* before = prev->FindVariable(var.name);
+      if (before == nullptr || before->shape != var.shape) {
+        return Status::FailedPrecondition(
+            "dataset " + Quote(meta.id) + " has a series layout, so variable " +
+            Quote(var.name) + (before == nullptr ? " cannot be added" : " cannot change shape") +
+            "; drop the series layout first (gridstore relayout ID --drop series)");
+      }
+    }
+  }
   if (prev != nullptr) {
     stored->incarnation = prev->incarnation;
     stored->incarnation_in_keys = prev->incarnation_in_keys;
@@ -517,6 +536,13 @@ Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetDataWriter(
     std::string_view id, const WriteGridOptions& options) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
+  if (meta->series) {
+    // A plane written now would leave the series blocks holding the old values.
+    return Status::FailedPrecondition(
+        "dataset " + Quote(id) +
+        " has a series layout, which writing planes would leave stale; drop it first "
+        "(gridstore relayout ID --drop series), write, then add it again");
+  }
   return std::unique_ptr<GridDataWriter>(new GridDataWriterImpl(context_.get(), meta, options));
 }
 

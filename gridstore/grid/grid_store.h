@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -62,6 +63,23 @@ struct CompactReport {
   int64_t replacements_removed = 0;  // abandoned replacements removed (record and blocks)
   uint64_t bytes_before = 0;         // approximate stored bytes of every table, before and after
   uint64_t bytes_after = 0;
+};
+
+struct RelayoutOptions {
+  // Raw bytes of plane values read at once (each group of tiles); the group's encoded blocks
+  // add about as much again.
+  size_t memory_budget_bytes = 64ull << 20;
+  // Called after each group with the raw bytes of values done (written, or found written by an
+  // earlier run) and in all.
+  std::function<void(int64_t bytes_done, int64_t bytes_total)> on_progress;
+};
+
+struct RelayoutReport {
+  int64_t blocks_written = 0;
+  int64_t blocks_resumed = 0;  // found written by an earlier, interrupted run
+  int64_t raw_bytes = 0;       // bytes of values written
+  int64_t stored_bytes = 0;    // compressed bytes of the blocks written
+  bool already_ready = false;  // the layout was there: nothing to do
 };
 
 class GridStore {
@@ -134,6 +152,23 @@ class GridStore {
   virtual Status CommitReplacement(const DataSetMeta& meta) = 0;
   // Removes the replacement `staged` and its blocks; the current dataset stays as it was.
   virtual Status AbandonReplacement(const DataSetMeta& staged) = 0;
+
+  // ---- The series layout (grid_meta.h, SeriesLayout) ----
+
+  // Adds a series layout to dataset `id`, written from its planes in bounded memory: each group
+  // of tiles (at most options.memory_budget_bytes of values) is read from the planes, cut into
+  // series blocks and written in one atomic batch. The meta says the layout is being written
+  // until every block is, and only then ready, so fetches never read a partial one. Resumable:
+  // run again with the same layout after a failure or kill, and it continues with the groups not
+  // written. OK (and nothing written) if the dataset has this layout ready already.
+  // FailedPrecondition if the dataset is not DONE (a run still arriving: finish it first), has
+  // another series layout (drop it first), or was replaced or changed its variables meanwhile;
+  // InvalidArgument for an invalid layout or a dataset without variables; NotFound.
+  virtual Result<RelayoutReport> AddSeriesLayout(std::string_view id, const SeriesLayout& series,
+                                                 const RelayoutOptions& options = {}) = 0;
+  // Removes dataset `id`'s series layout: the meta first (fetches stop using it), then its
+  // blocks. NotFound if there is no such dataset or it has no series layout.
+  virtual Status DropSeriesLayout(std::string_view id) = 0;
 
   // ---- Checking and reclaiming ----
 

@@ -49,6 +49,7 @@ Result<DataSetMeta> GridStoreImpl::BeginReplacement(const DataSetMeta& meta) {
   staged.incarnation = RandomNonZero();
   staged.incarnation_in_keys = true;
   staged.generation = 0;
+  staged.series.reset();  // planes only; a series layout is added after the commit
   // Replacements of this id that a dead process left go first.
   GRIDSTORE_ASSIGN_OR_RETURN(
       auto dead,
@@ -121,6 +122,7 @@ Status GridStoreImpl::CommitReplacement(const DataSetMeta& meta) {
         prev = std::move(decoded).value();
       }
       DataSetMeta stored = meta;
+      stored.series.reset();  // a replacement has planes only: add a series layout after it
       stored.incarnation_in_keys = true;
       stored.generation = prev ? prev->generation + 1 : 1;
       storage::WriteBatch batch;

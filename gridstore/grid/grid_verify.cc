@@ -15,6 +15,7 @@
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/internal/block_geometry.h"
+#include "gridstore/grid/internal/series_geometry.h"
 #include "gridstore/grid/internal/dictionary_cache.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_messages.h"
@@ -52,6 +53,10 @@ class Verifier {
       Problem(meta.id, std::string(valid.message()));
       return;  // its shapes cannot be trusted to plan keys
     }
+    if (meta.series) {
+      MutexLock lock(&mu_);
+      series_datasets_.push_back(meta.id);
+    }
     for (const VariableMeta& var : meta.variables) {
       CheckDictionary(meta, var);
       const internal_grid::BlockGeometry g(var, meta.layout);
@@ -81,6 +86,10 @@ class Verifier {
 
   // Once no check runs any more (Verify's sequential steps), the report needs no lock.
   VerifyReport& report() NO_THREAD_SAFETY_ANALYSIS { return report_; }
+  // The datasets checked that have a series layout (checked against their planes afterwards).
+  const std::vector<std::string>& series_datasets() NO_THREAD_SAFETY_ANALYSIS {
+    return series_datasets_;
+  }
 
  private:
   void CheckDictionary(const DataSetMeta& meta, const VariableMeta& var) {
@@ -156,10 +165,23 @@ class Verifier {
   internal_grid::DictionaryCache dictionaries_;  // its own: checks the stored ones, not a cache
   Mutex mu_;
   VerifyReport report_ GUARDED_BY(mu_);
+  std::vector<std::string> series_datasets_ GUARDED_BY(mu_);
 };
 
 std::string Near(std::string_view key) {
   return "near key '" + EscapeForMessage(key.substr(0, 64)) + "'";
+}
+
+// Whether `a`, the last key of one layout of `var`, lies inside the shape the meta gives.
+bool LastKeyFits(const DataSetMeta& meta, const VariableMeta& var, const BlockAddress& a) {
+  int64_t t_end = var.shape[kT];
+  if (a.layout == kSeriesLayout) {
+    if (!meta.series) return false;
+    t_end = internal_grid::SeriesGeometry(var, *meta.series).t_blocks;
+  } else if (a.layout != kPlaneLayout) {
+    return false;
+  }
+  return a.t < t_end && (a.t < t_end - 1 || a.z < var.shape[kZ]);
 }
 
 // Blocks are read by the keys the meta implies, so keys it does not imply are found here: one
@@ -203,21 +225,23 @@ Status CheckKeysFitMeta(const internal_grid::DataGroup& group, Verifier* verifie
                                            EscapeForMessage(variable) +
                                            "', which the dataset's meta does not have");
     } else {
-      std::optional<std::string> last;
-      const storage::KeyRange blocks_range{
-          range.begin, DictionaryKey(group.dataset, group.incarnation, variable)};
-      Status s = kv->ReverseScan(storage::ReadOptions{.fill_cache = false}, storage::Table::kData,
-                                 blocks_range, [&](std::string_view key, std::string_view) {
-                                   last.emplace(key);
-                                   return false;
-                                 });
-      if (!s.ok() && !s.IsDataLoss()) return s;  // damage is reported by the block reads
-      if (last) {
+      // Each layout's blocks sort by t (steps, for series blocks), then z: a key beyond the
+      // shape is the layout's last one, or sorts after it.
+      for (const uint8_t layout : {kPlaneLayout, kSeriesLayout}) {
+        std::optional<std::string> last;
+        Status s = kv->ReverseScan(
+            storage::ReadOptions{.fill_cache = false}, storage::Table::kData,
+            LayoutDataRange(group.dataset, group.incarnation, variable, layout),
+            [&](std::string_view key, std::string_view) {
+              last.emplace(key);
+              return false;
+            });
+        if (!s.ok() && !s.IsDataLoss()) return s;  // damage is reported by the block reads
+        if (!last) continue;
         auto a = DecodeDataKey(*last);
-        const internal_grid::BlockGeometry g(*var, meta->layout);
-        if (a.ok() && (a->layout != kPlaneLayout || a->t >= var->shape[kT] ||
-                       (a->t == var->shape[kT] - 1 && a->z >= var->shape[kZ]))) {
+        if (a.ok() && !LastKeyFits(*meta, *var, *a)) {
           verifier->Problem(group.dataset, BlockName(*a) +
+                                               (layout == kSeriesLayout ? " (series)" : "") +
                                                ": outside the variable's shape or "
                                                "layout (and maybe more after it)");
         }
@@ -346,7 +370,14 @@ Result<VerifyReport> GridStoreImpl::Verify(std::string_view id, const VerifyOpti
       }));
   const storage::KeyRange range = id.empty() ? storage::KeyRange{} : DataSetDataRange(id);
   GRIDSTORE_RETURN_IF_ERROR(VerifyDataGroups(kv_.get(), range, &verifier));
-  return std::move(verifier.report());
+  // The series layouts, block by block against the planes they were written from.
+  VerifyReport& report = verifier.report();
+  for (const std::string& with_series : verifier.series_datasets()) {
+    auto meta = LoadMeta(with_series);
+    if (!meta.ok()) continue;  // deleted meanwhile
+    GRIDSTORE_RETURN_IF_ERROR(VerifySeriesBlocks(*meta, &report));
+  }
+  return std::move(report);
 }
 
 Result<VerifyReport> Verify(GridStore* store, std::string_view id, const VerifyOptions& options) {

@@ -200,9 +200,9 @@ TEST(GridMetaTest, CorruptBytesNeverCrash) {
 
 TEST(GridMetaTest, NewerVersionIsUnimplemented) {
   std::string bytes = SimpleMeta().Encode();
-  bytes[4] = 5;
+  bytes[4] = 6;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kUnimplemented,
-                "dataset meta format version 5 is newer than this build reads (4)");
+                "dataset meta format version 6 is newer than this build reads (5)");
   bytes[4] = 0;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kDataLoss, "version 0");
 }
@@ -250,8 +250,9 @@ TEST(GridMetaTest, Version1MetaDecodesWithoutFrames) {
   PutVarsint64(&probe, meta.layout.codec.level);
   PutVarsint64(&probe, meta.layout.frame_rows);
   head += probe.size() + 1;  // + codec byte
-  // Without version 4's complete steps at the end (one empty list per variable).
-  v1 += v2.substr(head, v2.size() - head - meta.variables.size());
+  // Without version 4's complete steps at the end (one empty list per variable) and version
+  // 5's series layout flag.
+  v1 += v2.substr(head, v2.size() - head - meta.variables.size() - 1);
   ASSERT_OK_AND_ASSIGN(DataSetMeta back, DataSetMeta::Decode(v1));
   EXPECT_EQ(back.layout.frame_rows, 0);
   // Metas before version 3 name data keys without the incarnation, and have no generation.
@@ -299,11 +300,35 @@ TEST(GridMetaTest, CompleteStepsRoundTripAndValidate) {
   DataSetMeta one = SimpleMeta();
   one.variables.resize(1);
   std::string bytes = one.Encode();
+  ASSERT_EQ(bytes.back(), '\0');  // no series layout
+  bytes.pop_back();
   ASSERT_EQ(bytes.back(), '\0');  // the one variable's empty list
   bytes.pop_back();
   PutVarint64(&bytes, 2);
   for (int64_t v : {4, 6, 0, 2}) PutVarsint64(&bytes, v);
+  bytes.push_back('\0');
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kDataLoss, "complete steps out of order");
+}
+
+TEST(GridMetaTest, SeriesLayoutRoundTripsAndValidates) {
+  DataSetMeta meta = SimpleMeta();
+  meta.series = SeriesLayout{.block_t = 241, .tile_x = 8, .tile_y = 12, .frame_points = 4};
+  EXPECT_OK(meta.Validate());
+  ASSERT_OK_AND_ASSIGN(DataSetMeta back, DataSetMeta::Decode(meta.Encode()));
+  EXPECT_EQ(back, meta);
+  meta.series->ready = true;
+  ASSERT_OK_AND_ASSIGN(back, DataSetMeta::Decode(meta.Encode()));
+  EXPECT_EQ(back, meta);
+  EXPECT_EQ(SeriesLayoutToString(*meta.series), "241 steps x 8x12 points, frames of 4 points");
+  // Every truncation of the new field is DataLoss.
+  const std::string bytes = meta.Encode();
+  for (size_t cut = 1; cut <= 6; ++cut) {
+    EXPECT_TRUE(DataSetMeta::Decode(bytes.substr(0, bytes.size() - cut)).status().IsDataLoss());
+  }
+  meta.series->tile_x = 0;
+  EXPECT_STATUS(meta.Validate(), kInvalidArgument, "series layout", "each side must be in");
+  meta.series = SeriesLayout{.block_t = 1 << 20, .tile_x = 64, .tile_y = 64};
+  EXPECT_STATUS(meta.Validate(), kInvalidArgument, "a block may hold at most");
 }
 
 TEST(GridMetaTest, BadMagicAndEnumsAreDataLoss) {

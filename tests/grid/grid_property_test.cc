@@ -1,8 +1,9 @@
 // Copyright 2026 The GridStore Authors.
 //
 // Property test: hundreds of random datasets (every type, shapes including 1 and sizes that are
-// not multiples of the block, random block shapes, codecs and frames, some planes never written)
-// and random boxes, each fetch compared value by value with an in-memory reference array.
+// not multiples of the block, random block shapes, codecs and frames, some planes never written,
+// half with a series layout of random shape) and random boxes, each fetch compared value by value
+// with an in-memory reference array.
 #include <random>
 
 #include "gridstore/grid/grid_store.h"
@@ -95,6 +96,35 @@ RandomDataSet MakeRandomDataSet(int index, std::mt19937_64& rng) {
   return ds;
 }
 
+int64_t pick(std::mt19937_64& rng, int64_t lo, int64_t hi) {  // inclusive
+  return lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo + 1));
+}
+
+// Point series and small-area series, one at a time and batched: the reads the series layout is
+// for, so the planner picks it for most of them.
+void CheckPointSeries(const RandomDataSet& ds, GridDataFetcher* fetcher, std::mt19937_64& rng) {
+  for (size_t v = 0; v < ds.meta.variables.size(); ++v) {
+    const VariableMeta& var = ds.meta.variables[v];
+    fetcher->SetVariablesToGet({var.name});
+    std::vector<Box> boxes;
+    for (int q = 0; q < 6; ++q) {
+      const int64_t x = pick(rng, 0, var.shape[kX] - 1), y = pick(rng, 0, var.shape[kY] - 1);
+      const Shape4 origin = {0, pick(rng, 0, var.shape[kZ] - 1), x, y};
+      const Shape4 shape = {var.shape[kT], 1, pick(rng, 1, std::min<int64_t>(3, var.shape[kX] - x)),
+                            pick(rng, 1, std::min<int64_t>(3, var.shape[kY] - y))};
+      boxes.push_back(Box{origin, shape});
+      fetcher->SetOriginShape(origin, shape);
+      fetcher->set_options(FetchOptions{.use_cache = rng() % 2 == 0});
+      ASSERT_OK_AND_ASSIGN(GridDataSet got, fetcher->Fetch());
+      ASSERT_EQ(ds.references[v].Compare(*got.GetVariable(var.name)), "");
+    }
+    ASSERT_OK_AND_ASSIGN(std::vector<GridDataSet> batched, fetcher->FetchBoxes(boxes));
+    for (const GridDataSet& got : batched) {
+      ASSERT_EQ(ds.references[v].Compare(*got.GetVariable(var.name)), "");
+    }
+  }
+}
+
 void RunPropertyTest(GridStore* store, int datasets, uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (int d = 0; d < datasets; ++d) {
@@ -129,6 +159,20 @@ void RunPropertyTest(GridStore* store, int datasets, uint64_t seed) {
       const Grid4D* got = all.GetVariable(ds.meta.variables[v].name);
       ASSERT_NE(got, nullptr);
       ASSERT_EQ(ds.references[v].Compare(*got), "");
+    }
+    // Half the datasets get a series layout of random shape: the boxes below then read from
+    // whichever layout the planner picks, and must match the reference all the same.
+    if (rng() % 2 == 0) {
+      SeriesLayout series{.block_t = pick(rng, 1, 4),
+                          .tile_x = pick(rng, 1, 9),
+                          .tile_y = pick(rng, 1, 9),
+                          .frame_points = pick(rng, 1, 12)};
+      ASSERT_OK(store->AddSeriesLayout(ds.meta.id, series,
+                                       RelayoutOptions{.memory_budget_bytes = 1 + rng() % 4096})
+                    .status());
+      ASSERT_OK_AND_ASSIGN(fetcher, store->GetDataFetcher(ds.meta.id));
+      ASSERT_TRUE(fetcher->meta().series && fetcher->meta().series->ready);
+      ASSERT_NO_FATAL_FAILURE(CheckPointSeries(ds, fetcher.get(), rng));
     }
     // Random boxes of single variables.
     for (int q = 0; q < 8; ++q) {

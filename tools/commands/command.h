@@ -67,6 +67,7 @@ Command RegisterExtract(CLI::App& parent, const CommandContext& context);
 Command RegisterServe(CLI::App& parent, const CommandContext& context);
 Command RegisterRetention(CLI::App& parent, const CommandContext& context);
 Command RegisterIngest(CLI::App& parent, const CommandContext& context);
+Command RegisterRelayout(CLI::App& parent, const CommandContext& context);
 
 // ---- Helpers for the command files ----
 

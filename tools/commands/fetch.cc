@@ -87,6 +87,15 @@ std::string PlanText(const grid::FetchPlan& plan) {
                   long(v.blocks), HumanBytes(double(v.bytes_to_decode)).c_str(),
                   HumanBytes(double(v.bytes_returned)).c_str());
     out += "  " + EscapeBytes(v.name) + line;
+    if (v.series_blocks >= 0) {  // both layouts: show the choice and what it weighed
+      std::snprintf(line, sizeof(line),
+                    "    reads %s: plane layout %ld block(s), %s to decode; series layout %ld "
+                    "block(s), %s to decode\n",
+                    v.layout.c_str(), long(v.plane_blocks),
+                    HumanBytes(double(v.plane_bytes_to_decode)).c_str(), long(v.series_blocks),
+                    HumanBytes(double(v.series_bytes_to_decode)).c_str());
+      out += line;
+    }
   }
   out += "total: " + std::to_string(plan.blocks) + " block(s), " +
          HumanBytes(double(plan.bytes_to_decode)) + " to decode, " +

@@ -18,6 +18,7 @@
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
+#include "tools/commands/series_options.h"
 #include "tools/progress.h"
 #include "tools/text_escape.h"
 
@@ -43,7 +44,37 @@ struct ImportArgs {
   bool append = false;
   bool finish = false;
   std::optional<std::string> expected_steps;
+  std::optional<std::string> layouts;  // --layouts plane[,series]
+  SeriesOptionArgs series;
 };
+
+// --layouts: "plane" (the default) or "plane,series"; true if the series layout is asked for.
+Result<bool> WantsSeriesLayout(const ImportArgs& args) {
+  if (!args.layouts) {
+    if (!args.series.steps.empty() || !args.series.tile.empty() ||
+        !args.series.frame_points.empty()) {
+      return Status::InvalidArgument("the --series-* options shape the series layout: give "
+                                     "--layouts plane,series with them");
+    }
+    return false;
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<std::string> names,
+                             ParseNameList(*args.layouts, "--layouts"));
+  bool plane = false, series = false;
+  for (const std::string& name : names) {
+    if (name != "plane" && name != "series") {
+      return Status::InvalidArgument("--layouts: unknown layout " + Quote(name) +
+                                     " (the layouts are plane and series)");
+    }
+    (name == "plane" ? plane : series) = true;
+  }
+  if (!plane) {
+    return Status::InvalidArgument(
+        "--layouts: every dataset has the plane layout (series is written from it): give "
+        "plane or plane,series");
+  }
+  return series;
+}
 
 // Every option checked and turned into import options; *threads gets --threads (0: one per core).
 Result<importers::NetCdfImportOptions> ImportOptions(const ImportArgs& args, int* threads) {
@@ -146,6 +177,12 @@ Result<importers::GribImportOptions> GribOptions(const ImportArgs& args,
 template <typename ImportFn>
 Status ImportWithProgress(const CommandContext& context, const ImportArgs& args, int threads,
                           ImportFn import) {
+  // The series layout, if asked for: checked before the store is opened.
+  GRIDSTORE_ASSIGN_OR_RETURN(const bool wants_series, WantsSeriesLayout(args));
+  std::optional<grid::SeriesLayout> series;
+  if (wants_series) {
+    GRIDSTORE_ASSIGN_OR_RETURN(series, ParseSeriesOptions(args.series));
+  }
   GRIDSTORE_ASSIGN_OR_RETURN(auto store,
                              context.OpenStore({.create_if_missing = true, .threads = threads}));
   ProgressReporter progress(stderr, isatty(STDERR_FILENO));
@@ -156,6 +193,22 @@ Status ImportWithProgress(const CommandContext& context, const ImportArgs& args,
   if (!summary.ok()) return summary.status();
   GRIDSTORE_RETURN_IF_ERROR(Settle(store.get()));
   PrintSummary(*summary, args.files);
+  if (!series) return Status::OK();
+  if (summary->status != grid::kStatusDone) {
+    std::printf("the series layout is added when the run is complete (the import that "
+                "finishes it, given --layouts plane,series too)\n");
+    return Status::OK();
+  }
+  grid::RelayoutOptions options;
+  options.on_progress = [&](int64_t done, int64_t total) {
+    progress.Update(done, total, "series blocks");
+  };
+  auto report = store->AddSeriesLayout(args.dataset, *series, options);
+  progress.Finish();
+  GRIDSTORE_RETURN_IF_ERROR(report.status());
+  GRIDSTORE_RETURN_IF_ERROR(Settle(store.get()));
+  PrintSeriesReport(args.dataset, *series, *report,
+                    static_cast<uint64_t>(summary->stored_bytes));
   return Status::OK();
 }
 
@@ -251,6 +304,11 @@ Command RegisterImport(CLI::App& parent, const CommandContext& context) {
                     "With --append: mark the run DONE once N steps are complete for every "
                     "variable")
       ->type_name("N");
+  AddOptionalString(app, "--layouts", &args->layouts,
+                    "plane (default), or plane,series to add a time-major copy for fast point "
+                    "and area time series (see relayout)")
+      ->type_name("plane[,series]");
+  AddSeriesOptions(app, &args->series);
   return {app, Done([&context, args] { return RunImport(context, *args); })};
 }
 

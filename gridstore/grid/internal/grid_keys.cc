@@ -198,6 +198,15 @@ storage::KeyRange VariableDataRange(std::string_view id, uint64_t incarnation,
   return storage::KeyRange::Prefix(prefix);
 }
 
+storage::KeyRange LayoutDataRange(std::string_view id, uint64_t incarnation,
+                                  std::string_view variable, uint8_t layout) {
+  std::string prefix;
+  AppendIncarnationPrefix(id, incarnation, &prefix);
+  AppendString(variable, &prefix);
+  prefix.push_back(static_cast<char>(layout));
+  return storage::KeyRange::Prefix(prefix);
+}
+
 storage::KeyRange PlaneDataRange(std::string_view id, uint64_t incarnation,
                                  std::string_view variable, uint8_t layout, uint32_t t,
                                  uint32_t z) {

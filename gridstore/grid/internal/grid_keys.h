@@ -10,6 +10,7 @@
 //   stamp key := 0x00 0x01 id                  (meta table; the meta's incarnation and generation)
 //   staged    := 0x00 0x02 string(id) incarnation:u64   (meta table; a replacement being written)
 //   data key  := inc(id) string(variable) layout:u8 t:u32 z:u32 block_row:u32 block_col:u32
+//                                              (layout 0: planes; 1: series, t = step block)
 //              | inc(id) string(variable) 0xff 0:u32 0:u32 0:u32 0:u32   (the variable's
 //                                              compression dictionary, after all its blocks)
 //   inc(id)   := string(id) 0x00 incarnation:u64   (every dataset written since store format 2)
@@ -45,6 +46,9 @@ namespace gridstore::grid {
 
 // Layout tag in data keys: 0 is the (t, z) plane cut into 2-D blocks.
 inline constexpr uint8_t kPlaneLayout = 0;
+// Layout tag 1 is the series layout (grid_meta.h, SeriesLayout): t is the index of the block of
+// steps, block_row and block_col the tile's. Its keys sort after every plane of the variable.
+inline constexpr uint8_t kSeriesLayout = 1;
 // Layout tag of the key holding a variable's compression dictionary (BlockDictionary).
 inline constexpr uint8_t kDictionaryLayout = 0xff;
 
@@ -95,6 +99,9 @@ storage::KeyRange DataSetDataRange(std::string_view id);
 storage::KeyRange IncarnationDataRange(std::string_view id, uint64_t incarnation);
 storage::KeyRange VariableDataRange(std::string_view id, uint64_t incarnation,
                                     std::string_view variable);
+// Every block of one layout (kPlaneLayout, kSeriesLayout) of one variable of one incarnation.
+storage::KeyRange LayoutDataRange(std::string_view id, uint64_t incarnation,
+                                  std::string_view variable, uint8_t layout);
 storage::KeyRange PlaneDataRange(std::string_view id, uint64_t incarnation,
                                  std::string_view variable, uint8_t layout, uint32_t t, uint32_t z);
 // The index-table range holding every entry that belongs to dataset `id`.

@@ -68,6 +68,9 @@ class GridStoreImpl final : public GridStore {
       const DataSetMeta& staged, const WriteGridOptions& options) override;
   Status CommitReplacement(const DataSetMeta& meta) override;
   Status AbandonReplacement(const DataSetMeta& staged) override;
+  Result<RelayoutReport> AddSeriesLayout(std::string_view id, const SeriesLayout& series,
+                                         const RelayoutOptions& options) override;
+  Status DropSeriesLayout(std::string_view id) override;
   Result<VerifyReport> Verify(std::string_view id, const VerifyOptions& options) override;
   Result<CompactReport> Compact(const CompactOptions& options) override;
   Status CreateMetaIndex(std::string_view name, const MetaIndexSchema& schema) override;
@@ -81,6 +84,11 @@ class GridStoreImpl final : public GridStore {
   Result<std::unique_ptr<GridDataFetcher>> GetDataFetcher(std::string_view id) override;
   Result<uint64_t> ApproximateDataSetSize(std::string_view id) override;
   const GridStoreOptions& options() const override { return options_; }
+
+  // A fetcher reading against `meta` as given (not as stored): relayout and its verification.
+  GridDataFetcher NewFetcher(std::shared_ptr<const DataSetMeta> meta) {
+    return GridDataFetcher(context_.get(), std::move(meta));
+  }
 
   // The underlying key-value store (tests and tools inspect it). Owned by this store.
   storage::KvStore* kv_store() { return kv_.get(); }
@@ -98,8 +106,9 @@ class GridStoreImpl final : public GridStore {
   Status StoreMeta(const DataSetMeta& meta, bool must_exist) EXCLUDES(meta_write_mu_);
   // Adds to `batch` what replaces `prev` (null for a new dataset) by `meta`, after checking the
   // change is allowed; *stored is the meta as written.
+  // The series layout is left as stored unless `series_change` (relayout's own writes).
   Status AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* prev, storage::WriteBatch* batch,
-                      DataSetMeta* stored) REQUIRES(meta_write_mu_);
+                      DataSetMeta* stored, bool series_change = false) REQUIRES(meta_write_mu_);
   // Makes `batch` conditional on the meta key of `id` holding `prev_bytes` (absent: nullopt)
   // and on the index definitions being those this store holds.
   void ExpectUnchanged(std::string_view id, const std::optional<std::string>& prev_bytes,
@@ -113,6 +122,18 @@ class GridStoreImpl final : public GridStore {
   Status RetryOnConflict(std::string_view what, const std::function<Status()>& attempt)
       REQUIRES(meta_write_mu_);
   Status CheckWritable() const;
+  // Sets the series layout of `expected` (a meta read earlier) to `series`, keeping whatever
+  // else changed in the stored meta since (attributes); FailedPrecondition naming `what` if the
+  // dataset was deleted or replaced, or its variables or layout changed.
+  Status StoreSeriesState(const DataSetMeta& expected, const std::optional<SeriesLayout>& series,
+                          const std::string& what) EXCLUDES(meta_write_mu_);
+  // AddSeriesLayout's work: writes the series blocks of `meta` (its series layout set, not
+  // ready) that are not written yet.
+  // Verify's check of `meta`'s series blocks: each decodes, equals the values of the planes
+  // it covers, and (once ready) exists; problems go into *report.
+  Status VerifySeriesBlocks(std::shared_ptr<const DataSetMeta> meta, VerifyReport* report);
+  Status WriteSeriesBlocks(std::shared_ptr<const DataSetMeta> meta, const RelayoutOptions& options,
+                           RelayoutReport* report);
   void EraseCachedMeta(std::string_view id) EXCLUDES(meta_cache_mu_);
   Result<bool> HasData(const storage::KeyRange& range);
   // The meta index definitions (ready and being built), loaded once and reloaded after a

@@ -1,0 +1,320 @@
+// Copyright 2026 The GridStore Authors.
+//
+// GridStoreImpl's series layout (grid_meta.h, SeriesLayout): AddSeriesLayout writes it from the
+// planes, a group of tiles at a time, and DropSeriesLayout removes it. The meta carries the
+// layout's state, so fetches read it only once every block is written, and a relayout that died
+// resumes where it stopped (a group's blocks are one atomic batch: the group's last block
+// present means the whole group is).
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/grid/internal/series_geometry.h"
+#include "gridstore/grid/internal/store_context.h"
+#include "gridstore/util/internal/strings.h"
+#include "gridstore/util/internal/thread_pool.h"
+
+namespace gridstore::grid {
+
+using internal_grid::SeriesGeometry;
+
+namespace {
+
+// A group of series blocks written in one batch: one variable, level, block of steps and row of
+// tiles, tile columns [c_begin, c_end).
+struct TileGroup {
+  const VariableMeta* var;
+  int64_t z, tb, r, c_begin, c_end;
+};
+
+std::string SeriesKey(const DataSetMeta& meta, const TileGroup& g, int64_t c) {
+  return DataKey(BlockAddress{meta.id, meta.key_incarnation(), g.var->name, kSeriesLayout,
+                              static_cast<uint32_t>(g.tb), static_cast<uint32_t>(g.z),
+                              static_cast<uint32_t>(g.r), static_cast<uint32_t>(c)});
+}
+
+// The raw bytes of the group's values.
+int64_t GroupBytes(const DataSetMeta& meta, const TileGroup& group) {
+  const SeriesGeometry g(*group.var, *meta.series);
+  const int64_t cols = g.col_begin(group.c_end - 1) + g.cols_of(group.c_end - 1) -
+                       g.col_begin(group.c_begin);
+  return g.steps_of(group.tb) * g.rows_of(group.r) * cols *
+         static_cast<int64_t>(DataTypeSize(group.var->type));
+}
+
+// Every group of every variable, tile columns grouped so that a group's values fit `budget`;
+// *bytes gets the raw bytes of them all.
+std::vector<TileGroup> PlanGroups(const DataSetMeta& meta, size_t budget, int64_t* bytes) {
+  std::vector<TileGroup> groups;
+  *bytes = 0;
+  for (const VariableMeta& var : meta.variables) {
+    const SeriesGeometry g(var, *meta.series);
+    const int64_t tile_bytes =
+        g.block_t * g.tile_x * g.tile_y * static_cast<int64_t>(DataTypeSize(var.type));
+    const int64_t per_group =
+        std::clamp<int64_t>(static_cast<int64_t>(budget) / tile_bytes, 1, g.tile_cols);
+    for (int64_t z = 0; z < var.shape[kZ]; ++z) {
+      for (int64_t tb = 0; tb < g.t_blocks; ++tb) {
+        for (int64_t r = 0; r < g.tile_rows; ++r) {
+          for (int64_t c = 0; c < g.tile_cols; c += per_group) {
+            groups.push_back(TileGroup{&var, z, tb, r, c, std::min(g.tile_cols, c + per_group)});
+            *bytes += GroupBytes(meta, groups.back());
+          }
+        }
+      }
+    }
+  }
+  return groups;
+}
+
+// Cuts series block (g.tb, g.z, g.r, c) out of `box` (the group's values from the planes, steps
+// x 1 x rows x columns of the group) into its raw (points x steps) form.
+void GatherTile(const SeriesGeometry& geo, const TileGroup& g, int64_t c, const Grid4D& box,
+                size_t es, std::string* raw) {
+  const int64_t steps = geo.steps_of(g.tb), rows = geo.rows_of(g.r), cols = geo.cols_of(c);
+  raw->resize(rows * cols * steps * es);
+  const int64_t y0 = geo.col_begin(c) - geo.col_begin(g.c_begin);
+  const size_t t_stride = box.Offset(1, 0, 0, 0) * es;
+  char* dst = raw->data();
+  for (int64_t x = 0; x < rows; ++x) {
+    for (int64_t y = 0; y < cols; ++y) {
+      const char* src = box.bytes() + box.Offset(0, 0, x, y0 + y) * es;
+      for (int64_t t = 0; t < steps; ++t, dst += es, src += t_stride) std::memcpy(dst, src, es);
+    }
+  }
+}
+
+std::string GroupName(const DataSetMeta& meta, const TileGroup& group) {
+  const SeriesGeometry geo(*group.var, *meta.series);
+  return "dataset " + Quote(meta.id) + ", variable " + Quote(group.var->name) + ", z " +
+         std::to_string(group.z) + ", steps from " + std::to_string(geo.step_begin(group.tb)) +
+         ", tile row " + std::to_string(group.r);
+}
+
+// The group's values, read from the planes (never from the series layout being written or
+// verified).
+Result<GridDataSet> ReadFromPlanes(GridStoreImpl* store, std::shared_ptr<const DataSetMeta> meta,
+                                   const TileGroup& group) {
+  const SeriesGeometry geo(*group.var, *meta->series);
+  if (meta->series->ready) {
+    auto planes_only = std::make_shared<DataSetMeta>(*meta);
+    planes_only->series.reset();
+    meta = std::move(planes_only);
+  }
+  GridDataFetcher reader = store->NewFetcher(std::move(meta));
+  reader.SetVariablesToGet({group.var->name});
+  reader.set_options(FetchOptions{.use_cache = false, .allow_incomplete = true});
+  const int64_t y0 = geo.col_begin(group.c_begin);
+  reader.SetOriginShape({geo.step_begin(group.tb), group.z, geo.row_begin(group.r), y0},
+                        {geo.steps_of(group.tb), 1, geo.rows_of(group.r),
+                         geo.col_begin(group.c_end - 1) + geo.cols_of(group.c_end - 1) - y0});
+  return reader.Fetch();
+}
+
+}  // namespace
+
+Status GridStoreImpl::VerifySeriesBlocks(std::shared_ptr<const DataSetMeta> meta,
+                                         VerifyReport* report) {
+  if (!meta->series) return Status::OK();
+  int64_t total = 0;
+  const std::vector<TileGroup> groups = PlanGroups(*meta, 64 << 20, &total);
+  auto problem = [&](std::string what) {
+    report->problems.push_back(VerifyProblem{meta->id, std::move(what)});
+  };
+  for (const TileGroup& group : groups) {
+    const SeriesGeometry geo(*group.var, *meta->series);
+    const std::string where = GroupName(*meta, group);
+    const int64_t n = group.c_end - group.c_begin;
+    std::vector<std::string> keys;
+    for (int64_t c = group.c_begin; c < group.c_end; ++c) keys.push_back(SeriesKey(*meta, group, c));
+    const std::vector<std::string_view> views(keys.begin(), keys.end());
+    std::vector<std::string> values;
+    std::vector<Status> statuses;
+    kv_->MultiGet(storage::ReadOptions{.fill_cache = false}, storage::Table::kData, views, &values,
+                  &statuses);
+    Result<GridDataSet> planes = ReadFromPlanes(this, meta, group);
+    if (!planes.ok()) {
+      problem(where + ": cannot read the planes to compare with: " +
+              std::string(planes.status().message()));
+      continue;
+    }
+    const Grid4D& box = planes->variables.begin()->second;
+    const size_t es = DataTypeSize(group.var->type);
+    std::string expected, decoded;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t c = group.c_begin + i;
+      const std::string tile = where + ", tile column " + std::to_string(c) + " (series)";
+      if (statuses[i].IsNotFound()) {
+        if (meta->series->ready) problem(tile + ": missing");
+        continue;  // not written yet: a relayout in progress or interrupted
+      }
+      if (!statuses[i].ok()) {
+        problem(tile + ": unreadable: " + std::string(statuses[i].message()));
+        continue;
+      }
+      ++report->blocks;
+      report->bytes_read += static_cast<int64_t>(values[i].size());
+      GatherTile(geo, group, c, box, es, &expected);
+      decoded.resize(expected.size());
+      const int64_t points = geo.points_of(group.r, c);
+      Status s = DecodeBlock(values[i], group.var->type, static_cast<uint32_t>(points),
+                             static_cast<uint32_t>(geo.steps_of(group.tb)), decoded.data());
+      if (!s.ok()) {
+        problem(tile + ": " + std::string(s.message()));
+      } else if (decoded != expected) {
+        problem(tile + ": differs from the planes it was written from");
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status GridStoreImpl::WriteSeriesBlocks(std::shared_ptr<const DataSetMeta> meta,
+                                        const RelayoutOptions& options, RelayoutReport* report) {
+  int64_t total = 0, done = 0;
+  const std::vector<TileGroup> groups = PlanGroups(*meta, options.memory_budget_bytes, &total);
+  for (const TileGroup& group : groups) {
+    const SeriesGeometry geo(*group.var, *meta->series);
+    const int64_t n = group.c_end - group.c_begin;
+    const std::string where = GroupName(*meta, group);
+    std::string existing;
+    Status s = kv_->Get(storage::ReadOptions{.fill_cache = false}, storage::Table::kData,
+                        SeriesKey(*meta, group, group.c_end - 1), &existing);
+    if (s.ok()) {  // written by an earlier run: the group's batch was atomic
+      report->blocks_resumed += n;
+      done += GroupBytes(*meta, group);
+      if (options.on_progress) options.on_progress(done, total);
+      continue;
+    }
+    if (!s.IsNotFound()) return s.WithContext(where);
+    Result<GridDataSet> box = ReadFromPlanes(this, meta, group);
+    if (!box.ok()) return box.status().WithContext(where);
+    const Grid4D& values = box->variables.begin()->second;
+    const size_t es = DataTypeSize(group.var->type);
+    std::vector<std::string> keys(n), blocks(n);
+    std::vector<Status> statuses(n);
+    ParallelFor(context_->pool, n, 0, [&](size_t i) {
+      const int64_t c = group.c_begin + static_cast<int64_t>(i);
+      thread_local std::string raw;
+      GatherTile(geo, group, c, values, es, &raw);
+      const int64_t points = geo.points_of(group.r, c);
+      keys[i] = SeriesKey(*meta, group, c);
+      statuses[i] = EncodeBlock(meta->layout.codec, group.var->type,
+                                static_cast<uint32_t>(points),
+                                static_cast<uint32_t>(geo.steps_of(group.tb)),
+                                geo.codec_frame_rows(points), raw, &blocks[i]);
+    });
+    storage::WriteBatch batch;
+    for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+      GRIDSTORE_RETURN_IF_ERROR(statuses[i].WithContext(where));
+      report->stored_bytes += static_cast<int64_t>(blocks[i].size());
+      batch.Put(storage::Table::kData, keys[i], blocks[i]);
+    }
+    GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch).WithContext(where));
+    report->blocks_written += n;
+    report->raw_bytes += static_cast<int64_t>(values.size_bytes());
+    done += GroupBytes(*meta, group);
+    if (options.on_progress) options.on_progress(done, total);
+  }
+  return Status::OK();
+}
+
+Result<RelayoutReport> GridStoreImpl::AddSeriesLayout(std::string_view id,
+                                                      const SeriesLayout& requested,
+                                                      const RelayoutOptions& options) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  const std::string what = "adding a series layout to dataset " + Quote(id);
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
+  if (meta->status() != kStatusDone) {
+    return Status::FailedPrecondition(
+        what + ": its status is " + Quote(meta->status()) +
+        ", not DONE (a run still arriving, or an import that failed): finish it first");
+  }
+  if (meta->variables.empty()) {
+    return Status::InvalidArgument(what + ": it has no variables (a catalogue entry)");
+  }
+  SeriesLayout series = requested;
+  series.ready = false;
+  RelayoutReport report;
+  if (meta->series) {
+    SeriesLayout stored = *meta->series;
+    const bool ready = stored.ready;
+    stored.ready = false;
+    if (!(stored == series)) {
+      return Status::FailedPrecondition(
+          what + ": it has another series layout (" + SeriesLayoutToString(stored) +
+          "); drop it first (gridstore relayout ID --drop series)");
+    }
+    report.already_ready = ready;
+    if (ready) return report;
+  } else {
+    DataSetMeta with = *meta;
+    with.series = series;
+    GRIDSTORE_RETURN_IF_ERROR(with.Validate().WithContext(what));
+    GRIDSTORE_RETURN_IF_ERROR(StoreSeriesState(*meta, series, what));
+    GRIDSTORE_ASSIGN_OR_RETURN(meta, LoadMeta(id));
+  }
+  GRIDSTORE_RETURN_IF_ERROR(WriteSeriesBlocks(meta, options, &report));
+  series.ready = true;
+  GRIDSTORE_RETURN_IF_ERROR(StoreSeriesState(*meta, series, what));
+  return report;
+}
+
+Status GridStoreImpl::DropSeriesLayout(std::string_view id) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
+  const std::string what = "dropping the series layout of dataset " + Quote(id);
+  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
+  if (!meta->series) return Status::NotFound(what + ": it has none");
+  GRIDSTORE_RETURN_IF_ERROR(StoreSeriesState(*meta, std::nullopt, what));
+  storage::WriteBatch batch;
+  std::vector<storage::KeyRange> ranges;
+  for (const VariableMeta& var : meta->variables) {
+    ranges.push_back(LayoutDataRange(meta->id, meta->key_incarnation(), var.name, kSeriesLayout));
+    batch.DeleteRange(storage::Table::kData, ranges.back().begin, ranges.back().end);
+  }
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Write(storage::WriteOptions{}, batch).WithContext(what));
+  for (const storage::KeyRange& range : ranges) {
+    GRIDSTORE_RETURN_IF_ERROR(ReclaimDataRange(range, what));
+  }
+  return Status::OK();
+}
+
+Status GridStoreImpl::StoreSeriesState(const DataSetMeta& expected,
+                                       const std::optional<SeriesLayout>& series,
+                                       const std::string& what) {
+  MutexLock write_lock(&meta_write_mu_);
+  return RetryOnConflict(what, [&]() -> Status {
+    meta_write_mu_.AssertHeld();
+    std::string bytes;
+    Status s =
+        kv_->Get(storage::ReadOptions{}, storage::Table::kMeta, MetaKey(expected.id), &bytes);
+    if (s.IsNotFound()) return Status::FailedPrecondition(what + ": it was deleted meanwhile");
+    GRIDSTORE_RETURN_IF_ERROR(s.WithContext(what));
+    Result<DataSetMeta> decoded = DataSetMeta::Decode(bytes);
+    if (!decoded.ok()) return decoded.status().WithContext("stored meta of " + Quote(expected.id));
+    const DataSetMeta& prev = *decoded;
+    if (prev.incarnation != expected.incarnation || prev.variables != expected.variables ||
+        !(prev.layout == expected.layout) || prev.series != expected.series) {
+      return Status::FailedPrecondition(what +
+                                        ": it was replaced or changed meanwhile; run it again");
+    }
+    DataSetMeta next = prev;
+    next.series = series;
+    storage::WriteBatch batch;
+    DataSetMeta stored;
+    GRIDSTORE_RETURN_IF_ERROR(AddMetaWrite(next, &prev, &batch, &stored, /*series_change=*/true));
+    ExpectUnchanged(expected.id, bytes, &batch);
+    GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
+    Status written = kv_->Write(storage::WriteOptions{}, batch);
+    EraseCachedMeta(expected.id);
+    return written.WithContext(what);
+  });
+}
+
+}  // namespace gridstore::grid

@@ -1,0 +1,59 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Reading boxes from a dataset's series layout (grid_meta.h, SeriesLayout), and what that costs,
+// for the fetch planner (grid_data_fetcher.cc), which compares it with the planes' cost per
+// variable and picks the cheaper.
+#ifndef GRIDSTORE_GRID_INTERNAL_SERIES_FETCH_H_
+#define GRIDSTORE_GRID_INTERNAL_SERIES_FETCH_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "gridstore/grid/grid.h"
+#include "gridstore/grid/grid_meta.h"
+#include "gridstore/grid/internal/store_context.h"
+#include "gridstore/util/status.h"
+
+namespace gridstore::internal_grid {
+
+// What reading a box from one layout costs: the blocks it touches and the raw bytes it
+// decompresses (whole frames).
+struct LayoutCost {
+  int64_t blocks = 0;
+  int64_t bytes_to_decode = 0;
+
+  // One figure to compare layouts by: bytes to decode plus a fixed charge per block for its
+  // read and decoder setup (measured: a block read costs about as much as decoding 32 KiB).
+  int64_t score() const { return bytes_to_decode + blocks * (int64_t{32} << 10); }
+  LayoutCost& operator+=(const LayoutCost& other) {
+    blocks += other.blocks;
+    bytes_to_decode += other.bytes_to_decode;
+    return *this;
+  }
+};
+
+// The cost of reading box [origin, origin + shape) of `var` from its series blocks.
+LayoutCost SeriesCost(const grid::VariableMeta& var, const grid::SeriesLayout& series,
+                      const grid::Shape4& origin, const grid::Shape4& shape);
+
+// One box of one variable to read from the series layout into `grid` (already sized to the box).
+struct SeriesOutput {
+  const grid::VariableMeta* var;
+  grid::Shape4 origin;
+  grid::Shape4 shape;
+  grid::Grid4D* grid;
+};
+
+// Reads the series blocks the outputs' boxes touch (each block once, however many boxes need
+// it: points of one tile share it), in groups over `parallelism` threads, decoding only the
+// frames holding the points needed, through the store's block cache if `use_cache`. Adds to
+// *stats. A missing block is Aborted (a ready layout has every block: it was dropped, or the
+// dataset deleted, meanwhile). Errors name the dataset, variable, step block, level and tile.
+// REQUIRES: meta.series.
+Status FetchSeries(const grid::DataSetMeta& meta, StoreContext* context,
+                   const std::vector<SeriesOutput>& outputs, int parallelism, bool use_cache,
+                   grid::FetchStats* stats);
+
+}  // namespace gridstore::internal_grid
+
+#endif  // GRIDSTORE_GRID_INTERNAL_SERIES_FETCH_H_

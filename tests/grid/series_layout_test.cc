@@ -1,0 +1,322 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The series layout (grid_meta.h, SeriesLayout): the planner's choice and what Explain says of it,
+// consistency with the planes under every write that could break it, resuming a relayout that
+// was killed, verification of both layouts, and the refusals. Values are compared with a
+// reference array (grid_property_test covers random shapes, types and codecs).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/grid/grid_verify.h"
+#include "gridstore/grid/internal/block_codec.h"
+#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/grid_store_impl.h"
+#include "tests/grid/grid_testutil.h"
+
+namespace gridstore::grid {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::MakeMeta;
+using testing::MakeVariable;
+using testing::PatternPlane;
+using testing::ReferenceVariable;
+using testing::ScopedTempDir;
+
+// 30 steps, 2 levels, 40 x 50 points in 16x16 plane blocks; series blocks of 8 steps over 8x8
+// tiles (edges of every kind: 30 % 8, 40 % 8 = 0, 50 % 8).
+constexpr Shape4 kShape = {30, 2, 40, 50};
+const SeriesLayout kSeries{.block_t = 8, .tile_x = 8, .tile_y = 8, .frame_points = 4};
+
+class SeriesLayoutTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Open();
+    meta_ = MakeMeta("run", {MakeVariable("T", DataType::kFloat32, kShape)}, 16, 16);
+    meta_.layout.frame_rows = 4;
+    meta_.set_status(kStatusDone);
+    ASSERT_OK(store_->PutDataSetMeta(meta_));
+    ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter("run"));
+    for (int64_t t = 0; t < kShape[kT]; ++t) {
+      for (int64_t z = 0; z < kShape[kZ]; ++z) {
+        Grid2D plane = PatternPlane(meta_.variables[0], 1, t, z);
+        reference_.SetPlane(t, z, plane);
+        ASSERT_OK(writer->WriteGrid2D("T", t, z, plane));
+      }
+    }
+  }
+  void Open() {
+    ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(dir_.Sub("store"), {.create_if_missing = true}));
+  }
+  // Fetches the box of T and checks it against the reference; returns the plan it ran.
+  FetchPlan FetchAndCompare(const Shape4& origin, const Shape4& shape) {
+    auto fetcher = store_->GetDataFetcher("run");
+    EXPECT_OK(fetcher.status());
+    if (!fetcher.ok()) return {};
+    (*fetcher)->SetOriginShape(origin, shape);
+    auto got = (*fetcher)->Fetch();
+    EXPECT_OK(got.status());
+    if (got.ok()) {
+      EXPECT_EQ(reference_.Compare(*got->GetVariable("T")), "");
+    }
+    auto plan = (*fetcher)->Explain();
+    EXPECT_OK(plan.status());
+    return plan.ok() ? *plan : FetchPlan{};
+  }
+  std::string SeriesKey(uint32_t tb, uint32_t z, uint32_t r, uint32_t c) {
+    auto meta = store_->GetDataSetMeta("run");
+    EXPECT_OK(meta.status());
+    return DataKey(BlockAddress{"run", meta.ok() ? meta->key_incarnation() : 0, "T",
+                                kSeriesLayout, tb, z, r, c});
+  }
+
+  ScopedTempDir dir_;
+  std::unique_ptr<GridStore> store_;
+  DataSetMeta meta_;
+  ReferenceVariable reference_{MakeVariable("T", DataType::kFloat32, kShape)};
+};
+
+TEST_F(SeriesLayoutTest, PlannerPicksTheCheaperLayoutAndExplainShowsBoth) {
+  // No series layout: planes, and Explain has no series cost.
+  FetchPlan before = FetchAndCompare({0, 1, 17, 33}, {30, 1, 1, 1});
+  ASSERT_EQ(before.variables.size(), 1u);
+  EXPECT_EQ(before.variables[0].layout, "plane");
+  EXPECT_EQ(before.variables[0].series_blocks, -1);
+  EXPECT_EQ(before.variables[0].blocks, 30);
+
+  ASSERT_OK_AND_ASSIGN(RelayoutReport report, store_->AddSeriesLayout("run", kSeries));
+  // 4 step blocks x 2 levels x 5 x 7 tiles.
+  EXPECT_EQ(report.blocks_written, 4 * 2 * 5 * 7);
+  EXPECT_EQ(report.blocks_resumed, 0);
+  EXPECT_EQ(report.raw_bytes, meta_.variables[0].num_elements() * 4);
+  EXPECT_GT(report.stored_bytes, 0);
+
+  // A point series: 4 series blocks (one per 8 steps), one frame of 4 points each.
+  FetchPlan point = FetchAndCompare({0, 1, 17, 33}, {30, 1, 1, 1});
+  EXPECT_EQ(point.variables[0].layout, "series");
+  EXPECT_EQ(point.variables[0].blocks, 4);
+  EXPECT_EQ(point.variables[0].plane_blocks, 30);
+  EXPECT_EQ(point.variables[0].series_blocks, 4);
+  EXPECT_EQ(point.variables[0].series_bytes_to_decode, (8 + 8 + 8 + 6) * 4 * 4);
+  EXPECT_THAT(point.layout, HasSubstr("series blocks 8 steps x 8x8 points"));
+  // A small area over a few steps, crossing tiles and step blocks.
+  EXPECT_EQ(FetchAndCompare({5, 0, 6, 14}, {6, 2, 4, 4}).variables[0].layout, "series");
+  // A whole plane stays on the planes.
+  EXPECT_EQ(FetchAndCompare({3, 1, 0, 0}, {1, 1, 40, 50}).variables[0].layout, "plane");
+  // The whole variable decodes the same bytes either way; here the series blocks are bigger
+  // (512 values against 256), so fewer, and the planner takes them.
+  FetchPlan whole = FetchAndCompare({0, 0, 0, 0}, kShape);
+  EXPECT_EQ(whole.variables[0].plane_bytes_to_decode, whole.variables[0].series_bytes_to_decode);
+  EXPECT_EQ(whole.variables[0].layout, "series");
+
+  // Batched points (as extract sends them) read each series block once.
+  ASSERT_OK_AND_ASSIGN(auto fetcher, store_->GetDataFetcher("run"));
+  std::vector<Box> points;
+  for (int64_t x = 0; x < 8; ++x) points.push_back(Box{{0, 0, x, 3}, {30, 1, 1, 1}});
+  ASSERT_OK_AND_ASSIGN(std::vector<GridDataSet> got, fetcher->FetchBoxes(points));
+  for (const GridDataSet& one : got) EXPECT_EQ(reference_.Compare(*one.GetVariable("T")), "");
+  EXPECT_EQ(got[0].stats.blocks, 4);  // one tile, 4 step blocks
+}
+
+TEST_F(SeriesLayoutTest, UnpackedReadsMatchThePlanes) {
+  DataSetMeta packed = meta_;
+  packed.id = "packed";
+  packed.variables[0].type = DataType::kInt16;
+  packed.variables[0].packing = Packing{.scale_factor = 0.5, .add_offset = 100};
+  packed.variables[0].set_fill_value<int16_t>(-1);
+  packed.variables[0].packing->unpacked_type = DataType::kFloat32;
+  ASSERT_OK(store_->PutDataSetMeta(packed));
+  ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter("packed"));
+  for (int64_t t = 0; t < kShape[kT]; ++t) {
+    ASSERT_OK(writer->WriteGrid2D("T", t, 0, PatternPlane(packed.variables[0], 2, t, 0)));
+  }
+  ASSERT_OK(writer->Flush());
+  writer.reset();
+  auto read = [&]() -> Result<GridDataSet> {
+    GRIDSTORE_ASSIGN_OR_RETURN(auto fetcher, store_->GetDataFetcher("packed"));
+    fetcher->SetOriginShape({0, 0, 3, 4}, {30, 2, 1, 2});
+    fetcher->set_options(FetchOptions{.unpack = true});
+    return fetcher->Fetch();
+  };
+  ASSERT_OK_AND_ASSIGN(GridDataSet planes, read());
+  ASSERT_OK(store_->AddSeriesLayout("packed", kSeries).status());
+  ASSERT_OK_AND_ASSIGN(GridDataSet series, read());
+  const Grid4D& a = *planes.GetVariable("T");
+  const Grid4D& b = *series.GetVariable("T");
+  ASSERT_EQ(a.type(), b.type());
+  ASSERT_EQ(a.size_bytes(), b.size_bytes());
+  EXPECT_EQ(std::memcmp(a.bytes(), b.bytes(), a.size_bytes()), 0);  // NaN where fill, bitwise
+}
+
+TEST_F(SeriesLayoutTest, WritesThatWouldLeaveItStaleAreRefused) {
+  ASSERT_OK(store_->AddSeriesLayout("run", kSeries).status());
+  // A plane write: the series blocks would keep the old values.
+  auto writer = store_->GetDataWriter("run");
+  EXPECT_TRUE(writer.status().IsFailedPrecondition());
+  EXPECT_THAT(writer.status().message(), HasSubstr("has a series layout"));
+  // A grown or added variable: no series blocks would cover it.
+  DataSetMeta grown = meta_;
+  grown.variables[0].shape[kT] = 31;
+  Status s = store_->UpdateDataSetMeta(grown);
+  EXPECT_TRUE(s.IsFailedPrecondition()) << s;
+  EXPECT_THAT(s.message(), HasSubstr("cannot change shape"));
+  DataSetMeta added = meta_;
+  added.variables.push_back(MakeVariable("U", DataType::kFloat32, kShape));
+  EXPECT_TRUE(store_->UpdateDataSetMeta(added).IsFailedPrecondition());
+  // Attributes may change; the meta written back (without a series layout) keeps it.
+  DataSetMeta renamed = meta_;
+  renamed.attributes["model"] = AttributeValue::String("ifs");
+  ASSERT_OK(store_->UpdateDataSetMeta(renamed));
+  ASSERT_OK_AND_ASSIGN(DataSetMeta stored, store_->GetDataSetMeta("run"));
+  ASSERT_TRUE(stored.series.has_value());
+  EXPECT_TRUE(stored.series->ready);
+  EXPECT_EQ(FetchAndCompare({0, 0, 1, 1}, {30, 1, 1, 1}).variables[0].layout, "series");
+
+  // Dropped: planes again, every series block gone, and writes allowed.
+  ASSERT_OK(store_->DropSeriesLayout("run"));
+  EXPECT_EQ(FetchAndCompare({0, 0, 1, 1}, {30, 1, 1, 1}).variables[0].layout, "plane");
+  std::string value;
+  EXPECT_TRUE(
+      KvStoreOf(store_.get())->Get({}, storage::Table::kData, SeriesKey(0, 0, 0, 0), &value)
+          .IsNotFound());
+  EXPECT_OK(store_->GetDataWriter("run").status());
+  EXPECT_TRUE(store_->DropSeriesLayout("run").IsNotFound());
+}
+
+TEST_F(SeriesLayoutTest, AReplacementStartsWithPlanesOnly) {
+  ASSERT_OK(store_->AddSeriesLayout("run", kSeries).status());
+  ASSERT_OK_AND_ASSIGN(DataSetMeta staged, store_->BeginReplacement(meta_));
+  EXPECT_FALSE(staged.series.has_value());
+  ASSERT_OK_AND_ASSIGN(auto writer, store_->GetReplacementWriter(staged));
+  for (int64_t t = 0; t < kShape[kT]; ++t) {
+    for (int64_t z = 0; z < kShape[kZ]; ++z) {
+      Grid2D plane = PatternPlane(meta_.variables[0], 7, t, z);
+      reference_.SetPlane(t, z, plane);
+      ASSERT_OK(writer->WriteGrid2D("T", t, z, plane));
+    }
+  }
+  ASSERT_OK(writer->Flush());
+  ASSERT_OK(store_->CommitReplacement(staged));
+  ASSERT_OK_AND_ASSIGN(DataSetMeta now, store_->GetDataSetMeta("run"));
+  EXPECT_FALSE(now.series.has_value());
+  EXPECT_EQ(FetchAndCompare({0, 0, 1, 1}, {30, 1, 1, 1}).variables[0].layout, "plane");
+  // Added again, it holds the new values.
+  ASSERT_OK(store_->AddSeriesLayout("run", kSeries).status());
+  EXPECT_EQ(FetchAndCompare({0, 0, 1, 1}, {30, 1, 1, 1}).variables[0].layout, "series");
+  ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), ""));
+  EXPECT_TRUE(report.ok()) << report.problems[0].message;
+  EXPECT_TRUE(report.orphans.empty());
+}
+
+// A relayout killed half way (the process exits between two groups) leaves the layout "being
+// written", which fetches ignore; run again, it writes only the groups that are missing.
+TEST_F(SeriesLayoutTest, AKilledRelayoutIsIgnoredUntilResumed) {
+  store_.reset();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto store = GridStore::Open(dir_.Sub("store"));
+    if (!store.ok()) _exit(2);
+    RelayoutOptions options{.memory_budget_bytes = 8 * 8 * 8 * 4};  // one tile per group
+    options.on_progress = [](int64_t done, int64_t total) {
+      if (2 * done >= total) _exit(0);  // killed: no meta write, no flush
+    };
+    (void)(*store)->AddSeriesLayout("run", kSeries, options);
+    _exit(1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+
+  Open();
+  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("run"));
+  ASSERT_TRUE(meta.series.has_value());
+  EXPECT_FALSE(meta.series->ready);
+  FetchPlan plan = FetchAndCompare({0, 0, 1, 1}, {30, 1, 1, 1});
+  EXPECT_EQ(plan.variables[0].layout, "plane");
+  EXPECT_THAT(plan.layout, HasSubstr("being written"));
+  ASSERT_OK_AND_ASSIGN(VerifyReport partial, Verify(store_.get(), "run"));
+  EXPECT_TRUE(partial.ok()) << partial.problems[0].message;  // missing blocks are not damage yet
+
+  // Another layout cannot start over it; the same one resumes.
+  SeriesLayout other = kSeries;
+  other.block_t = 16;
+  EXPECT_TRUE(store_->AddSeriesLayout("run", other).status().IsFailedPrecondition());
+  ASSERT_OK_AND_ASSIGN(RelayoutReport report, store_->AddSeriesLayout("run", kSeries));
+  EXPECT_GT(report.blocks_resumed, 0);
+  EXPECT_GT(report.blocks_written, 0);
+  EXPECT_EQ(report.blocks_resumed + report.blocks_written, 4 * 2 * 5 * 7);
+  EXPECT_EQ(FetchAndCompare({0, 1, 39, 49}, {30, 1, 1, 1}).variables[0].layout, "series");
+  EXPECT_EQ(FetchAndCompare({0, 0, 0, 0}, {30, 1, 1, 1}).variables[0].layout, "series");
+  ASSERT_OK_AND_ASSIGN(RelayoutReport again, store_->AddSeriesLayout("run", kSeries));
+  EXPECT_TRUE(again.already_ready);
+}
+
+TEST_F(SeriesLayoutTest, VerifyChecksEverySeriesBlockAgainstThePlanes) {
+  ASSERT_OK(store_->AddSeriesLayout("run", kSeries).status());
+  ASSERT_OK_AND_ASSIGN(VerifyReport clean, Verify(store_.get(), "run"));
+  EXPECT_TRUE(clean.ok());
+  EXPECT_EQ(clean.blocks, 30 * 2 * 3 * 4 + 4 * 2 * 5 * 7);  // planes, then series blocks
+
+  storage::KvStore* kv = KvStoreOf(store_.get());
+  // Damaged bytes.
+  std::string value;
+  ASSERT_OK(kv->Get({}, storage::Table::kData, SeriesKey(1, 0, 2, 3), &value));
+  value[value.size() - 2] ^= 1;
+  ASSERT_OK(kv->Put({}, storage::Table::kData, SeriesKey(1, 0, 2, 3), value));
+  // A well-formed block whose values are not the planes' (a stale copy).
+  std::string raw(8 * 8 * 8 * 4, '\0'), stale;
+  ASSERT_OK(EncodeBlock(CodecOptions{}, DataType::kFloat32, 64, 8, 4, raw, &stale));
+  ASSERT_OK(kv->Put({}, storage::Table::kData, SeriesKey(0, 1, 0, 0), stale));
+  // A missing one.
+  ASSERT_OK(kv->Delete({}, storage::Table::kData, SeriesKey(3, 1, 4, 6)));
+
+  ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), ""));
+  ASSERT_EQ(report.problems.size(), 3u);
+  std::string all;
+  for (const auto& p : report.problems) all += p.message + "\n";
+  EXPECT_THAT(all, HasSubstr("z 0, steps from 8, tile row 2, tile column 3 (series): "));
+  EXPECT_THAT(all, HasSubstr("z 1, steps from 0, tile row 0, tile column 0 (series): differs "
+                             "from the planes"));
+  EXPECT_THAT(all, HasSubstr("z 1, steps from 24, tile row 4, tile column 6 (series): missing"));
+  // A fetch of the missing block says so instead of returning fill values.
+  ASSERT_OK_AND_ASSIGN(auto fetcher, store_->GetDataFetcher("run"));
+  fetcher->SetOriginShape({24, 1, 33, 49}, {6, 1, 1, 1});
+  Status s = fetcher->Fetch().status();
+  EXPECT_TRUE(s.IsAborted()) << s;
+}
+
+TEST_F(SeriesLayoutTest, RefusalsNameWhatIsWrong) {
+  SeriesLayout bad = kSeries;
+  bad.tile_x = 0;
+  Status s = store_->AddSeriesLayout("run", bad).status();
+  EXPECT_TRUE(s.IsInvalidArgument()) << s;
+  EXPECT_THAT(s.message(), HasSubstr("series layout"));
+  EXPECT_TRUE(store_->AddSeriesLayout("nope", kSeries).status().IsNotFound());
+
+  DataSetMeta arriving = meta_;
+  arriving.id = "arriving";
+  arriving.set_status(kStatusIngesting);
+  ASSERT_OK(store_->PutDataSetMeta(arriving));
+  s = store_->AddSeriesLayout("arriving", kSeries).status();
+  EXPECT_TRUE(s.IsFailedPrecondition()) << s;
+  EXPECT_THAT(s.message(), HasSubstr("not DONE"));
+
+  DataSetMeta empty;
+  empty.id = "catalogue-entry";
+  empty.set_status(kStatusDone);
+  ASSERT_OK(store_->PutDataSetMeta(empty));
+  EXPECT_TRUE(store_->AddSeriesLayout("catalogue-entry", kSeries).status().IsInvalidArgument());
+
+  ASSERT_OK(store_->AddSeriesLayout("run", kSeries).status());
+  SeriesLayout other = kSeries;
+  other.tile_y = 4;
+  s = store_->AddSeriesLayout("run", other).status();
+  EXPECT_TRUE(s.IsFailedPrecondition()) << s;
+  EXPECT_THAT(s.message(), HasSubstr("drop it first"));
+}
+
+}  // namespace
+}  // namespace gridstore::grid

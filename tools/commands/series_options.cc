@@ -1,0 +1,65 @@
+// Copyright 2026 The GridStore Authors.
+#include "tools/commands/series_options.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "gridstore/util/internal/strings.h"
+#include "tools/cli_parse.h"
+
+namespace gridstore::tools {
+
+void AddSeriesOptions(CLI::App* app, SeriesOptionArgs* args) {
+  app->add_option("--series-steps", args->steps,
+                  "Series layout: steps per block (default 256; a point's series up to that "
+                  "many steps is one read)")
+      ->type_name("N");
+  app->add_option("--series-tile", args->tile,
+                  "Series layout: points per block along x and y (default 16x16)")
+      ->type_name("XxY");
+  app->add_option("--series-frame-points", args->frame_points,
+                  "Series layout: points per independently decoded frame (default 16)")
+      ->type_name("N");
+}
+
+Result<grid::SeriesLayout> ParseSeriesOptions(const SeriesOptionArgs& args) {
+  grid::SeriesLayout series;
+  constexpr int64_t kMax = int64_t{1} << 20;
+  if (!args.steps.empty()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(series.block_t,
+                               ParseIntegerFlag(args.steps, "--series-steps", 1, kMax));
+  }
+  if (!args.tile.empty()) {
+    auto tile = ParseBlockShape(args.tile);
+    if (!tile.ok()) return tile.status().WithContext("--series-tile");
+    std::tie(series.tile_x, series.tile_y) = *tile;
+  }
+  if (!args.frame_points.empty()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(
+        series.frame_points, ParseIntegerFlag(args.frame_points, "--series-frame-points", 1, kMax));
+  }
+  return series;
+}
+
+void PrintSeriesReport(const std::string& dataset, const grid::SeriesLayout& series,
+                       const grid::RelayoutReport& report, uint64_t planes_bytes) {
+  std::string extra;
+  if (planes_bytes > 0) {
+    char pct[32];
+    std::snprintf(pct, sizeof(pct), "%.0f%%",
+                  100.0 * static_cast<double>(report.stored_bytes) /
+                      static_cast<double>(planes_bytes));
+    extra = " (+" + std::string(pct) + " of the planes' " +
+            HumanBytes(static_cast<double>(planes_bytes)) + ")";
+  }
+  std::printf("relayout: dataset %s: series layout (%s) added: %ld block(s) written",
+              Quote(dataset).c_str(), grid::SeriesLayoutToString(series).c_str(),
+              static_cast<long>(report.blocks_written));
+  if (report.blocks_resumed > 0) {
+    std::printf(", %ld found written by an interrupted run", static_cast<long>(report.blocks_resumed));
+  }
+  std::printf(", %s of values in %s%s\n", HumanBytes(static_cast<double>(report.raw_bytes)).c_str(),
+              HumanBytes(static_cast<double>(report.stored_bytes)).c_str(), extra.c_str());
+}
+
+}  // namespace gridstore::tools

@@ -1,0 +1,37 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The options that shape a series layout, shared by `relayout --add series` and
+// `import --layouts plane,series`, and the report both print.
+#ifndef GRIDSTORE_TOOLS_COMMANDS_SERIES_OPTIONS_H_
+#define GRIDSTORE_TOOLS_COMMANDS_SERIES_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "gridstore/grid/grid_store.h"
+#include "gridstore/util/result.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace gridstore::tools {
+
+struct SeriesOptionArgs {
+  std::string steps;         // --series-steps N
+  std::string tile;          // --series-tile XxY
+  std::string frame_points;  // --series-frame-points N
+};
+
+// Adds --series-steps, --series-tile and --series-frame-points to `app`.
+void AddSeriesOptions(CLI::App* app, SeriesOptionArgs* args);
+// The layout they give (defaults: SeriesLayout's). InvalidArgument naming the flag.
+Result<grid::SeriesLayout> ParseSeriesOptions(const SeriesOptionArgs& args);
+// "relayout: dataset 'ID': series layout (...) added: N blocks, RAW of values in STORED (+P% of
+// the planes' PLANES)".
+void PrintSeriesReport(const std::string& dataset, const grid::SeriesLayout& series,
+                       const grid::RelayoutReport& report, uint64_t planes_bytes);
+
+}  // namespace gridstore::tools
+
+#endif  // GRIDSTORE_TOOLS_COMMANDS_SERIES_OPTIONS_H_
