@@ -1,0 +1,114 @@
+// Copyright 2026 The GridStore Authors.
+//
+// The series layout from the command line, on a real file of $GRIDSTORE_TEST_DATA:
+// `import --layouts plane,series`, `relayout --add/--drop series`, what `info` and
+// `fetch --explain` say, values equal whichever layout serves them, and the errors.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/test_util.h"
+#include "tests/tools/cli_testutil.h"
+
+namespace gridstore::tools {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::ExpectCliError;
+using testing::RunGridStore;
+using testing::RunResult;
+
+class RelayoutCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* env = std::getenv("GRIDSTORE_TEST_DATA");
+    ASSERT_TRUE(env != nullptr && std::filesystem::is_directory(env))
+        << "GRIDSTORE_TEST_DATA must name the folder of real NetCDF files (../shared/data)";
+    file_ = std::string(env) + "/tos_O1_2001-2002.nc";  // 24 x 1 x 170 x 180 float32
+    store_ = dir_.Sub("store");
+  }
+  RunResult Run(const std::vector<std::string>& args) {
+    return RunGridStore(dir_.path(), store_, args);
+  }
+  // A point series (every step at x 100, y 100) as CSV.
+  std::string PointSeries(const std::string& id) {
+    RunResult r = Run({"fetch", id, "--origin", "0,0,100,100", "--shape", "24,1,1,1", "--format",
+                       "csv"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  }
+
+  testing::ScopedTempDir dir_;
+  std::string file_, store_;
+};
+
+TEST_F(RelayoutCliTest, ImportWithBothLayoutsServesSeriesFromTheSeriesLayout) {
+  ASSERT_EQ(Run({"import", file_, "--dataset", "planes"}).exit_code, 0);
+  RunResult r = Run({"import", file_, "--dataset", "both", "--layouts", "plane,series",
+                     "--series-tile", "8x8", "--series-steps", "12"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 2 step blocks x 22 x 23 tiles; the extra storage is reported.
+  EXPECT_THAT(r.out, HasSubstr("series layout (12 steps x 8x8 points, frames of 16 points) "
+                               "added: 1012 block(s) written"));
+  EXPECT_THAT(r.out, HasSubstr("% of the planes'"));
+  EXPECT_THAT(Run({"info", "both"}).out,
+              HasSubstr("series       12 steps x 8x8 points, frames of 16 points"));
+  auto info = nlohmann::json::parse(Run({"info", "both", "--json"}).out);
+  EXPECT_EQ(info["series_layout"]["tile_x"], 8);
+  EXPECT_EQ(info["series_layout"]["ready"], true);
+
+  r = Run({"fetch", "both", "--origin", "0,0,100,100", "--shape", "24,1,1,1", "--explain"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("reads series: plane layout 24 block(s)"));
+  EXPECT_THAT(r.out, HasSubstr("series layout 2 block(s)"));
+  r = Run({"fetch", "both", "--origin", "5,0,0,0", "--shape", "1,1,170,180", "--explain"});
+  EXPECT_THAT(r.out, HasSubstr("reads plane:"));
+  // Same values from either layout, and from the dataset without one.
+  EXPECT_EQ(PointSeries("both"), PointSeries("planes"));
+
+  r = Run({"verify", "both"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+}
+
+TEST_F(RelayoutCliTest, RelayoutAddsAndDropsTheSeriesLayout) {
+  ASSERT_EQ(Run({"import", file_, "--dataset", "d"}).exit_code, 0);
+  const std::string planes = PointSeries("d");
+  RunResult r = Run({"relayout", "d", "--add", "series"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("series layout (256 steps x 16x16 points, frames of 16 points) "
+                               "added: 132 block(s) written"));
+  EXPECT_EQ(PointSeries("d"), planes);
+  r = Run({"relayout", "d", "--add", "series"});
+  EXPECT_THAT(r.out, HasSubstr("has the series layout"));
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-tile", "4x4"}),
+                 {"another series layout", "drop it first"});
+  r = Run({"relayout", "d", "--drop", "series"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("series layout dropped"));
+  EXPECT_THAT(Run({"info", "d"}).out, ::testing::Not(HasSubstr("series ")));
+  EXPECT_EQ(PointSeries("d"), planes);
+  ExpectCliError(Run({"relayout", "d", "--drop", "series"}), {"has none"});
+}
+
+TEST_F(RelayoutCliTest, BadRequestsAreOneLineErrors) {
+  ASSERT_EQ(Run({"import", file_, "--dataset", "d"}).exit_code, 0);
+  ExpectCliError(Run({"relayout", "d"}), {"exactly one of --add series and --drop series"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--drop", "series"}),
+                 {"exactly one of"});
+  ExpectCliError(Run({"relayout", "d", "--add", "planes"}), {"--add 'planes'", "only layout"});
+  ExpectCliError(Run({"relayout", "nope", "--add", "series"}), {"'nope' does not exist"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-steps", "0"}),
+                 {"--series-steps"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-tile", "4"}),
+                 {"--series-tile"});
+  ExpectCliError(Run({"import", file_, "--dataset", "e", "--layouts", "series"}),
+                 {"--layouts", "plane,series"});
+  ExpectCliError(Run({"import", file_, "--dataset", "e", "--layouts", "plane,tiles"}),
+                 {"unknown layout 'tiles'"});
+  ExpectCliError(Run({"import", file_, "--dataset", "e", "--series-tile", "8x8"}),
+                 {"give --layouts plane,series"});
+  // None of them left a dataset behind.
+  EXPECT_THAT(Run({"info", "e"}).err, HasSubstr("'e' does not exist"));
+}
+
+}  // namespace
+}  // namespace gridstore::tools
