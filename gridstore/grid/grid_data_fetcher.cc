@@ -13,6 +13,7 @@
 
 #include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/internal/block_geometry.h"
+#include "gridstore/grid/internal/fetch_planner.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_messages.h"
 #include "gridstore/grid/internal/series_fetch.h"
@@ -291,51 +292,6 @@ Status FetchGroup(const FetchRun& run, size_t begin, size_t end, FetchStats* loc
   return Status::OK();
 }
 
-// What reading the box from the planes costs: every plane (t, z) of the box, the blocks the
-// box's (x, y) part touches, only the frames holding its rows (all rows of unframed blocks).
-internal_grid::LayoutCost PlaneCost(const VariableMeta& var, const BlockLayout& layout,
-                                    const Shape4& origin, const Shape4& shape) {
-  const BlockGeometry g(var, layout);
-  const int64_t es = static_cast<int64_t>(DataTypeSize(var.type));
-  internal_grid::LayoutCost per_plane;
-  const BlockGeometry::BlockRange blocks = g.BlocksOf(origin, shape);
-  for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
-    for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
-      ++per_plane.blocks;
-      const BlockGeometry::Overlap o = g.OverlapOf(r, c, origin, shape);
-      const int64_t bx0 = g.row_begin(r);
-      const int64_t rows = RowsToDecode(
-          static_cast<uint32_t>(g.rows_of(r)), static_cast<uint32_t>(layout.frame_rows),
-          static_cast<uint32_t>(o.x_lo - bx0), static_cast<uint32_t>(o.x_hi - bx0));
-      per_plane.bytes_to_decode += rows * g.cols_of(c) * es;
-    }
-  }
-  const int64_t planes = shape[kT] * shape[kZ];
-  return {per_plane.blocks * planes, per_plane.bytes_to_decode * planes};
-}
-
-// The costs of reading `boxes` of `var` from each layout, and whether the series layout is the
-// cheaper (never without a ready one).
-struct LayoutChoice {
-  internal_grid::LayoutCost plane;
-  std::optional<internal_grid::LayoutCost> series;
-  bool use_series = false;
-};
-LayoutChoice ChooseLayout(const DataSetMeta& meta, const VariableMeta& var,
-                          const std::vector<Box>& boxes) {
-  LayoutChoice choice;
-  const bool series = meta.series && meta.series->ready;
-  if (series) choice.series.emplace();
-  for (const Box& box : boxes) {
-    choice.plane += PlaneCost(var, meta.layout, box.origin, box.shape);
-    if (series) {
-      *choice.series += internal_grid::SeriesCost(var, *meta.series, box.origin, box.shape);
-    }
-  }
-  choice.use_series = series && choice.series->score() < choice.plane.score();
-  return choice;
-}
-
 void AddStats(const FetchStats& from, FetchStats* to) {
   to->blocks_read += from.blocks_read;
   to->blocks_missing += from.blocks_missing;
@@ -411,6 +367,7 @@ Status GridDataFetcher::CheckBox(const VariableMeta& var, const Shape4& origin,
 
 Result<FetchPlan> GridDataFetcher::Explain() const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::CheckForcedLayout(*meta_, options_.layout));
   FetchPlan plan;
   plan.layout = "plane blocks " + BlockLayoutToString(meta_->layout);
   if (meta_->series) {
@@ -424,7 +381,8 @@ Result<FetchPlan> GridDataFetcher::Explain() const {
     v.shape = var->shape;
     if (box_) std::tie(v.origin, v.shape) = *box_;
     GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, v.origin, v.shape));
-    const LayoutChoice choice = ChooseLayout(*meta_, *var, {Box{v.origin, v.shape}});
+    const internal_grid::LayoutChoice choice =
+        internal_grid::ChooseLayout(*meta_, *var, {Box{v.origin, v.shape}}, options_.layout);
     v.plane_blocks = choice.plane.blocks;
     v.plane_bytes_to_decode = choice.plane.bytes_to_decode;
     if (choice.series) {
@@ -528,6 +486,7 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchBoxes(const std::vector<B
 Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Box>* boxes) const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
   GRIDSTORE_RETURN_IF_ERROR(CheckComplete(vars, boxes));
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::CheckForcedLayout(*meta_, options_.layout));
   const size_t num_results = boxes != nullptr ? boxes->size() : 1;
   std::vector<GridDataSet> results(num_results);
 
@@ -545,7 +504,8 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
       GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, origin, shape));
       var_boxes.push_back(Box{origin, shape});
     }
-    const bool use_series = ChooseLayout(*meta_, *var, var_boxes).use_series;
+    const bool use_series =
+        internal_grid::ChooseLayout(*meta_, *var, var_boxes, options_.layout).use_series;
     for (size_t b = 0; b < num_results; ++b) {
       results[b].id = meta_->id;
       const auto& [origin, shape] = var_boxes[b];

@@ -25,6 +25,13 @@ struct StoreContext;
 
 namespace gridstore::grid {
 
+// Which layout a fetch reads (grid_meta.h, SeriesLayout).
+enum class FetchLayout {
+  kCheapest,  // per variable, the one with the lower cost (blocks and bytes to decode)
+  kPlanes,    // the planes
+  kSeries,    // the series layout; FailedPrecondition if the dataset has none ready
+};
+
 struct FetchOptions {
   // Return floating-point values: stored * scale_factor + add_offset for packed variables, and NaN
   // where the stored value is the fill value or a missing value. The result type is the packing
@@ -41,6 +48,8 @@ struct FetchOptions {
   // never mistaken for data. A run still arriving (status INGESTING) reads its complete steps
   // (VariableMeta::complete_steps) without the flag; a box reaching any other step is refused.
   bool allow_incomplete = false;
+  // The planner's choice, or a forced one (benchmarks, comparisons).
+  FetchLayout layout = FetchLayout::kCheapest;
 };
 
 // What a fetch will do, computed without reading any block.

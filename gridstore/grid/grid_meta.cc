@@ -331,9 +331,9 @@ Status DataSetMeta::Validate() const {
   if (series) {
     for (int64_t side : {series->block_t, series->tile_x, series->tile_y, series->frame_points}) {
       if (side < 1 || side > kMaxBlockSide) {
-        return Status::InvalidArgument(context + ": series layout " + SeriesLayoutToString(*series) +
-                                       " is invalid: each side must be in [1, " +
-                                       std::to_string(kMaxBlockSide) + "]");
+        return Status::InvalidArgument(
+            context + ": series layout " + SeriesLayoutToString(*series) +
+            " is invalid: each side must be in [1, " + std::to_string(kMaxBlockSide) + "]");
       }
     }
     // Bounds a block's raw bytes (and keeps its rows and columns within the codec's u32).

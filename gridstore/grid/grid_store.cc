@@ -260,8 +260,8 @@ Status GridStoreImpl::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* p
       const VariableMeta* before = prev->FindVariable(var.name);
       if (before == nullptr || before->shape != var.shape) {
         return Status::FailedPrecondition(
-            "dataset " + Quote(meta.id) + " has a series layout, so variable " +
-            Quote(var.name) + (before == nullptr ? " cannot be added" : " cannot change shape") +
+            "dataset " + Quote(meta.id) + " has a series layout, so variable " + Quote(var.name) +
+            (before == nullptr ? " cannot be added" : " cannot change shape") +
             "; drop the series layout first (gridstore relayout ID --drop series)");
       }
     }

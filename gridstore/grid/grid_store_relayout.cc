@@ -42,8 +42,8 @@ std::string SeriesKey(const DataSetMeta& meta, const TileGroup& g, int64_t c) {
 // The raw bytes of the group's values.
 int64_t GroupBytes(const DataSetMeta& meta, const TileGroup& group) {
   const SeriesGeometry g(*group.var, *meta.series);
-  const int64_t cols = g.col_begin(group.c_end - 1) + g.cols_of(group.c_end - 1) -
-                       g.col_begin(group.c_begin);
+  const int64_t cols =
+      g.col_begin(group.c_end - 1) + g.cols_of(group.c_end - 1) - g.col_begin(group.c_begin);
   return g.steps_of(group.tb) * g.rows_of(group.r) * cols *
          static_cast<int64_t>(DataTypeSize(group.var->type));
 }
@@ -132,7 +132,8 @@ Status GridStoreImpl::VerifySeriesBlocks(std::shared_ptr<const DataSetMeta> meta
     const std::string where = GroupName(*meta, group);
     const int64_t n = group.c_end - group.c_begin;
     std::vector<std::string> keys;
-    for (int64_t c = group.c_begin; c < group.c_end; ++c) keys.push_back(SeriesKey(*meta, group, c));
+    for (int64_t c = group.c_begin; c < group.c_end; ++c)
+      keys.push_back(SeriesKey(*meta, group, c));
     const std::vector<std::string_view> views(keys.begin(), keys.end());
     std::vector<std::string> values;
     std::vector<Status> statuses;
@@ -205,8 +206,7 @@ Status GridStoreImpl::WriteSeriesBlocks(std::shared_ptr<const DataSetMeta> meta,
       GatherTile(geo, group, c, values, es, &raw);
       const int64_t points = geo.points_of(group.r, c);
       keys[i] = SeriesKey(*meta, group, c);
-      statuses[i] = EncodeBlock(meta->layout.codec, group.var->type,
-                                static_cast<uint32_t>(points),
+      statuses[i] = EncodeBlock(meta->layout.codec, group.var->type, static_cast<uint32_t>(points),
                                 static_cast<uint32_t>(geo.steps_of(group.tb)),
                                 geo.codec_frame_rows(points), raw, &blocks[i]);
     });
@@ -247,9 +247,9 @@ Result<RelayoutReport> GridStoreImpl::AddSeriesLayout(std::string_view id,
     const bool ready = stored.ready;
     stored.ready = false;
     if (!(stored == series)) {
-      return Status::FailedPrecondition(
-          what + ": it has another series layout (" + SeriesLayoutToString(stored) +
-          "); drop it first (gridstore relayout ID --drop series)");
+      return Status::FailedPrecondition(what + ": it has another series layout (" +
+                                        SeriesLayoutToString(stored) +
+                                        "); drop it first (gridstore relayout ID --drop series)");
     }
     report.already_ready = ready;
     if (ready) return report;

@@ -15,11 +15,11 @@
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/internal/block_geometry.h"
-#include "gridstore/grid/internal/series_geometry.h"
 #include "gridstore/grid/internal/dictionary_cache.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_messages.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/grid/internal/series_geometry.h"
 #include "gridstore/grid/internal/store_walk.h"
 #include "gridstore/util/internal/thread_pool.h"
 
@@ -229,13 +229,13 @@ Status CheckKeysFitMeta(const internal_grid::DataGroup& group, Verifier* verifie
       // shape is the layout's last one, or sorts after it.
       for (const uint8_t layout : {kPlaneLayout, kSeriesLayout}) {
         std::optional<std::string> last;
-        Status s = kv->ReverseScan(
-            storage::ReadOptions{.fill_cache = false}, storage::Table::kData,
-            LayoutDataRange(group.dataset, group.incarnation, variable, layout),
-            [&](std::string_view key, std::string_view) {
-              last.emplace(key);
-              return false;
-            });
+        Status s =
+            kv->ReverseScan(storage::ReadOptions{.fill_cache = false}, storage::Table::kData,
+                            LayoutDataRange(group.dataset, group.incarnation, variable, layout),
+                            [&](std::string_view key, std::string_view) {
+                              last.emplace(key);
+                              return false;
+                            });
         if (!s.ok() && !s.IsDataLoss()) return s;  // damage is reported by the block reads
         if (!last) continue;
         auto a = DecodeDataKey(*last);

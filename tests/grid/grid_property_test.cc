@@ -167,8 +167,9 @@ void RunPropertyTest(GridStore* store, int datasets, uint64_t seed) {
                           .tile_x = pick(rng, 1, 9),
                           .tile_y = pick(rng, 1, 9),
                           .frame_points = pick(rng, 1, 12)};
-      ASSERT_OK(store->AddSeriesLayout(ds.meta.id, series,
-                                       RelayoutOptions{.memory_budget_bytes = 1 + rng() % 4096})
+      ASSERT_OK(store
+                    ->AddSeriesLayout(ds.meta.id, series,
+                                      RelayoutOptions{.memory_budget_bytes = 1 + rng() % 4096})
                     .status());
       ASSERT_OK_AND_ASSIGN(fetcher, store->GetDataFetcher(ds.meta.id));
       ASSERT_TRUE(fetcher->meta().series && fetcher->meta().series->ready);

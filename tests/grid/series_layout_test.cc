@@ -67,8 +67,8 @@ class SeriesLayoutTest : public ::testing::Test {
   std::string SeriesKey(uint32_t tb, uint32_t z, uint32_t r, uint32_t c) {
     auto meta = store_->GetDataSetMeta("run");
     EXPECT_OK(meta.status());
-    return DataKey(BlockAddress{"run", meta.ok() ? meta->key_incarnation() : 0, "T",
-                                kSeriesLayout, tb, z, r, c});
+    return DataKey(BlockAddress{"run", meta.ok() ? meta->key_incarnation() : 0, "T", kSeriesLayout,
+                                tb, z, r, c});
   }
 
   ScopedTempDir dir_;
@@ -85,6 +85,11 @@ TEST_F(SeriesLayoutTest, PlannerPicksTheCheaperLayoutAndExplainShowsBoth) {
   EXPECT_EQ(before.variables[0].series_blocks, -1);
   EXPECT_EQ(before.variables[0].blocks, 30);
 
+  {
+    ASSERT_OK_AND_ASSIGN(auto fetcher, store_->GetDataFetcher("run"));
+    fetcher->set_options(FetchOptions{.layout = FetchLayout::kSeries});
+    EXPECT_STATUS(fetcher->Fetch(), kFailedPrecondition, "has no series layout", "relayout");
+  }
   ASSERT_OK_AND_ASSIGN(RelayoutReport report, store_->AddSeriesLayout("run", kSeries));
   // 4 step blocks x 2 levels x 5 x 7 tiles.
   EXPECT_EQ(report.blocks_written, 4 * 2 * 5 * 7);
@@ -110,6 +115,16 @@ TEST_F(SeriesLayoutTest, PlannerPicksTheCheaperLayoutAndExplainShowsBoth) {
   EXPECT_EQ(whole.variables[0].plane_bytes_to_decode, whole.variables[0].series_bytes_to_decode);
   EXPECT_EQ(whole.variables[0].layout, "series");
 
+  // Forced either way, with the same values.
+  for (FetchLayout forced : {FetchLayout::kPlanes, FetchLayout::kSeries}) {
+    ASSERT_OK_AND_ASSIGN(auto fetcher, store_->GetDataFetcher("run"));
+    fetcher->SetOriginShape({0, 0, 0, 0}, {2, 1, 40, 50});
+    fetcher->set_options(FetchOptions{.layout = forced});
+    ASSERT_OK_AND_ASSIGN(GridDataSet got, fetcher->Fetch());
+    EXPECT_EQ(reference_.Compare(*got.GetVariable("T")), "");
+    ASSERT_OK_AND_ASSIGN(FetchPlan plan, fetcher->Explain());
+    EXPECT_EQ(plan.variables[0].layout, forced == FetchLayout::kPlanes ? "plane" : "series");
+  }
   // Batched points (as extract sends them) read each series block once.
   ASSERT_OK_AND_ASSIGN(auto fetcher, store_->GetDataFetcher("run"));
   std::vector<Box> points;
@@ -177,9 +192,9 @@ TEST_F(SeriesLayoutTest, WritesThatWouldLeaveItStaleAreRefused) {
   ASSERT_OK(store_->DropSeriesLayout("run"));
   EXPECT_EQ(FetchAndCompare({0, 0, 1, 1}, {30, 1, 1, 1}).variables[0].layout, "plane");
   std::string value;
-  EXPECT_TRUE(
-      KvStoreOf(store_.get())->Get({}, storage::Table::kData, SeriesKey(0, 0, 0, 0), &value)
-          .IsNotFound());
+  EXPECT_TRUE(KvStoreOf(store_.get())
+                  ->Get({}, storage::Table::kData, SeriesKey(0, 0, 0, 0), &value)
+                  .IsNotFound());
   EXPECT_OK(store_->GetDataWriter("run").status());
   EXPECT_TRUE(store_->DropSeriesLayout("run").IsNotFound());
 }

@@ -12,8 +12,8 @@
 namespace gridstore::tools {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::ExpectCliError;
+using ::testing::HasSubstr;
 using testing::RunGridStore;
 using testing::RunResult;
 
@@ -31,8 +31,8 @@ class RelayoutCliTest : public ::testing::Test {
   }
   // A point series (every step at x 100, y 100) as CSV.
   std::string PointSeries(const std::string& id) {
-    RunResult r = Run({"fetch", id, "--origin", "0,0,100,100", "--shape", "24,1,1,1", "--format",
-                       "csv"});
+    RunResult r =
+        Run({"fetch", id, "--origin", "0,0,100,100", "--shape", "24,1,1,1", "--format", "csv"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return r.out;
   }
@@ -92,8 +92,7 @@ TEST_F(RelayoutCliTest, RelayoutAddsAndDropsTheSeriesLayout) {
 TEST_F(RelayoutCliTest, BadRequestsAreOneLineErrors) {
   ASSERT_EQ(Run({"import", file_, "--dataset", "d"}).exit_code, 0);
   ExpectCliError(Run({"relayout", "d"}), {"exactly one of --add series and --drop series"});
-  ExpectCliError(Run({"relayout", "d", "--add", "series", "--drop", "series"}),
-                 {"exactly one of"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--drop", "series"}), {"exactly one of"});
   ExpectCliError(Run({"relayout", "d", "--add", "planes"}), {"--add 'planes'", "only layout"});
   ExpectCliError(Run({"relayout", "nope", "--add", "series"}), {"'nope' does not exist"});
   ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-steps", "0"}),

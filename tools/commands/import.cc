@@ -53,8 +53,9 @@ Result<bool> WantsSeriesLayout(const ImportArgs& args) {
   if (!args.layouts) {
     if (!args.series.steps.empty() || !args.series.tile.empty() ||
         !args.series.frame_points.empty()) {
-      return Status::InvalidArgument("the --series-* options shape the series layout: give "
-                                     "--layouts plane,series with them");
+      return Status::InvalidArgument(
+          "the --series-* options shape the series layout: give "
+          "--layouts plane,series with them");
     }
     return false;
   }
@@ -195,8 +196,9 @@ Status ImportWithProgress(const CommandContext& context, const ImportArgs& args,
   PrintSummary(*summary, args.files);
   if (!series) return Status::OK();
   if (summary->status != grid::kStatusDone) {
-    std::printf("the series layout is added when the run is complete (the import that "
-                "finishes it, given --layouts plane,series too)\n");
+    std::printf(
+        "the series layout is added when the run is complete (the import that "
+        "finishes it, given --layouts plane,series too)\n");
     return Status::OK();
   }
   grid::RelayoutOptions options;
@@ -207,8 +209,7 @@ Status ImportWithProgress(const CommandContext& context, const ImportArgs& args,
   progress.Finish();
   GRIDSTORE_RETURN_IF_ERROR(report.status());
   GRIDSTORE_RETURN_IF_ERROR(Settle(store.get()));
-  PrintSeriesReport(args.dataset, *series, *report,
-                    static_cast<uint64_t>(summary->stored_bytes));
+  PrintSeriesReport(args.dataset, *series, *report, static_cast<uint64_t>(summary->stored_bytes));
   return Status::OK();
 }
 

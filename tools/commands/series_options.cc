@@ -46,9 +46,9 @@ void PrintSeriesReport(const std::string& dataset, const grid::SeriesLayout& ser
   std::string extra;
   if (planes_bytes > 0) {
     char pct[32];
-    std::snprintf(pct, sizeof(pct), "%.0f%%",
-                  100.0 * static_cast<double>(report.stored_bytes) /
-                      static_cast<double>(planes_bytes));
+    std::snprintf(
+        pct, sizeof(pct), "%.0f%%",
+        100.0 * static_cast<double>(report.stored_bytes) / static_cast<double>(planes_bytes));
     extra = " (+" + std::string(pct) + " of the planes' " +
             HumanBytes(static_cast<double>(planes_bytes)) + ")";
   }
@@ -56,7 +56,8 @@ void PrintSeriesReport(const std::string& dataset, const grid::SeriesLayout& ser
               Quote(dataset).c_str(), grid::SeriesLayoutToString(series).c_str(),
               static_cast<long>(report.blocks_written));
   if (report.blocks_resumed > 0) {
-    std::printf(", %ld found written by an interrupted run", static_cast<long>(report.blocks_resumed));
+    std::printf(", %ld found written by an interrupted run",
+                static_cast<long>(report.blocks_resumed));
   }
   std::printf(", %s of values in %s%s\n", HumanBytes(static_cast<double>(report.raw_bytes)).c_str(),
               HumanBytes(static_cast<double>(report.stored_bytes)).c_str(), extra.c_str());

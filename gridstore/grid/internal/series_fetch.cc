@@ -24,30 +24,6 @@ using grid::kX;
 using grid::kY;
 using grid::kZ;
 
-LayoutCost SeriesCost(const grid::VariableMeta& var, const grid::SeriesLayout& series,
-                      const grid::Shape4& origin, const grid::Shape4& shape) {
-  const SeriesGeometry g(var, series);
-  const int64_t es = static_cast<int64_t>(grid::DataTypeSize(var.type));
-  const SeriesGeometry::BlockRange blocks = g.BlocksOf(origin, shape);
-  LayoutCost cost;
-  for (int64_t tb = blocks.tb_begin; tb < blocks.tb_end; ++tb) {
-    for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
-      for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
-        const SeriesGeometry::Overlap o = g.OverlapOf(tb, r, c, origin, shape);
-        const int64_t points = g.points_of(r, c);
-        const int64_t rows = grid::RowsToDecode(
-            static_cast<uint32_t>(points), g.codec_frame_rows(points),
-            static_cast<uint32_t>(o.p_lo), static_cast<uint32_t>(o.p_hi));
-        ++cost.blocks;
-        cost.bytes_to_decode += rows * g.steps_of(tb) * es;
-      }
-    }
-  }
-  cost.blocks *= shape[kZ];
-  cost.bytes_to_decode *= shape[kZ];
-  return cost;
-}
-
 namespace {
 
 // One series block the boxes touch, read and decoded once for every output needing it.
@@ -161,9 +137,10 @@ void CopyToTargets(const Run& run, const Task& task, const FrameSpan& span,
 }
 
 std::string BlockContext(const Run& run, const Task& task) {
-  return "dataset " + Quote(run.meta.id) + ", variable " + Quote(run.outputs[task.output].var->name) +
-         ", series block of steps " + std::to_string(task.tb) + ", z " + std::to_string(task.z) +
-         ", tile (" + std::to_string(task.r) + ", " + std::to_string(task.c) + ")";
+  return "dataset " + Quote(run.meta.id) + ", variable " +
+         Quote(run.outputs[task.output].var->name) + ", series block of steps " +
+         std::to_string(task.tb) + ", z " + std::to_string(task.z) + ", tile (" +
+         std::to_string(task.r) + ", " + std::to_string(task.c) + ")";
 }
 
 // Serves the task from the cache if every frame it needs is there.

@@ -1,8 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Reading boxes from a dataset's series layout (grid_meta.h, SeriesLayout), and what that costs,
-// for the fetch planner (grid_data_fetcher.cc), which compares it with the planes' cost per
-// variable and picks the cheaper.
+// Reading boxes from a dataset's series layout (grid_meta.h, SeriesLayout); what that costs is
+// in fetch_planner.h.
 #ifndef GRIDSTORE_GRID_INTERNAL_SERIES_FETCH_H_
 #define GRIDSTORE_GRID_INTERNAL_SERIES_FETCH_H_
 
@@ -15,26 +14,6 @@
 #include "gridstore/util/status.h"
 
 namespace gridstore::internal_grid {
-
-// What reading a box from one layout costs: the blocks it touches and the raw bytes it
-// decompresses (whole frames).
-struct LayoutCost {
-  int64_t blocks = 0;
-  int64_t bytes_to_decode = 0;
-
-  // One figure to compare layouts by: bytes to decode plus a fixed charge per block for its
-  // read and decoder setup (measured: a block read costs about as much as decoding 32 KiB).
-  int64_t score() const { return bytes_to_decode + blocks * (int64_t{32} << 10); }
-  LayoutCost& operator+=(const LayoutCost& other) {
-    blocks += other.blocks;
-    bytes_to_decode += other.bytes_to_decode;
-    return *this;
-  }
-};
-
-// The cost of reading box [origin, origin + shape) of `var` from its series blocks.
-LayoutCost SeriesCost(const grid::VariableMeta& var, const grid::SeriesLayout& series,
-                      const grid::Shape4& origin, const grid::Shape4& shape);
 
 // One box of one variable to read from the series layout into `grid` (already sized to the box).
 struct SeriesOutput {

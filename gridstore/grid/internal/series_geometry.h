@@ -51,12 +51,9 @@ struct SeriesGeometry {
     int64_t tb_begin, tb_end, r_begin, r_end, c_begin, c_end;
   };
   BlockRange BlocksOf(const grid::Shape4& origin, const grid::Shape4& shape) const {
-    return {origin[grid::kT] / block_t,
-            (origin[grid::kT] + shape[grid::kT] - 1) / block_t + 1,
-            origin[grid::kX] / tile_x,
-            (origin[grid::kX] + shape[grid::kX] - 1) / tile_x + 1,
-            origin[grid::kY] / tile_y,
-            (origin[grid::kY] + shape[grid::kY] - 1) / tile_y + 1};
+    return {origin[grid::kT] / block_t, (origin[grid::kT] + shape[grid::kT] - 1) / block_t + 1,
+            origin[grid::kX] / tile_x,  (origin[grid::kX] + shape[grid::kX] - 1) / tile_x + 1,
+            origin[grid::kY] / tile_y,  (origin[grid::kY] + shape[grid::kY] - 1) / tile_y + 1};
   }
 
   // The part of block (tb, r, c) inside the box, in variable coordinates: steps [t_lo, t_hi),
