@@ -104,6 +104,24 @@ TEST_F(PrecisionCliTest, KeepBitsOnTheRealTosFieldStaysWithinTheBoundAndShrinks)
   nc_close(nc);
 }
 
+// Files split along time: every file's planes are rounded, as one file's would be.
+TEST_F(PrecisionCliTest, KeepBitsAppliesToEveryFileOfASeries) {
+  const std::string tos = data_ + "/tos_O1_2001-2002.nc";
+  ASSERT_EQ(Run({"import", tos, "--dataset", "whole", "--keep-bits", "tos=5"}).exit_code, 0);
+  ASSERT_EQ(Run({"import", tos, "--dataset", "plain"}).exit_code, 0);
+  const std::string y1 = dir_.Sub("y1.nc"), y2 = dir_.Sub("y2.nc");
+  for (const auto& [origin, path] : {std::pair{"0,0,0,0", y1}, std::pair{"12,0,0,0", y2}}) {
+    ASSERT_EQ(Run({"fetch", "plain", "--variables", "tos", "--origin", origin, "--shape",
+                   "12,1,170,180", "-o", path})
+                  .exit_code,
+              0);
+  }
+  RunResult r = Run({"import", y2, y1, "--dataset", "joined", "--keep-bits", "tos=5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(FetchFloats("joined", "tos"), FetchFloats("whole", "tos"));
+  EXPECT_NE(Run({"info", "joined"}).out.find("precision: 5 mantissa bits kept"), std::string::npos);
+}
+
 TEST_F(PrecisionCliTest, KeepDigitsIsShownWithItsMode) {
   const std::string tos = data_ + "/tos_O1_2001-2002.nc";
   RunResult r = Run({"import", tos, "--dataset", "d", "--keep-digits", "tos=3"});
