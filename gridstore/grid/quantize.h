@@ -37,8 +37,8 @@ struct Precision {
 std::string_view PrecisionAttributeName(QuantizeMode mode);
 
 // The precision recorded in `attributes` (netCDF-C's attribute, written by an import or by
-// netCDF-C itself), or nullopt if none. netCDF-C's BitGroom attribute is recognised too (mode
-// kGranularBitRound is not claimed for it: `bitgroom` is set instead).
+// netCDF-C itself), or nullopt if none. netCDF-C's BitGroom attribute is recognised too: digits,
+// reported as mode kGranularBitRound with `bitgroom` set. With several, BitRound's wins.
 struct RecordedPrecision {
   Precision precision;
   bool bitgroom = false;  // digits kept by netCDF-C's BitGroom, not Granular BitRound
