@@ -10,6 +10,7 @@
 
 #include "gridstore/formats/internal/attributes_json.h"
 #include "gridstore/grid/coordinates.h"
+#include "gridstore/grid/quantize.h"
 #include "tools/cli_parse.h"
 #include "tools/text_escape.h"
 
@@ -125,6 +126,9 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
     if (std::string name = Attr(v.attributes, "long_name"); !name.empty())
       out << "  \"" << name << "\"";
     out << "\n    grid: " << GridText(meta, v) << "\n";
+    if (auto precision = grid::FindRecordedPrecision(v.attributes)) {
+      out << "    precision: " << grid::DescribePrecision(*precision) << "\n";
+    }
     if (meta.status() == grid::kStatusIngesting) {
       out << "    complete steps: " << v.complete_steps.ToString() << " of " << v.shape[grid::kT]
           << "\n";
@@ -187,6 +191,12 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
     if (!v.missing_values.empty()) j["missing_values"] = v.missing_values;
     j["attributes"] = AttributesJson(v.attributes);
     j["grid"] = GridText(meta, v);
+    if (auto precision = grid::FindRecordedPrecision(v.attributes)) {
+      const bool bits = precision->precision.mode == grid::QuantizeMode::kBitRound;
+      j["precision"] = {
+          {"mode", bits ? "BitRound" : (precision->bitgroom ? "BitGroom" : "GranularBitRound")},
+          {bits ? "mantissa_bits" : "significant_digits", precision->precision.keep}};
+    }
     if (meta.status() == grid::kStatusIngesting) {
       ordered_json steps = ordered_json::array();
       for (const auto& [begin, end] : v.complete_steps.ranges()) steps.push_back({begin, end});

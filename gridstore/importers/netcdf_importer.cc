@@ -22,6 +22,7 @@
 #include "gridstore/grid/names.h"
 #include "gridstore/importers/internal/cf_mapping.h"
 #include "gridstore/importers/internal/dataset_publish.h"
+#include "gridstore/importers/internal/import_precision.h"
 #include "gridstore/importers/internal/netcdf_api.h"
 #include "gridstore/importers/internal/netcdf_file.h"
 #include "gridstore/importers/internal/netcdf_slab_reader.h"
@@ -72,6 +73,7 @@ Result<OpenedImport> OpenAndPlan(const std::string& path, const NetCdfImportOpti
   GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(ncid, path));
   opened.structure = std::make_unique<FileStructure>(std::move(structure));
   GRIDSTORE_ASSIGN_OR_RETURN(opened.plan, PlanImport(path, options, *opened.structure));
+  GRIDSTORE_RETURN_IF_ERROR(internal_importers::PlanPrecision(path, options, &opened.plan));
   GRIDSTORE_RETURN_IF_ERROR(ReadCoordinateValues(ncid, path, &opened.plan));
   GRIDSTORE_RETURN_IF_ERROR(opened.plan.meta.Validate().WithContext("importing " + Quote(path)));
   opened.slabs = PlanSlabs(ncid, opened.plan, options.memory_budget_bytes);
@@ -232,7 +234,15 @@ Result<ImportSummary> ImportNetCdfFiles(grid::GridStore* store,
     // Opened again, one file at a time, and checked against what was planned. Variables without
     // time come from the first file only.
     NetCdfImportOptions file_options = options;
-    if (i != order.front()) file_options.variables = along_time[i];
+    if (i != order.front()) {
+      file_options.variables = along_time[i];
+      auto not_here = [&](const auto& entry) {
+        return std::find(along_time[i].begin(), along_time[i].end(), entry.first) ==
+               along_time[i].end();
+      };
+      std::erase_if(file_options.keep_bits, not_here);
+      std::erase_if(file_options.keep_digits, not_here);
+    }
     if (file_options.variables.empty() && i != order.front()) continue;
     GRIDSTORE_ASSIGN_OR_RETURN(OpenedImport opened, OpenAndPlan(paths[i], file_options));
     if (opened.plan.meta.variables.size() > meta.variables.size() ||

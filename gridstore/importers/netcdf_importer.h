@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,15 @@ struct NetCdfImportOptions {
   // place in one atomic switch; a failure or kill leaves the old dataset as it was. Without it,
   // an existing id (also one left INIT by a failed import) is AlreadyExists.
   bool overwrite = false;
+  // Lossy precision, by variable name (`gridstore import --keep-bits VAR=N`, `--keep-digits`):
+  // values are rounded before compression to keep N explicit mantissa bits (netCDF-C's BitRound)
+  // or N significant decimal digits (netCDF-C's Granular BitRound), bit for bit as netCDF-C's
+  // nc_def_var_quantize, and the variable gets netCDF-C's attribute recording it. The fill value,
+  // missing values, NaN and infinities are kept. InvalidArgument naming the variable for a name
+  // not imported, a variable in both maps, an integer or packed variable (kept exactly), and N
+  // outside 1..23 bits / 1..7 digits (float32) or 1..52 / 1..15 (float64).
+  std::map<std::string, int> keep_bits;
+  std::map<std::string, int> keep_digits;
   // Upper bound on the raw bytes of planes held at once (read buffers plus planes queued for
   // compression and writing). The import of a file larger than this (or than RAM) still works.
   size_t memory_budget_bytes = 512ull << 20;

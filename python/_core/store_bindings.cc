@@ -149,6 +149,7 @@ struct ImportArgs {
   std::vector<std::string> more_paths;  // GRIB: further files of the same dataset
   bool append = false, finish = false;  // GRIB: a run arriving step by step
   int64_t expected_steps = 0;
+  std::map<std::string, int> keep_bits, keep_digits;  // NetCDF: lossy precision by variable
 };
 
 // The import, without the GIL: the file's content must be the format asked for.
@@ -191,6 +192,8 @@ importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
     options.attributes = args.attributes;
     options.overwrite = args.overwrite;
     options.layout = layout;
+    options.keep_bits = args.keep_bits;
+    options.keep_digits = args.keep_digits;
     std::vector<std::string> paths = {args.path};
     paths.insert(paths.end(), args.more_paths.begin(), args.more_paths.end());
     summary = ValueOrThrow(importers::ImportNetCdfFiles(&store, paths, options));
@@ -219,6 +222,34 @@ py::dict Import(PyStore& self, ImportArgs args, const py::object& attributes) {
   out["steps"] = summary.steps;
   out["complete_steps"] = summary.complete_steps;
   return out;
+}
+
+// Store.import_file: the arguments in Python's order, as ImportArgs.
+py::dict ImportFile(PyStore& self, const std::string& path, const std::string& dataset,
+                    const std::string& format, std::vector<std::string> variables,
+                    const py::object& attributes, bool overwrite,
+                    std::optional<std::pair<int64_t, int64_t>> block,
+                    std::optional<std::string> codec, std::optional<int64_t> frame_rows,
+                    bool float64, std::vector<std::string> more_paths, bool append, bool finish,
+                    int64_t expected_steps, std::map<std::string, int> keep_bits,
+                    std::map<std::string, int> keep_digits) {
+  ImportArgs args{path,
+                  dataset,
+                  format,
+                  std::move(variables),
+                  {},
+                  overwrite,
+                  block,
+                  codec,
+                  frame_rows,
+                  float64,
+                  std::move(more_paths),
+                  append,
+                  finish,
+                  expected_steps,
+                  std::move(keep_bits),
+                  std::move(keep_digits)};
+  return Import(self, std::move(args), attributes);
 }
 
 void Delete(PyStore& self, const std::string& id) {
@@ -286,35 +317,13 @@ void BindStore(py::module_& m) {
           py::arg("id"), py::arg("variables"), py::arg("origin"), py::arg("shape"),
           py::arg("unpack"), py::arg("allow_incomplete"), py::arg("incarnation"),
           py::arg("use_cache") = true)
-      .def(
-          "import_file",
-          [](PyStore& self, const std::string& path, const std::string& dataset,
-             const std::string& format, std::vector<std::string> variables,
-             const py::object& attributes, bool overwrite,
-             std::optional<std::pair<int64_t, int64_t>> block, std::optional<std::string> codec,
-             std::optional<int64_t> frame_rows, bool float64, std::vector<std::string> more_paths,
-             bool append, bool finish, int64_t expected_steps) {
-            ImportArgs args{path,
-                            dataset,
-                            format,
-                            std::move(variables),
-                            {},
-                            overwrite,
-                            block,
-                            codec,
-                            frame_rows,
-                            float64,
-                            std::move(more_paths),
-                            append,
-                            finish,
-                            expected_steps};
-            return Import(self, std::move(args), attributes);
-          },
-          py::arg("path"), py::arg("dataset"), py::arg("format"), py::arg("variables"),
-          py::arg("attributes"), py::arg("overwrite"), py::arg("block"), py::arg("codec"),
-          py::arg("frame_rows"), py::arg("float64"),
-          py::arg("more_paths") = std::vector<std::string>{}, py::arg("append") = false,
-          py::arg("finish") = false, py::arg("expected_steps") = 0)
+      .def("import_file", &ImportFile, py::arg("path"), py::arg("dataset"), py::arg("format"),
+           py::arg("variables"), py::arg("attributes"), py::arg("overwrite"), py::arg("block"),
+           py::arg("codec"), py::arg("frame_rows"), py::arg("float64"),
+           py::arg("more_paths") = std::vector<std::string>{}, py::arg("append") = false,
+           py::arg("finish") = false, py::arg("expected_steps") = 0,
+           py::arg("keep_bits") = std::map<std::string, int>{},
+           py::arg("keep_digits") = std::map<std::string, int>{})
       .def("delete", &Delete, py::arg("id"))
       .def("verify", &Verify, py::arg("id"))
       .def("refresh",

@@ -86,6 +86,19 @@ def _names(value: Union[None, str, Iterable[str]]) -> Optional[List[str]]:
     return [str(v) for v in value]
 
 
+def _keep(value: Optional[Mapping[str, int]], what: str) -> Dict[str, int]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidArgumentError(f"{what} must map variable names to N, not {value!r}")
+    out = {}
+    for name, n in value.items():
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise InvalidArgumentError(f"{what}[{name!r}] must be an int, not {n!r}")
+        out[str(name)] = n
+    return out
+
+
 class Store:
     """An open store. Safe to use from many threads at once: every read and write releases the
     GIL while the library works, and fetches run in parallel. Close it (or use ``with``) to
@@ -263,6 +276,8 @@ class Store:
         block: Optional[Sequence[int]] = None,
         codec: Optional[str] = None,
         frame_rows: Optional[int] = None,
+        keep_bits: Optional[Mapping[str, int]] = None,
+        keep_digits: Optional[Mapping[str, int]] = None,
     ) -> Dict[str, Any]:
         """Imports a NetCDF file as dataset `dataset`, as ``gridstore import`` does; a list of
         files split along time (one per month, year or step) makes one dataset, in time order.
@@ -271,7 +286,10 @@ class Store:
         attributes (they win over the file's); overwrite: replace an existing dataset (it stays
         readable until the new one is whole); block: (x, y) block shape (default 256x256);
         codec: "shuffle-zstd:3" (default), "zstd:LEVEL" or "none"; frame_rows: rows per
-        independently compressed frame (default 16).
+        independently compressed frame (default 16); keep_bits / keep_digits: lossy precision,
+        {variable: N}, rounding float values to N mantissa bits (netCDF-C's BitRound) or N
+        significant digits (netCDF-C's Granular BitRound) before compression, as ``gridstore
+        import --keep-bits/--keep-digits`` (integer and packed variables are refused).
 
         Returns a summary: ``{"dataset", "variables", "planes", "raw_bytes", "stored_bytes",
         "seconds", "notes"}``; `notes` says what was skipped and why. On failure nothing of the
@@ -280,7 +298,9 @@ class Store:
         paths = _paths(path)
         return self._core.import_file(paths[0], dataset, "netcdf", _names(variables) or [],
                                       dict(attributes or {}), bool(overwrite), _block(block),
-                                      codec, frame_rows, False, paths[1:])
+                                      codec, frame_rows, False, paths[1:],
+                                      keep_bits=_keep(keep_bits, "keep_bits"),
+                                      keep_digits=_keep(keep_digits, "keep_digits"))
 
     def import_grib(
         self,

@@ -144,6 +144,35 @@ def test_import_errors_name_the_file(writable, tmp_path):
     assert writable.datasets() == []
 
 
+def test_keep_bits_and_digits_equal_netcdf4_quantize(writable, tmp_path, data_dir):
+    # netCDF-C's own quantization, through netCDF4-python, of the real tos field.
+    src = netCDF4.Dataset(data_dir / "tos_O1_2001-2002.nc")
+    src.set_auto_mask(False)
+    tos = src["tos"][:]
+    fill = src["tos"]._FillValue
+    src.close()
+    for mode, n, keep in (("BitRound", 7, "keep_bits"), ("GranularBitRound", 3, "keep_digits")):
+        ref = tmp_path / f"{mode}.nc"
+        with netCDF4.Dataset(ref, "w") as out:
+            for name, size in zip(("time", "lat", "lon"), tos.shape):
+                out.createDimension(name, size)
+            v = out.createVariable("tos", "f4", ("time", "lat", "lon"), fill_value=fill,
+                                   significant_digits=n, quantize_mode=mode)
+            v[:] = tos
+        with netCDF4.Dataset(ref) as back:
+            back.set_auto_mask(False)
+            want = back["tos"][:]
+        writable.import_netcdf(data_dir / "tos_O1_2001-2002.nc", mode, **{keep: {"tos": n}})
+        got = writable.fetch(mode)["tos"].reshape(want.shape)
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+        attribute = writable.info(mode)["variables"][0]["attributes"]
+        assert any(k.startswith("_Quantize") for k in attribute), attribute
+    with pytest.raises(gridstore.InvalidArgumentError, match="'tcco2' is packed"):
+        writable.import_netcdf(data_dir / "SMALL_total_column_co2.nc", "x", keep_bits={"tcco2": 7})
+    with pytest.raises(gridstore.InvalidArgumentError, match="keep_bits"):
+        writable.import_netcdf(data_dir / "sub.nc", "x", keep_bits={"u": "7"})
+
+
 def test_data_loss(tmp_path, data_dir):
     path = tmp_path / "damaged"
     with gridstore.open(path, read_only=False, create=True) as s:

@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +37,8 @@ struct ImportArgs {
   std::string dataset;
   std::optional<std::string> variables;
   std::vector<std::string> attrs;
+  std::vector<std::string> keep_bits;    // VAR=N, repeatable
+  std::vector<std::string> keep_digits;  // VAR=N, repeatable
   std::string block = "256x256";
   std::string codec = "shuffle-zstd:3";
   std::optional<std::string> frame_rows;
@@ -77,6 +81,27 @@ Result<bool> WantsSeriesLayout(const ImportArgs& args) {
   return series;
 }
 
+// --keep-bits / --keep-digits: VAR=N each, one per variable. The range of N depends on the
+// variable's type, so the import checks it (grid::CheckPrecision).
+Result<std::map<std::string, int>> ParseKeepFlags(const std::vector<std::string>& values,
+                                                  const std::string& flag) {
+  std::map<std::string, int> keep;
+  for (const std::string& value : values) {
+    const size_t eq = value.rfind('=');
+    if (eq == std::string::npos || eq == 0) {
+      return Status::InvalidArgument(flag + " wants VAR=N, not " + Quote(value));
+    }
+    const std::string name = value.substr(0, eq);
+    GRIDSTORE_ASSIGN_OR_RETURN(int64_t n, ParseIntegerFlag(value.substr(eq + 1), flag + " " + name,
+                                                           std::numeric_limits<int>::min(),
+                                                           std::numeric_limits<int>::max()));
+    if (!keep.emplace(name, static_cast<int>(n)).second) {
+      return Status::InvalidArgument(flag + " gives variable " + Quote(name) + " twice");
+    }
+  }
+  return keep;
+}
+
 // Every option checked and turned into import options; *threads gets --threads (0: one per core).
 Result<importers::NetCdfImportOptions> ImportOptions(const ImportArgs& args, int* threads) {
   GRIDSTORE_RETURN_IF_ERROR(grid::ValidateDataSetId(args.dataset).WithContext("--dataset"));
@@ -90,6 +115,9 @@ Result<importers::NetCdfImportOptions> ImportOptions(const ImportArgs& args, int
     GRIDSTORE_ASSIGN_OR_RETURN(auto kv, ParseAttribute(a));
     options.attributes[kv.first] = kv.second;
   }
+  GRIDSTORE_ASSIGN_OR_RETURN(options.keep_bits, ParseKeepFlags(args.keep_bits, "--keep-bits"));
+  GRIDSTORE_ASSIGN_OR_RETURN(options.keep_digits,
+                             ParseKeepFlags(args.keep_digits, "--keep-digits"));
   GRIDSTORE_ASSIGN_OR_RETURN(auto block, ParseBlockShape(args.block));
   options.layout.block_x = block.first;
   options.layout.block_y = block.second;
@@ -145,6 +173,11 @@ Result<importers::GribImportOptions> GribOptions(const ImportArgs& args,
     return Status::InvalidArgument(Quote(args.files[0]) +
                                    " is GRIB: --variables applies to NetCDF files only (every "
                                    "field of a GRIB file is imported)");
+  }
+  if (!netcdf.keep_bits.empty() || !netcdf.keep_digits.empty()) {
+    return Status::InvalidArgument(Quote(args.files[0]) +
+                                   " is GRIB: --keep-bits and --keep-digits apply to NetCDF files "
+                                   "only (GRIB values are already packed to a precision)");
   }
   importers::GribImportOptions options;
   options.dataset_id = netcdf.dataset_id;
@@ -280,6 +313,18 @@ Command RegisterImport(CLI::App& parent, const CommandContext& context) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->type_name("KEY=VALUE");
+  app->add_option("--keep-bits", args->keep_bits,
+                  "Lossy: round float variable VAR to N mantissa bits, as netCDF-C's BitRound "
+                  "(float32 1-23, float64 1-52; repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->type_name("VAR=N");
+  app->add_option("--keep-digits", args->keep_digits,
+                  "Lossy: round float variable VAR to N significant digits, as netCDF-C's "
+                  "Granular BitRound (float32 1-7, float64 1-15; repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->type_name("VAR=N");
   app->add_option("--block", args->block, "Block shape XxY (default 256x256)")->type_name("XxY");
   app->add_option("--codec", args->codec,
                   "none, zstd or shuffle-zstd, optionally :LEVEL (default shuffle-zstd:3)")

@@ -13,12 +13,14 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gridstore/grid/grid_meta.h"
+#include "gridstore/grid/quantize.h"
 #include "gridstore/importers/netcdf_importer.h"
 #include "gridstore/util/result.h"
 
@@ -85,6 +87,8 @@ grid::VariableMeta MakeVariableMeta(const NcVariable& v, const std::vector<int>&
 struct PlannedVariable {
   const NcVariable* source = nullptr;
   std::vector<int> axes;  // axis of each netCDF dimension
+  // Values are rounded to this before they are written (import_precision.h).
+  std::optional<grid::Precision> precision;
 };
 
 struct ImportPlan {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <utility>
 
+#include "gridstore/importers/internal/import_precision.h"
 #include "gridstore/importers/internal/netcdf_api.h"
 #include "gridstore/importers/internal/netcdf_file.h"
 #include "gridstore/importers/internal/netcdf_util.h"
@@ -143,9 +144,12 @@ struct StreamState {
   void Sample(size_t in_hand) { peak = std::max(peak, slab_bytes + in_hand + Pending()); }
 };
 
-Status SubmitPlane(StreamState* st, const grid::VariableMeta& var, int64_t t, int64_t z,
-                   grid::Grid2D plane, const std::string& path) {
+Status SubmitPlane(StreamState* st, const PlannedVariable& pv, const grid::VariableMeta& var,
+                   int64_t t, int64_t z, grid::Grid2D plane, const std::string& path) {
   const size_t bytes = plane.size_bytes();
+  // On the reading thread: BitRound costs a few ns a value, Granular BitRound about 50 (a
+  // logarithm each; docs/design-notes.md).
+  if (pv.precision) QuantizePlane(*pv.precision, var, &plane);
   st->Sample(bytes);
   Status s = st->writer->SubmitGrid2D(var.name, st->t_of ? (*st->t_of)[size_t(t)] : t, z,
                                       std::move(plane));
@@ -257,7 +261,7 @@ Status WritePlanes(const std::string& path, const importers::NetCdfImportOptions
         // One plane at a time, read straight into the plane handed over.
         grid::Grid2D plane(var.type, nx, ny);
         GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, 1, z0, 1, plane.bytes()));
-        GRIDSTORE_RETURN_IF_ERROR(SubmitPlane(&st, var, t0, z0, std::move(plane), path));
+        GRIDSTORE_RETURN_IF_ERROR(SubmitPlane(&st, pv, var, t0, z0, std::move(plane), path));
         return writer->Flush().WithContext(Quote(path) + ": variable " + Quote(var.name));
       }
       GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, ts, z0, zs, slab_buffer.get()));
@@ -266,7 +270,8 @@ Status WritePlanes(const std::string& path, const importers::NetCdfImportOptions
         for (int64_t z = 0; z < zs; ++z) {
           grid::Grid2D plane(var.type, nx, ny);
           std::memcpy(plane.bytes(), slab_buffer.get() + (t * zs + z) * plane_bytes, plane_bytes);
-          GRIDSTORE_RETURN_IF_ERROR(SubmitPlane(&st, var, t0 + t, z0 + z, std::move(plane), path));
+          GRIDSTORE_RETURN_IF_ERROR(
+              SubmitPlane(&st, pv, var, t0 + t, z0 + z, std::move(plane), path));
         }
       }
       return Status::OK();
