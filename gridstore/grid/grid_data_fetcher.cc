@@ -292,6 +292,12 @@ Status FetchGroup(const FetchRun& run, size_t begin, size_t end, FetchStats* loc
   return Status::OK();
 }
 
+// Replaces the output's stored values by unpacked ones (FetchOptions::unpack).
+template <typename AnyOutput>
+void UnpackOutput(const AnyOutput& out, ThreadPool* pool, int parallelism) {
+  *out.grid = internal_grid::Unpack(*out.var, std::move(*out.grid), pool, parallelism);
+}
+
 void AddStats(const FetchStats& from, FetchStats* to) {
   to->blocks_read += from.blocks_read;
   to->blocks_missing += from.blocks_missing;
@@ -483,6 +489,15 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchBoxes(const std::vector<B
   return FetchImpl(&boxes);
 }
 
+Result<std::vector<Box>> GridDataFetcher::BoxesOf(const VariableMeta& var,
+                                                  const std::vector<Box>* boxes) const {
+  if (boxes == nullptr) {
+    return std::vector<Box>{Box{{0, 0, 0, 0}, var.shape}};
+  }
+  for (const Box& box : *boxes) GRIDSTORE_RETURN_IF_ERROR(CheckBox(var, box.origin, box.shape));
+  return *boxes;
+}
+
 Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Box>* boxes) const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
   GRIDSTORE_RETURN_IF_ERROR(CheckComplete(vars, boxes));
@@ -496,14 +511,7 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
   std::vector<internal_grid::SeriesOutput> series_outputs;
   outputs.reserve(num_results * vars.size());
   for (const VariableMeta* var : vars) {
-    std::vector<Box> var_boxes;
-    for (size_t b = 0; b < num_results; ++b) {
-      Shape4 origin = {0, 0, 0, 0}, shape = var->shape;
-      if (boxes != nullptr)
-        std::tie(origin, shape) = std::pair((*boxes)[b].origin, (*boxes)[b].shape);
-      GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, origin, shape));
-      var_boxes.push_back(Box{origin, shape});
-    }
+    GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<Box> var_boxes, BoxesOf(*var, boxes));
     const bool use_series =
         internal_grid::ChooseLayout(*meta_, *var, var_boxes, options_.layout).use_series;
     for (size_t b = 0; b < num_results; ++b) {
@@ -557,14 +565,8 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
   if (stats.blocks_missing > 0) GRIDSTORE_RETURN_IF_ERROR(CheckStillCurrent());
 
   if (options_.unpack) {
-    for (const Output& out : outputs) {
-      *out.grid =
-          internal_grid::Unpack(*out.var, std::move(*out.grid), context_->pool, parallelism);
-    }
-    for (const internal_grid::SeriesOutput& out : series_outputs) {
-      *out.grid =
-          internal_grid::Unpack(*out.var, std::move(*out.grid), context_->pool, parallelism);
-    }
+    for (const Output& out : outputs) UnpackOutput(out, context_->pool, parallelism);
+    for (const auto& out : series_outputs) UnpackOutput(out, context_->pool, parallelism);
   }
   // The stats are the whole read's; each result carries them.
   for (const GridDataSet& r : results) {

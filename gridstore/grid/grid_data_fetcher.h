@@ -125,6 +125,8 @@ class GridDataFetcher {
   // NotFound if the dataset was deleted, Aborted if it is now another incarnation.
   Status CheckStillCurrent() const;
   Status CheckBox(const VariableMeta& var, const Shape4& origin, const Shape4& shape) const;
+  // The boxes of `var` to read: `boxes`, each checked, or (null) the whole variable.
+  Result<std::vector<Box>> BoxesOf(const VariableMeta& var, const std::vector<Box>* boxes) const;
 
   internal_grid::StoreContext* const context_;
   const std::shared_ptr<const DataSetMeta> meta_;
