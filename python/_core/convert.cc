@@ -194,6 +194,14 @@ py::dict MetaToPython(const grid::DataSetMeta& meta) {
   layout["codec"] = grid::CodecOptionsToString(meta.layout.codec);
   layout["frame_rows"] = meta.layout.frame_rows;
   d["layout"] = layout;
+  if (meta.series) {
+    py::dict series;
+    series["steps"] = meta.series->block_t;
+    series["tile"] = py::make_tuple(meta.series->tile_x, meta.series->tile_y);
+    series["frame_points"] = meta.series->frame_points;
+    series["ready"] = meta.series->ready;
+    d["series_layout"] = series;
+  }
   d["incarnation"] = meta.incarnation;
   d["generation"] = meta.generation;
   return d;

@@ -285,6 +285,33 @@ py::dict Verify(PyStore& self, const std::string& id) {
   return out;
 }
 
+// Adds the series layout (grid_meta.h, SeriesLayout) of dataset `id`, or drops it.
+py::dict Relayout(PyStore& self, const std::string& id, bool drop, int64_t steps,
+                  std::pair<int64_t, int64_t> tile, int64_t frame_points) {
+  auto store = self.Get();
+  py::dict out;
+  if (drop) {
+    py::gil_scoped_release release;
+    ThrowIfError(store->DropSeriesLayout(id));
+    ThrowIfError(store->Flush());
+    return out;
+  }
+  const grid::SeriesLayout series{
+      .block_t = steps, .tile_x = tile.first, .tile_y = tile.second, .frame_points = frame_points};
+  grid::RelayoutReport report;
+  {
+    py::gil_scoped_release release;
+    report = ValueOrThrow(store->AddSeriesLayout(id, series));
+    ThrowIfError(store->Flush());
+  }
+  out["blocks_written"] = report.blocks_written;
+  out["blocks_resumed"] = report.blocks_resumed;
+  out["raw_bytes"] = report.raw_bytes;
+  out["stored_bytes"] = report.stored_bytes;
+  out["already_ready"] = report.already_ready;
+  return out;
+}
+
 }  // namespace
 
 std::shared_ptr<GridStore> PyStore::Get() const {
@@ -326,6 +353,8 @@ void BindStore(py::module_& m) {
            py::arg("keep_digits") = std::map<std::string, int>{})
       .def("delete", &Delete, py::arg("id"))
       .def("verify", &Verify, py::arg("id"))
+      .def("relayout", &Relayout, py::arg("id"), py::arg("drop"), py::arg("steps"),
+           py::arg("tile"), py::arg("frame_points"))
       .def("refresh",
            [](PyStore& self) {
              // A read-only store sees the store as it was when opened (RocksDB); reopening it

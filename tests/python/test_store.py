@@ -459,3 +459,23 @@ def test_netcdf_files_split_along_time(writable, tmp_path, data_dir):
     np.testing.assert_array_equal(got["time"].values, whole["time"].values)
     with pytest.raises(gridstore.InvalidArgumentError, match="another of the files has it too"):
         writable.import_netcdf([tmp_path / "2001.nc", tmp_path / "2001.nc"], "twice")
+
+
+def test_relayout_series_layout_serves_the_same_values(writable, data_dir):
+    writable.import_netcdf(data_dir / "tos_O1_2001-2002.nc", "tos")
+    before = writable.fetch("tos", "tos", origin=(0, 0, 100, 100), shape=(24, 1, 2, 3))["tos"]
+    report = writable.relayout("tos", add="series", steps=12, tile=(8, 8))
+    assert report["blocks_written"] == 2 * 22 * 23 and not report["already_ready"]
+    assert report["stored_bytes"] > 0
+    assert writable.info("tos")["series_layout"]["ready"] is True
+    after = writable.fetch("tos", "tos", origin=(0, 0, 100, 100), shape=(24, 1, 2, 3))["tos"]
+    np.testing.assert_array_equal(before, after)
+    assert writable.relayout("tos", add="series", steps=12, tile=(8, 8))["already_ready"]
+    with pytest.raises(gridstore.FailedPreconditionError, match="drop it first"):
+        writable.relayout("tos", add="series")
+    writable.relayout("tos", drop="series")
+    assert "series_layout" not in writable.info("tos")
+    with pytest.raises(ValueError, match="exactly one of"):
+        writable.relayout("tos", add="planes")
+    with pytest.raises(gridstore.NotFoundError):
+        writable.relayout("tos", drop="series")
