@@ -65,9 +65,11 @@ struct NetCdfImportOptions {
   // outside 1..23 bits / 1..7 digits (float32) or 1..52 / 1..15 (float64).
   std::map<std::string, int> keep_bits;
   std::map<std::string, int> keep_digits;
-  // Upper bound on the raw bytes of planes held at once (read buffers plus planes queued for
-  // compression and writing). The import of a file larger than this (or than RAM) still works.
-  size_t memory_budget_bytes = 512ull << 20;
+  // Upper bound on the raw bytes of planes held at once (read buffers, the chunk cache of a
+  // chunked file, planes queued for compression and writing). The import of a file larger than
+  // this (or than RAM) still works. The default keeps a whole import under 512 MiB of memory
+  // with the store's own (docs/BENCHMARKS.md).
+  size_t memory_budget_bytes = 256ull << 20;
   // Called from the importing thread after each plane is queued; may be empty.
   std::function<void(const ImportProgress&)> on_progress;
 };

@@ -192,22 +192,25 @@ Status ReadSlab(int ncid, const std::string& path, const PlannedVariable& pv, in
 
 SlabPlan PlanSlabs(int ncid, const ImportPlan& plan, size_t budget) {
   const grid::DataSetMeta& meta = plan.meta;
-  // Budget B: a slab buffer S, the plane being handed over (at most Pmax) and the writer's
-  // queue M, with S + Pmax + M <= B and M >= Pmax (the writer always admits one plane). With too
-  // small a budget, planes are read and written one at a time.
+  // Budget B: a slab buffer S, the chunk cache (at most S, and only when slabs share chunks),
+  // the plane being handed over (at most Pmax) and the writer's queue M, with
+  // 2S + Pmax + M <= B and M >= Pmax (the writer always admits one plane). With too small a
+  // budget, planes are read and written one at a time.
   size_t max_plane = 0;
   for (const auto& v : meta.variables) {
     max_plane = std::max(
         max_plane, static_cast<size_t>(v.shape[kX] * v.shape[kY]) * grid::DataTypeSize(v.type));
   }
+  // A chunk cache, when slabs share chunks, takes at most a slab's size more (WritePlanes): the
+  // slab gets a third of the budget, the queue the rest.
   const bool pipelined = budget / 3 >= max_plane;
-  const size_t slab_budget = pipelined ? std::min(budget / 2, budget - 2 * max_plane) : 0;
+  const size_t slab_budget = pipelined ? std::min(budget / 3, budget - 2 * max_plane) : 0;
 
   // Slab shapes: the buffer is sized once for the largest.
   SlabPlan slabs;
   slabs.budget = budget;
   slabs.pipelined = pipelined;
-  slabs.max_pending = pipelined ? budget - slab_budget - max_plane : 0;
+  slabs.max_pending = pipelined ? budget - 2 * slab_budget - max_plane : 0;
   slabs.chunk_shapes.resize(meta.variables.size());
   for (size_t i = 0; i < meta.variables.size(); ++i) {
     const grid::VariableMeta& var = meta.variables[i];
@@ -216,6 +219,7 @@ SlabPlan PlanSlabs(int ncid, const ImportPlan& plan, size_t budget) {
     bool chunked = false;
     auto [ct, cz] = ChunkExtentsTZ(ncid, plan.variables[i], &slabs.chunk_shapes[i], &chunked);
     slabs.chunked.push_back(chunked);
+    slabs.chunk_z.push_back(cz);
     SlabShape slab =
         pipelined ? ChooseSlab(var, plane_bytes, slab_budget, ct, cz) : SlabShape{1, 1, ct};
     if (pipelined) {
@@ -252,9 +256,14 @@ Status WritePlanes(const std::string& path, const importers::NetCdfImportOptions
     const size_t plane_bytes = static_cast<size_t>(nx * ny) * grid::DataTypeSize(var.type);
     st.progress.variable = var.name;
     std::optional<ChunkCache> restore;
-    if (slabs.chunked[i]) {
+    // A chunk that several slabs share is kept between their reads: a cache of at most the
+    // slab's size (counted in the budget: PlanSlabs). Slabs of whole chunks need none beyond the
+    // library's default, which a chunk passes through once.
+    const bool shared_chunks = (slab.slab_t < slab.chunk_t && slab.slab_t < nt) ||
+                               (slab.slab_z < slabs.chunk_z[i] && slab.slab_z < nz);
+    if (slabs.chunked[i] && shared_chunks) {
       restore = SetChunkCache(ncid, pv, slabs.chunk_shapes[i], slab, grid::DataTypeSize(var.type),
-                              std::max<size_t>(slabs.budget, 1));
+                              std::max<size_t>(slabs.slab_bytes, plane_bytes));
     }
     Status read = ForEachSlab(nt, nz, slab, [&](int64_t t0, int64_t ts, int64_t z0, int64_t zs) {
       if (!slabs.pipelined) {

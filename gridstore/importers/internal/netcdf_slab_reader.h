@@ -33,6 +33,7 @@ struct SlabPlan {
   std::vector<SlabShape> slabs;
   std::vector<std::vector<size_t>> chunk_shapes;
   std::vector<bool> chunked;
+  std::vector<int64_t> chunk_z;  // chunk extent along z (1 if not chunked)
   size_t budget = 0;
   bool pipelined = false;
   size_t slab_bytes = 0;
