@@ -109,7 +109,7 @@ Status GridDataWriterImpl::EncodeBlock(const VariableMeta& var, int64_t t, int64
 
 Status GridDataWriterImpl::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
   if (batch->empty()) return Status::OK();
-  Status s = context_->kv->Write(storage::WriteOptions{}, *batch);
+  Status s = context_->kv->Write(storage::WriteOptions{.disable_wal = options_.bulk_load}, *batch);
   if (context_->cache->capacity() > 0) {
     // After the write, so that a concurrent fetch cannot re-cache the old block.
     const BlockLayout& layout = meta_->layout;
@@ -237,6 +237,8 @@ Status GridDataWriterImpl::Flush() {
     std::swap(rest, batch_);
   }
   Status s = WriteBatchAndInvalidate(&rest);
+  // A bulk load's blocks are in memtables only: flushed to table files, they are durable.
+  if (s.ok() && options_.bulk_load) s = context_->kv->Flush();
   if (s.ok() && options_.sync) s = context_->kv->Sync();
   MutexLock lock(&mu_);
   if (!s.ok() && first_error_.ok()) first_error_ = s;

@@ -7,7 +7,8 @@
 //   - SubmitGrid2D + Flush: a pipeline for bulk import. Submit hands a plane over and returns
 //     while it is compressed and written in the background, so the caller can read the next one;
 //     memory stays bounded by `max_pending_bytes`.
-// Writes are durable (in the store's write-ahead log) once WriteGrid2D / Flush return OK.
+// Writes are durable (in the store's write-ahead log) once WriteGrid2D / Flush return OK
+// (WriteGridOptions::bulk_load: once Flush returns OK).
 //
 // Thread safety: WriteGrid2D may be called from many threads at once. SubmitGrid2D and Flush may
 // be called from many threads too, but never from a task running on the store's thread pool.
@@ -36,6 +37,11 @@ struct WriteGridOptions {
   // Make the data durable on stable storage (fsync) at Flush and after WriteGrid2D. If false it is
   // still in the write-ahead log, which survives a process crash.
   bool sync = false;
+  // A bulk load: the blocks skip the store's write-ahead log (writing every block once instead
+  // of twice: about a tenth of an import's CPU), and Flush makes them durable by flushing the
+  // store's tables instead. Until Flush returns, a crash may lose any of them: only for data
+  // whose completion a later meta write records (importers mark a dataset DONE after Flush).
+  bool bulk_load = false;
 };
 
 // What a writer has stored so far.

@@ -301,6 +301,7 @@ Result<ImportSummary> AppendGrib(grid::GridStore* store, const PlannedGrib& plan
   GRIDSTORE_RETURN_IF_ERROR(create ? store->PutDataSetMeta(meta) : store->UpdateDataSetMeta(meta));
   grid::WriteGridOptions write_options;
   write_options.max_pending_bytes = options.memory_budget_bytes;
+  write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
   GRIDSTORE_ASSIGN_OR_RETURN(auto writer, store->GetDataWriter(id, write_options));
   ImportProgress progress;
   Status written = WriteFields(planned, placement, meta, options, writer.get(), &progress);
@@ -371,6 +372,7 @@ Result<ImportSummary> RunGribImport(grid::GridStore* store, const GribImportPlan
     const GribPlan& plan = planned.plan;
     grid::WriteGridOptions write_options;
     write_options.max_pending_bytes = options.memory_budget_bytes;
+    write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
     GRIDSTORE_ASSIGN_OR_RETURN(auto publisher,
                                internal_importers::DatasetPublisher::Begin(
                                    store, plan.meta, options.overwrite, write_options));

@@ -106,6 +106,7 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   // failure removes what was written (a replacement leaves the old dataset as it was).
   grid::WriteGridOptions write_options;
   write_options.max_pending_bytes = slabs.max_pending;
+  write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
   GRIDSTORE_ASSIGN_OR_RETURN(auto publisher, internal_importers::DatasetPublisher::Begin(
                                                  store, meta, options.overwrite, write_options));
   size_t peak_buffered_bytes = 0;
@@ -228,6 +229,7 @@ Result<ImportSummary> ImportNetCdfFiles(grid::GridStore* store,
       DataSetMeta meta, JoinAlongTime(paths, options, &order, &t_of, &along_time, &summary.notes));
   grid::WriteGridOptions write_options;
   write_options.max_pending_bytes = options.memory_budget_bytes / 2;
+  write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
   GRIDSTORE_ASSIGN_OR_RETURN(auto publisher, internal_importers::DatasetPublisher::Begin(
                                                  store, meta, options.overwrite, write_options));
   for (size_t i : order) {

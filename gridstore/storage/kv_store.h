@@ -46,6 +46,10 @@ struct WriteOptions {
   // still in the backend's write-ahead log when the call returns, so it survives a process crash
   // but maybe not a machine crash.
   bool sync = false;
+  // Skip the write-ahead log (backends without one ignore this): the write survives a crash only
+  // once its table is flushed (Flush). For bulk loads whose completion a later, logged write
+  // records (an import's blocks, then its DONE meta). Not with `sync`.
+  bool disable_wal = false;
 };
 
 // A half-open key range [begin, end). An empty `end` means "no upper bound".

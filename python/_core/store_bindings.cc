@@ -353,8 +353,8 @@ void BindStore(py::module_& m) {
            py::arg("keep_digits") = std::map<std::string, int>{})
       .def("delete", &Delete, py::arg("id"))
       .def("verify", &Verify, py::arg("id"))
-      .def("relayout", &Relayout, py::arg("id"), py::arg("drop"), py::arg("steps"),
-           py::arg("tile"), py::arg("frame_points"))
+      .def("relayout", &Relayout, py::arg("id"), py::arg("drop"), py::arg("steps"), py::arg("tile"),
+           py::arg("frame_points"))
       .def("refresh",
            [](PyStore& self) {
              // A read-only store sees the store as it was when opened (RocksDB); reopening it

@@ -296,7 +296,8 @@ class RocksDbKvStore final : public KvStore {
 
   static rocksdb::WriteOptions ToRocks(const WriteOptions& options) {
     rocksdb::WriteOptions wo;
-    wo.sync = options.sync;
+    wo.sync = options.sync && !options.disable_wal;  // RocksDB refuses both
+    wo.disableWAL = options.disable_wal;
     return wo;
   }
 
