@@ -71,8 +71,8 @@ struct OutDim {
 struct OutVariable {
   const VariableMeta* meta = nullptr;
   const ExportVariable* source = nullptr;  // its box and type
-  std::vector<size_t> dims;  // indices into the dimension list, per written axis
-  std::vector<int> axes;     // the axis of each written dimension
+  std::vector<size_t> dims;                // indices into the dimension list, per written axis
+  std::vector<int> axes;                   // the axis of each written dimension
   std::map<std::string, std::string> coordinate_names;  // source name -> written name
   std::string grid_mapping;                             // the grid mapping written for it, or ""
   int id = -1;
