@@ -109,6 +109,11 @@ Status WriteCsvSlabs(const grid::FetchPlan& plan, bool unpacked, int64_t slab_by
 
 Status WriteFetchOutput(const std::string& format, const grid::FetchPlan& plan, bool unpacked,
                         int64_t slab_bytes, grid::GridDataFetcher& fetcher, OutputFile& out) {
+  // One pass over the box: the store's cache of decompressed blocks would fill with up to its
+  // budget (256 MiB by default) of blocks that are never read again.
+  grid::FetchOptions options = fetcher.options();
+  options.use_cache = false;
+  fetcher.set_options(options);
   if (format == "nc") {
     GRIDSTORE_RETURN_IF_ERROR(WriteNc(plan, unpacked, slab_bytes, fetcher, out));
     return out.Commit();

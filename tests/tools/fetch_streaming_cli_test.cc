@@ -174,8 +174,8 @@ TEST_F(FetchStreamingTest, StreamedOutputsAreByteIdenticalToWholeOutputs) {
   const std::string nc = ReadFile(nc_path);
 
   // 4 bytes: one value a slab; then runs of points, rows, levels, steps, and the default.
-  for (const std::string& slab : {"4", "100", "1000", "5000", "20000", ""}) {
-    SCOPED_TRACE("slab bytes " + slab);
+  for (const char* slab : {"4", "100", "1000", "5000", "20000", ""}) {
+    SCOPED_TRACE(std::string("slab bytes ") + slab);
     std::vector<std::string> args = {"fetch", "small", "--variables", "a"};
     args.insert(args.end(), box_args.begin(), box_args.end());
     auto with = [&](std::vector<std::string> extra) {
@@ -296,7 +296,9 @@ TEST_F(FetchStreamingTest, LargeOutputsStreamUnder256MiB) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(CheckLargeNpy(npy), "");
   std::filesystem::remove(npy);
-  if (kCheckRss) EXPECT_LT(run.max_rss_bytes, kMaxRssBytes) << "npy";
+  if (kCheckRss) {
+    EXPECT_LT(run.max_rss_bytes, kMaxRssBytes) << "npy";
+  }
   std::printf("fetch -o large.npy (%ld MiB): peak RSS %.1f MiB\n", long(kLargeSteps * 16),
               double(run.max_rss_bytes) / (1 << 20));
 
@@ -308,7 +310,9 @@ TEST_F(FetchStreamingTest, LargeOutputsStreamUnder256MiB) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(CheckLargeNc(nc, nc_steps), "");
   std::filesystem::remove(nc);
-  if (kCheckRss) EXPECT_LT(run.max_rss_bytes, kMaxRssBytes) << "nc";
+  if (kCheckRss) {
+    EXPECT_LT(run.max_rss_bytes, kMaxRssBytes) << "nc";
+  }
   std::printf("fetch -o large.nc: peak RSS %.1f MiB\n", double(run.max_rss_bytes) / (1 << 20));
 
   // csv is for small slices (kMaxTextValues): one whole plane of 4 Mi points, in slabs of rows.
@@ -317,7 +321,9 @@ TEST_F(FetchStreamingTest, LargeOutputsStreamUnder256MiB) {
       dir_.path(), store_,
       {"fetch", "large", "--origin", "1,0,0,0", "--shape", "1,1,2048,2048", "-o", csv}, "1000000");
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  if (kCheckRss) EXPECT_LT(run.max_rss_bytes, kMaxRssBytes) << "csv";
+  if (kCheckRss) {
+    EXPECT_LT(run.max_rss_bytes, kMaxRssBytes) << "csv";
+  }
   std::ifstream in(csv);
   std::string line;
   int64_t rows = -1;  // the header is no row
