@@ -1,6 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 #include "tools/output_formats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -72,18 +73,20 @@ std::string Claim(std::string name, std::set<std::string, std::less<>>* taken) {
   return name;
 }
 
-Result<RowSource> MakeRowSource(const grid::DataSetMeta& meta, const grid::GridDataSet& data,
-                                std::string_view format) {
+// The rows of `variables` (sorted by name, as GridDataSet holds them), without their grids.
+Result<RowSource> MakeRowSourceOfBoxes(const grid::DataSetMeta& meta,
+                                       const std::vector<CsvSlabWriter::Variable>& variables,
+                                       std::string_view format) {
   RowSource src;
   const grid::VariableMeta* first = nullptr;
-  for (const auto& [name, grid] : data.variables) {
+  for (const auto& [name, box] : variables) {
     const grid::VariableMeta* var = meta.FindVariable(name);
     if (var == nullptr) return Status::Internal("fetched variable '" + name + "' has no meta");
     if (first == nullptr) {
       first = var;
-      src.origin = grid.origin();
-      src.shape = grid.shape();
-    } else if (grid.origin() != src.origin || grid.shape() != src.shape ||
+      src.origin = box.origin;
+      src.shape = box.shape;
+    } else if (box.origin != src.origin || box.shape != src.shape ||
                var->dimension_names != first->dimension_names) {
       return Status::InvalidArgument(std::string(format) +
                                      " output needs variables of one box and "
@@ -92,17 +95,16 @@ Result<RowSource> MakeRowSource(const grid::DataSetMeta& meta, const grid::GridD
                                      first->dimension_names[0] + ", " + first->dimension_names[1] +
                                      ", " + first->dimension_names[2] + ", " +
                                      first->dimension_names[3] + ") and '" + name + "' is " +
-                                     ShapeString(grid.shape()) + "; fetch them separately");
+                                     ShapeString(box.shape) + "; fetch them separately");
     }
     src.names.push_back(name);
-    src.grids.push_back(&grid);
   }
   if (first == nullptr) return Status::InvalidArgument("no variable was fetched");
   const int64_t points = src.shape[0] * src.shape[1] * src.shape[2] * src.shape[3];
-  if (points * static_cast<int64_t>(src.grids.size()) > kMaxTextValues) {
+  if (points * static_cast<int64_t>(src.names.size()) > kMaxTextValues) {
     return Status::InvalidArgument(
         std::string(format) + " output is for small slices: this one has " +
-        std::to_string(points * src.grids.size()) + " values (the limit is " +
+        std::to_string(points * src.names.size()) + " values (the limit is " +
         std::to_string(kMaxTextValues) + "); use --format nc or npy");
   }
   for (int axis = 0; axis < grid::kRank; ++axis) {
@@ -121,6 +123,17 @@ Result<RowSource> MakeRowSource(const grid::DataSetMeta& meta, const grid::GridD
   ColumnNames columns = MakeColumnNames(src.names, label_names);
   src.index_columns = std::move(columns.index);
   src.label_columns = std::move(columns.labels);
+  return src;
+}
+
+Result<RowSource> MakeRowSource(const grid::DataSetMeta& meta, const grid::GridDataSet& data,
+                                std::string_view format) {
+  std::vector<CsvSlabWriter::Variable> variables;
+  for (const auto& [name, grid] : data.variables) {
+    variables.push_back({name, {grid.origin(), grid.shape()}});
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(RowSource src, MakeRowSourceOfBoxes(meta, variables, format));
+  for (const auto& [name, grid] : data.variables) src.grids.push_back(&grid);
   return src;
 }
 
@@ -180,8 +193,14 @@ ColumnNames MakeColumnNames(const std::vector<std::string>& variables,
 }
 
 Status WriteNpy(const Grid4D& grid, std::ostream& out) {
-  const auto& s = grid.shape();
-  std::string header = "{'descr': '" + std::string(NpyDescr(grid.type())) +
+  GRIDSTORE_RETURN_IF_ERROR(WriteNpyHeader(grid.type(), grid.shape(), out));
+  out.write(grid.bytes(), static_cast<std::streamsize>(grid.size_bytes()));
+  if (!out) return Status::Unavailable("writing the npy output failed");
+  return Status::OK();
+}
+
+Status WriteNpyHeader(DataType type, const grid::Shape4& s, std::ostream& out) {
+  std::string header = "{'descr': '" + std::string(NpyDescr(type)) +
                        "', 'fortran_order': False, 'shape': (" + std::to_string(s[0]) + ", " +
                        std::to_string(s[1]) + ", " + std::to_string(s[2]) + ", " +
                        std::to_string(s[3]) + "), }";
@@ -194,17 +213,20 @@ Status WriteNpy(const Grid4D& grid, std::ostream& out) {
   out.put(static_cast<char>(len & 0xff));
   out.put(static_cast<char>(len >> 8));
   out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(grid.bytes(), static_cast<std::streamsize>(grid.size_bytes()));
   if (!out) return Status::Unavailable("writing the npy output failed");
   return Status::OK();
 }
 
-Status WriteCsv(const grid::DataSetMeta& meta, const grid::GridDataSet& data, std::ostream& out) {
-  GRIDSTORE_ASSIGN_OR_RETURN(RowSource src, MakeRowSource(meta, data, "csv"));
+namespace {
+
+void WriteCsvHeader(const RowSource& src, std::ostream& out) {
   for (int a = 0; a < grid::kRank; ++a) out << (a ? "," : "") << src.index_columns[a];
   for (const auto& name : src.label_columns) out << ',' << CsvField(name);
   for (const auto& name : src.names) out << ',' << CsvField(name);
   out << '\n';
+}
+
+void WriteCsvRows(const RowSource& src, std::ostream& out) {
   std::string line;
   ForEachPoint(src, [&](const grid::Shape4& i, size_t offset) {
     line.clear();
@@ -223,7 +245,57 @@ Status WriteCsv(const grid::DataSetMeta& meta, const grid::GridDataSet& data, st
     line += '\n';
     out << line;
   });
+}
+
+}  // namespace
+
+Status WriteCsv(const grid::DataSetMeta& meta, const grid::GridDataSet& data, std::ostream& out) {
+  GRIDSTORE_ASSIGN_OR_RETURN(RowSource src, MakeRowSource(meta, data, "csv"));
+  WriteCsvHeader(src, out);
+  WriteCsvRows(src, out);
   if (!out) return Status::Unavailable("writing the csv output failed");
+  return Status::OK();
+}
+
+// The whole box's rows (labels, columns), without grids.
+struct CsvSlabWriter::Rows {
+  RowSource box;
+};
+
+CsvSlabWriter::CsvSlabWriter(std::unique_ptr<Rows> rows, std::ostream& out)
+    : rows_(std::move(rows)), out_(out) {}
+CsvSlabWriter::~CsvSlabWriter() = default;
+
+Result<std::unique_ptr<CsvSlabWriter>> CsvSlabWriter::Start(const grid::DataSetMeta& meta,
+                                                            const std::vector<Variable>& variables,
+                                                            std::ostream& out) {
+  std::vector<Variable> sorted = variables;  // in GridDataSet's order, as WriteCsv's columns
+  std::sort(sorted.begin(), sorted.end(),
+            [](const Variable& a, const Variable& b) { return a.name < b.name; });
+  auto rows = std::make_unique<Rows>();
+  GRIDSTORE_ASSIGN_OR_RETURN(rows->box, MakeRowSourceOfBoxes(meta, sorted, "csv"));
+  return std::unique_ptr<CsvSlabWriter>(new CsvSlabWriter(std::move(rows), out));
+}
+
+Status CsvSlabWriter::Write(const grid::GridDataSet& slab) {
+  // The box's labels and columns, over the slab's points and values.
+  RowSource src = rows_->box;
+  src.grids.clear();
+  for (const std::string& name : src.names) {
+    const Grid4D* grid = slab.GetVariable(name);
+    if (grid == nullptr || (!src.grids.empty() && grid->shape() != src.shape)) {
+      return Status::Internal("csv slab: variable '" + name + "' is missing or of another box");
+    }
+    if (src.grids.empty()) {
+      src.origin = grid->origin();
+      src.shape = grid->shape();
+    }
+    src.grids.push_back(grid);
+  }
+  if (!header_written_) WriteCsvHeader(src, out_);
+  header_written_ = true;
+  WriteCsvRows(src, out_);
+  if (!out_) return Status::Unavailable("writing the csv output failed");
   return Status::OK();
 }
 

@@ -8,12 +8,14 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "gridstore/grid/grid.h"
 #include "gridstore/grid/grid_meta.h"
+#include "gridstore/util/result.h"
 #include "gridstore/util/status.h"
 
 namespace gridstore::tools {
@@ -35,11 +37,41 @@ ColumnNames MakeColumnNames(const std::vector<std::string>& variables,
 
 // A NumPy .npy (format 1.0) file: shape (t, z, x, y), little-endian, the grid's own type.
 Status WriteNpy(const grid::Grid4D& grid, std::ostream& out);
+// The header of WriteNpy alone, for values of `type` and `shape` that follow in row-major order
+// (written slab by slab: grid/slabs.h).
+Status WriteNpyHeader(grid::DataType type, const grid::Shape4& shape, std::ostream& out);
 
 // Rows "@t,@z,@x,@y,<coordinate names...>,<variable names...>" (MakeColumnNames; a name with a
 // comma, a quote, CR, LF or an outer space is quoted as RFC 4180 says). Every variable must have
 // the same origin, shape and dimensions (InvalidArgument naming two that differ).
 Status WriteCsv(const grid::DataSetMeta& meta, const grid::GridDataSet& data, std::ostream& out);
+
+// WriteCsv slab by slab (grid/slabs.h): the header row, then each slab's rows as they come; the
+// same bytes as WriteCsv of the whole box. Nothing is written before the first slab, so that a
+// fetch refused at once writes nothing to a stream.
+class CsvSlabWriter {
+ public:
+  // One variable of the box: its name, and the box its fetch returns.
+  struct Variable {
+    std::string name;
+    grid::Box box;
+  };
+  // Checks the variables as WriteCsv does; writes nothing yet.
+  static Result<std::unique_ptr<CsvSlabWriter>> Start(const grid::DataSetMeta& meta,
+                                                      const std::vector<Variable>& variables,
+                                                      std::ostream& out);
+  ~CsvSlabWriter();
+  // The rows of `slab` (the header row first): every variable over one slab of the box, slabs
+  // in row-major order.
+  Status Write(const grid::GridDataSet& slab);
+
+ private:
+  struct Rows;
+  CsvSlabWriter(std::unique_ptr<Rows> rows, std::ostream& out);
+  std::unique_ptr<Rows> rows_;
+  std::ostream& out_;
+  bool header_written_ = false;
+};
 
 // {"dataset": ID, "variables": {NAME: {type, origin, shape, dimensions, units}}, "index_columns":
 // ["@t", "@z", "@x", "@y"], "rows": [{"@t":.., "@z":.., "@x":.., "@y":.., <coordinate>: ..,

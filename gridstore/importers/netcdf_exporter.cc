@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "gridstore/grid/names.h"
+#include "gridstore/grid/slabs.h"
 #include "gridstore/importers/internal/netcdf_api.h"
 #include "gridstore/importers/internal/netcdf_output.h"
 #include "gridstore/importers/internal/netcdf_util.h"
@@ -69,9 +70,9 @@ struct OutDim {
 
 struct OutVariable {
   const VariableMeta* meta = nullptr;
-  const Grid4D* grid = nullptr;
-  std::vector<size_t> dims;  // indices into the dimension list, per written axis
-  std::vector<int> axes;     // the axis of each written dimension
+  const ExportVariable* source = nullptr;  // its box and type
+  std::vector<size_t> dims;                // indices into the dimension list, per written axis
+  std::vector<int> axes;                   // the axis of each written dimension
   std::map<std::string, std::string> coordinate_names;  // source name -> written name
   std::string grid_mapping;                             // the grid mapping written for it, or ""
   int id = -1;
@@ -91,8 +92,8 @@ class Writer {
   Writer(const std::string& path, const grid::DataSetMeta& meta, const NetCdfExportOptions& options)
       : path_(path), meta_(meta), options_(options) {}
 
-  Status Plan(const grid::GridDataSet& data);
-  Status Write(int ncid);
+  Status Plan(const std::vector<ExportVariable>& variables);
+  Status Write(int ncid, const SlabSource& source, int64_t max_slab_values);
 
  private:
   size_t DimensionFor(const std::string& source, int64_t origin, int64_t extent);
@@ -107,6 +108,9 @@ class Writer {
   }
   Status DefineVariable(int ncid, OutVariable* v);
   Status DefineCoordinate(int ncid, OutCoordinate* c);
+  // Writes the values of `v`, slab by slab.
+  Status WriteValues(int ncid, const OutVariable& v, const SlabSource& source,
+                     int64_t max_slab_values) const;
   // Copies attributes; `skip` names those handled by the caller or not wanted.
   Status PutAttributes(int ncid, int varid, const Attributes& attributes,
                        const std::set<std::string, std::less<>>& skip, const std::string& owner);
@@ -137,41 +141,42 @@ size_t Writer::DimensionFor(const std::string& source, int64_t origin, int64_t e
   return dims_.size() - 1;
 }
 
-Status Writer::Plan(const grid::GridDataSet& data) {
-  for (const auto& [name, grid] : data.variables) {
-    const VariableMeta* var = meta_.FindVariable(name);
+Status Writer::Plan(const std::vector<ExportVariable>& variables) {
+  for (const ExportVariable& ev : variables) {
+    const VariableMeta* var = meta_.FindVariable(ev.name);
     if (var == nullptr) {
       return Status::InvalidArgument(Quote(path_) + ": dataset " + Quote(meta_.id) +
-                                     " has no variable " + Quote(name));
+                                     " has no variable " + Quote(ev.name));
     }
-    const bool floating = grid::IsFloatingPoint(grid.type());
-    if (options_.unpacked ? !floating : grid.type() != var->type) {
+    const bool floating = grid::IsFloatingPoint(ev.type);
+    if (options_.unpacked ? !floating : ev.type != var->type) {
       return Status::InvalidArgument(
-          Quote(path_) + ": variable " + Quote(name) + " was fetched as " +
-          std::string(grid::DataTypeName(grid.type())) + " but is stored as " +
+          Quote(path_) + ": variable " + Quote(ev.name) + " was fetched as " +
+          std::string(grid::DataTypeName(ev.type)) + " but is stored as " +
           std::string(grid::DataTypeName(var->type)) +
           (options_.unpacked ? "; unpacked data must be floating-point"
                              : "; set NetCdfExportOptions::unpacked for unpacked data"));
     }
   }
-  if (data.variables.empty()) {
+  if (variables.empty()) {
     return Status::InvalidArgument(Quote(path_) + ": no variables to write");
   }
   // In dataset order, which is the source file's order.
   for (const VariableMeta& var : meta_.variables) {
-    const Grid4D* grid = data.GetVariable(var.name);
-    if (grid == nullptr) continue;
+    const auto ev = std::find_if(variables.begin(), variables.end(),
+                                 [&](const ExportVariable& e) { return e.name == var.name; });
+    if (ev == variables.end()) continue;
     OutVariable v;
     v.meta = &var;
-    v.grid = grid;
+    v.source = &*ev;
     for (int axis = 0; axis < grid::kRank; ++axis) {
       std::string source = var.dimension_names[axis];
-      const int64_t extent = grid->shape()[axis];
+      const int64_t extent = ev->shape[axis];
       if (source.empty()) {
         if (extent == 1) continue;  // an axis the source variable does not have
         source = std::string(grid::AxisName(axis));
       }
-      v.dims.push_back(DimensionFor(source, grid->origin()[axis], extent));
+      v.dims.push_back(DimensionFor(source, ev->origin[axis], extent));
       v.axes.push_back(axis);
     }
     variable_names_.insert(var.name);
@@ -315,18 +320,18 @@ Status Writer::DefineCoordinate(int ncid, OutCoordinate* c) {
 
 Status Writer::DefineVariable(int ncid, OutVariable* v) {
   const VariableMeta& var = *v->meta;
-  const Grid4D& grid = *v->grid;
+  const grid::DataType data_type = v->source->type;
   const std::string owner = "variable " + Quote(var.name);
   std::vector<int> dimids;
   for (size_t d : v->dims) dimids.push_back(dims_[d].id);
-  const nc_type type = ToNcType(grid.type());
+  const nc_type type = ToNcType(data_type);
   int rc = netcdf::nc_def_var(ncid, var.name.c_str(), type, static_cast<int>(dimids.size()),
                               dimids.data(), &v->id);
   if (rc != NC_NOERR) return Fail(rc, owner);
   if (!dimids.empty()) {
     // Chunks of at most one plane and about 4 MiB: whole rows of y, as many x as fit.
     std::vector<size_t> chunks(dimids.size(), 1);
-    size_t room = std::max<size_t>(1, (size_t{4} << 20) / grid::DataTypeSize(grid.type()));
+    size_t room = std::max<size_t>(1, (size_t{4} << 20) / grid::DataTypeSize(data_type));
     for (size_t i = chunks.size(); i-- > 0;) {
       if (v->axes[i] != grid::kX && v->axes[i] != grid::kY) continue;
       chunks[i] = std::min(static_cast<size_t>(dims_[v->dims[i]].extent), room);
@@ -370,7 +375,7 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
   return Status::OK();
 }
 
-Status Writer::Write(int ncid) {
+Status Writer::Write(int ncid, const SlabSource& source, int64_t max_slab_values) {
   int rc;
   for (OutDim& d : dims_) {
     if ((rc = netcdf::nc_def_dim(ncid, d.name.c_str(), static_cast<size_t>(d.extent), &d.id)) !=
@@ -389,13 +394,31 @@ Status Writer::Write(int ncid) {
     }
   }
   for (const OutVariable& v : variables_) {
-    std::vector<size_t> start(v.dims.size(), 0), count;
-    for (size_t d : v.dims) count.push_back(static_cast<size_t>(dims_[d].extent));
-    // The buffer is (t, z, x, y) row-major; dropping axes of extent 1 keeps the layout.
-    if ((rc = netcdf::nc_put_vara(ncid, v.id, start.data(), count.data(), v.grid->bytes())) !=
-        NC_NOERR) {
-      return Fail(rc, "variable " + Quote(v.meta->name));
+    GRIDSTORE_RETURN_IF_ERROR(WriteValues(ncid, v, source, max_slab_values));
+  }
+  return Status::OK();
+}
+
+Status Writer::WriteValues(int ncid, const OutVariable& v, const SlabSource& source,
+                           int64_t max_slab_values) const {
+  const ExportVariable& ev = *v.source;
+  const std::string owner = "variable " + Quote(v.meta->name);
+  for (const grid::Box& slab : grid::SplitIntoSlabs({ev.origin, ev.shape}, max_slab_values)) {
+    GRIDSTORE_ASSIGN_OR_RETURN(const Grid4D* grid, source(ev.name, slab));
+    if (grid->type() != ev.type || grid->shape() != slab.shape) {
+      return Status::Internal(Quote(path_) + ": " + owner + ": a slab came back as " +
+                              std::string(grid::DataTypeName(grid->type())) + " " +
+                              ShapeString(grid->shape()) + ", not as planned");
     }
+    // The slab's window, over the written axes; the buffer is (t, z, x, y) row-major, and
+    // dropping axes of extent 1 keeps the layout.
+    std::vector<size_t> start, count;
+    for (int axis : v.axes) {
+      start.push_back(static_cast<size_t>(slab.origin[axis] - ev.origin[axis]));
+      count.push_back(static_cast<size_t>(slab.shape[axis]));
+    }
+    const int rc = netcdf::nc_put_vara(ncid, v.id, start.data(), count.data(), grid->bytes());
+    if (rc != NC_NOERR) return Fail(rc, owner);
   }
   return Status::OK();
 }
@@ -404,10 +427,27 @@ Status Writer::Write(int ncid) {
 
 Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
                    const grid::GridDataSet& data, const NetCdfExportOptions& options) {
+  std::vector<ExportVariable> variables;
+  for (const auto& [name, grid] : data.variables) {
+    variables.push_back({name, grid.type(), grid.origin(), grid.shape()});
+  }
+  // Each variable whole, as one slab: the data are in memory already.
+  const SlabSource source = [&](const std::string& name,
+                                const grid::Box&) -> Result<const Grid4D*> {
+    return data.GetVariable(name);
+  };
+  return WriteNetCdfSlabs(path, meta, variables, source, std::numeric_limits<int64_t>::max(),
+                          options);
+}
+
+Status WriteNetCdfSlabs(const std::string& path, const grid::DataSetMeta& meta,
+                        const std::vector<ExportVariable>& variables, const SlabSource& source,
+                        int64_t max_slab_values, const NetCdfExportOptions& options) {
   GRIDSTORE_RETURN_IF_ERROR(internal_importers::LoadNetCdf());
   Writer writer(path, meta, options);
-  GRIDSTORE_RETURN_IF_ERROR(writer.Plan(data));
-  return internal_importers::WriteNetCdfFile(path, [&](int ncid) { return writer.Write(ncid); });
+  GRIDSTORE_RETURN_IF_ERROR(writer.Plan(variables));
+  return internal_importers::WriteNetCdfFile(
+      path, [&](int ncid) { return writer.Write(ncid, source, max_slab_values); });
 }
 
 }  // namespace gridstore::importers

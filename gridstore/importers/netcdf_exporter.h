@@ -7,10 +7,14 @@
 #ifndef GRIDSTORE_IMPORTERS_NETCDF_EXPORTER_H_
 #define GRIDSTORE_IMPORTERS_NETCDF_EXPORTER_H_
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "gridstore/grid/grid.h"
 #include "gridstore/grid/grid_meta.h"
+#include "gridstore/util/result.h"
 #include "gridstore/util/status.h"
 
 namespace gridstore::importers {
@@ -29,6 +33,26 @@ struct NetCdfExportOptions {
 // when it cannot be created or written.
 Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
                    const grid::GridDataSet& data, const NetCdfExportOptions& options = {});
+
+// One variable of a streamed export: the type, origin and shape its fetch returns.
+struct ExportVariable {
+  std::string name;
+  grid::DataType type = grid::DataType::kFloat32;
+  grid::Shape4 origin = {0, 0, 0, 0};
+  grid::Shape4 shape = {1, 1, 1, 1};
+};
+
+// The values of variable `name` over `box` (a slab of its ExportVariable box, grid/slabs.h), in
+// its ExportVariable type. The grid need only stay valid until the next call.
+using SlabSource =
+    std::function<Result<const grid::Grid4D*>(const std::string& name, const grid::Box& box)>;
+
+// As WriteNetCdf, but the values are read from `source` slab by slab (at most `max_slab_values`
+// values each) and each slab is written as it comes, so that memory stays bounded whatever the
+// size of the output. The file holds the same dimensions, variables, attributes and values.
+Status WriteNetCdfSlabs(const std::string& path, const grid::DataSetMeta& meta,
+                        const std::vector<ExportVariable>& variables, const SlabSource& source,
+                        int64_t max_slab_values, const NetCdfExportOptions& options = {});
 
 }  // namespace gridstore::importers
 

@@ -4,16 +4,17 @@
 // dataset, as netCDF, npy, csv or json.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "gridstore/importers/netcdf_exporter.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
+#include "tools/fetch_output.h"
 #include "tools/output_file.h"
 #include "tools/output_formats.h"
 #include "tools/text_escape.h"
@@ -150,30 +151,26 @@ Status SetBox(const FetchRequest& request, const std::string& origin_text,
   return Status::OK();
 }
 
-// Writes `result` to `out` in `format` and commits it; on failure the output is left as it was.
-Status WriteOutput(const std::string& format, const grid::DataSetMeta& meta,
-                   const grid::GridDataSet& result, bool unpacked, OutputFile& out) {
-  Status s;
-  if (format == "nc") {
-    s = importers::WriteNetCdf(out.writer_path(), meta, result, {.unpacked = unpacked});
-    if (!s.ok()) {
-      out.Abort();
-      return Status(s.code(), "writing the netCDF output for " + out.display_name() +
-                                  " failed: " + std::string(s.message()));
-    }
-  } else if (format == "npy") {
-    s = WriteNpy(result.variables.begin()->second, out.stream());
-  } else if (format == "csv") {
-    s = WriteCsv(meta, result, out.stream());
-  } else {
-    s = WriteJson(meta, result, out.stream());
-  }
+// Writes `result` to `out` as json and commits it; on failure the output is left as it was.
+// (json is for small slices, kMaxTextValues: it is written whole.)
+Status WriteJsonOutput(const grid::DataSetMeta& meta, const grid::GridDataSet& result,
+                       OutputFile& out) {
+  Status s = WriteJson(meta, result, out.stream());
   if (!s.ok()) {
     // A writer that stopped at a failed write cannot know why; the output knows (errno).
     Status io = out.WriteError();
     return io.ok() ? s : io;
   }
   return out.Commit();
+}
+
+// The bytes of values fetched at once: kDefaultSlabBytes, or GRIDSTORE_FETCH_SLAB_BYTES (for
+// tests: many slabs out of a small dataset).
+int64_t SlabBytes() {
+  const char* env = std::getenv("GRIDSTORE_FETCH_SLAB_BYTES");
+  if (env == nullptr || *env == '\0') return kDefaultSlabBytes;
+  const long long bytes = std::atoll(env);
+  return bytes > 0 ? bytes : kDefaultSlabBytes;
 }
 
 Status RunFetch(const CommandContext& context, const FetchArgs& args) {
@@ -213,8 +210,12 @@ Status RunFetch(const CommandContext& context, const FetchArgs& args) {
     return Status::InvalidArgument("npy output holds one variable; name it with --variables");
   }
   // On failure `out` is abandoned: the file is untouched.
+  if (request.format != "json") {
+    // Slab by slab, in bounded memory (tools/fetch_output.h).
+    return WriteFetchOutput(request.format, plan, args.unpack, SlabBytes(), *fetcher, *out);
+  }
   GRIDSTORE_ASSIGN_OR_RETURN(grid::GridDataSet result, fetcher->Fetch());
-  return WriteOutput(request.format, meta, result, args.unpack, *out);
+  return WriteJsonOutput(meta, result, *out);
 }
 
 }  // namespace
