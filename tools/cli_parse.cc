@@ -135,23 +135,23 @@ Result<grid::Shape4> ParseShape4(std::string_view text, std::string_view flag) {
   return shape;
 }
 
-Result<std::pair<int64_t, int64_t>> ParseBlockShape(std::string_view text) {
+Result<std::pair<int64_t, int64_t>> ParseBlockShape(std::string_view text, std::string_view flag) {
   size_t x = text.find('x');
   int64_t bx = 0, by = 0;
   constexpr int64_t kMax = 1 << 20;
   if (x == std::string_view::npos) {
-    return Status::InvalidArgument("--block '" + EscapeBytes(text) +
+    return Status::InvalidArgument(std::string(flag) + " '" + EscapeBytes(text) +
                                    "' is not XxY (two integers, e.g. 256x256)");
   }
   const IntParse px = ParseInt64(text.substr(0, x), &bx);
   const IntParse py = ParseInt64(text.substr(x + 1), &by);
   if (px == IntParse::kNotInteger || py == IntParse::kNotInteger) {
-    return Status::InvalidArgument("--block '" + EscapeBytes(text) +
+    return Status::InvalidArgument(std::string(flag) + " '" + EscapeBytes(text) +
                                    "' is not XxY (two integers, e.g. 256x256)");
   }
   if (px == IntParse::kOutOfRange || py == IntParse::kOutOfRange || bx < 1 || by < 1 || bx > kMax ||
       by > kMax) {
-    return Status::InvalidArgument("--block '" + EscapeBytes(text) +
+    return Status::InvalidArgument(std::string(flag) + " '" + EscapeBytes(text) +
                                    "': each side must be in [1, 1048576]");
   }
   return std::make_pair(bx, by);

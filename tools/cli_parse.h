@@ -23,8 +23,9 @@ Result<grid::Shape4> ParseShape4(std::string_view text, std::string_view flag);
 // otherwise (not an integer, out of range, beyond int64).
 Result<int64_t> ParseIntegerFlag(std::string_view text, std::string_view flag, int64_t min,
                                  int64_t max);
-// "XxY" (e.g. "256x256"), both in [1, 1048576].
-Result<std::pair<int64_t, int64_t>> ParseBlockShape(std::string_view text);
+// "XxY" (e.g. "256x256"), both in [1, 1048576]. Errors name `flag`.
+Result<std::pair<int64_t, int64_t>> ParseBlockShape(std::string_view text,
+                                                    std::string_view flag = "--block");
 // "KEY=VALUE". The value is typed as the same text would be as a JSON value (as `meta put` types
 // it), so that a leading zero or a sign never silently turns a code into a number:
 //   - in single or double quotes: the string inside;

@@ -98,7 +98,9 @@ TEST_F(RelayoutCliTest, BadRequestsAreOneLineErrors) {
   ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-steps", "0"}),
                  {"--series-steps"});
   ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-tile", "4"}),
-                 {"--series-tile"});
+                 {"--series-tile '4' is not XxY"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-tile", "0x5"}),
+                 {"--series-tile '0x5': each side must be in [1, 1048576]"});
   ExpectCliError(Run({"import", file_, "--dataset", "e", "--layouts", "series"}),
                  {"--layouts", "plane,series"});
   ExpectCliError(Run({"import", file_, "--dataset", "e", "--layouts", "plane,tiles"}),

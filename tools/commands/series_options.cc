@@ -30,9 +30,8 @@ Result<grid::SeriesLayout> ParseSeriesOptions(const SeriesOptionArgs& args) {
                                ParseIntegerFlag(args.steps, "--series-steps", 1, kMax));
   }
   if (!args.tile.empty()) {
-    auto tile = ParseBlockShape(args.tile);
-    if (!tile.ok()) return tile.status().WithContext("--series-tile");
-    std::tie(series.tile_x, series.tile_y) = *tile;
+    GRIDSTORE_ASSIGN_OR_RETURN(std::tie(series.tile_x, series.tile_y),
+                               ParseBlockShape(args.tile, "--series-tile"));
   }
   if (!args.frame_points.empty()) {
     GRIDSTORE_ASSIGN_OR_RETURN(
