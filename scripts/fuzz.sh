@@ -10,7 +10,7 @@ build=${2:-build-fuzz}
 if [ ! -x "$build/tests/fuzz/request_fuzzer" ]; then
   CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGRIDSTORE_SANITIZE=fuzzer \
-    -DGRIDSTORE_BUILD_TESTS=OFF -DGRIDSTORE_BUILD_SAMPLES=OFF > /dev/null
+    -DCMAKE_UNITY_BUILD=ON -DGRIDSTORE_BUILD_TESTS=OFF -DGRIDSTORE_BUILD_SAMPLES=OFF > /dev/null
   cmake --build "$build" -j "$(nproc)" --target request_fuzzer
 fi
 # The seeds: one request target per line of tests/fuzz/corpus_seeds.txt.

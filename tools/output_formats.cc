@@ -18,6 +18,27 @@ namespace gridstore::tools {
 using grid::DataType;
 using grid::Grid4D;
 
+// These two are outside the anonymous namespace: CsvSlabWriter::Rows, a class of the header,
+// holds a RowSource.
+
+// A 1-D coordinate labelling one axis of the fetched variables.
+struct AxisLabel {
+  int axis;
+  const grid::Coordinate* coordinate;
+};
+
+// The rows shared by csv and json: one per grid point of the (common) box.
+struct RowSource {
+  std::vector<std::string> names;  // fetched variables, in order
+  std::vector<const Grid4D*> grids;
+  std::vector<AxisLabel> labels;
+  grid::Shape4 origin{};
+  grid::Shape4 shape{};
+  // Column names (MakeColumnNames): of the index columns, and of the labels, in order.
+  std::array<std::string, grid::kRank> index_columns;
+  std::vector<std::string> label_columns;
+};
+
 namespace {
 
 const char* NpyDescr(DataType type) {
@@ -45,24 +66,6 @@ const char* NpyDescr(DataType type) {
   }
   return "?";
 }
-
-// A 1-D coordinate labelling one axis of the fetched variables.
-struct AxisLabel {
-  int axis;
-  const grid::Coordinate* coordinate;
-};
-
-// The rows shared by csv and json: one per grid point of the (common) box.
-struct RowSource {
-  std::vector<std::string> names;  // fetched variables, in order
-  std::vector<const Grid4D*> grids;
-  std::vector<AxisLabel> labels;
-  grid::Shape4 origin{};
-  grid::Shape4 shape{};
-  // Column names (MakeColumnNames): of the index columns, and of the labels, in order.
-  std::array<std::string, grid::kRank> index_columns;
-  std::vector<std::string> label_columns;
-};
 
 constexpr std::string_view kAxisNames[] = {"t", "z", "x", "y"};
 

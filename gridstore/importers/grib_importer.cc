@@ -21,18 +21,20 @@
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::importers {
+
+// The files' headers read and planned; the files are opened again, one at a time, to write.
+// Outside the anonymous namespace: GribImportPlan, declared in the header, holds one.
+struct PlannedGrib {
+  std::vector<std::string> paths;
+  std::vector<size_t> fields_per_file;
+  internal_importers::GribPlan plan;
+};
+
 namespace {
 
 using grid::DataSetMeta;
 using internal_importers::GribFile;
 using internal_importers::GribPlan;
-
-// The files' headers read and planned; the files are opened again, one at a time, to write.
-struct PlannedGrib {
-  std::vector<std::string> paths;
-  std::vector<size_t> fields_per_file;
-  GribPlan plan;
-};
 
 // "'f006.grib2'", or "3 files ('f006.grib2', ...)".
 std::string Source(const std::vector<std::string>& paths) {

@@ -84,7 +84,7 @@ std::string JsonEscape(std::string_view text) {
   return out;
 }
 
-HttpResponse ErrorResponse(int status, std::string_view code, std::string_view description) {
+HttpResponse TransportError(int status, std::string_view code, std::string_view description) {
   HttpResponse r;
   r.status = status;
   r.content_type = "application/json";
@@ -306,16 +306,16 @@ void Session::OnRead(beast::error_code ec, size_t /*bytes*/) {
   Exchange exchange;
   exchange.linger = true;
   if (ec == http::error::header_limit) {
-    Reply(ErrorResponse(431, "RequestHeaderFieldsTooLarge",
-                        "the request line and headers exceed " +
-                            std::to_string(server_->options().max_header_bytes) + " bytes"),
+    Reply(TransportError(431, "RequestHeaderFieldsTooLarge",
+                         "the request line and headers exceed " +
+                             std::to_string(server_->options().max_header_bytes) + " bytes"),
           std::move(exchange));
   } else if (ec == http::error::body_limit) {
-    Reply(ErrorResponse(413, "PayloadTooLarge",
-                        "a request body over " + std::to_string(kBodyLimit) + " bytes"),
+    Reply(TransportError(413, "PayloadTooLarge",
+                         "a request body over " + std::to_string(kBodyLimit) + " bytes"),
           std::move(exchange));
   } else {
-    Reply(ErrorResponse(400, "BadRequest", "malformed HTTP request: " + ec.message()),
+    Reply(TransportError(400, "BadRequest", "malformed HTTP request: " + ec.message()),
           std::move(exchange));
   }
 }
@@ -332,15 +332,15 @@ void Session::HandleRequest() {
   const size_t max_target = server_->options().max_target_bytes;
   if (req.target().size() > max_target) {
     return Reply(
-        ErrorResponse(414, "URITooLong",
-                      "the request target exceeds " + std::to_string(max_target) + " bytes"),
+        TransportError(414, "URITooLong",
+                       "the request target exceeds " + std::to_string(max_target) + " bytes"),
         std::move(exchange));
   }
   if (!server_->TryAcquireSlot()) {
     HttpResponse busy =
-        ErrorResponse(503, "ServiceUnavailable",
-                      "too many requests in flight (at most " +
-                          std::to_string(server_->options().max_inflight) + "); retry later");
+        TransportError(503, "ServiceUnavailable",
+                       "too many requests in flight (at most " +
+                           std::to_string(server_->options().max_inflight) + "); retry later");
     busy.headers.emplace_back("Retry-After", "1");
     return Reply(std::move(busy), std::move(exchange));
   }
@@ -538,9 +538,9 @@ HttpResponse ServerImpl::Invoke(const HttpRequest& request) const {
   try {
     return handler_(request);
   } catch (const std::exception& e) {
-    return ErrorResponse(500, "ServerError", std::string("the request failed: ") + e.what());
+    return TransportError(500, "ServerError", std::string("the request failed: ") + e.what());
   } catch (...) {
-    return ErrorResponse(500, "ServerError", "the request failed (unknown exception)");
+    return TransportError(500, "ServerError", "the request failed (unknown exception)");
   }
 }
 

@@ -25,7 +25,7 @@ namespace {
 
 using QB = QueryBuilder;
 
-constexpr int64_t kNow = 1'700'000'000'000;
+constexpr int64_t kParseNow = 1'700'000'000'000;
 
 // Names: plain, keywords and value words of any case, and names only backquotes can hold.
 const char* const kFields[] = {
@@ -40,9 +40,9 @@ const std::string_view kStrings[] = {
     "北京"sv,     "ü"sv,    "\x7f"sv,     "\x1b[31m"sv,   "\n\t\r"sv,         "a\0b"sv,
     "\xff\xfe"sv, "\xc3"sv, "\xe2\x82"sv, "`"sv,          "and or not ( )"sv, "' OR 1=1 --"sv};
 
-class Gen {
+class QueryTextGen {
  public:
-  explicit Gen(uint64_t seed) : rng_(seed) {}
+  explicit QueryTextGen(uint64_t seed) : rng_(seed) {}
 
   int Int(int n) { return static_cast<int>(rng_() % static_cast<uint64_t>(n)); }
   bool Chance(int percent) { return Int(100) < percent; }
@@ -78,7 +78,7 @@ class Gen {
                                        std::numeric_limits<int64_t>::max(),
                                        std::numeric_limits<int64_t>::min(),
                                        std::numeric_limits<int64_t>::min() + 1,
-                                       kNow};
+                                       kParseNow};
     if (Chance(40)) return kSpecial[Int(std::size(kSpecial))];
     return Chance(50) ? static_cast<int64_t>(rng_()) : Int(2001) - 1000;
   }
@@ -316,25 +316,25 @@ std::string Shown(const std::string& s) {
 }
 
 TEST(QueryRoundTripTest, PrintThenParseGivesTheSameQuery) {
-  Gen gen(20260413);
+  QueryTextGen gen(20260413);
   for (int k = 0; k < 5000; ++k) {
     const Query q = gen.RandomQuery(4);
     const std::string text = q.ToString();
     SCOPED_TRACE("query " + std::to_string(k) + ": " + Shown(text));
-    ASSERT_OK_AND_ASSIGN(Query parsed, ParseQuery(text, kNow));
+    ASSERT_OK_AND_ASSIGN(Query parsed, ParseQuery(text, kParseNow));
     ASSERT_TRUE(parsed == q) << "read back as " << Shown(parsed.ToString());
     ASSERT_EQ(parsed.ToString(), text);
   }
 }
 
 TEST(QueryRoundTripTest, ParseThenPrintIsAFixedPoint) {
-  Gen gen(7);
+  QueryTextGen gen(7);
   for (int k = 0; k < 5000; ++k) {
     const std::string text = gen.Text(4);
     SCOPED_TRACE("text " + std::to_string(k) + ": " + Shown(text));
-    ASSERT_OK_AND_ASSIGN(Query q, ParseQuery(text, kNow));
+    ASSERT_OK_AND_ASSIGN(Query q, ParseQuery(text, kParseNow));
     const std::string printed = q.ToString();
-    ASSERT_OK_AND_ASSIGN(Query again, ParseQuery(printed, kNow));
+    ASSERT_OK_AND_ASSIGN(Query again, ParseQuery(printed, kParseNow));
     ASSERT_TRUE(again == q) << "printed as " << Shown(printed) << ", read back as "
                             << Shown(again.ToString());
     ASSERT_EQ(again.ToString(), printed);

@@ -458,7 +458,7 @@ TEST(HttpServerTest, StalledClientIsCutOffAfterTheReadTimeout) {
 TEST(HttpServerTest, AccessLogLineIsCommonLogFormatAndSanitized) {
   HttpServerOptions options = TestOptions();
   options.access_log = true;
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   {
     TestServer server(options, [](const HttpRequest&) {
       HttpResponse r;
@@ -470,7 +470,7 @@ TEST(HttpServerTest, AccessLogLineIsCommonLogFormatAndSanitized) {
     ASSERT_TRUE(client.Read().has_value());
     server.Stop();  // the line is written once the response is; Run has returned after that
   }
-  const std::string log = testing::internal::GetCapturedStderr();
+  const std::string log = ::testing::internal::GetCapturedStderr();
   // 127.0.0.1 - - [25/Nov/2026:14:36:10 +0000] "GET /log\"x HTTP/1.1" 200 5 0.8ms
   ASSERT_EQ(log.rfind("127.0.0.1 - - [", 0), 0u) << log;
   EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;

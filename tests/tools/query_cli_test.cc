@@ -69,7 +69,7 @@ class QueryCliTest : public ::testing::Test {
       ASSERT_OK_AND_ASSIGN(auto s, grid::GridStore::Open(store(), {.create_if_missing = true}));
       for (int i = 0; i < 12; ++i) {
         grid::DataSetMeta meta;
-        char id[8];
+        char id[16];
         std::snprintf(id, sizeof(id), "d%02d", i);
         meta.id = id;
         meta.variables.push_back({.name = "T"});
