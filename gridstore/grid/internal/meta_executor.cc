@@ -30,7 +30,30 @@ std::string SortText(const std::vector<SortSpec>& sort) {
   return s;
 }
 
+// Adds the fields the conditions under `n` test to *fields.
+void CollectFields(const CompiledNode& n, std::vector<std::string>* fields) {
+  if (!n.field.empty()) fields->emplace_back(n.field);
+  for (const CompiledNode& c : n.children) CollectFields(c, fields);
+}
+
 }  // namespace
+
+std::string_view IdArena::Add(std::string_view id) {
+  if (chunks_.empty() || chunks_.back()->capacity() - chunks_.back()->size() < id.size()) {
+    auto chunk = std::make_shared<std::string>();
+    chunk->reserve(std::max<size_t>(64 << 10, id.size()));
+    chunks_.push_back(std::move(chunk));
+  }
+  std::string& chunk = *chunks_.back();
+  const size_t at = chunk.size();
+  chunk.append(id);  // within capacity: earlier views stay valid
+  return std::string_view(chunk.data() + at, id.size());
+}
+
+void IdArena::Adopt(const IdArena& other) {
+  // Inserted before this arena's own chunks, so that Add keeps filling its own last one.
+  chunks_.insert(chunks_.begin(), other.chunks_.begin(), other.chunks_.end());
+}
 
 Result<QueryResult> MetaQueryExecutor::Run(const Query& query) {
   GRIDSTORE_ASSIGN_OR_RETURN(const uint64_t fingerprint, Prepare(query));
@@ -68,6 +91,12 @@ Result<uint64_t> MetaQueryExecutor::Prepare(const Query& query) {
   GRIDSTORE_RETURN_IF_ERROR(CompileQuery(index_, query, &root_));
   all_ = root_.op == Query::Op::kAll || (root_.op == Query::Op::kAnd && root_.children.empty());
   GRIDSTORE_RETURN_IF_ERROR(PrepareSort());
+  CollectFields(root_, &tested_);
+  for (const SortSpec& s : sort_) {
+    if (!s.is_id) tested_.emplace_back(s.field);
+  }
+  std::sort(tested_.begin(), tested_.end());
+  tested_.erase(std::unique(tested_.begin(), tested_.end()), tested_.end());
   const uint64_t fingerprint = QueryFingerprint(index_, query, params_.sort);
   offset_ = params_.offset;
   if (!params_.page_token.empty()) {
@@ -219,7 +248,7 @@ Status MetaQueryExecutor::ForEachMeta(
     for (size_t i = 0; i < keys.size(); ++i) {
       if (statuses[i].IsNotFound()) continue;  // deleted since its postings were read
       GRIDSTORE_RETURN_IF_ERROR(statuses[i]);
-      Status s = grid::DataSetMeta::DecodeAttributes(values[i], &attributes);
+      Status s = grid::DataSetMeta::DecodeAttributes(values[i], tested_, &attributes);
       if (!s.ok()) return s.WithContext("meta of dataset " + Quote(keys[i]));
       fn(keys[i], attributes);
     }
@@ -227,12 +256,12 @@ Status MetaQueryExecutor::ForEachMeta(
   return Status::OK();
 }
 
-Status MetaQueryExecutor::CollectMatches(const std::vector<std::string>& ids, bool exact,
+Status MetaQueryExecutor::CollectMatches(const std::vector<std::string_view>& ids, bool exact,
                                          size_t stop_at, std::vector<MetaMatch>* matches) {
   if (exact && !NeedsAttributes()) {
     const size_t n = std::min(ids.size(), stop_at);
     matches->reserve(n);
-    for (size_t i = 0; i < n; ++i) matches->push_back(MetaMatch{ids[i], {}});
+    for (size_t i = 0; i < n; ++i) matches->push_back(MetaMatch{std::string(ids[i]), {}});
     return Status::OK();
   }
   std::vector<std::string_view> views;
@@ -261,7 +290,7 @@ Status MetaQueryExecutor::ScanAllMatches(size_t stop_at, std::vector<MetaMatch>*
   auto visit = [&](std::string_view key, std::string_view value) {
     if (matches->size() >= stop_at) return false;
     if (!all || keys) {
-      Status s = grid::DataSetMeta::DecodeAttributes(value, &attributes);
+      Status s = grid::DataSetMeta::DecodeAttributes(value, tested_, &attributes);
       if (!s.ok()) {
         error = s.WithContext("meta of dataset " + Quote(key));
         return false;

@@ -20,7 +20,7 @@ using storage::Table;
 // The state of one walk; the executor's members (need_, sort_, root_) say what to find.
 class MetaQueryExecutor::PostingWalk {
  public:
-  PostingWalk(MetaQueryExecutor* executor, const std::vector<std::string>* members, bool exact)
+  PostingWalk(MetaQueryExecutor* executor, const std::vector<std::string_view>* members, bool exact)
       : ex_(*executor),
         members_(members),
         exact_(exact),
@@ -213,7 +213,7 @@ class MetaQueryExecutor::PostingWalk {
   }
 
   MetaQueryExecutor& ex_;
-  const std::vector<std::string>* members_;
+  const std::vector<std::string_view>* members_;
   const bool exact_;
   const SortSpec& spec_;
   const FieldRanges fr_;
@@ -230,7 +230,7 @@ class MetaQueryExecutor::PostingWalk {
   std::string_view group_value_;
 };
 
-Result<bool> MetaQueryExecutor::Walk(const std::vector<std::string>* members, bool exact,
+Result<bool> MetaQueryExecutor::Walk(const std::vector<std::string_view>* members, bool exact,
                                      std::vector<MetaMatch>* matches) {
   return PostingWalk(this, members, exact).Run(matches);
 }
