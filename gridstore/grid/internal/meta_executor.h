@@ -37,6 +37,9 @@ inline constexpr size_t kWalkCandidateLimit = 2048;
 // costs less than checking a candidate's meta, but not much less: measured at 1M datasets, 32
 // made the `selective` benchmark query twice as slow as checking its 2,723 candidates' metas.
 inline constexpr size_t kScanPerCheck = 4;
+// Matches that keep the stored meta read while matching, for the page (beyond this, the page's
+// metas are read again).
+inline constexpr size_t kKeptMetas = 4096;
 // Metas read per MultiGet, postings per scan chunk.
 inline constexpr size_t kMetaBatch = 256;
 inline constexpr size_t kUnlimited = std::numeric_limits<size_t>::max();
@@ -64,6 +67,7 @@ class IdArena {
 struct MetaMatch {
   std::string id;
   std::vector<SortValue> keys;  // one per sort field (unused for "id")
+  std::string meta;  // the stored meta if it was read while matching ("": read it for the page)
 };
 
 // One sort field, resolved against the index.
@@ -112,9 +116,11 @@ class MetaQueryExecutor {
   bool NeedsAttributes() const;
   void MakeKeys(const grid::Attributes& attributes, MetaMatch* m) const;
   bool Less(const MetaMatch& a, const MetaMatch& b) const;
-  // Reads the metas of `ids` (attributes only) and calls fn(id, attributes) for those present.
-  Status ForEachMeta(const std::vector<std::string_view>& ids,
-                     const std::function<void(std::string_view, const grid::Attributes&)>& fn);
+  // Reads the metas of `ids` (attributes only) and calls fn(id, stored meta, attributes) for
+  // those present.
+  Status ForEachMeta(
+      const std::vector<std::string_view>& ids,
+      const std::function<void(std::string_view, std::string_view, const grid::Attributes&)>& fn);
   // Keeps the candidates that match (all of them if exact), with sort keys if needed.
   // Both stop once `stop_at` matches are found (when the order is by id, that is enough).
   Status CollectMatches(const std::vector<std::string_view>& ids, bool exact, size_t stop_at,
