@@ -706,6 +706,15 @@ TEST_F(MetaQueryTest, BroadConjunctionsMatchTheReferenceAfterChanges) {
     }
   }
   check(1);
+  // A walk that checks metas, with an offset past every match (and near overflow): empty page.
+  QueryParams far;
+  far.sort = {{"t", SortOrder::kDescending}};
+  far.limit = 10;
+  far.offset = int64_t{1} << 62;
+  ASSERT_OK_AND_ASSIGN(QueryResult r,
+                       store_->QueryDataSets("main", QB::Not(QB::Equal("s", "a")), far));
+  EXPECT_TRUE(r.metas.empty()) << r.plan;
+  EXPECT_TRUE(r.next_token.empty());
 }
 
 TEST_F(MetaQueryTest, BulkPutIsAllOrNothing) {

@@ -85,7 +85,9 @@ class MetaQueryExecutor::PostingWalk {
     std::vector<std::pair<std::string, std::string>> batch;  // (encoded value, id)
     batch.swap(pending_);
     for (size_t start = 0; start < batch.size() && !stop_;) {
-      const size_t wanted = found_.size() < ex_.need_ ? ex_.need_ - found_.size() : 1;
+      // At most the batch (need_ may be huge with a huge offset: no overflow below).
+      const size_t wanted =
+          std::min(batch.size(), found_.size() < ex_.need_ ? ex_.need_ - found_.size() : 1);
       const size_t end =
           exact_ ? batch.size()
                  : std::min(batch.size(), start + std::max<size_t>(8, wanted * 5 / 4 + 2));
