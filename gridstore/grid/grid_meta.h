@@ -276,6 +276,10 @@ struct DataSetMeta {
   // coordinates, so meta queries skip the rest); *attributes is replaced. Errors as Decode, for
   // the part read; the rest of the bytes is not checked.
   static Status DecodeAttributes(std::string_view bytes, Attributes* attributes);
+  // As above, keeping only the attributes named in `keep` (sorted, unique): a meta query decodes
+  // only the attributes it tests and sorts by. The others are checked as they are skipped.
+  static Status DecodeAttributes(std::string_view bytes, const std::vector<std::string>& keep,
+                                 Attributes* attributes);
 
   bool operator==(const DataSetMeta&) const = default;
 };

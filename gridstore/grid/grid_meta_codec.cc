@@ -32,6 +32,7 @@
 //
 // The encoding is deterministic (maps are ordered), and Decode is strict: no trailing bytes, no
 // out-of-order attribute names, flags only 0 or 1, no unknown enum values.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -188,7 +189,10 @@ class MetaDecoder {
   size_t size_;
 };
 
-Status DecodeAttributes(MetaDecoder& d, std::string_view owner, Attributes* attributes) {
+// `keep` (sorted, unique; null: all) names the attributes to keep; the others are parsed and
+// dropped.
+Status DecodeAttributes(MetaDecoder& d, std::string_view owner, Attributes* attributes,
+                        const std::vector<std::string>* keep = nullptr) {
   // Meta queries decode attributes of many metas: build message strings only on failure.
   const std::string_view kNoName(nullptr, 0);
   auto fail = [&](std::string_view name, std::string_view suffix) {
@@ -199,10 +203,11 @@ Status DecodeAttributes(MetaDecoder& d, std::string_view owner, Attributes* attr
   };
   size_t n = 0;
   if (!d.Count("", 3, &n).ok()) return fail(kNoName, "");
+  std::string last;  // the previous name: names are strictly ascending
   for (size_t i = 0; i < n; ++i) {
     std::string name;
     if (!d.Bytes("", &name).ok()) return fail(kNoName, ": name");
-    if (!attributes->empty() && !(attributes->rbegin()->first < name)) {
+    if (!(last < name) && i > 0) {
       return d.Error(std::string(owner) + " attributes: attribute '" + EscapeForMessage(name) +
                      "' out of order");
     }
@@ -243,7 +248,12 @@ Status DecodeAttributes(MetaDecoder& d, std::string_view owner, Attributes* attr
       default:
         return fail(name, " kind " + std::to_string(kind));
     }
-    attributes->emplace_hint(attributes->end(), std::move(name), std::move(value));
+    if (keep == nullptr || std::binary_search(keep->begin(), keep->end(), name)) {
+      last = name;
+      attributes->emplace_hint(attributes->end(), std::move(name), std::move(value));
+    } else {
+      last = std::move(name);
+    }
   }
   return Status::OK();
 }
@@ -343,7 +353,8 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
 namespace {
 
 // Reads everything before the variables: header, id, incarnation, layout and attributes.
-Status DecodeHead(MetaDecoder& d, DataSetMeta* meta, uint32_t* version_out = nullptr) {
+Status DecodeHead(MetaDecoder& d, DataSetMeta* meta, uint32_t* version_out = nullptr,
+                  const std::vector<std::string>* keep = nullptr) {
   if (!d.ReadMagic()) return Status::DataLoss("not a dataset meta: bad magic (expected \"GSMD\")");
   uint32_t version = 0;
   if (!d.ReadFixed32(&version)) return d.Error("format version");
@@ -379,7 +390,7 @@ Status DecodeHead(MetaDecoder& d, DataSetMeta* meta, uint32_t* version_out = nul
   meta->layout.codec.level = static_cast<int>(level);
   meta->layout.frame_rows = 0;
   if (version >= 2) GRIDSTORE_RETURN_IF_ERROR(d.Svarint("frame rows", &meta->layout.frame_rows));
-  return DecodeAttributes(d, "dataset", &meta->attributes);
+  return DecodeAttributes(d, "dataset", &meta->attributes, keep);
 }
 
 }  // namespace
@@ -388,6 +399,15 @@ Status DataSetMeta::DecodeAttributes(std::string_view bytes, Attributes* attribu
   MetaDecoder d(bytes);
   DataSetMeta meta;
   GRIDSTORE_RETURN_IF_ERROR(DecodeHead(d, &meta));
+  *attributes = std::move(meta.attributes);
+  return Status::OK();
+}
+
+Status DataSetMeta::DecodeAttributes(std::string_view bytes, const std::vector<std::string>& keep,
+                                     Attributes* attributes) {
+  MetaDecoder d(bytes);
+  DataSetMeta meta;
+  GRIDSTORE_RETURN_IF_ERROR(DecodeHead(d, &meta, nullptr, &keep));
   *attributes = std::move(meta.attributes);
   return Status::OK();
 }

@@ -143,6 +143,42 @@ TEST(GridMetaTest, RichMetaRoundTrips) {
   EXPECT_EQ(decoded.status(), "DONE");
 }
 
+TEST(GridMetaTest, DecodeAttributesKeepsOnlyTheNamedOnes) {
+  DataSetMeta meta = RichMeta();
+  meta.attributes.emplace("a", AttributeValue::Int64(7));
+  meta.attributes.emplace("m", AttributeValue::Floats(DataType::kFloat64, {0.5, 1.5}));
+  meta.attributes.emplace("s", AttributeValue::String("x"));
+  meta.attributes.emplace("z", AttributeValue::Bool(true));
+  const std::string bytes = meta.Encode();
+  Attributes all;
+  ASSERT_OK(DataSetMeta::DecodeAttributes(bytes, &all));
+  EXPECT_EQ(all, meta.attributes);
+  for (const std::vector<std::string>& keep :
+       std::vector<std::vector<std::string>>{{}, {"a"}, {"m", "z"}, {"a", "nope", "s", "z"}}) {
+    Attributes want;
+    for (const std::string& name : keep) {
+      if (auto it = meta.attributes.find(name); it != meta.attributes.end()) want.insert(*it);
+    }
+    Attributes got = {{"stale", AttributeValue::Int64(1)}};  // replaced, not merged
+    ASSERT_OK(DataSetMeta::DecodeAttributes(bytes, keep, &got));
+    EXPECT_EQ(got, want);
+  }
+  // Skipped attributes are still checked: every prefix fails exactly when the full decode does.
+  int failures = 0;
+  for (size_t n = 0; n < bytes.size(); n += 3) {
+    Attributes full, kept;
+    const Status a = DataSetMeta::DecodeAttributes(bytes.substr(0, n), &full);
+    const Status b =
+        DataSetMeta::DecodeAttributes(bytes.substr(0, n), std::vector<std::string>{"a"}, &kept);
+    EXPECT_EQ(a.ok(), b.ok()) << n;
+    if (!b.ok()) {
+      EXPECT_TRUE(b.IsDataLoss()) << b;
+      ++failures;
+    }
+  }
+  EXPECT_GT(failures, 10);
+}
+
 TEST(GridMetaTest, EncodeToAppends) {
   const DataSetMeta meta = SimpleMeta();
   std::string dst = "xyz";

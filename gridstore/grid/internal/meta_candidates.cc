@@ -55,7 +55,7 @@ bool GroupAndChildren(const CompiledNode& n, std::vector<std::vector<const Compi
 // Merges the sorted runs of ids that each range gave (or sorts, when runs are not sorted), and
 // removes duplicates.
 void SortIds(bool one_value_runs, const std::vector<size_t>& run_starts, size_t ranges,
-             std::vector<std::string>* ids) {
+             std::vector<std::string_view>* ids) {
   // Each range of one value (equal, in) lists its ids in order: merge those runs. Ranges over
   // many values need a sort.
   if (one_value_runs && ranges <= 8) {
@@ -68,6 +68,25 @@ void SortIds(bool one_value_runs, const std::vector<size_t>& run_starts, size_t 
     std::sort(ids->begin(), ids->end());
   }
   if (ranges > 1) ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
+}
+
+// Whether `id` is in `set` (sorted). `pos` carries the position of the previous lookup: ids
+// asked for in ascending order (the postings of one value) gallop forward from it, so a merge
+// of a sorted run against the set costs about one comparison per id.
+bool InSortedSet(const std::vector<std::string_view>& set, std::string_view id, size_t* pos) {
+  size_t lo = *pos;
+  if (lo > 0 && set[lo - 1] >= id) lo = 0;  // out of order: search it all
+  size_t step = 1, hi = lo;
+  while (hi < set.size() && set[hi] < id) {
+    lo = hi + 1;
+    hi = lo + step;
+    step *= 2;
+  }
+  hi = std::min(hi, set.size());
+  auto it = std::lower_bound(set.begin() + static_cast<ptrdiff_t>(lo),
+                             set.begin() + static_cast<ptrdiff_t>(hi), id);
+  *pos = static_cast<size_t>(it - set.begin());
+  return it != set.end() && *it == id;
 }
 
 }  // namespace
@@ -104,8 +123,8 @@ uint64_t MetaQueryExecutor::Estimate(const AndEntry& entry) {
   return kUnknownSize;
 }
 
-MetaQueryExecutor::Candidates MetaQueryExecutor::ScanLeaf(const AndEntry& conditions,
-                                                          size_t limit) {
+MetaQueryExecutor::Candidates MetaQueryExecutor::ScanLeaf(
+    const AndEntry& conditions, size_t limit, const std::vector<std::string_view>* within) {
   Candidates out;
   const CompiledNode& first = *conditions[0];
   FieldRanges fr(index_->name, *first.indexed);
@@ -127,20 +146,26 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::ScanLeaf(const AndEntry& condit
   const size_t width = EncodedValueWidth(first.indexed->type);
   const size_t prefix_size = fr.prefix().size();
   bool over = false;
+  size_t read = 0;                 // postings read: `limit` bounds these
   std::vector<size_t> run_starts;  // where each range's ids begin in out.ids
   for (const KeyRange& r : ranges) {
     run_starts.push_back(out.ids.size());
+    size_t pos = 0;
     Status s = kv_->Scan(
         storage::ReadOptions{}, Table::kIndex, r, [&](std::string_view key, std::string_view) {
           std::string_view value, id;
           if (!grid::SplitIndexPosting(key.substr(prefix_size), width, &value, &id)) {
             return true;  // not ours to judge here; verify reports it
           }
-          if (out.ids.size() >= limit) {
+          if (read >= limit) {
             over = true;
             return false;
           }
-          out.ids.emplace_back(id);
+          ++read;
+          // Within a set, only its members are kept: no string for the others.
+          if (within == nullptr || InSortedSet(*within, id, &pos)) {
+            out.ids.push_back(out.arena.Add(id));
+          }
           return true;
         });
     if (!s.ok() && status_.ok()) status_ = s;
@@ -167,8 +192,13 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::Plan(const CompiledNode& n, siz
   return Candidates{};  // all, not: not indexable
 }
 
-MetaQueryExecutor::Candidates MetaQueryExecutor::PlanEntry(const AndEntry& entry, size_t limit) {
-  return entry.size() == 1 ? Plan(*entry[0], limit) : ScanLeaf(entry, limit);
+MetaQueryExecutor::Candidates MetaQueryExecutor::PlanEntry(
+    const AndEntry& entry, size_t limit, const std::vector<std::string_view>* within) {
+  const CompiledNode& first = *entry[0];
+  if (entry.size() > 1 || (IsCondition(first.op) && first.indexed != nullptr)) {
+    return ScanLeaf(entry, limit, within);
+  }
+  return Plan(first, limit);
 }
 
 MetaQueryExecutor::Candidates MetaQueryExecutor::PlanOr(const CompiledNode& n, size_t limit) {
@@ -178,7 +208,8 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::PlanOr(const CompiledNode& n, s
     Candidates sub = Plan(c, limit);
     if (sub.state != Candidates::kIds) return sub;
     out.exact = out.exact && sub.exact;
-    std::vector<std::string> merged;
+    out.arena.Adopt(sub.arena);
+    std::vector<std::string_view> merged;
     merged.reserve(out.ids.size() + sub.ids.size());
     std::set_union(out.ids.begin(), out.ids.end(), sub.ids.begin(), sub.ids.end(),
                    std::back_inserter(merged));
@@ -244,16 +275,18 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::PlanAnd(const CompiledNode& n, 
   std::vector<Candidates> done;
   done.push_back(FirstAndSet(&plan, limit));
   if (done[0].state != Candidates::kIds) return std::move(done[0]);
-  // Scanning another child costs about as much per posting as checking a candidate's meta, so
-  // intersect only children not much larger than the smallest set.
-  const size_t cap = std::min(limit, done[0].ids.size() * 2 + 256);
-  // A child estimated at several times the first one's bytes would be read in vain.
-  const uint64_t estimate_cap = plan.first_estimate > kUnknownSize / 4
+  // Intersect only children not much larger than the smallest set (kScanPerCheck); the rest
+  // become checks on the candidates' metas.
+  const size_t cap = std::min(limit, done[0].ids.size() * kScanPerCheck + 256);
+  // A child estimated at many times the first one's bytes would be read in vain.
+  const uint64_t estimate_cap = plan.first_estimate > kUnknownSize / (2 * kScanPerCheck)
                                     ? plan.first_estimate
-                                    : 4 * plan.first_estimate + (16 << 10);
+                                    : kScanPerCheck * plan.first_estimate + (16 << 10);
   for (size_t i = 0; i < plan.open.size(); ++i) {
     const bool try_it = cap > plan.budget && plan.estimates[i] <= estimate_cap;
-    Candidates sub = try_it ? PlanEntry(plan.open[i], cap) : Candidates{Candidates::kOverLimit};
+    // Later children keep only ids of the first set: the intersection, built as it is read.
+    Candidates sub =
+        try_it ? PlanEntry(plan.open[i], cap, &done[0].ids) : Candidates{Candidates::kOverLimit};
     if (sub.state == Candidates::kIds) {
       done.push_back(std::move(sub));
     } else {
@@ -265,10 +298,11 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::PlanAnd(const CompiledNode& n, 
   Candidates out;
   out.state = Candidates::kIds;
   out.ids = std::move(done[0].ids);
+  out.arena = std::move(done[0].arena);
   out.exact = plan.exact && done[0].exact;
   for (size_t i = 1; i < done.size(); ++i) {
     out.exact = out.exact && done[i].exact;
-    std::vector<std::string> kept;
+    std::vector<std::string_view> kept;
     std::set_intersection(out.ids.begin(), out.ids.end(), done[i].ids.begin(), done[i].ids.end(),
                           std::back_inserter(kept));
     out.ids.swap(kept);

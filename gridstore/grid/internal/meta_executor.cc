@@ -30,7 +30,30 @@ std::string SortText(const std::vector<SortSpec>& sort) {
   return s;
 }
 
+// Adds the fields the conditions under `n` test to *fields.
+void CollectFields(const CompiledNode& n, std::vector<std::string>* fields) {
+  if (!n.field.empty()) fields->emplace_back(n.field);
+  for (const CompiledNode& c : n.children) CollectFields(c, fields);
+}
+
 }  // namespace
+
+std::string_view IdArena::Add(std::string_view id) {
+  if (chunks_.empty() || chunks_.back()->capacity() - chunks_.back()->size() < id.size()) {
+    auto chunk = std::make_shared<std::string>();
+    chunk->reserve(std::max<size_t>(64 << 10, id.size()));
+    chunks_.push_back(std::move(chunk));
+  }
+  std::string& chunk = *chunks_.back();
+  const size_t at = chunk.size();
+  chunk.append(id);  // within capacity: earlier views stay valid
+  return std::string_view(chunk.data() + at, id.size());
+}
+
+void IdArena::Adopt(const IdArena& other) {
+  // Inserted before this arena's own chunks, so that Add keeps filling its own last one.
+  chunks_.insert(chunks_.begin(), other.chunks_.begin(), other.chunks_.end());
+}
 
 Result<QueryResult> MetaQueryExecutor::Run(const Query& query) {
   GRIDSTORE_ASSIGN_OR_RETURN(const uint64_t fingerprint, Prepare(query));
@@ -68,6 +91,12 @@ Result<uint64_t> MetaQueryExecutor::Prepare(const Query& query) {
   GRIDSTORE_RETURN_IF_ERROR(CompileQuery(index_, query, &root_));
   all_ = root_.op == Query::Op::kAll || (root_.op == Query::Op::kAnd && root_.children.empty());
   GRIDSTORE_RETURN_IF_ERROR(PrepareSort());
+  CollectFields(root_, &tested_);
+  for (const SortSpec& s : sort_) {
+    if (!s.is_id) tested_.emplace_back(s.field);
+  }
+  std::sort(tested_.begin(), tested_.end());
+  tested_.erase(std::unique(tested_.begin(), tested_.end()), tested_.end());
   const uint64_t fingerprint = QueryFingerprint(index_, query, params_.sort);
   offset_ = params_.offset;
   if (!params_.page_token.empty()) {
@@ -207,7 +236,7 @@ bool MetaQueryExecutor::Less(const MetaMatch& a, const MetaMatch& b) const {
 
 Status MetaQueryExecutor::ForEachMeta(
     const std::vector<std::string_view>& ids,
-    const std::function<void(std::string_view, const Attributes&)>& fn) {
+    const std::function<void(std::string_view, std::string_view, const Attributes&)>& fn) {
   std::vector<std::string> values;
   std::vector<Status> statuses;
   Attributes attributes;
@@ -219,20 +248,20 @@ Status MetaQueryExecutor::ForEachMeta(
     for (size_t i = 0; i < keys.size(); ++i) {
       if (statuses[i].IsNotFound()) continue;  // deleted since its postings were read
       GRIDSTORE_RETURN_IF_ERROR(statuses[i]);
-      Status s = grid::DataSetMeta::DecodeAttributes(values[i], &attributes);
+      Status s = grid::DataSetMeta::DecodeAttributes(values[i], tested_, &attributes);
       if (!s.ok()) return s.WithContext("meta of dataset " + Quote(keys[i]));
-      fn(keys[i], attributes);
+      fn(keys[i], values[i], attributes);
     }
   }
   return Status::OK();
 }
 
-Status MetaQueryExecutor::CollectMatches(const std::vector<std::string>& ids, bool exact,
+Status MetaQueryExecutor::CollectMatches(const std::vector<std::string_view>& ids, bool exact,
                                          size_t stop_at, std::vector<MetaMatch>* matches) {
   if (exact && !NeedsAttributes()) {
     const size_t n = std::min(ids.size(), stop_at);
     matches->reserve(n);
-    for (size_t i = 0; i < n; ++i) matches->push_back(MetaMatch{ids[i], {}});
+    for (size_t i = 0; i < n; ++i) matches->push_back(MetaMatch{std::string(ids[i]), {}});
     return Status::OK();
   }
   std::vector<std::string_view> views;
@@ -241,11 +270,13 @@ Status MetaQueryExecutor::CollectMatches(const std::vector<std::string>& ids, bo
        start += step, step *= 2) {
     views.assign(ids.begin() + static_cast<ptrdiff_t>(start),
                  ids.begin() + static_cast<ptrdiff_t>(std::min(ids.size(), start + step)));
-    GRIDSTORE_RETURN_IF_ERROR(
-        ForEachMeta(views, [&](std::string_view id, const Attributes& attributes) {
+    GRIDSTORE_RETURN_IF_ERROR(ForEachMeta(
+        views, [&](std::string_view id, std::string_view meta, const Attributes& attributes) {
           if (matches->size() >= stop_at) return;
           if (!exact && !EvaluateCompiled(root_, attributes)) return;
           MetaMatch m{std::string(id), {}};
+          // Kept for the page while there are few matches (a page rarely reaches past them).
+          if (matches->size() < kKeptMetas) m.meta.assign(meta);
           if (NeedsAttributes()) MakeKeys(attributes, &m);
           matches->push_back(std::move(m));
         }));
@@ -261,7 +292,7 @@ Status MetaQueryExecutor::ScanAllMatches(size_t stop_at, std::vector<MetaMatch>*
   auto visit = [&](std::string_view key, std::string_view value) {
     if (matches->size() >= stop_at) return false;
     if (!all || keys) {
-      Status s = grid::DataSetMeta::DecodeAttributes(value, &attributes);
+      Status s = grid::DataSetMeta::DecodeAttributes(value, tested_, &attributes);
       if (!s.ok()) {
         error = s.WithContext("meta of dataset " + Quote(key));
         return false;
@@ -269,6 +300,7 @@ Status MetaQueryExecutor::ScanAllMatches(size_t stop_at, std::vector<MetaMatch>*
       if (!all && !EvaluateCompiled(root_, attributes)) return true;
     }
     MetaMatch m{std::string(key), {}};
+    if (matches->size() < kKeptMetas) m.meta.assign(value);
     if (keys) MakeKeys(attributes, &m);
     matches->push_back(std::move(m));
     return true;
@@ -293,22 +325,37 @@ Status MetaQueryExecutor::FetchPage(const std::vector<MetaMatch>& sorted, QueryR
   const size_t begin = std::min(sorted.size(), static_cast<size_t>(offset_));
   size_t end = sorted.size();
   if (params_.limit >= 0) end = std::min(end, begin + static_cast<size_t>(params_.limit));
+  // The metas not read while matching, read now; then the page in order.
   std::vector<std::string_view> keys;
-  for (size_t i = begin; i < end; ++i) keys.push_back(sorted[i].id);
-  std::vector<std::string> values;
-  std::vector<Status> statuses;
+  for (size_t i = begin; i < end; ++i) {
+    if (sorted[i].meta.empty()) keys.push_back(sorted[i].id);
+  }
+  std::vector<std::string> values(keys.size());
+  std::vector<Status> statuses(keys.size());
   for (size_t start = 0; start < keys.size(); start += kMetaBatch) {
-    std::vector<std::string_view> chunk(
-        keys.begin() + static_cast<ptrdiff_t>(start),
-        keys.begin() + static_cast<ptrdiff_t>(std::min(keys.size(), start + kMetaBatch)));
-    kv_->MultiGet(storage::ReadOptions{}, Table::kMeta, chunk, &values, &statuses);
+    const size_t stop = std::min(keys.size(), start + kMetaBatch);
+    std::vector<std::string_view> chunk(keys.begin() + static_cast<ptrdiff_t>(start),
+                                        keys.begin() + static_cast<ptrdiff_t>(stop));
+    std::vector<std::string> chunk_values;
+    std::vector<Status> chunk_statuses;
+    kv_->MultiGet(storage::ReadOptions{}, Table::kMeta, chunk, &chunk_values, &chunk_statuses);
     for (size_t i = 0; i < chunk.size(); ++i) {
-      if (statuses[i].IsNotFound()) continue;
-      GRIDSTORE_RETURN_IF_ERROR(statuses[i]);
-      auto meta = grid::DataSetMeta::Decode(values[i]);
-      if (!meta.ok()) return meta.status().WithContext("meta of dataset " + Quote(chunk[i]));
-      result->metas.push_back(std::move(meta).value());
+      values[start + i] = std::move(chunk_values[i]);
+      statuses[start + i] = std::move(chunk_statuses[i]);
     }
+  }
+  size_t next = 0;  // the next of `values`
+  for (size_t i = begin; i < end; ++i) {
+    std::string_view bytes = sorted[i].meta;
+    if (bytes.empty()) {
+      const size_t k = next++;
+      if (statuses[k].IsNotFound()) continue;  // deleted since it matched
+      GRIDSTORE_RETURN_IF_ERROR(statuses[k]);
+      bytes = values[k];
+    }
+    auto meta = grid::DataSetMeta::Decode(bytes);
+    if (!meta.ok()) return meta.status().WithContext("meta of dataset " + Quote(sorted[i].id));
+    result->metas.push_back(std::move(meta).value());
   }
   return Status::OK();
 }

@@ -20,7 +20,7 @@ using storage::Table;
 // The state of one walk; the executor's members (need_, sort_, root_) say what to find.
 class MetaQueryExecutor::PostingWalk {
  public:
-  PostingWalk(MetaQueryExecutor* executor, const std::vector<std::string>* members, bool exact)
+  PostingWalk(MetaQueryExecutor* executor, const std::vector<std::string_view>* members, bool exact)
       : ex_(*executor),
         members_(members),
         exact_(exact),
@@ -79,33 +79,45 @@ class MetaQueryExecutor::PostingWalk {
   }
 
   // Checks the offered postings (on their metas unless exact) and keeps the matches, setting
-  // stop_ once enough are found.
+  // stop_ once enough are found. Metas are read in slices a little larger than the matches still
+  // wanted, so that a page of a broad condition reads few metas it does not keep.
   Status Flush() {
     std::vector<std::pair<std::string, std::string>> batch;  // (encoded value, id)
     batch.swap(pending_);
-    if (batch.empty()) return Status::OK();
-    std::vector<bool> ok(batch.size(), exact_);
-    if (!exact_) {
-      std::vector<std::string_view> ids;
-      for (const auto& p : batch) ids.push_back(p.second);
-      // ForEachMeta skips missing metas, so map results back by position through a cursor.
-      size_t cursor = 0;
-      GRIDSTORE_RETURN_IF_ERROR(
-          ex_.ForEachMeta(ids, [&](std::string_view id, const Attributes& attributes) {
-            while (cursor < batch.size() && batch[cursor].second != id) ++cursor;
-            if (cursor < batch.size()) ok[cursor] = EvaluateCompiled(ex_.root_, attributes);
-          }));
-    }
-    for (size_t i = 0; i < batch.size() && !stop_; ++i) {
-      if (!ok[i]) continue;
-      if (found_.size() >= ex_.need_) {
-        if (!complete_ties_ || batch[i].first != boundary_) {
-          stop_ = true;
-          break;
-        }
+    for (size_t start = 0; start < batch.size() && !stop_;) {
+      // At most the batch (need_ may be huge with a huge offset: no overflow below).
+      const size_t wanted =
+          std::min(batch.size(), found_.size() < ex_.need_ ? ex_.need_ - found_.size() : 1);
+      const size_t end =
+          exact_ ? batch.size()
+                 : std::min(batch.size(), start + std::max<size_t>(8, wanted * 5 / 4 + 2));
+      std::vector<bool> ok(end - start, exact_);
+      std::vector<std::string> metas(end - start);  // the stored metas of matches
+      if (!exact_) {
+        std::vector<std::string_view> ids;
+        for (size_t i = start; i < end; ++i) ids.push_back(batch[i].second);
+        // ForEachMeta skips missing metas, so map results back by position through a cursor.
+        size_t cursor = 0;
+        GRIDSTORE_RETURN_IF_ERROR(ex_.ForEachMeta(
+            ids, [&](std::string_view id, std::string_view meta, const Attributes& attributes) {
+              while (cursor < ids.size() && ids[cursor] != id) ++cursor;
+              if (cursor == ids.size() || !EvaluateCompiled(ex_.root_, attributes)) return;
+              ok[cursor] = true;
+              metas[cursor].assign(meta);
+            }));
       }
-      found_.push_back(MetaMatch{std::move(batch[i].second), {}});
-      if (found_.size() == ex_.need_) boundary_ = batch[i].first;
+      for (size_t i = start; i < end && !stop_; ++i) {
+        if (!ok[i - start]) continue;
+        if (found_.size() >= ex_.need_) {
+          if (!complete_ties_ || batch[i].first != boundary_) {
+            stop_ = true;
+            break;
+          }
+        }
+        found_.push_back(MetaMatch{std::move(batch[i].second), {}, std::move(metas[i - start])});
+        if (found_.size() == ex_.need_) boundary_ = batch[i].first;
+      }
+      start = end;
     }
     return Status::OK();
   }
@@ -201,11 +213,12 @@ class MetaQueryExecutor::PostingWalk {
     std::vector<std::string_view> ids;
     for (const MetaMatch& m : found_) ids.push_back(m.id);
     std::vector<MetaMatch> keyed;
-    GRIDSTORE_RETURN_IF_ERROR(ex_.ForEachMeta(ids, [&](std::string_view id, const Attributes& a) {
-      MetaMatch m{std::string(id), {}};
-      ex_.MakeKeys(a, &m);
-      keyed.push_back(std::move(m));
-    }));
+    GRIDSTORE_RETURN_IF_ERROR(
+        ex_.ForEachMeta(ids, [&](std::string_view id, std::string_view meta, const Attributes& a) {
+          MetaMatch m{std::string(id), {}, std::string(meta)};
+          ex_.MakeKeys(a, &m);
+          keyed.push_back(std::move(m));
+        }));
     found_.swap(keyed);
     std::sort(found_.begin(), found_.end(),
               [this](const MetaMatch& a, const MetaMatch& b) { return ex_.Less(a, b); });
@@ -213,7 +226,7 @@ class MetaQueryExecutor::PostingWalk {
   }
 
   MetaQueryExecutor& ex_;
-  const std::vector<std::string>* members_;
+  const std::vector<std::string_view>* members_;
   const bool exact_;
   const SortSpec& spec_;
   const FieldRanges fr_;
@@ -230,7 +243,7 @@ class MetaQueryExecutor::PostingWalk {
   std::string_view group_value_;
 };
 
-Result<bool> MetaQueryExecutor::Walk(const std::vector<std::string>* members, bool exact,
+Result<bool> MetaQueryExecutor::Walk(const std::vector<std::string_view>* members, bool exact,
                                      std::vector<MetaMatch>* matches) {
   return PostingWalk(this, members, exact).Run(matches);
 }

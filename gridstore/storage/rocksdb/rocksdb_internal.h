@@ -38,9 +38,10 @@ inline bool Contains(std::string_view haystack, std::string_view needle) {
 // done ("cannot open store at '/x'"); the RocksDB text follows it. `path` is the store's.
 Status ToStatus(const rocksdb::Status& s, std::string_view what, const std::string& path);
 
-// The options of `table`'s column family, its blocks cached in `cache`.
-rocksdb::ColumnFamilyOptions TableOptions(Table table,
-                                          const std::shared_ptr<rocksdb::Cache>& cache);
+// The options of `table`'s column family, its blocks cached in `cache` (the data table) or
+// `catalog_cache` (the meta and index tables).
+rocksdb::ColumnFamilyOptions TableOptions(Table table, const std::shared_ptr<rocksdb::Cache>& cache,
+                                          const std::shared_ptr<rocksdb::Cache>& catalog_cache);
 // The database options for opening (not creating) the store at `path`.
 rocksdb::DBOptions MakeDbOptions(const RocksDbOptions& options, const std::string& path);
 

@@ -26,6 +26,10 @@ struct RocksDbOptions {
   // RocksDB's own cache of SST blocks, in bytes (it holds compressed grid blocks; the grid layer
   // caches decompressed ones separately).
   uint64_t block_cache_bytes = 64ull << 20;
+  // A cache of its own for the meta and index tables' SST blocks (held uncompressed), so that
+  // grid reads do not evict them: meta queries read a meta and postings per candidate, and at a
+  // million datasets those tables take a few hundred MB. It fills only as blocks are read.
+  uint64_t catalog_cache_bytes = 512ull << 20;
   // Background flush and compaction threads.
   int background_threads = 2;
   // Runs on a store this call creates, before anyone else can see it (the caller's marker goes

@@ -33,11 +33,13 @@ using rocksdb_internal::ToStatus;
 
 // The default column family (unused) and GridStore's tables, in Table order after it.
 std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors(
-    const std::shared_ptr<rocksdb::Cache>& cache) {
+    const std::shared_ptr<rocksdb::Cache>& cache,
+    const std::shared_ptr<rocksdb::Cache>& catalog_cache) {
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
   for (int t = 0; t < kNumTables; ++t) {
-    descriptors.emplace_back(kColumnFamilyNames[t], TableOptions(static_cast<Table>(t), cache));
+    descriptors.emplace_back(kColumnFamilyNames[t],
+                             TableOptions(static_cast<Table>(t), cache, catalog_cache));
   }
   return descriptors;
 }
@@ -83,6 +85,8 @@ Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
   const rocksdb::DBOptions db_options = MakeDbOptions(options, path);
   const std::shared_ptr<rocksdb::Cache> cache =
       rocksdb::NewLRUCache(static_cast<size_t>(options.block_cache_bytes));
+  const std::shared_ptr<rocksdb::Cache> catalog_cache =
+      rocksdb::NewLRUCache(static_cast<size_t>(options.catalog_cache_bytes));
   rocksdb::Status s;
   for (int attempt = 1;; ++attempt) {
     std::vector<std::string> existing;
@@ -99,7 +103,8 @@ Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
             Quote(path) + " is not a GridStore store (a RocksDB database with column families " +
             names + "; GridStore's are 'meta', 'data' and 'index')");
       }
-      const std::vector<rocksdb::ColumnFamilyDescriptor> descriptors = Descriptors(cache);
+      const std::vector<rocksdb::ColumnFamilyDescriptor> descriptors =
+          Descriptors(cache, catalog_cache);
       rocksdb::DB* raw_db = nullptr;
       std::vector<rocksdb::ColumnFamilyHandle*> handles;
       s = options.read_only
@@ -138,7 +143,7 @@ Status BuildStore(const RocksDbOptions& options, const std::string& dir,
   db_options.create_missing_column_families = true;
   db_options.error_if_exists = true;
   const std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(1 << 20);
-  const std::vector<rocksdb::ColumnFamilyDescriptor> descriptors = Descriptors(cache);
+  const std::vector<rocksdb::ColumnFamilyDescriptor> descriptors = Descriptors(cache, cache);
   rocksdb::DB* raw_db = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::Status s = rocksdb::DB::Open(db_options, dir, descriptors, &handles, &raw_db);

@@ -36,11 +36,11 @@ rocksdb::CompressionType LightCompression() {
 
 }  // namespace
 
-rocksdb::ColumnFamilyOptions TableOptions(Table table,
-                                          const std::shared_ptr<rocksdb::Cache>& cache) {
+rocksdb::ColumnFamilyOptions TableOptions(Table table, const std::shared_ptr<rocksdb::Cache>& cache,
+                                          const std::shared_ptr<rocksdb::Cache>& catalog_cache) {
   rocksdb::ColumnFamilyOptions cf;
   rocksdb::BlockBasedTableOptions bbt;
-  bbt.block_cache = cache;
+  bbt.block_cache = table == Table::kData ? cache : catalog_cache;
   if (table == Table::kData) {
     // Values are zstd-compressed grid blocks already; compressing again only burns CPU. Reads
     // are point lookups of block keys, which a bloom filter answers without touching data blocks
@@ -54,6 +54,13 @@ rocksdb::ColumnFamilyOptions TableOptions(Table table,
     bbt.whole_key_filtering = true;
   } else {
     cf.compression = LightCompression();
+    if (table == Table::kMeta) {
+      // Writing a meta reads its predecessor (and checks it again under the write lock); for a
+      // new dataset a bloom filter answers "absent" without reading a data block. Table files
+      // written without one are read as before.
+      bbt.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+      bbt.whole_key_filtering = true;
+    }
   }
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(bbt));
   return cf;
