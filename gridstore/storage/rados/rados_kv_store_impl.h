@@ -136,6 +136,18 @@ struct OmapCursor {
   uint64_t version = 0;
   int tries = 0;
 };
+// A catalog shard listed page by page for a forward scan (rados_catalog_scan.cc).
+struct CatalogCursor {
+  std::string oid;
+  std::vector<std::pair<std::string, std::string>> entries;  // the current page
+  size_t next = 0;                                           // the next entry to merge
+  std::string start_after;  // the first page: the range's first key (inclusive)
+  bool first = true;
+  bool done = false;
+  uint64_t version = 0;  // 0: not yet known (first page, or the shard changed)
+  int tries = 0;
+};
+
 // A batch's meta and index operations and expectations that fall in one catalog shard, and what
 // was read of the shard to apply them (rados_catalog_write.cc).
 struct CatalogPart {
@@ -235,6 +247,13 @@ class RadosKvStore final : public KvStore {
   // merged in key order. Each shard is read at one version of it.
   Status ReadCatalogRange(Table table, const KeyRange& range,
                           std::vector<std::pair<std::string, std::string>>* out);
+
+  // A forward scan of the meta or index table: the shards merged in key order, each read a page
+  // at a time as the merge reaches it.
+  Status ScanCatalog(Table table, const KeyRange& range,
+                     const std::function<bool(std::string_view, std::string_view)>& fn);
+  // Reads the next page of each cursor (all in flight together), up to `end`.
+  Status ReadCatalogPages(const std::vector<CatalogCursor*>& cursors, std::string_view end);
 
   // MultiGet of meta or index keys: one omap_get_vals_by_keys per shard involved, in flight
   // together.
