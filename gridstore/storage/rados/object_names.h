@@ -5,9 +5,9 @@
 //
 //   catalog                   omap: 'm' meta key -> value, 'i' index key -> value (catalog shard 0,
 //                             the home shard: store-wide keys and the partitions hashed to 0)
-//   catalog.<NNNN>            omap: the same, for the partitions hashed to shard NNNN (4 hex digits)
-//   partitions                omap: data partition -> "" (every partition that may hold keys)
-//   d.<esc(key)>              one data value (a compressed block) per object
+//   catalog.<NNNN>            omap: the same, for the partitions hashed to shard NNNN (4 hex
+//   digits) partitions                omap: data partition -> "" (every partition that may hold
+//   keys) d.<esc(key)>              one data value (a compressed block) per object
 //   dir.<esc(partition)>.<NN> omap: data key -> its value's size (u64 LE); NN = shard, 2 hex digits
 //
 // A data partition is a data key's first NUL-terminated component (the grid layer's dataset id);
@@ -63,7 +63,8 @@ int DirectoryShard(std::string_view key);
 //   kPartition: in the shard of `partition` (a dataset id): meta keys `id`, stamps `00 01 id`,
 //               staged records `00 02 id 00 ...`, per-dataset index entries `02 id 00 ...`;
 //   kPosting:   an index posting `01 ...`, whose id ends the key after a value of a type the key
-//               does not name: it lives with the dataset of the batch that writes it (PostingOwner);
+//               does not name: it lives with the dataset of the batch that writes it
+//               (PostingOwner);
 //   kStoreWide: every other key (store marker, index definitions and versions, keys of generic
 //               tests): in the home shard.
 enum class CatalogPlacement : uint8_t { kStoreWide, kPartition, kPosting };

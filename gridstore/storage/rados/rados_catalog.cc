@@ -68,8 +68,7 @@ void RadosKvStore::MultiGetCatalog(Table table, const std::vector<std::string_vi
     for (int shard = 0; shard < shards_; ++shard) {
       if (wanted[static_cast<size_t>(shard)].empty()) continue;
       auto read = std::make_shared<Read>();
-      read->op.omap_get_vals_by_keys(wanted[static_cast<size_t>(shard)], &read->found,
-                                     &read->rval);
+      read->op.omap_get_vals_by_keys(wanted[static_cast<size_t>(shard)], &read->found, &read->rval);
       const std::string oid = ShardName(shard);
       window.Submit(
           [&](librados::AioCompletion* c) { return io_.aio_operate(oid, c, &read->op, nullptr); },

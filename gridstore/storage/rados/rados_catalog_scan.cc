@@ -83,8 +83,9 @@ Status RadosKvStore::ReadCatalogPages(const std::vector<CatalogCursor*>& cursors
   return failure;
 }
 
-Status RadosKvStore::ScanCatalog(Table table, const KeyRange& range,
-                                 const std::function<bool(std::string_view, std::string_view)>& fn) {
+Status RadosKvStore::ScanCatalog(
+    Table table, const KeyRange& range,
+    const std::function<bool(std::string_view, std::string_view)>& fn) {
   if (!range.end.empty() && range.begin >= range.end) return Status::OK();
   const KeyRange r = CatalogRange(table, range);
   std::vector<CatalogCursor> cursors;

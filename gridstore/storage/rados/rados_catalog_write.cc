@@ -195,8 +195,7 @@ Status RadosKvStore::ApplyCatalogParts(std::vector<CatalogPart*> parts, bool fen
         return Status::Aborted(
             where_ + ": a concurrent write changed a key of table '" +
             std::string(TableName(e->table)) + "' this write depends on" +
-            (some_applied ? " (the parts of the batch in other catalog shards were written)"
-                          : ""));
+            (some_applied ? " (the parts of the batch in other catalog shards were written)" : ""));
       }
     }
     if (fenced && home != nullptr) {

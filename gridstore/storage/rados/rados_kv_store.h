@@ -49,8 +49,9 @@ struct RadosOptions {
   int default_timeout_seconds = 30;
 };
 
-// Parses "rados://POOL?conf=PATH&id=CLIENT&namespace=NS&catalog_shards=N" (every parameter optional, each at most
-// once, values percent-decoded). InvalidArgument naming the URI and the offending part otherwise.
+// Parses "rados://POOL?conf=PATH&id=CLIENT&namespace=NS&catalog_shards=N" (every parameter
+// optional, each at most once, values percent-decoded). InvalidArgument naming the URI and the
+// offending part otherwise.
 Result<RadosOptions> ParseRadosUri(std::string_view uri);
 
 // Connects to the cluster and opens the store. Errors, each naming the pool (and namespace) and the

@@ -2,9 +2,9 @@
 //
 // The RADOS backend's implementation, shared by its units: rados_kv_store.cc (the KvStore
 // interface), rados_io.cc (asynchronous reads and omap pages), rados_catalog.cc (the catalog
-// shards: reading the meta and index tables), rados_catalog_write.cc (writing them), rados_data.cc (data values and their directories) and
-// rados_open.cc (connecting). See rados_kv_store.cc for the object layout. Only storage/rados/
-// includes it: it is the one header that sees librados.
+// shards: reading the meta and index tables), rados_catalog_write.cc (writing them), rados_data.cc
+// (data values and their directories) and rados_open.cc (connecting). See rados_kv_store.cc for the
+// object layout. Only storage/rados/ includes it: it is the one header that sees librados.
 #ifndef GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_IMPL_H_
 #define GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_IMPL_H_
 

@@ -46,7 +46,6 @@ void AskForMapsBeforeTimingOut(librados::Rados& cluster) {
   }
 }
 
-
 // Opens the store in `io`'s namespace (creating it if asked): its home catalog shard marks it and
 // records the shard count (absent: a store from before shards, with one).
 Result<std::unique_ptr<KvStore>> OpenStoreIn(std::unique_ptr<librados::Rados> cluster,
@@ -73,10 +72,10 @@ Result<std::unique_ptr<KvStore>> OpenStoreIn(std::unique_ptr<librados::Rados> cl
       create.create(/*exclusive=*/false);
       create.setxattr(kCatalogShardsXattr, ToBufferList(std::to_string(shards)));
       r = io.operate(CatalogShardName(0), &create);
-      if (r < 0) return close(Status::Unavailable(where + ": creating the catalog: " +
-                                                  std::strerror(-r)));
-      return std::unique_ptr<KvStore>(new RadosKvStore(std::move(cluster), std::move(io), options,
-                                                       shards, /*creating=*/false));
+      if (r < 0)
+        return close(Status::Unavailable(where + ": creating the catalog: " + std::strerror(-r)));
+      return std::unique_ptr<KvStore>(
+          new RadosKvStore(std::move(cluster), std::move(io), options, shards, /*creating=*/false));
     }
     // The initializer's first catalog write creates the home shard (with the shard count), so no
     // client sees a store before it is initialised.
@@ -103,11 +102,11 @@ Result<std::unique_ptr<KvStore>> OpenStoreIn(std::unique_ptr<librados::Rados> cl
     return close(Status::InvalidArgument(
         where + " has " + std::to_string(shards) + " catalog shards (fixed when it was created" +
         (shards == 1 ? ", before catalogs were sharded" : "") + "), not the " +
-        std::to_string(options.catalog_shards) + " catalog_shards= asks for; drop catalog_shards= " +
-        "to open it"));
+        std::to_string(options.catalog_shards) +
+        " catalog_shards= asks for; drop catalog_shards= " + "to open it"));
   }
-  return std::unique_ptr<KvStore>(new RadosKvStore(std::move(cluster), std::move(io), options,
-                                                   shards, /*creating=*/false));
+  return std::unique_ptr<KvStore>(
+      new RadosKvStore(std::move(cluster), std::move(io), options, shards, /*creating=*/false));
 }
 
 }  // namespace

@@ -13,8 +13,9 @@ namespace gridstore::storage {
 Result<RadosOptions> ParseRadosUri(std::string_view uri) {
   const std::string prefix = std::string(kRadosScheme) + "://";
   auto bad = [&](std::string_view why) {
-    return Status::InvalidArgument("store URI '" + std::string(uri) + "': " + std::string(why) +
-                                   " (expected rados://POOL?conf=PATH&id=CLIENT&namespace=NS&catalog_shards=N)");
+    return Status::InvalidArgument(
+        "store URI '" + std::string(uri) + "': " + std::string(why) +
+        " (expected rados://POOL?conf=PATH&id=CLIENT&namespace=NS&catalog_shards=N)");
   };
   if (!uri.starts_with(prefix)) return bad("does not start with " + prefix);
   std::string_view rest = uri.substr(prefix.size());
