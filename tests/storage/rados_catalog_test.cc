@@ -221,16 +221,17 @@ TEST_F(RadosCatalogTest, ConditionalWritesConflictPerDatasetAndOnStoreWideKeys) 
   defs.Put(Table::kIndex, kVersionKey, "v2");
   ASSERT_OK(other->Write(WriteOptions{}, defs));
   for (const std::string id : {"b", "c", "d", "e", "f", "g", "h", "i"}) {
+    SCOPED_TRACE(id);
     WriteBatch b;
     b.Expect(Table::kMeta, id, std::nullopt);
     b.Expect(Table::kIndex, kVersionKey, "v1"sv);
     AddMetaWrite(id, "DONE", 2, &b);
-    EXPECT_STATUS(store_->Write(WriteOptions{}, b), kAborted, "table 'index'") << id;
+    EXPECT_STATUS(store_->Write(WriteOptions{}, b), kAborted, "table 'index'");
     b.Clear();
     b.Expect(Table::kMeta, id, std::nullopt);
     b.Expect(Table::kIndex, kVersionKey, "v2"sv);
     AddMetaWrite(id, "DONE", 2, &b);
-    EXPECT_OK(store_->Write(WriteOptions{}, b)) << id;
+    EXPECT_OK(store_->Write(WriteOptions{}, b));
   }
 }
 
