@@ -11,7 +11,8 @@
 namespace gridstore::storage::rados_internal {
 
 Status RadosKvStore::ReadCatalogRange(Table table, const KeyRange& range,
-                                      std::vector<std::pair<std::string, std::string>>* out) {
+                                      std::vector<std::pair<std::string, std::string>>* out,
+                                      int max_shards) {
   out->clear();
   const KeyRange r = CatalogRange(table, range);
   if (!range.end.empty() && range.begin >= range.end) return Status::OK();
@@ -20,7 +21,9 @@ Status RadosKvStore::ReadCatalogRange(Table table, const KeyRange& range,
   if (shards_ > 1 && CatalogRangePartition(table, range.begin, range.end, &partition)) {
     cursors.emplace_back().oid = ShardName(CatalogShardOf(partition, shards_));
   } else {
-    for (int shard = 0; shard < shards_; ++shard) cursors.emplace_back().oid = ShardName(shard);
+    for (int shard = 0; shard < std::min(shards_, max_shards); ++shard) {
+      cursors.emplace_back().oid = ShardName(shard);
+    }
   }
   GRIDSTORE_RETURN_IF_ERROR(ReadOmapRanges(&cursors, r.begin, r.end));
   size_t total = 0;

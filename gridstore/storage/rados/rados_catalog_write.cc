@@ -126,7 +126,7 @@ Status RadosKvStore::WriteCatalogParts(const std::vector<CatalogPart*>& parts, b
     std::set<std::string> removals;
     NetEffect(part->ops, part->existing, &sets, &removals);
     const bool bump = shards_ > 1 && part->store_wide_writes;
-    const bool record_shards = part->shard == 0 && (!part->exists || creating_);
+    const bool record_shards = part->shard == 0 && ((part->read && !part->exists) || creating_);
     if (sets.empty() && removals.empty() && !bump) {
       part->applied = true;
       continue;
@@ -172,8 +172,9 @@ Status RadosKvStore::ApplyCatalogParts(std::vector<CatalogPart*> parts, bool fen
     for (CatalogPart* p : parts) {
       if (p->applied) continue;
       pending.push_back(p);
-      const bool needs_read = !p->expectations.empty() || HasRange(*p) || p->store_wide_writes ||
-                              fenced || (p->shard == 0 && creating_);
+      const bool needs_read = !p->expectations.empty() || HasRange(*p) ||
+                              (p->store_wide_writes && shards_ > 1) || fenced ||
+                              (p->shard == 0 && creating_);
       p->read = false;
       if (needs_read) to_read.push_back(p);
     }

@@ -111,8 +111,15 @@ Result<uint64_t> RadosKvStore::ApproximateSize(Table table, const KeyRange& rang
     return total;
   }
   std::vector<std::pair<std::string, std::string>> entries;
-  GRIDSTORE_RETURN_IF_ERROR(ReadCatalogRange(table, range, &entries));
+  GRIDSTORE_RETURN_IF_ERROR(ReadCatalogRange(table, range, &entries, kCatalogSizeSample));
   for (const auto& [key, value] : entries) total += key.size() + value.size();
+  std::string_view partition;
+  // Datasets spread evenly over the shards (a hash of their ids): a range over all of them is
+  // estimated from the first few.
+  if (shards_ > kCatalogSizeSample &&
+      !CatalogRangePartition(table, range.begin, range.end, &partition)) {
+    total = total * static_cast<uint64_t>(shards_) / kCatalogSizeSample;
+  }
   return total;
 }
 

@@ -34,6 +34,8 @@ using librados::bufferlist;
 // Entries per omap read: a page is one round trip; small enough that a catalog page of metas
 // with coordinate arrays stays a few MB.
 inline constexpr unsigned kOmapPage = 512;
+// ApproximateSize of a meta or index range over every shard reads this many shards and scales.
+inline constexpr int kCatalogSizeSample = 4;
 // A scan that keeps seeing the catalog change between its pages gives up after this many tries.
 inline constexpr int kMaxConsistentReadTries = 20;
 
@@ -245,8 +247,10 @@ class RadosKvStore final : public KvStore {
 
   // Every catalog entry of `range`, from the shards that may hold some (all in flight together),
   // merged in key order. Each shard is read at one version of it.
+  // With `max_shards`, only the first max_shards shards are read (size estimates).
   Status ReadCatalogRange(Table table, const KeyRange& range,
-                          std::vector<std::pair<std::string, std::string>>* out);
+                          std::vector<std::pair<std::string, std::string>>* out,
+                          int max_shards = kMaxCatalogShards);
 
   // A forward scan of the meta or index table: the shards merged in key order, each read a page
   // at a time as the merge reaches it.
