@@ -178,6 +178,16 @@ Status RadosKvStore::ApplyCatalogOps(const std::vector<const WriteBatch::Op*>& o
     if (shard != 0 || !p.store_wide_writes) rest.push_back(&p);
   }
   if (parts.count(0) && parts[0].store_wide_writes) {
+    // The other shards' expectations are checked first, so that a batch refused there has
+    // changed nothing (a writer getting in between the check and the write is a partial batch).
+    std::vector<CatalogPart*> expecting;
+    for (CatalogPart* p : rest) {
+      if (!p->expectations.empty()) expecting.push_back(p);
+    }
+    if (!expecting.empty()) {
+      GRIDSTORE_RETURN_IF_ERROR(ReadCatalogParts(expecting));
+      GRIDSTORE_RETURN_IF_ERROR(CheckCatalogParts(expecting, /*some_applied=*/false));
+    }
     // Store-wide keys change at home first, with the batch's store-wide expectations; their new
     // sequence reaches every shard before the rest of the batch is written (and before Write
     // returns), so no shard accepts a write checked against the old store-wide keys after that.

@@ -161,6 +161,28 @@ Status RadosKvStore::WriteCatalogParts(const std::vector<CatalogPart*>& parts, b
   return failure;
 }
 
+Status RadosKvStore::CheckCatalogParts(const std::vector<CatalogPart*>& parts,
+                                       bool some_applied) const {
+  for (const CatalogPart* p : parts) {
+    for (const WriteBatch::Expectation* e : p->expectations) {
+      auto it = p->found.find(CatalogKey(e->table, e->key));
+      std::string value;
+      if (it != p->found.end()) {
+        bufferlist bl = it->second;
+        CopyOut(bl, &value);
+      }
+      const bool matches =
+          e->value ? it != p->found.end() && value == *e->value : it == p->found.end();
+      if (matches) continue;
+      return Status::Aborted(
+          where_ + ": a concurrent write changed a key of table '" +
+          std::string(TableName(e->table)) + "' this write depends on" +
+          (some_applied ? " (the parts of the batch in other catalog shards were written)" : ""));
+    }
+  }
+  return Status::OK();
+}
+
 Status RadosKvStore::ApplyCatalogParts(std::vector<CatalogPart*> parts, bool fenced) {
   CatalogPart* home = nullptr;
   for (CatalogPart* p : parts) {
@@ -185,20 +207,7 @@ Status RadosKvStore::ApplyCatalogParts(std::vector<CatalogPart*> parts, bool fen
     bool moved = false;
     for (CatalogPart* p : to_read) moved = moved || !p->read;
     if (moved) continue;
-    for (CatalogPart* p : pending) {
-      for (const WriteBatch::Expectation* e : p->expectations) {
-        auto it = p->found.find(CatalogKey(e->table, e->key));
-        std::string value;
-        if (it != p->found.end()) CopyOut(it->second, &value);
-        const bool matches =
-            e->value ? it != p->found.end() && value == *e->value : it == p->found.end();
-        if (matches) continue;
-        return Status::Aborted(
-            where_ + ": a concurrent write changed a key of table '" +
-            std::string(TableName(e->table)) + "' this write depends on" +
-            (some_applied ? " (the parts of the batch in other catalog shards were written)" : ""));
-      }
-    }
+    GRIDSTORE_RETURN_IF_ERROR(CheckCatalogParts(pending, some_applied));
     if (fenced && home != nullptr) {
       // A shard behind the home shard's store-wide sequence has not heard of its last change:
       // bring it up to date and read again. One ahead means home changed since it was read.

@@ -318,6 +318,9 @@ class RadosKvStore final : public KvStore {
   // then writes every part asserting the version read, retrying a part another writer got into.
   Status ApplyCatalogParts(std::vector<CatalogPart*> parts, bool fenced);
 
+  // Aborted unless every expectation of the parts holds in what was read of them.
+  Status CheckCatalogParts(const std::vector<CatalogPart*>& parts, bool some_applied) const;
+
   // Reads each part's expected keys, xattrs and version (all in flight together).
   Status ReadCatalogParts(const std::vector<CatalogPart*>& parts);
 
