@@ -1,9 +1,10 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Forward scans of the meta and index tables over the catalog shards: a k-way merge that reads
-// each shard page by page, only as far as the caller goes (a query that stops after 100 postings
-// reads one small page per shard, not the whole range).
+// Scans of the meta and index tables over the catalog shards: a k-way merge that reads each shard
+// page by page, only as far as the caller goes (a query that stops after 100 postings reads one
+// small page per shard, not the whole range), forwards and backwards.
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "gridstore/storage/rados/rados_kv_store_impl.h"
@@ -118,6 +119,162 @@ Status RadosKvStore::ScanCatalog(
     for (CatalogCursor& c : cursors) {
       if (c.next < c.entries.size() &&
           (best == nullptr || c.entries[c.next].first < best->entries[best->next].first)) {
+        best = &c;
+      }
+    }
+    if (best == nullptr) return Status::OK();
+    const auto& [k, v] = best->entries[best->next++];
+    if (!fn(std::string_view(k).substr(1), v)) return Status::OK();
+  }
+}
+
+}  // namespace gridstore::storage::rados_internal
+
+namespace gridstore::storage::rados_internal {
+namespace {
+
+// Reverse scans page backwards through omap, which lists forwards only: a shard's next page is
+// [lo, hi) for a lower bound lo guessed in the key space below hi, moved up when the guess holds
+// more than a page and down when it holds nothing. Keys are placed by the 8 bytes after the
+// range's common prefix, read as a big-endian number.
+uint64_t KeyNumber(std::string_view key, size_t prefix) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    n = (n << 8) | (prefix + i < key.size() ? static_cast<unsigned char>(key[prefix + i]) : 0u);
+  }
+  return n;
+}
+
+std::string NumberKey(std::string_view prefix, uint64_t n) {
+  std::string key(prefix);
+  for (int s = 56; s >= 0; s -= 8) key.push_back(static_cast<char>((n >> s) & 0xff));
+  return key;
+}
+
+}  // namespace
+
+Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>& cursors,
+                                              std::string_view begin, size_t prefix) {
+  struct Page {
+    librados::ObjectReadOperation op;
+    std::map<std::string, bufferlist> first_entry, entries;
+    bool more = false;
+    int r_first = 0, r_page = 0;
+    std::string lo;
+  };
+  const uint64_t floor = KeyNumber(begin, prefix);
+  Status failure;
+  AioWindow window(options_.max_in_flight);
+  for (CatalogCursor* cur : cursors) {
+    auto page = std::make_shared<Page>();
+    const uint64_t hi = KeyNumber(cur->start_after, prefix);  // start_after: the exclusive top
+    const uint64_t span = hi - floor;
+    const uint64_t lo = cur->step == 0 || cur->step >= span ? floor : hi - cur->step;
+    page->lo = lo <= floor ? std::string(begin) : NumberKey(begin.substr(0, prefix), lo);
+    page->op.omap_get_vals_by_keys({page->lo}, &page->first_entry, &page->r_first);
+    page->op.omap_get_vals2(page->lo, kOmapPage, &page->entries, &page->more, &page->r_page);
+    window.Submit(
+        [&](librados::AioCompletion* c) {
+          return io_.aio_operate(cur->oid, c, &page->op, nullptr);
+        },
+        [&, cur, page, hi, lo](int r) {
+          if (r == 0) r = page->r_first < 0 ? page->r_first : page->r_page;
+          if (r == -ENOENT) {
+            cur->done = true;
+            return;
+          }
+          if (r < 0) {
+            if (failure.ok()) failure = Error(r, "listing catalog shard '" + cur->oid + "'");
+            return;
+          }
+          page->entries.merge(page->first_entry);
+          std::vector<std::pair<std::string, std::string>> got;
+          bool reached_top = !page->more;
+          for (auto& [k, v] : page->entries) {
+            if (k >= cur->start_after) {
+              reached_top = true;
+              break;
+            }
+            got.emplace_back(k, std::string());
+            CopyOut(v, &got.back().second);
+          }
+          if (!reached_top) {
+            // More than a page between lo and the top: guess higher (or, when the key space
+            // cannot be split further, take every key up to the top, forwards).
+            if (hi - lo > 1) {
+              cur->step = (hi - lo) / 2;
+              return;
+            }
+            cur->whole = page->lo;
+            return;
+          }
+          // Everything in [lo, top): a page. Widen the next guess when it held few keys.
+          if (got.size() < kFirstCatalogPage) {
+            cur->step = cur->step > UINT64_MAX / 4 ? UINT64_MAX : cur->step * 4;
+          }
+          cur->tries = 0;
+          std::reverse(got.begin(), got.end());
+          cur->entries = std::move(got);
+          cur->next = 0;
+          cur->start_after = page->lo;
+          if (lo <= floor) cur->done = true;
+        });
+  }
+  window.Drain();
+  return failure;
+}
+
+Status RadosKvStore::ReverseScanCatalog(
+    Table table, const KeyRange& range,
+    const std::function<bool(std::string_view, std::string_view)>& fn) {
+  if (!range.end.empty() && range.begin >= range.end) return Status::OK();
+  const KeyRange r = CatalogRange(table, range);
+  size_t prefix = 0;
+  while (prefix < r.begin.size() && prefix < r.end.size() && r.begin[prefix] == r.end[prefix]) {
+    ++prefix;
+  }
+  std::vector<CatalogCursor> cursors(static_cast<size_t>(shards_));
+  for (int shard = 0; shard < shards_; ++shard) {
+    CatalogCursor& c = cursors[static_cast<size_t>(shard)];
+    c.oid = ShardName(shard);
+    c.start_after = r.end;
+    // The first guess: a shard's share of the range, over a few pages' worth of datasets.
+    c.step = std::max<uint64_t>(1, (KeyNumber(r.end, prefix) - KeyNumber(r.begin, prefix)) /
+                                       (static_cast<uint64_t>(shards_) * 64));
+  }
+  while (true) {
+    std::vector<CatalogCursor*> refill;
+    for (CatalogCursor& c : cursors) {
+      if (c.next == c.entries.size() && !c.done) {
+        c.entries.clear();
+        c.next = 0;
+        if (!c.whole.empty()) {
+          // A part of the key space too dense to split: read it whole.
+          std::vector<OmapCursor> whole(1);
+          whole[0].oid = c.oid;
+          GRIDSTORE_RETURN_IF_ERROR(ReadOmapRanges(&whole, c.whole, c.start_after));
+          c.entries = std::move(whole[0].entries);
+          std::reverse(c.entries.begin(), c.entries.end());
+          c.start_after = c.whole;
+          c.done = c.whole == r.begin;
+          c.whole.clear();
+          continue;
+        }
+        if (++c.tries > 64 * kMaxConsistentReadTries) {
+          return Status::Unavailable(where_ + ": listing catalog shard '" + c.oid +
+                                     "' backwards did not converge");
+        }
+        refill.push_back(&c);
+      }
+    }
+    if (!refill.empty()) {
+      GRIDSTORE_RETURN_IF_ERROR(ReadCatalogPagesBackward(refill, r.begin, prefix));
+      continue;
+    }
+    CatalogCursor* best = nullptr;
+    for (CatalogCursor& c : cursors) {
+      if (c.next < c.entries.size() &&
+          (best == nullptr || c.entries[c.next].first > best->entries[best->next].first)) {
         best = &c;
       }
     }

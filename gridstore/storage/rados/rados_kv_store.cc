@@ -160,16 +160,8 @@ Status RadosKvStore::CheckDataKey(const WriteBatch::Op& op) const {
 
 Status RadosKvStore::ScanImpl(const ReadOptions&, Table table, const KeyRange& range, bool reverse,
                               const std::function<bool(std::string_view, std::string_view)>& fn) {
-  if (table != Table::kData && !reverse) return ScanCatalog(table, range, fn);
   if (table != Table::kData) {
-    // omap lists forward only: a reverse scan reads its whole range (every shard at one version).
-    std::vector<std::pair<std::string, std::string>> entries;
-    GRIDSTORE_RETURN_IF_ERROR(ReadCatalogRange(table, range, &entries));
-    std::reverse(entries.begin(), entries.end());
-    for (const auto& [k, v] : entries) {
-      if (!fn(k, v)) break;
-    }
-    return Status::OK();
+    return reverse ? ReverseScanCatalog(table, range, fn) : ScanCatalog(table, range, fn);
   }
   std::vector<std::pair<std::string, uint64_t>> listed;
   GRIDSTORE_RETURN_IF_ERROR(ListDataKeys(range, &listed));

@@ -148,6 +148,12 @@ struct CatalogCursor {
   bool done = false;
   uint64_t version = 0;  // 0: not yet known (first page, or the shard changed)
   int tries = 0;
+  // Backward: start_after is the exclusive top of what is left; `step` the width of the next
+  // guess below it (0: down to the range's start); `whole`, when set, a start from which the keys
+  // up to the top are too dense to split by number: the next page is all of [whole, top), read
+  // forwards.
+  uint64_t step = 0;
+  std::string whole;
 };
 
 // A batch's meta and index operations and expectations that fall in one catalog shard, and what
@@ -256,6 +262,13 @@ class RadosKvStore final : public KvStore {
   // at a time as the merge reaches it.
   Status ScanCatalog(Table table, const KeyRange& range,
                      const std::function<bool(std::string_view, std::string_view)>& fn);
+  // As ScanCatalog, backwards (a reverse scan).
+  Status ReverseScanCatalog(Table table, const KeyRange& range,
+                            const std::function<bool(std::string_view, std::string_view)>& fn);
+  // Reads the next page below each cursor's top (all in flight together), down to `begin`;
+  // `prefix` is the length of the range's common prefix.
+  Status ReadCatalogPagesBackward(const std::vector<CatalogCursor*>& cursors,
+                                  std::string_view begin, size_t prefix);
   // Reads the next page of each cursor (all in flight together), up to `end`.
   Status ReadCatalogPages(const std::vector<CatalogCursor*>& cursors, std::string_view end);
 
