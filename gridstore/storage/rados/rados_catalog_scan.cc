@@ -233,10 +233,17 @@ Status RadosKvStore::ReverseScanCatalog(
   while (prefix < r.begin.size() && prefix < r.end.size() && r.begin[prefix] == r.end[prefix]) {
     ++prefix;
   }
-  std::vector<CatalogCursor> cursors(static_cast<size_t>(shards_));
-  for (int shard = 0; shard < shards_; ++shard) {
-    CatalogCursor& c = cursors[static_cast<size_t>(shard)];
-    c.oid = ShardName(shard);
+  std::vector<int> shards;
+  std::string_view partition;
+  if (shards_ > 1 && CatalogRangePartition(table, range.begin, range.end, &partition)) {
+    shards.push_back(CatalogShardOf(partition, shards_));
+  } else {
+    for (int shard = 0; shard < shards_; ++shard) shards.push_back(shard);
+  }
+  std::vector<CatalogCursor> cursors(shards.size());
+  for (size_t i = 0; i < shards.size(); ++i) {
+    CatalogCursor& c = cursors[i];
+    c.oid = ShardName(shards[i]);
     c.start_after = r.end;
     // The first guess: a shard's share of the range, over a few pages' worth of datasets.
     c.step = std::max<uint64_t>(1, (KeyNumber(r.end, prefix) - KeyNumber(r.begin, prefix)) /
