@@ -125,7 +125,7 @@ TEST(CatalogShardsTest, KeysGoToTheShardOfTheirDataset) {
   EXPECT_EQ(p, "era5");
   EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex, "\x01main\0f\0v\0\x01era5\0"s, &p),
             CatalogPlacement::kPosting);
-  for (const std::string k : {"\x03main\0"s, "\x04"s, "\x05main\0"s, "plain"s}) {
+  for (const std::string& k : {"\x03main\0"s, "\x04"s, "\x05main\0"s, "plain"s}) {
     EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex, k, &p), CatalogPlacement::kStoreWide);
   }
   // A posting belongs to the batch's dataset whose id ends it (the longest of several).
