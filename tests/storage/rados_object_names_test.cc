@@ -114,16 +114,28 @@ TEST(CatalogShardsTest, KeysGoToTheShardOfTheirDataset) {
   std::string_view p;
   EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, "era5/t2m", &p), CatalogPlacement::kPartition);
   EXPECT_EQ(p, "era5/t2m");
-  EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, "\0\x01era5"s, &p), CatalogPlacement::kPartition);
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta,
+                                   "\0\x01"
+                                   "era5"s,
+                                   &p),
+            CatalogPlacement::kPartition);
   EXPECT_EQ(p, "era5");
-  const std::string staged = "\0\x02era5\0\x01\x02\x03\x04\x05\x06\x07\x08"s;
+  const std::string staged =
+      "\0\x02"
+      "era5\0\x01\x02\x03\x04\x05\x06\x07\x08"s;
   EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, staged, &p), CatalogPlacement::kPartition);
   EXPECT_EQ(p, "era5");
   EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, "\0gridstore"s, &p), CatalogPlacement::kStoreWide);
-  EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex, "\x02era5\0x"s, &p),
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex,
+                                   "\x02"
+                                   "era5\0x"s,
+                                   &p),
             CatalogPlacement::kPartition);
   EXPECT_EQ(p, "era5");
-  EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex, "\x01main\0f\0v\0\x01era5\0"s, &p),
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex,
+                                   "\x01main\0f\0v\0\x01"
+                                   "era5\0"s,
+                                   &p),
             CatalogPlacement::kPosting);
   for (const std::string& k : {"\x03main\0"s, "\x04"s, "\x05main\0"s, "plain"s}) {
     EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex, k, &p), CatalogPlacement::kStoreWide);
@@ -133,9 +145,17 @@ TEST(CatalogShardsTest, KeysGoToTheShardOfTheirDataset) {
   EXPECT_TRUE(names::PostingOwner(posting, {"run-a", "run-b", "b"}, &p));
   EXPECT_EQ(p, "run-b");
   EXPECT_FALSE(names::PostingOwner(posting, {"run-a"}, &p));
-  EXPECT_TRUE(names::CatalogRangePartition(Table::kIndex, "\x02era5\0"s, "\x02era5\x01"s, &p));
+  EXPECT_TRUE(names::CatalogRangePartition(Table::kIndex,
+                                           "\x02"
+                                           "era5\0"s,
+                                           "\x02"
+                                           "era5\x01"s,
+                                           &p));
   EXPECT_EQ(p, "era5");
-  EXPECT_FALSE(names::CatalogRangePartition(Table::kIndex, "\x02era5\0"s, "\x03"s, &p));
+  EXPECT_FALSE(names::CatalogRangePartition(Table::kIndex,
+                                            "\x02"
+                                            "era5\0"s,
+                                            "\x03"s, &p));
   EXPECT_FALSE(names::CatalogRangePartition(Table::kMeta, "era5", "era6", &p));
   // Shard names and the hash (pinned).
   EXPECT_EQ(names::CatalogShardName(0), "catalog");
