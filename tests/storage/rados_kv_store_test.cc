@@ -102,10 +102,14 @@ TEST_F(RadosKvStoreTest, TablesMapToTheDocumentedObjects) {
   // `catalog`.
   const std::string shard =
       names::CatalogShardName(names::CatalogShardOf("ds", names::kDefaultCatalogShards));
-  ASSERT_NE(shard, "catalog");
-  EXPECT_TRUE(objects.count(shard));
-  EXPECT_EQ(OmapKeys("catalog"), (std::set<std::string>{"iposting"}));
-  EXPECT_EQ(OmapKeys(shard), (std::set<std::string>{"mds"}));
+  std::set<std::string> home = {"iposting"};
+  if (shard == "catalog") {
+    home.insert("mds");
+  } else {
+    EXPECT_TRUE(objects.count(shard));
+    EXPECT_EQ(OmapKeys(shard), (std::set<std::string>{"mds"}));
+  }
+  EXPECT_EQ(OmapKeys("catalog"), home);
   // Each key is listed in its partition's directory shard (keys without a NUL: partition "").
   EXPECT_TRUE(objects.count(names::DirectoryObjectName("ds\0"s, names::DirectoryShard(key1))));
   ASSERT_OK(store_->Put(WriteOptions{}, Table::kData, "plain-key", "v"));
