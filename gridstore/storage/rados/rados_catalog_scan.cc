@@ -151,6 +151,19 @@ std::string NumberKey(std::string_view prefix, uint64_t n) {
   return key;
 }
 
+// The width of key space that holds about `want` keys, at the density of the sorted keys `got`
+// (UINT64_MAX when they tell nothing).
+uint64_t StepFor(const std::vector<std::pair<std::string, std::string>>& got, size_t prefix,
+                 size_t want) {
+  if (got.size() < 2) return UINT64_MAX;
+  const uint64_t first = KeyNumber(got.front().first, prefix);
+  const uint64_t last = KeyNumber(got.back().first, prefix);
+  if (last <= first) return 1;
+  const long double per_key = static_cast<long double>(last - first) / (got.size() - 1);
+  const long double step = per_key * static_cast<long double>(want);
+  return step >= static_cast<long double>(UINT64_MAX) ? UINT64_MAX : static_cast<uint64_t>(step);
+}
+
 }  // namespace
 
 Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>& cursors,
@@ -177,7 +190,7 @@ Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>&
         [&](librados::AioCompletion* c) {
           return io_.aio_operate(cur->oid, c, &page->op, nullptr);
         },
-        [&, cur, page, hi, lo](int r) {
+        [&, cur, page, hi, lo, prefix](int r) {
           if (r == 0) r = page->r_first < 0 ? page->r_first : page->r_page;
           if (r == -ENOENT) {
             cur->done = true;
@@ -199,18 +212,24 @@ Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>&
             CopyOut(v, &got.back().second);
           }
           if (!reached_top) {
-            // More than a page between lo and the top: guess higher (or, when the key space
-            // cannot be split further, take every key up to the top, forwards).
+            // More than a page between lo and the top: guess higher, where the keys listed say
+            // half a page lies below the top (or, when the key space cannot be split further,
+            // take every key up to the top, forwards).
+            const uint64_t step = StepFor(got, prefix, kOmapPage / 2);
             if (hi - lo > 1) {
-              cur->step = (hi - lo) / 2;
+              cur->step = std::clamp<uint64_t>(step, 1, (hi - lo) / 2);
               return;
             }
             cur->whole = page->lo;
             return;
           }
-          // Everything in [lo, top): a page. Widen the next guess when it held few keys.
-          if (got.size() < kFirstCatalogPage) {
-            cur->step = cur->step > UINT64_MAX / 4 ? UINT64_MAX : cur->step * 4;
+          // Everything in [lo, top): a page. Size the next guess from the keys' density (widen it
+          // when it held too few to tell).
+          if (got.size() >= 2) {
+            cur->step = std::max<uint64_t>(1, StepFor(got, prefix, kOmapPage / 2));
+          } else {
+            cur->step =
+                cur->step > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, cur->step * 16);
           }
           cur->tries = 0;
           std::reverse(got.begin(), got.end());
