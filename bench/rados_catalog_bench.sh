@@ -7,7 +7,7 @@
 #   BUILD_DIR  a -DGRIDSTORE_BUILD_BENCHMARKS=ON build (default build-bench)
 #   N          dataset counts (default: 100000 1000000)
 # OSDS (default 2) sets the cluster's OSDs, RUNS (default 100) the runs per query kind,
-# SHARDS (default 64) the catalog shards.
+# SHARDS (default 64) the catalog shards; SKIP_ROCKSDB=1 runs the RADOS half only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p "$1"
@@ -28,10 +28,12 @@ cleanup
 bash scripts/ceph-test-cluster.sh start "$cluster" --osds "$osds" --pool bench >/dev/null
 
 for n in "${counts[@]}"; do
+  if [[ ${SKIP_ROCKSDB:-0} != 1 ]]; then
   echo "== $n datasets: RocksDB" >&2
   "$build/bench/meta_query_bench" --n "$n" --runs "$runs" --store "$work/rocks-$n" \
     --sqlite :memory: --json "$work/catalog-rocksdb-$n.json" | tee "$work/catalog-rocksdb-$n.txt"
   rm -rf "$work/rocks-$n"
+  fi
   echo "== $n datasets: RADOS, $shards catalog shards, $osds OSDs" >&2
   uri="rados://bench?conf=$cluster/ceph.conf&namespace=catalog-$n&catalog_shards=$shards"
   "$build/bench/meta_query_bench" --n "$n" --runs "$runs" --store "$uri" \

@@ -15,6 +15,9 @@ namespace {
 // The first page per shard is small: most scans of a sharded catalog stop early (query chunks,
 // existence checks), and a range of N entries is spread over every shard.
 constexpr unsigned kFirstCatalogPage = 64;
+// A backward probe lists at most this many keys from its guessed lower bound, and aims at half of
+// that: listing omap costs the OSD per key, and a probe that overshoots is thrown away.
+constexpr unsigned kBackwardProbe = 128;
 
 }  // namespace
 
@@ -185,7 +188,7 @@ Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>&
     const uint64_t lo = cur->step == 0 || cur->step >= span ? floor : hi - cur->step;
     page->lo = lo <= floor ? std::string(begin) : NumberKey(begin.substr(0, prefix), lo);
     page->op.omap_get_vals_by_keys({page->lo}, &page->first_entry, &page->r_first);
-    page->op.omap_get_vals2(page->lo, kOmapPage, &page->entries, &page->more, &page->r_page);
+    page->op.omap_get_vals2(page->lo, kBackwardProbe, &page->entries, &page->more, &page->r_page);
     window.Submit(
         [&](librados::AioCompletion* c) {
           return io_.aio_operate(cur->oid, c, &page->op, nullptr);
@@ -215,7 +218,7 @@ Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>&
             // More than a page between lo and the top: guess higher, where the keys listed say
             // half a page lies below the top (or, when the key space cannot be split further,
             // take every key up to the top, forwards).
-            const uint64_t step = StepFor(got, prefix, kOmapPage / 2);
+            const uint64_t step = StepFor(got, prefix, kBackwardProbe / 2);
             if (hi - lo > 1) {
               cur->step = std::clamp<uint64_t>(step, 1, (hi - lo) / 2);
               return;
@@ -226,7 +229,7 @@ Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>&
           // Everything in [lo, top): a page. Size the next guess from the keys' density (widen it
           // when it held too few to tell).
           if (got.size() >= 2) {
-            cur->step = std::max<uint64_t>(1, StepFor(got, prefix, kOmapPage / 2));
+            cur->step = std::max<uint64_t>(1, StepFor(got, prefix, kBackwardProbe / 2));
           } else {
             cur->step =
                 cur->step > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, cur->step * 16);
