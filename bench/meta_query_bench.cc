@@ -7,7 +7,7 @@
 // varied parameters; both engines must return the same ids. Prints p50/p99 per engine and their
 // ratio as a table, and the same as JSON (--json FILE).
 //
-//   meta_query_bench [--n 1000000] [--store DIR] [--sqlite FILE|:memory:] [--runs 300]
+//   meta_query_bench [--n 1000000] [--store DIR|URI] [--sqlite FILE|:memory:] [--runs 300]
 //                    [--json FILE] [--reuse 1] [--only KIND]
 //
 // GridStore loads with PutDataSetMetas, 1,000 metas per call (as `gridstore meta put` does).
@@ -118,7 +118,9 @@ Options ParseArgs(int argc, char** argv) {
   gridstore::bench::SetUpCommandLine(app);
   app.add_option("--n", o.n, "Datasets")->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
   app.add_option("--runs", o.runs, "Runs per query kind")->check(CLI::Range(1, 100'000'000));
-  app.add_option("--store", o.store_path, "The GridStore store (replaced unless --reuse 1)");
+  app.add_option("--store", o.store_path,
+                 "The GridStore store: a directory (replaced unless --reuse 1) or a store URI "
+                 "(rados://...: never replaced)");
   app.add_option("--sqlite", o.sqlite_path, "The SQLite database (replaced), or :memory:");
   app.add_option("--json", o.json_path, "Also write the JSON line to this file");
   app.add_option("--reuse", o.reuse,
@@ -145,8 +147,11 @@ int main(int argc, char** argv) {
 
   // ---- load ----
   const std::string loaded_marker = store_path + "/bench-loaded-n";
-  bool load_grid = true;
-  if (reuse) {
+  // A store URI (rados://POOL?...&namespace=NS) is never replaced: give a fresh namespace, or
+  // --reuse 1 to take it as loaded by an earlier run with the same --n.
+  const bool store_uri = store_path.find("://") != std::string::npos;
+  bool load_grid = !(store_uri && reuse);
+  if (reuse && !store_uri) {
     FILE* f = std::fopen(loaded_marker.c_str(), "r");
     long long loaded = -1;
     if (f != nullptr) {
@@ -155,7 +160,7 @@ int main(int argc, char** argv) {
     }
     load_grid = loaded != n;
   }
-  if (load_grid) std::filesystem::remove_all(store_path);
+  if (load_grid && !store_uri) std::filesystem::remove_all(store_path);
   if (sqlite_path != ":memory:") std::filesystem::remove(sqlite_path);
   auto store_or = GridStore::Open(store_path, {.create_if_missing = true});
   Check(store_or.status(), "open store");
@@ -342,7 +347,7 @@ int main(int argc, char** argv) {
          return c;
        }});
 
-  if (load_grid) {
+  if (load_grid && !store_uri) {
     FILE* f = std::fopen(loaded_marker.c_str(), "w");
     if (f != nullptr) {
       std::fprintf(f, "%" PRId64 "\n", n);

@@ -147,8 +147,13 @@ class KvStore {
   virtual Status DeleteRange(const WriteOptions& options, Table table, const KeyRange& range) = 0;
 
   // Applies the operations of `batch` in order. What every backend promises:
-  //   - The batch's meta and index operations are atomic together: all or nothing, and readers
-  //     never see part of them.
+  //   - The batch's meta and index operations of one dataset are atomic together: all or nothing,
+  //     and readers never see part of them. A dataset's keys are its meta key `id`, the meta keys
+  //     `00 01 id` and `00 02 id 00 ...`, the index keys `02 id 00 ...`, and index postings
+  //     (`01 ...`, ending with `id 00`) written in a batch that also writes, deletes or expects
+  //     that dataset's meta; every other meta and index key is store-wide and atomic with each
+  //     dataset's. A sharded backend (RADOS, docs/format.md "Catalog shards") applies a batch over
+  //     several datasets one shard at a time.
   //   - Data operations are atomic per key only (a reader may see some of a batch's data writes
   //     and not others; a failed Write may leave some applied). They are ordered around the meta
   //     and index operations: data operations up to the batch's last data Put are applied
@@ -157,9 +162,11 @@ class KvStore {
   //     before any block goes.
   //   - An invalid operation (see DeleteRange) fails the whole batch before anything is applied.
   //   - Expectations (WriteBatch::Expect) are checked atomically with the meta and index
-  //     operations, against every writer of the store, in this process or another. If one
-  //     fails, Write returns Aborted naming the key's table and applies no meta or index
-  //     operation; data operations may have been applied, as for any failed Write.
+  //     operations of their dataset (store-wide keys: with every dataset's), against every
+  //     writer of the store, in this process or another. If one fails, Write returns Aborted
+  //     naming the key's table and applies no meta or index operation (a sharded backend: unless
+  //     a writer got in between its check and its write of another shard, which the message
+  //     says); data operations may have been applied, as for any failed Write.
   // A single-node backend (RocksDB, memory) applies the whole batch atomically, which is
   // stronger; a distributed one (RADOS) cannot make writes to many objects atomic.
   virtual Status Write(const WriteOptions& options, const WriteBatch& batch) = 0;

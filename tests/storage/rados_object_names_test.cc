@@ -90,10 +90,83 @@ TEST(RadosUriTest, RejectsMalformedUrisNamingThePart) {
   EXPECT_STATUS(ParseRadosUri("rados://p?conf="), kInvalidArgument, "empty conf=");
   EXPECT_STATUS(ParseRadosUri("rados://p?conf=a&conf=b"), kInvalidArgument, "given twice");
   EXPECT_STATUS(ParseRadosUri("rados://p?user=x"), kInvalidArgument, "unknown parameter 'user'",
-                "conf, id, namespace");
+                "conf, id, namespace, catalog_shards");
   EXPECT_STATUS(ParseRadosUri("rados://p?id=client.admin"), kInvalidArgument, "without 'client.'");
   EXPECT_STATUS(ParseRadosUri("rados://p?conf=%zz"), kInvalidArgument, "malformed %-escape");
   EXPECT_STATUS(ParseRadosUri("rados://p?conf=%2"), kInvalidArgument, "malformed %-escape");
+  EXPECT_STATUS(ParseRadosUri("rados://p?catalog_shards=0"), kInvalidArgument, "1 to 4096");
+  EXPECT_STATUS(ParseRadosUri("rados://p?catalog_shards=x"), kInvalidArgument, "takes a number");
+  EXPECT_STATUS(ParseRadosUri("rados://p?catalog_shards=5000"), kInvalidArgument, "1 to 4096");
+}
+
+TEST(RadosUriTest, CatalogShards) {
+  ASSERT_OK_AND_ASSIGN(auto o, ParseRadosUri("rados://p?catalog_shards=256"));
+  EXPECT_EQ(o.catalog_shards, 256);
+  ASSERT_OK_AND_ASSIGN(o, ParseRadosUri("rados://p"));
+  EXPECT_EQ(o.catalog_shards, 0);  // the store's own (64 for a new one)
+}
+
+// Where catalog keys live (docs/format.md, "Catalog shards"). Part of the stored layout: a
+// change moves keys of existing stores.
+TEST(CatalogShardsTest, KeysGoToTheShardOfTheirDataset) {
+  using names::CatalogPlacement;
+  using storage::Table;
+  std::string_view p;
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, "era5/t2m", &p), CatalogPlacement::kPartition);
+  EXPECT_EQ(p, "era5/t2m");
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta,
+                                   "\0\x01"
+                                   "era5"s,
+                                   &p),
+            CatalogPlacement::kPartition);
+  EXPECT_EQ(p, "era5");
+  const std::string staged =
+      "\0\x02"
+      "era5\0\x01\x02\x03\x04\x05\x06\x07\x08"s;
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, staged, &p), CatalogPlacement::kPartition);
+  EXPECT_EQ(p, "era5");
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, "\0gridstore"s, &p), CatalogPlacement::kStoreWide);
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex,
+                                   "\x02"
+                                   "era5\0x"s,
+                                   &p),
+            CatalogPlacement::kPartition);
+  EXPECT_EQ(p, "era5");
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex,
+                                   "\x01main\0f\0v\0\x01"
+                                   "era5\0"s,
+                                   &p),
+            CatalogPlacement::kPosting);
+  for (const std::string& k : {"\x03main\0"s, "\x04"s, "\x05main\0"s, "plain"s}) {
+    EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex, k, &p), CatalogPlacement::kStoreWide);
+  }
+  // A posting belongs to the batch's dataset whose id ends it (the longest of several).
+  const std::string posting = "\x01main\0time\0\x80\0\0\0\0\0\0\x07run-b\0"s;
+  EXPECT_TRUE(names::PostingOwner(posting, {"run-a", "run-b", "b"}, &p));
+  EXPECT_EQ(p, "run-b");
+  EXPECT_FALSE(names::PostingOwner(posting, {"run-a"}, &p));
+  EXPECT_TRUE(names::CatalogRangePartition(Table::kIndex,
+                                           "\x02"
+                                           "era5\0"s,
+                                           "\x02"
+                                           "era5\x01"s,
+                                           &p));
+  EXPECT_EQ(p, "era5");
+  EXPECT_FALSE(names::CatalogRangePartition(Table::kIndex,
+                                            "\x02"
+                                            "era5\0"s,
+                                            "\x03"s, &p));
+  EXPECT_FALSE(names::CatalogRangePartition(Table::kMeta, "era5", "era6", &p));
+  // Shard names and the hash (pinned).
+  EXPECT_EQ(names::CatalogShardName(0), "catalog");
+  EXPECT_EQ(names::CatalogShardName(1), "catalog.0001");
+  EXPECT_EQ(names::CatalogShardName(4095), "catalog.0fff");
+  EXPECT_EQ(names::CatalogShardOf("anything", 1), 0);
+  EXPECT_EQ(names::CatalogShardOf("era5/t2m", 64),
+            static_cast<int>(names::StableHash("era5/t2m") % 64));
+  std::set<int> used;
+  for (int i = 0; i < 1000; ++i) used.insert(names::CatalogShardOf("ds" + std::to_string(i), 64));
+  EXPECT_EQ(used.size(), 64u);
 }
 
 }  // namespace

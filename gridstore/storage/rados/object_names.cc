@@ -49,6 +49,71 @@ int DirectoryShard(std::string_view key) {
   return static_cast<int>(StableHash(key) % kDirectoryShards);
 }
 
+CatalogPlacement PlaceCatalogKey(Table table, std::string_view key, std::string_view* partition) {
+  if (key.empty()) return CatalogPlacement::kStoreWide;
+  const auto first = static_cast<unsigned char>(key[0]);
+  if (table == Table::kMeta) {
+    if (first != 0) {
+      *partition = key;
+      return CatalogPlacement::kPartition;
+    }
+    if (key.size() > 2 && key[1] == '\x01') {
+      *partition = key.substr(2);
+      return CatalogPlacement::kPartition;
+    }
+    if (key.size() > 2 && key[1] == '\x02') {
+      *partition = key.substr(2, key.find('\0', 2) - 2);
+      return partition->empty() ? CatalogPlacement::kStoreWide : CatalogPlacement::kPartition;
+    }
+    return CatalogPlacement::kStoreWide;
+  }
+  if (first == 0x01) return CatalogPlacement::kPosting;
+  if (first == 0x02 && key.size() > 1) {
+    *partition = key.substr(1, key.find('\0', 1) - 1);
+    return partition->empty() ? CatalogPlacement::kStoreWide : CatalogPlacement::kPartition;
+  }
+  return CatalogPlacement::kStoreWide;
+}
+
+bool CatalogRangePartition(Table table, std::string_view begin, std::string_view end,
+                           std::string_view* partition) {
+  if (table != Table::kIndex || begin.size() < 3 || begin[0] != '\x02') return false;
+  const size_t nul = begin.find('\0', 1);
+  if (nul == std::string_view::npos || nul == 1) return false;
+  // [02 id 00 ..., 02 id 01) holds only keys of id.
+  std::string limit(begin.substr(0, nul));
+  limit.push_back('\x01');
+  if (end.empty() || end > limit) return false;
+  *partition = begin.substr(1, nul - 1);
+  return true;
+}
+
+bool PostingOwner(std::string_view posting, const std::vector<std::string_view>& candidates,
+                  std::string_view* owner) {
+  if (posting.empty() || posting.back() != '\0') return false;
+  const std::string_view body = posting.substr(0, posting.size() - 1);
+  bool found = false;
+  for (std::string_view c : candidates) {
+    if (c.size() < body.size() && body.ends_with(c) && (!found || c.size() > owner->size())) {
+      *owner = c;
+      found = true;
+    }
+  }
+  return found;
+}
+
+int CatalogShardOf(std::string_view partition, int shards) {
+  return shards <= 1 ? 0 : static_cast<int>(StableHash(partition) % static_cast<uint64_t>(shards));
+}
+
+std::string CatalogShardName(int shard) {
+  if (shard == 0) return "catalog";
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string name = "catalog.";
+  for (int s = 12; s >= 0; s -= 4) name.push_back(kHex[(shard >> s) & 15]);
+  return name;
+}
+
 std::string DataObjectName(std::string_view key) { return "d." + EscapeObjectName(key); }
 
 std::string DirectoryObjectName(std::string_view partition, int shard) {

@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
-// The catalog object: the meta and index tables as one omap, read by key or range and written
-// atomically (one write operation, asserting the version read for conditional writes).
+// The catalog shards: reading the meta and index tables (ranges merged over the shards, keys
+// looked up in their shard), and splitting a batch into one part per shard.
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -11,76 +11,132 @@
 namespace gridstore::storage::rados_internal {
 
 Status RadosKvStore::ReadCatalogRange(Table table, const KeyRange& range,
-                                      std::vector<std::pair<std::string, std::string>>* out) {
+                                      std::vector<std::pair<std::string, std::string>>* out,
+                                      int max_shards) {
   out->clear();
   const KeyRange r = CatalogRange(table, range);
   if (!range.end.empty() && range.begin >= range.end) return Status::OK();
-  std::vector<OmapCursor> cursor(1);
-  cursor[0].oid = std::string(kCatalogObject);
-  GRIDSTORE_RETURN_IF_ERROR(ReadOmapRanges(&cursor, r.begin, r.end));
-  for (auto& [k, v] : cursor[0].entries) out->emplace_back(k.substr(1), std::move(v));
+  std::vector<OmapCursor> cursors;
+  std::string_view partition;
+  if (shards_ > 1 && CatalogRangePartition(table, range.begin, range.end, &partition)) {
+    cursors.emplace_back().oid = ShardName(CatalogShardOf(partition, shards_));
+  } else {
+    for (int shard = 0; shard < std::min(shards_, max_shards); ++shard) {
+      cursors.emplace_back().oid = ShardName(shard);
+    }
+  }
+  GRIDSTORE_RETURN_IF_ERROR(ReadOmapRanges(&cursors, r.begin, r.end));
+  size_t total = 0;
+  for (const OmapCursor& c : cursors) total += c.entries.size();
+  out->reserve(total);
+  // Each shard's entries are sorted and no key is in two shards: merge them.
+  for (OmapCursor& c : cursors) {
+    const auto middle = static_cast<std::ptrdiff_t>(out->size());
+    for (auto& [k, v] : c.entries) out->emplace_back(k.substr(1), std::move(v));
+    std::inplace_merge(out->begin(), out->begin() + middle, out->end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
   return Status::OK();
 }
 
-Status RadosKvStore::ReadCatalogKeys(const std::set<std::string>& keys,
-                                     std::map<std::string, bufferlist>* found, uint64_t* version) {
-  librados::ObjectReadOperation op;
-  int rval = 0;
-  op.omap_get_vals_by_keys(keys, found, &rval);
-  AioWindow window(1);
-  int r = 0;
-  window.Submit(
-      [&](librados::AioCompletion* c) {
-        return io_.aio_operate(std::string(kCatalogObject), c, &op, nullptr);
-      },
-      [&](int result) {
-        r = result == 0 ? rval : result;
-        *version = window.version();
-      });
-  window.Drain();
-  if (r == -ENOENT) {
-    found->clear();
-    *version = 0;
-    return Status::OK();
+void RadosKvStore::MultiGetCatalog(Table table, const std::vector<std::string_view>& keys,
+                                   std::vector<std::string>* values,
+                                   std::vector<Status>* statuses) {
+  // Keys per shard; a posting (whose dataset the key does not say) is looked for in every shard.
+  std::vector<std::set<std::string>> wanted(static_cast<size_t>(shards_));
+  for (std::string_view k : keys) {
+    std::string_view partition;
+    switch (PlaceCatalogKey(table, k, &partition)) {
+      case CatalogPlacement::kStoreWide:
+        wanted[0].insert(CatalogKey(table, k));
+        break;
+      case CatalogPlacement::kPartition:
+        wanted[static_cast<size_t>(CatalogShardOf(partition, shards_))].insert(
+            CatalogKey(table, k));
+        break;
+      case CatalogPlacement::kPosting:
+        for (auto& w : wanted) w.insert(CatalogKey(table, k));
+        break;
+    }
   }
-  if (r < 0) return Error(r, "reading the catalog");
-  return Status::OK();
+  struct Read {
+    librados::ObjectReadOperation op;
+    std::map<std::string, bufferlist> found;
+    int rval = 0;
+  };
+  std::map<std::string, bufferlist> found;
+  Status failure;
+  {
+    AioWindow window(options_.max_in_flight);
+    for (int shard = 0; shard < shards_; ++shard) {
+      if (wanted[static_cast<size_t>(shard)].empty()) continue;
+      auto read = std::make_shared<Read>();
+      read->op.omap_get_vals_by_keys(wanted[static_cast<size_t>(shard)], &read->found, &read->rval);
+      const std::string oid = ShardName(shard);
+      window.Submit(
+          [&](librados::AioCompletion* c) { return io_.aio_operate(oid, c, &read->op, nullptr); },
+          [&, read](int r) {
+            if (r == 0) r = read->rval;
+            if (r == -ENOENT) return;  // a shard nothing was written to yet
+            if (r < 0) {
+              if (failure.ok()) failure = Error(r, "reading the catalog");
+              return;
+            }
+            found.merge(read->found);
+          });
+    }
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (!failure.ok()) {
+      (*statuses)[i] = failure;
+    } else if (auto it = found.find(CatalogKey(table, keys[i])); it != found.end()) {
+      CopyOut(it->second, &(*values)[i]);
+    } else {
+      (*statuses)[i] = Status::NotFound("");
+    }
+  }
 }
 
 namespace {
 
-// The batch's net effect on the catalog, its operations applied in order: the keys to set (with
-// their values) and the keys to remove. `existing` holds the keys of every deleted range.
-void NetEffect(const std::vector<const WriteBatch::Op*>& ops, const std::set<std::string>& existing,
-               std::map<std::string, bufferlist>* sets, std::set<std::string>* removals) {
-  std::map<std::string, std::optional<std::string_view>> effect;
+// The partitions a batch names (its meta and index keys and expectations that say their dataset),
+// to which its postings are routed.
+std::vector<std::string_view> BatchPartitions(
+    const std::vector<const WriteBatch::Op*>& ops,
+    const std::vector<WriteBatch::Expectation>& expectations) {
+  std::vector<std::string_view> partitions;
+  std::string_view p;
   for (const WriteBatch::Op* op : ops) {
-    switch (op->type) {
-      case WriteBatch::OpType::kPut:
-        effect[CatalogKey(op->table, op->key)] = op->value;
-        break;
-      case WriteBatch::OpType::kDelete:
-        effect[CatalogKey(op->table, op->key)] = std::nullopt;
-        break;
-      case WriteBatch::OpType::kDeleteRange: {
-        const KeyRange r = CatalogRange(op->table, KeyRange{op->key, op->value});
-        for (auto it = existing.lower_bound(r.begin); it != existing.end() && *it < r.end; ++it) {
-          effect[*it] = std::nullopt;
-        }
-        for (auto it = effect.lower_bound(r.begin); it != effect.end() && it->first < r.end; ++it) {
-          it->second = std::nullopt;
-        }
-        break;
-      }
+    if (op->type != WriteBatch::OpType::kDeleteRange &&
+        PlaceCatalogKey(op->table, op->key, &p) == CatalogPlacement::kPartition) {
+      partitions.push_back(p);
     }
   }
-  for (const auto& [key, value] : effect) {
-    if (value.has_value()) {
-      sets->emplace(key, ToBufferList(*value));
-    } else {
-      removals->insert(key);
+  for (const WriteBatch::Expectation& e : expectations) {
+    if (PlaceCatalogKey(e.table, e.key, &p) == CatalogPlacement::kPartition) {
+      partitions.push_back(p);
     }
   }
+  std::sort(partitions.begin(), partitions.end());
+  partitions.erase(std::unique(partitions.begin(), partitions.end()), partitions.end());
+  return partitions;
+}
+
+// The shard of a key: -1 for a store-wide key (home shard, and a fence on the others).
+int ShardOfKey(Table table, std::string_view key, const std::vector<std::string_view>& partitions,
+               int shards) {
+  std::string_view p;
+  switch (PlaceCatalogKey(table, key, &p)) {
+    case CatalogPlacement::kPartition:
+      return CatalogShardOf(p, shards);
+    case CatalogPlacement::kPosting:
+      // A posting lives with the dataset the batch writes it for; one written alone (only
+      // generic tests do) is store-wide.
+      return PostingOwner(key, partitions, &p) ? CatalogShardOf(p, shards) : -1;
+    case CatalogPlacement::kStoreWide:
+      break;
+  }
+  return -1;
 }
 
 }  // namespace
@@ -88,77 +144,58 @@ void NetEffect(const std::vector<const WriteBatch::Op*>& ops, const std::set<std
 Status RadosKvStore::ApplyCatalogOps(const std::vector<const WriteBatch::Op*>& ops,
                                      const std::vector<WriteBatch::Expectation>& expectations) {
   if (ops.empty() && expectations.empty()) return Status::OK();
-  const bool has_range = std::any_of(ops.begin(), ops.end(), [](const WriteBatch::Op* op) {
-    return op->type == WriteBatch::OpType::kDeleteRange;
-  });
-  std::set<std::string> expected_keys;
-  for (const WriteBatch::Expectation& e : expectations) {
-    expected_keys.insert(CatalogKey(e.table, e.key));
-  }
-  for (int attempt = 0; attempt < kMaxConsistentReadTries; ++attempt) {
-    // Existing keys of every deleted range, at one version.
-    std::set<std::string> existing;
-    uint64_t version = 0;
-    bool catalog_exists = false, moved = false;
-    bool version_known = false;
-    if (!expectations.empty()) {
-      std::map<std::string, bufferlist> found;
-      GRIDSTORE_RETURN_IF_ERROR(ReadCatalogKeys(expected_keys, &found, &version));
-      version_known = true;
-      catalog_exists = version != 0;
-      for (const WriteBatch::Expectation& e : expectations) {
-        auto it = found.find(CatalogKey(e.table, e.key));
-        std::string value;
-        if (it != found.end()) CopyOut(it->second, &value);
-        const bool matches = e.value ? it != found.end() && value == *e.value : it == found.end();
-        if (!matches) {
-          return Status::Aborted(where_ + ": a concurrent write changed a key of table '" +
-                                 std::string(TableName(e.table)) + "' this write depends on");
-        }
-      }
-    }
-    if (has_range) {
-      std::vector<OmapCursor> cursor(1);
-      cursor[0].oid = std::string(kCatalogObject);
-      for (const WriteBatch::Op* op : ops) {
-        if (op->type != WriteBatch::OpType::kDeleteRange) continue;
-        const KeyRange r = CatalogRange(op->table, KeyRange{op->key, op->value});
-        cursor[0] = OmapCursor{.oid = std::string(kCatalogObject)};
-        GRIDSTORE_RETURN_IF_ERROR(ReadOmapRanges(&cursor, r.begin, r.end));
-        if (version_known && cursor[0].version != version) {
-          moved = true;  // changed between two reads
-          break;
-        }
-        version_known = true;
-        if (cursor[0].version != 0) catalog_exists = true;
-        version = cursor[0].version;
-        for (auto& entry : cursor[0].entries) existing.insert(std::move(entry.first));
-      }
-    }
-    if (moved) continue;
-    std::map<std::string, bufferlist> sets;
-    std::set<std::string> removals;
-    NetEffect(ops, existing, &sets, &removals);
-    librados::ObjectWriteOperation write;
-    if (version_known) {
-      if (catalog_exists) {
-        write.assert_version(version);
+  const std::vector<std::string_view> partitions = BatchPartitions(ops, expectations);
+  std::map<int, CatalogPart> parts;
+  auto part = [&](int shard) -> CatalogPart& {
+    CatalogPart& p = parts[shard];
+    p.shard = shard;
+    return p;
+  };
+  bool store_wide_expected = false;
+  for (const WriteBatch::Op* op : ops) {
+    std::string_view p;
+    if (op->type == WriteBatch::OpType::kDeleteRange) {
+      if (shards_ > 1 && CatalogRangePartition(op->table, op->key, op->value, &p)) {
+        part(CatalogShardOf(p, shards_)).ops.push_back(op);
       } else {
-        write.create(/*exclusive=*/true);  // still absent, as read
+        for (int shard = 0; shard < shards_; ++shard) part(shard).ops.push_back(op);
+        part(0).store_wide_writes = true;
       }
+      continue;
     }
-    if (!removals.empty()) write.omap_rm_keys(removals);
-    if (!sets.empty()) write.omap_set(sets);
-    if (removals.empty() && sets.empty()) return Status::OK();
-    const int r = RunWrite(std::string(kCatalogObject), &write);
-    // Another writer got in (or created the catalog) since the read: read again.
-    if (r == -ERANGE || r == -EOVERFLOW || r == -EEXIST) continue;
-    if (r < 0) return Error(r, "writing the catalog");
-    return Status::OK();
+    const int shard = ShardOfKey(op->table, op->key, partitions, shards_);
+    part(std::max(shard, 0)).ops.push_back(op);
+    if (shard < 0) part(0).store_wide_writes = true;
   }
-  return Status::Unavailable(where_ +
-                             ": the catalog kept changing under a conditional write "
-                             "or range delete");
+  for (const WriteBatch::Expectation& e : expectations) {
+    const int shard = ShardOfKey(e.table, e.key, partitions, shards_);
+    part(std::max(shard, 0)).expectations.push_back(&e);
+    if (shard < 0) store_wide_expected = true;
+  }
+  if (shards_ == 1) return ApplyCatalogParts({&parts[0]}, /*fenced=*/false);
+  std::vector<CatalogPart*> rest;
+  for (auto& [shard, p] : parts) {
+    if (shard != 0 || !p.store_wide_writes) rest.push_back(&p);
+  }
+  if (parts.count(0) && parts[0].store_wide_writes) {
+    // The other shards' expectations are checked first, so that a batch refused there has
+    // changed nothing (a writer getting in between the check and the write is a partial batch).
+    std::vector<CatalogPart*> expecting;
+    for (CatalogPart* p : rest) {
+      if (!p->expectations.empty()) expecting.push_back(p);
+    }
+    if (!expecting.empty()) {
+      GRIDSTORE_RETURN_IF_ERROR(ReadCatalogParts(expecting));
+      GRIDSTORE_RETURN_IF_ERROR(CheckCatalogParts(expecting, /*some_applied=*/false));
+    }
+    // Store-wide keys change at home first, with the batch's store-wide expectations; their new
+    // sequence reaches every shard before the rest of the batch is written (and before Write
+    // returns), so no shard accepts a write checked against the old store-wide keys after that.
+    GRIDSTORE_RETURN_IF_ERROR(ApplyCatalogParts({&parts[0]}, /*fenced=*/false));
+    GRIDSTORE_RETURN_IF_ERROR(PropagateStoreWideSeq(parts[0].seq + 1));
+    return ApplyCatalogParts(rest, /*fenced=*/false);
+  }
+  return ApplyCatalogParts(rest, store_wide_expected);
 }
 
 }  // namespace gridstore::storage::rados_internal

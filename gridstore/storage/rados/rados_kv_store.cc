@@ -1,8 +1,9 @@
 // Copyright 2026 The GridStore Authors.
 //
 // The RADOS backend. Three kinds of objects (object_names.h, docs/format.md "RADOS"):
-//   - the catalog: one omap object holding the meta and index tables, so a batch's meta + index
-//     operations are one RADOS write operation, atomic on the OSD;
+//   - the catalog: omap objects (shards, by a hash of the dataset id) holding the meta and index
+//     tables, so a dataset's meta + index operations are one RADOS write operation on its shard,
+//     atomic on the OSD;
 //   - data values: one object each, named from the key, so Get and MultiGet need no lookup and a
 //     fetch of N blocks is N reads in flight at once (about one round trip);
 //   - directories: per partition (dataset) and shard, an omap of its data keys, which is what makes
@@ -44,25 +45,7 @@ void RadosKvStore::MultiGet(const ReadOptions&, Table table,
     });
     return;
   }
-  std::set<std::string> wanted;
-  for (std::string_view k : keys) wanted.insert(CatalogKey(table, k));
-  std::map<std::string, bufferlist> found;
-  int rval = 0;
-  librados::ObjectReadOperation op;
-  op.omap_get_vals_by_keys(wanted, &found, &rval);
-  int r = RunRead(std::string(kCatalogObject), &op);
-  if (r == 0) r = rval;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (r == -ENOENT) {
-      (*statuses)[i] = Status::NotFound("");
-    } else if (r < 0) {
-      (*statuses)[i] = Error(r, "reading the catalog");
-    } else if (auto it = found.find(CatalogKey(table, keys[i])); it != found.end()) {
-      CopyOut(it->second, &(*values)[i]);
-    } else {
-      (*statuses)[i] = Status::NotFound("");
-    }
-  }
+  MultiGetCatalog(table, keys, values, statuses);
 }
 
 Status RadosKvStore::Put(const WriteOptions& options, Table table, std::string_view key,
@@ -128,8 +111,15 @@ Result<uint64_t> RadosKvStore::ApproximateSize(Table table, const KeyRange& rang
     return total;
   }
   std::vector<std::pair<std::string, std::string>> entries;
-  GRIDSTORE_RETURN_IF_ERROR(ReadCatalogRange(table, range, &entries));
+  GRIDSTORE_RETURN_IF_ERROR(ReadCatalogRange(table, range, &entries, kCatalogSizeSample));
   for (const auto& [key, value] : entries) total += key.size() + value.size();
+  std::string_view partition;
+  // Datasets spread evenly over the shards (a hash of their ids): a range over all of them is
+  // estimated from the first few.
+  if (shards_ > kCatalogSizeSample &&
+      !CatalogRangePartition(table, range.begin, range.end, &partition)) {
+    total = total * static_cast<uint64_t>(shards_) / kCatalogSizeSample;
+  }
   return total;
 }
 
@@ -171,13 +161,7 @@ Status RadosKvStore::CheckDataKey(const WriteBatch::Op& op) const {
 Status RadosKvStore::ScanImpl(const ReadOptions&, Table table, const KeyRange& range, bool reverse,
                               const std::function<bool(std::string_view, std::string_view)>& fn) {
   if (table != Table::kData) {
-    std::vector<std::pair<std::string, std::string>> entries;
-    GRIDSTORE_RETURN_IF_ERROR(ReadCatalogRange(table, range, &entries));
-    if (reverse) std::reverse(entries.begin(), entries.end());
-    for (const auto& [k, v] : entries) {
-      if (!fn(k, v)) break;
-    }
-    return Status::OK();
+    return reverse ? ReverseScanCatalog(table, range, fn) : ScanCatalog(table, range, fn);
   }
   std::vector<std::pair<std::string, uint64_t>> listed;
   GRIDSTORE_RETURN_IF_ERROR(ListDataKeys(range, &listed));

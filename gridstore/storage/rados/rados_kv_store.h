@@ -4,7 +4,8 @@
 // parser and a factory; librados types never leave storage/rados/*.cc. How tables map to objects
 // (and why) is in docs/format.md, "RADOS".
 //
-// A store is named rados://POOL?conf=/etc/ceph/ceph.conf&id=CLIENT&namespace=NS: every object of
+// A store is named rados://POOL?conf=/etc/ceph/ceph.conf&id=CLIENT&namespace=NS[&catalog_shards=N]:
+// every object of
 // the store lives in one namespace of one existing pool, so one pool can hold many stores.
 #ifndef GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_H_
 #define GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_H_
@@ -30,6 +31,10 @@ struct RadosOptions {
   // Create the store (its catalog object) when the namespace holds none. If false, a namespace
   // without a store is NotFound.
   bool create_if_missing = false;
+  // Catalog shards (objects holding the meta and index tables, docs/format.md "Catalog shards").
+  // Fixed when the store is created: 0 takes kDefaultCatalogShards (64) then; opening an existing
+  // store, 0 takes what it has and any other count must match it (InvalidArgument otherwise).
+  int catalog_shards = 0;
   // Every write fails with FailedPrecondition.
   bool read_only = false;
   // Runs on a store this call creates; its first catalog write creates the catalog object, so
@@ -44,8 +49,9 @@ struct RadosOptions {
   int default_timeout_seconds = 30;
 };
 
-// Parses "rados://POOL?conf=PATH&id=CLIENT&namespace=NS" (every parameter optional, each at most
-// once, values percent-decoded). InvalidArgument naming the URI and the offending part otherwise.
+// Parses "rados://POOL?conf=PATH&id=CLIENT&namespace=NS&catalog_shards=N" (every parameter
+// optional, each at most once, values percent-decoded). InvalidArgument naming the URI and the
+// offending part otherwise.
 Result<RadosOptions> ParseRadosUri(std::string_view uri);
 
 // Connects to the cluster and opens the store. Errors, each naming the pool (and namespace) and the

@@ -2,13 +2,14 @@
 //
 // The RADOS backend's implementation, shared by its units: rados_kv_store.cc (the KvStore
 // interface), rados_io.cc (asynchronous reads and omap pages), rados_catalog.cc (the catalog
-// object: meta and index tables), rados_data.cc (data values and their directories) and
-// rados_open.cc (connecting). See rados_kv_store.cc for the object layout. Only storage/rados/
-// includes it: it is the one header that sees librados.
+// shards: reading the meta and index tables), rados_catalog_write.cc (writing them), rados_data.cc
+// (data values and their directories) and rados_open.cc (connecting). See rados_kv_store.cc for the
+// object layout. Only storage/rados/ includes it: it is the one header that sees librados.
 #ifndef GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_IMPL_H_
 #define GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_IMPL_H_
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -33,6 +34,8 @@ using librados::bufferlist;
 // Entries per omap read: a page is one round trip; small enough that a catalog page of metas
 // with coordinate arrays stays a few MB.
 inline constexpr unsigned kOmapPage = 512;
+// ApproximateSize of a meta or index range over every shard reads this many shards and scales.
+inline constexpr int kCatalogSizeSample = 4;
 // A scan that keeps seeing the catalog change between its pages gives up after this many tries.
 inline constexpr int kMaxConsistentReadTries = 20;
 
@@ -135,10 +138,51 @@ struct OmapCursor {
   uint64_t version = 0;
   int tries = 0;
 };
+// A catalog shard listed page by page for a forward scan (rados_catalog_scan.cc).
+struct CatalogCursor {
+  std::string oid;
+  std::vector<std::pair<std::string, std::string>> entries;  // the current page
+  size_t next = 0;                                           // the next entry to merge
+  std::string start_after;  // the first page: the range's first key (inclusive)
+  bool first = true;
+  bool done = false;
+  uint64_t version = 0;  // 0: not yet known (first page, or the shard changed)
+  int tries = 0;
+  // Backward: start_after is the exclusive top of what is left; `step` the width of the next
+  // guess below it (0: down to the range's start); `whole`, when set, a start from which the keys
+  // up to the top are too dense to split by number: the next page is all of [whole, top), read
+  // forwards.
+  uint64_t step = 0;
+  std::string whole;
+};
+
+// A batch's meta and index operations and expectations that fall in one catalog shard, and what
+// was read of the shard to apply them (rados_catalog_write.cc).
+struct CatalogPart {
+  int shard = 0;
+  std::vector<const WriteBatch::Op*> ops;
+  std::vector<const WriteBatch::Expectation*> expectations;
+  bool store_wide_writes = false;  // home shard: the batch writes store-wide keys
+  bool fenced = false;             // checked against the store-wide sequence the batch read
+  bool applied = false;
+  // Read state.
+  bool read = false;
+  bool exists = false;
+  uint64_t version = 0;
+  uint64_t seq = 0;  // the shard's store-wide sequence
+  std::map<std::string, bufferlist> found;
+  std::set<std::string> existing;  // keys of the part's deleted ranges
+};
+
 class RadosKvStore final : public KvStore {
  public:
-  RadosKvStore(std::unique_ptr<librados::Rados> cluster, librados::IoCtx io, RadosOptions options)
-      : cluster_(std::move(cluster)), io_(std::move(io)), options_(std::move(options)) {
+  RadosKvStore(std::unique_ptr<librados::Rados> cluster, librados::IoCtx io, RadosOptions options,
+               int catalog_shards, bool creating)
+      : cluster_(std::move(cluster)),
+        io_(std::move(io)),
+        options_(std::move(options)),
+        shards_(catalog_shards),
+        creating_(creating) {
     where_ = "RADOS pool '" + options_.pool + "'";
     if (!options_.rados_namespace.empty())
       where_ += " namespace '" + options_.rados_namespace + "'";
@@ -207,8 +251,31 @@ class RadosKvStore final : public KvStore {
   Status ReadOmapRanges(std::vector<OmapCursor>* cursors, std::string_view begin,
                         std::string_view end);
 
+  // Every catalog entry of `range`, from the shards that may hold some (all in flight together),
+  // merged in key order. Each shard is read at one version of it.
+  // With `max_shards`, only the first max_shards shards are read (size estimates).
   Status ReadCatalogRange(Table table, const KeyRange& range,
-                          std::vector<std::pair<std::string, std::string>>* out);
+                          std::vector<std::pair<std::string, std::string>>* out,
+                          int max_shards = kMaxCatalogShards);
+
+  // A forward scan of the meta or index table: the shards merged in key order, each read a page
+  // at a time as the merge reaches it.
+  Status ScanCatalog(Table table, const KeyRange& range,
+                     const std::function<bool(std::string_view, std::string_view)>& fn);
+  // As ScanCatalog, backwards (a reverse scan).
+  Status ReverseScanCatalog(Table table, const KeyRange& range,
+                            const std::function<bool(std::string_view, std::string_view)>& fn);
+  // Reads the next page below each cursor's top (all in flight together), down to `begin`;
+  // `prefix` is the length of the range's common prefix.
+  Status ReadCatalogPagesBackward(const std::vector<CatalogCursor*>& cursors,
+                                  std::string_view begin, size_t prefix);
+  // Reads the next page of each cursor (all in flight together), up to `end`.
+  Status ReadCatalogPages(const std::vector<CatalogCursor*>& cursors, std::string_view end);
+
+  // MultiGet of meta or index keys: one omap_get_vals_by_keys per shard involved, in flight
+  // together.
+  void MultiGetCatalog(Table table, const std::vector<std::string_view>& keys,
+                       std::vector<std::string>* values, std::vector<Status>* statuses);
 
   // The partitions whose keys may fall in `range`.
   Status PartitionsOf(const KeyRange& range, std::vector<std::string>* partitions);
@@ -253,20 +320,39 @@ class RadosKvStore final : public KvStore {
       const std::vector<std::pair<std::string, std::map<std::string, bufferlist>>>& sets,
       const std::vector<std::pair<std::string, std::set<std::string>>>& removals);
 
-  // One atomic write of the catalog. A DeleteRange needs the keys it covers: they are read at
-  // one catalog version and the write asserts that version, retrying if another writer got in.
-  // Reads the catalog keys `keys` and the catalog's version (0 if it does not exist).
-  Status ReadCatalogKeys(const std::set<std::string>& keys,
-                         std::map<std::string, bufferlist>* found, uint64_t* version);
-
-  // Applies the catalog operations in one atomic write, if every expectation holds at the
-  // version written (asserted, so that a concurrent writer makes this one read again).
+  // Splits the batch's catalog operations and expectations into one part per shard (routing
+  // postings to the dataset the batch names) and applies them: the home shard first when the
+  // batch writes store-wide keys, then the others.
   Status ApplyCatalogOps(const std::vector<const WriteBatch::Op*>& ops,
                          const std::vector<WriteBatch::Expectation>& expectations);
+
+  // Applies each part atomically on its shard: reads what its expectations, range deletes and
+  // fence need (all parts in flight together), checks every expectation before writing any part,
+  // then writes every part asserting the version read, retrying a part another writer got into.
+  Status ApplyCatalogParts(std::vector<CatalogPart*> parts, bool fenced);
+
+  // Aborted unless every expectation of the parts holds in what was read of them.
+  Status CheckCatalogParts(const std::vector<CatalogPart*>& parts, bool some_applied) const;
+
+  // Reads each part's expected keys, xattrs and version (all in flight together).
+  Status ReadCatalogParts(const std::vector<CatalogPart*>& parts);
+
+  // Writes each part (all in flight together); marks the parts applied. Sets *retry if a part
+  // must be read again (its shard changed since it was read).
+  Status WriteCatalogParts(const std::vector<CatalogPart*>& parts, bool* retry);
+
+  // Brings every shard's store-wide sequence up to `seq` (those below it).
+  Status PropagateStoreWideSeq(uint64_t seq);
+
+  // The object name of catalog shard `shard`.
+  std::string ShardName(int shard) const { return CatalogShardName(shard); }
 
   std::unique_ptr<librados::Rados> cluster_;
   librados::IoCtx io_;
   const RadosOptions options_;
+  const int shards_;  // catalog shards (1: a store from before shards)
+  // The store is being created: the home shard's first write records the shard count.
+  std::atomic<bool> creating_;
   std::string where_;
 };
 

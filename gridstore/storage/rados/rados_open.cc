@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "gridstore/storage/rados/rados_kv_store_impl.h"
@@ -45,12 +46,76 @@ void AskForMapsBeforeTimingOut(librados::Rados& cluster) {
   }
 }
 
+// Opens the store in `io`'s namespace (creating it if asked): its home catalog shard marks it and
+// records the shard count (absent: a store from before shards, with one).
+Result<std::unique_ptr<KvStore>> OpenStoreIn(std::unique_ptr<librados::Rados> cluster,
+                                             librados::IoCtx io, const RadosOptions& options,
+                                             const std::string& where) {
+  auto close = [&](Status s) -> Result<std::unique_ptr<KvStore>> {
+    io.close();
+    cluster->shutdown();
+    return s;
+  };
+  std::map<std::string, bufferlist> xattrs;
+  int rval = 0;
+  librados::ObjectReadOperation read;
+  read.getxattrs(&xattrs, &rval);
+  int r = io.operate(CatalogShardName(0), &read, nullptr);
+  if (r == 0) r = rval;
+  if (r == -ENOENT) {
+    if (!options.create_if_missing || options.read_only) {
+      return close(Status::NotFound("no GridStore store in " + where));
+    }
+    const int shards = options.catalog_shards > 0 ? options.catalog_shards : kDefaultCatalogShards;
+    if (!options.initialize) {
+      librados::ObjectWriteOperation create;
+      create.create(/*exclusive=*/false);
+      create.setxattr(kCatalogShardsXattr, ToBufferList(std::to_string(shards)));
+      r = io.operate(CatalogShardName(0), &create);
+      if (r < 0)
+        return close(Status::Unavailable(where + ": creating the catalog: " + std::strerror(-r)));
+      return std::unique_ptr<KvStore>(
+          new RadosKvStore(std::move(cluster), std::move(io), options, shards, /*creating=*/false));
+    }
+    // The initializer's first catalog write creates the home shard (with the shard count), so no
+    // client sees a store before it is initialised.
+    auto store = std::make_unique<RadosKvStore>(std::move(cluster), std::move(io), options, shards,
+                                                /*creating=*/true);
+    GRIDSTORE_RETURN_IF_ERROR(options.initialize(store.get()));
+    return std::unique_ptr<KvStore>(std::move(store));
+  }
+  if (r < 0) {
+    return close(Status::Unavailable(where + ": reading the catalog: " + std::strerror(-r)));
+  }
+  int shards = 1;
+  if (auto it = xattrs.find(kCatalogShardsXattr); it != xattrs.end()) {
+    std::string value;
+    CopyOut(it->second, &value);
+    shards = std::atoi(value.c_str());
+    if (shards < 1 || shards > kMaxCatalogShards) {
+      return close(Status::DataLoss(where + ": the catalog records " + value +
+                                    " catalog shards, not a number from 1 to " +
+                                    std::to_string(kMaxCatalogShards)));
+    }
+  }
+  if (options.catalog_shards > 0 && options.catalog_shards != shards) {
+    return close(Status::InvalidArgument(
+        where + " has " + std::to_string(shards) + " catalog shards (fixed when it was created" +
+        (shards == 1 ? ", before catalogs were sharded" : "") + "), not the " +
+        std::to_string(options.catalog_shards) +
+        " catalog_shards= asks for; drop catalog_shards= " + "to open it"));
+  }
+  return std::unique_ptr<KvStore>(
+      new RadosKvStore(std::move(cluster), std::move(io), options, shards, /*creating=*/false));
+}
+
 }  // namespace
 }  // namespace rados_internal
 
 using rados_internal::AskForMapsBeforeTimingOut;
 using rados_internal::ConfName;
 using rados_internal::DefaultTimeout;
+using rados_internal::OpenStoreIn;
 using rados_internal::RadosKvStore;
 
 Result<std::unique_ptr<KvStore>> OpenRadosKvStore(const RadosOptions& options) {
@@ -104,34 +169,7 @@ Result<std::unique_ptr<KvStore>> OpenRadosKvStore(const RadosOptions& options) {
   }
   io.set_namespace(options.rados_namespace);
 
-  // The catalog object marks a store: it is created with the store, and never deleted.
-  uint64_t size = 0;
-  time_t mtime = 0;
-  r = io.stat(std::string(rados_internal::kCatalogObject), &size, &mtime);
-  if (r == -ENOENT) {
-    if (!options.create_if_missing || options.read_only) {
-      io.close();
-      cluster->shutdown();
-      return Status::NotFound("no GridStore store in " + where + " (" + conf + ")");
-    }
-    if (!options.initialize) {
-      librados::ObjectWriteOperation create;
-      create.create(/*exclusive=*/false);
-      r = io.operate(std::string(rados_internal::kCatalogObject), &create);
-    } else {
-      // The initializer's first catalog write creates the catalog, so no client sees a store
-      // before it is initialised.
-      auto store = std::make_unique<RadosKvStore>(std::move(cluster), std::move(io), options);
-      GRIDSTORE_RETURN_IF_ERROR(options.initialize(store.get()));
-      return std::unique_ptr<KvStore>(std::move(store));
-    }
-  }
-  if (r < 0) {
-    io.close();
-    cluster->shutdown();
-    return fail(r, "reading the catalog");
-  }
-  return std::unique_ptr<KvStore>(new RadosKvStore(std::move(cluster), std::move(io), options));
+  return OpenStoreIn(std::move(cluster), std::move(io), options, where + " (" + conf + ")");
 }
 
 }  // namespace gridstore::storage

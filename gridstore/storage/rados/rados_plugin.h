@@ -20,7 +20,7 @@
 namespace gridstore::storage {
 
 // Bump whenever KvStore, RadosOptions, Status or Result change shape.
-inline constexpr int kRadosPluginAbi = 1;
+inline constexpr int kRadosPluginAbi = 2;
 
 // The plugin's file name, and its exported entry points (extern "C", found with dlsym).
 inline constexpr char kRadosPluginFile[] = "libgridstore_rados.so";

@@ -13,8 +13,9 @@ namespace gridstore::storage {
 Result<RadosOptions> ParseRadosUri(std::string_view uri) {
   const std::string prefix = std::string(kRadosScheme) + "://";
   auto bad = [&](std::string_view why) {
-    return Status::InvalidArgument("store URI '" + std::string(uri) + "': " + std::string(why) +
-                                   " (expected rados://POOL?conf=PATH&id=CLIENT&namespace=NS)");
+    return Status::InvalidArgument(
+        "store URI '" + std::string(uri) + "': " + std::string(why) +
+        " (expected rados://POOL?conf=PATH&id=CLIENT&namespace=NS&catalog_shards=N)");
   };
   if (!uri.starts_with(prefix)) return bad("does not start with " + prefix);
   std::string_view rest = uri.substr(prefix.size());
@@ -32,7 +33,7 @@ Result<RadosOptions> ParseRadosUri(std::string_view uri) {
                "namespace, not a path inside one)");
   }
 
-  bool seen_conf = false, seen_id = false, seen_namespace = false;
+  bool seen_conf = false, seen_id = false, seen_namespace = false, seen_shards = false;
   size_t pos = 0;
   while (question != std::string_view::npos && pos <= query.size()) {
     const size_t amp = query.find('&', pos);
@@ -65,8 +66,19 @@ Result<RadosOptions> ParseRadosUri(std::string_view uri) {
       }
     } else if (name == "namespace") {
       GRIDSTORE_RETURN_IF_ERROR(take(&seen_namespace, &options.rados_namespace));
+    } else if (name == "catalog_shards") {
+      std::string shards;
+      GRIDSTORE_RETURN_IF_ERROR(take(&seen_shards, &shards));
+      int n = 0;
+      for (char c : shards) {
+        if (c < '0' || c > '9' || n > 100000) return bad("catalog_shards= takes a number");
+        n = n * 10 + (c - '0');
+      }
+      if (shards.empty() || n < 1 || n > 4096) return bad("catalog_shards= takes 1 to 4096");
+      options.catalog_shards = n;
     } else {
-      return bad("unknown parameter '" + std::string(name) + "' (known: conf, id, namespace)");
+      return bad("unknown parameter '" + std::string(name) +
+                 "' (known: conf, id, namespace, catalog_shards)");
     }
   }
   return options;

@@ -1,0 +1,316 @@
+// Copyright 2026 The GridStore Authors.
+//
+// Scans of the meta and index tables over the catalog shards: a k-way merge that reads each shard
+// page by page, only as far as the caller goes (a query that stops after 100 postings reads one
+// small page per shard, not the whole range), forwards and backwards.
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+
+#include "gridstore/storage/rados/rados_kv_store_impl.h"
+
+namespace gridstore::storage::rados_internal {
+namespace {
+
+// The first page per shard is small: most scans of a sharded catalog stop early (query chunks,
+// existence checks), and a range of N entries is spread over every shard.
+constexpr unsigned kFirstCatalogPage = 64;
+// A backward probe lists at most this many keys from its guessed lower bound, and aims at half of
+// that: listing omap costs the OSD per key, and a probe that overshoots is thrown away.
+constexpr unsigned kBackwardProbe = 128;
+
+}  // namespace
+
+Status RadosKvStore::ReadCatalogPages(const std::vector<CatalogCursor*>& cursors,
+                                      std::string_view end) {
+  struct Page {
+    librados::ObjectReadOperation op;
+    std::map<std::string, bufferlist> begin_entry, entries;
+    bool more = false;
+    int r_begin = 0, r_page = 0;
+  };
+  Status failure;
+  AioWindow window(options_.max_in_flight);
+  for (CatalogCursor* cur : cursors) {
+    auto page = std::make_shared<Page>();
+    if (cur->first) {
+      // omap_get_vals2 starts after a key; the inclusive first key is asked for by name.
+      page->op.omap_get_vals_by_keys({cur->start_after}, &page->begin_entry, &page->r_begin);
+    } else if (cur->version != 0) {
+      page->op.assert_version(cur->version);
+    }
+    page->op.omap_get_vals2(cur->start_after, cur->first ? kFirstCatalogPage : kOmapPage,
+                            &page->entries, &page->more, &page->r_page);
+    window.Submit(
+        [&](librados::AioCompletion* c) {
+          return io_.aio_operate(cur->oid, c, &page->op, nullptr);
+        },
+        [&, cur, page](int r) {
+          if (r == 0) r = page->r_begin < 0 ? page->r_begin : page->r_page;
+          if (r == -ENOENT && cur->first) {
+            cur->done = true;
+            return;
+          }
+          if (r == -ERANGE || r == -EOVERFLOW || r == -ENOENT) {
+            // The shard changed since its last page: go on from the last key listed, at its new
+            // version (docs/format.md, "Catalog shards": what a scan sees).
+            cur->version = 0;
+            if (++cur->tries >= kMaxConsistentReadTries && failure.ok()) {
+              failure = Status::Unavailable(where_ + ": catalog shard '" + cur->oid +
+                                            "' kept changing while it was listed");
+            }
+            return;
+          }
+          if (r < 0) {
+            if (failure.ok()) failure = Error(r, "listing catalog shard '" + cur->oid + "'");
+            return;
+          }
+          if (cur->version == 0) cur->version = window.version();
+          auto take = [&](std::map<std::string, bufferlist>& from) {
+            for (auto& [k, v] : from) {
+              if (!end.empty() && k >= end) {
+                cur->done = true;
+                return;
+              }
+              cur->entries.emplace_back(k, std::string());
+              CopyOut(v, &cur->entries.back().second);
+              cur->start_after = k;
+            }
+          };
+          if (cur->first) take(page->begin_entry);
+          cur->first = false;
+          take(page->entries);
+          if (!page->more) cur->done = true;
+        });
+  }
+  window.Drain();
+  return failure;
+}
+
+Status RadosKvStore::ScanCatalog(
+    Table table, const KeyRange& range,
+    const std::function<bool(std::string_view, std::string_view)>& fn) {
+  if (!range.end.empty() && range.begin >= range.end) return Status::OK();
+  const KeyRange r = CatalogRange(table, range);
+  std::vector<CatalogCursor> cursors;
+  std::string_view partition;
+  if (shards_ > 1 && CatalogRangePartition(table, range.begin, range.end, &partition)) {
+    cursors.emplace_back().oid = ShardName(CatalogShardOf(partition, shards_));
+  } else {
+    cursors.resize(static_cast<size_t>(shards_));
+    for (int shard = 0; shard < shards_; ++shard) {
+      cursors[static_cast<size_t>(shard)].oid = ShardName(shard);
+    }
+  }
+  for (CatalogCursor& c : cursors) c.start_after = r.begin;
+  while (true) {
+    // Every shard with nothing buffered and more to list is refilled before the merge goes on:
+    // its next key may be the smallest.
+    std::vector<CatalogCursor*> refill;
+    for (CatalogCursor& c : cursors) {
+      if (c.next == c.entries.size() && !c.done) {
+        c.entries.clear();
+        c.next = 0;
+        refill.push_back(&c);
+      }
+    }
+    if (!refill.empty()) {
+      GRIDSTORE_RETURN_IF_ERROR(ReadCatalogPages(refill, r.end));
+      continue;
+    }
+    CatalogCursor* best = nullptr;
+    for (CatalogCursor& c : cursors) {
+      if (c.next < c.entries.size() &&
+          (best == nullptr || c.entries[c.next].first < best->entries[best->next].first)) {
+        best = &c;
+      }
+    }
+    if (best == nullptr) return Status::OK();
+    const auto& [k, v] = best->entries[best->next++];
+    if (!fn(std::string_view(k).substr(1), v)) return Status::OK();
+  }
+}
+
+}  // namespace gridstore::storage::rados_internal
+
+namespace gridstore::storage::rados_internal {
+namespace {
+
+// Reverse scans page backwards through omap, which lists forwards only: a shard's next page is
+// [lo, hi) for a lower bound lo guessed in the key space below hi, moved up when the guess holds
+// more than a page and down when it holds nothing. Keys are placed by the 8 bytes after the
+// range's common prefix, read as a big-endian number.
+uint64_t KeyNumber(std::string_view key, size_t prefix) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    n = (n << 8) | (prefix + i < key.size() ? static_cast<unsigned char>(key[prefix + i]) : 0u);
+  }
+  return n;
+}
+
+std::string NumberKey(std::string_view prefix, uint64_t n) {
+  std::string key(prefix);
+  for (int s = 56; s >= 0; s -= 8) key.push_back(static_cast<char>((n >> s) & 0xff));
+  return key;
+}
+
+// The width of key space that holds about `want` keys, at the density of the sorted keys `got`
+// (UINT64_MAX when they tell nothing).
+uint64_t StepFor(const std::vector<std::pair<std::string, std::string>>& got, size_t prefix,
+                 size_t want) {
+  if (got.size() < 2) return UINT64_MAX;
+  const uint64_t first = KeyNumber(got.front().first, prefix);
+  const uint64_t last = KeyNumber(got.back().first, prefix);
+  if (last <= first) return 1;
+  const long double per_key = static_cast<long double>(last - first) / (got.size() - 1);
+  const long double step = per_key * static_cast<long double>(want);
+  return step >= static_cast<long double>(UINT64_MAX) ? UINT64_MAX : static_cast<uint64_t>(step);
+}
+
+}  // namespace
+
+Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>& cursors,
+                                              std::string_view begin, size_t prefix) {
+  struct Page {
+    librados::ObjectReadOperation op;
+    std::map<std::string, bufferlist> first_entry, entries;
+    bool more = false;
+    int r_first = 0, r_page = 0;
+    std::string lo;
+  };
+  const uint64_t floor = KeyNumber(begin, prefix);
+  Status failure;
+  AioWindow window(options_.max_in_flight);
+  for (CatalogCursor* cur : cursors) {
+    auto page = std::make_shared<Page>();
+    const uint64_t hi = KeyNumber(cur->start_after, prefix);  // start_after: the exclusive top
+    const uint64_t span = hi - floor;
+    const uint64_t lo = cur->step == 0 || cur->step >= span ? floor : hi - cur->step;
+    page->lo = lo <= floor ? std::string(begin) : NumberKey(begin.substr(0, prefix), lo);
+    page->op.omap_get_vals_by_keys({page->lo}, &page->first_entry, &page->r_first);
+    page->op.omap_get_vals2(page->lo, kBackwardProbe, &page->entries, &page->more, &page->r_page);
+    window.Submit(
+        [&](librados::AioCompletion* c) {
+          return io_.aio_operate(cur->oid, c, &page->op, nullptr);
+        },
+        [&, cur, page, hi, lo, prefix](int r) {
+          if (r == 0) r = page->r_first < 0 ? page->r_first : page->r_page;
+          if (r == -ENOENT) {
+            cur->done = true;
+            return;
+          }
+          if (r < 0) {
+            if (failure.ok()) failure = Error(r, "listing catalog shard '" + cur->oid + "'");
+            return;
+          }
+          page->entries.merge(page->first_entry);
+          std::vector<std::pair<std::string, std::string>> got;
+          bool reached_top = !page->more;
+          for (auto& [k, v] : page->entries) {
+            if (k >= cur->start_after) {
+              reached_top = true;
+              break;
+            }
+            got.emplace_back(k, std::string());
+            CopyOut(v, &got.back().second);
+          }
+          if (!reached_top) {
+            // More than a page between lo and the top: guess higher, where the keys listed say
+            // half a page lies below the top (or, when the key space cannot be split further,
+            // take every key up to the top, forwards).
+            const uint64_t step = StepFor(got, prefix, kBackwardProbe / 2);
+            if (hi - lo > 1) {
+              cur->step = std::clamp<uint64_t>(step, 1, (hi - lo) / 2);
+              return;
+            }
+            cur->whole = page->lo;
+            return;
+          }
+          // Everything in [lo, top): a page. Size the next guess from the keys' density (widen it
+          // when it held too few to tell).
+          if (got.size() >= 2) {
+            cur->step = std::max<uint64_t>(1, StepFor(got, prefix, kBackwardProbe / 2));
+          } else {
+            cur->step =
+                cur->step > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, cur->step * 16);
+          }
+          cur->tries = 0;
+          std::reverse(got.begin(), got.end());
+          cur->entries = std::move(got);
+          cur->next = 0;
+          cur->start_after = page->lo;
+          if (lo <= floor) cur->done = true;
+        });
+  }
+  window.Drain();
+  return failure;
+}
+
+Status RadosKvStore::ReverseScanCatalog(
+    Table table, const KeyRange& range,
+    const std::function<bool(std::string_view, std::string_view)>& fn) {
+  if (!range.end.empty() && range.begin >= range.end) return Status::OK();
+  const KeyRange r = CatalogRange(table, range);
+  size_t prefix = 0;
+  while (prefix < r.begin.size() && prefix < r.end.size() && r.begin[prefix] == r.end[prefix]) {
+    ++prefix;
+  }
+  std::vector<int> shards;
+  std::string_view partition;
+  if (shards_ > 1 && CatalogRangePartition(table, range.begin, range.end, &partition)) {
+    shards.push_back(CatalogShardOf(partition, shards_));
+  } else {
+    for (int shard = 0; shard < shards_; ++shard) shards.push_back(shard);
+  }
+  std::vector<CatalogCursor> cursors(shards.size());
+  for (size_t i = 0; i < shards.size(); ++i) {
+    CatalogCursor& c = cursors[i];
+    c.oid = ShardName(shards[i]);
+    c.start_after = r.end;
+    // The first guess: a shard's share of the range, over a few pages' worth of datasets.
+    c.step = std::max<uint64_t>(1, (KeyNumber(r.end, prefix) - KeyNumber(r.begin, prefix)) /
+                                       (static_cast<uint64_t>(shards_) * 64));
+  }
+  while (true) {
+    std::vector<CatalogCursor*> refill;
+    for (CatalogCursor& c : cursors) {
+      if (c.next == c.entries.size() && !c.done) {
+        c.entries.clear();
+        c.next = 0;
+        if (!c.whole.empty()) {
+          // A part of the key space too dense to split: read it whole.
+          std::vector<OmapCursor> whole(1);
+          whole[0].oid = c.oid;
+          GRIDSTORE_RETURN_IF_ERROR(ReadOmapRanges(&whole, c.whole, c.start_after));
+          c.entries = std::move(whole[0].entries);
+          std::reverse(c.entries.begin(), c.entries.end());
+          c.start_after = c.whole;
+          c.done = c.whole == r.begin;
+          c.whole.clear();
+          continue;
+        }
+        if (++c.tries > 64 * kMaxConsistentReadTries) {
+          return Status::Unavailable(where_ + ": listing catalog shard '" + c.oid +
+                                     "' backwards did not converge");
+        }
+        refill.push_back(&c);
+      }
+    }
+    if (!refill.empty()) {
+      GRIDSTORE_RETURN_IF_ERROR(ReadCatalogPagesBackward(refill, r.begin, prefix));
+      continue;
+    }
+    CatalogCursor* best = nullptr;
+    for (CatalogCursor& c : cursors) {
+      if (c.next < c.entries.size() &&
+          (best == nullptr || c.entries[c.next].first > best->entries[best->next].first)) {
+        best = &c;
+      }
+    }
+    if (best == nullptr) return Status::OK();
+    const auto& [k, v] = best->entries[best->next++];
+    if (!fn(std::string_view(k).substr(1), v)) return Status::OK();
+  }
+}
+
+}  // namespace gridstore::storage::rados_internal
