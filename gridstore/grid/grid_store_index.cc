@@ -93,8 +93,9 @@ Status GridStoreImpl::AddPostingChanges(std::string_view id, const Attributes* b
                       std::back_inserter(gone));
   std::set_difference(new_keys.begin(), new_keys.end(), old_keys.begin(), old_keys.end(),
                       std::back_inserter(added));
-  for (const std::string& key : gone) batch->Delete(storage::Table::kIndex, key);
-  for (const std::string& key : added) batch->Put(storage::Table::kIndex, key, "");
+  // The id goes with each posting: a posting key does not say where its id starts.
+  for (const std::string& key : gone) batch->Delete(storage::Table::kIndex, key, id);
+  for (const std::string& key : added) batch->Put(storage::Table::kIndex, key, "", id);
   return Status::OK();
 }
 
@@ -199,7 +200,7 @@ Status GridStoreImpl::BackfillIndex(std::string_view name, const MetaIndexSchema
             batch.Expect(storage::Table::kMeta, key, value);
             keys.clear();
             internal_grid::AppendMetaPostings(info, key, attributes, &keys);
-            for (const std::string& k : keys) batch.Put(storage::Table::kIndex, k, "");
+            for (const std::string& k : keys) batch.Put(storage::Table::kIndex, k, "", key);
             last.assign(key);
             ++datasets;
             return true;

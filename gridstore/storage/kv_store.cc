@@ -51,19 +51,21 @@ Status ValidateDeleteRange(Table table, std::string_view begin, std::string_view
   return Status::OK();
 }
 
-void WriteBatch::Put(Table table, std::string_view key, std::string_view value) {
+void WriteBatch::Put(Table table, std::string_view key, std::string_view value,
+                     std::string_view partition) {
   bytes_ += key.size() + value.size();
-  ops_.push_back(Op{OpType::kPut, table, std::string(key), std::string(value)});
+  ops_.push_back(
+      Op{OpType::kPut, table, std::string(key), std::string(value), std::string(partition)});
 }
 
-void WriteBatch::Delete(Table table, std::string_view key) {
+void WriteBatch::Delete(Table table, std::string_view key, std::string_view partition) {
   bytes_ += key.size();
-  ops_.push_back(Op{OpType::kDelete, table, std::string(key), {}});
+  ops_.push_back(Op{OpType::kDelete, table, std::string(key), {}, std::string(partition)});
 }
 
 void WriteBatch::DeleteRange(Table table, std::string_view begin, std::string_view end) {
   bytes_ += begin.size() + end.size();
-  ops_.push_back(Op{OpType::kDeleteRange, table, std::string(begin), std::string(end)});
+  ops_.push_back(Op{OpType::kDeleteRange, table, std::string(begin), std::string(end), {}});
 }
 
 void WriteBatch::Expect(Table table, std::string_view key, std::optional<std::string_view> value) {

@@ -73,6 +73,10 @@ class WriteBatch {
     Table table;
     std::string key;    // kDeleteRange: begin
     std::string value;  // kPut: the value; kDeleteRange: end (exclusive)
+    // The partition (dataset id) the key belongs to when the key alone does not say it (a
+    // meta-query posting); backends that split a table by partition (the sharded RADOS catalog)
+    // keep the key with its partition's other keys. Empty: placed by the key alone.
+    std::string partition;
   };
 
   // A condition of a conditional write: `key` of `table` holds `value`, or is absent when
@@ -83,8 +87,10 @@ class WriteBatch {
     std::optional<std::string> value;
   };
 
-  void Put(Table table, std::string_view key, std::string_view value);
-  void Delete(Table table, std::string_view key);
+  // `partition`: see Op::partition.
+  void Put(Table table, std::string_view key, std::string_view value,
+           std::string_view partition = {});
+  void Delete(Table table, std::string_view key, std::string_view partition = {});
   // Deletes every key in [begin, end) of `table`. REQUIRES: begin <= end, end not empty.
   void DeleteRange(Table table, std::string_view begin, std::string_view end);
   // Makes the batch conditional: KvStore::Write applies none of its meta and index operations

@@ -130,6 +130,30 @@ TEST_F(RadosCatalogTest, ADatasetsMetaStampAndPostingsLiveInItsShard) {
   EXPECT_EQ(value, "stamp");
 }
 
+// A posting key does not say where its id starts: "a" with a number ending in byte 'b' reads as
+// "ba" with a number one byte shorter. The writer names the posting's dataset, so it lands in the
+// shard of "a", and a later batch of "a" alone deletes it.
+TEST_F(RadosCatalogTest, APostingLivesWithTheDatasetItsWriterNames) {
+  std::string id = "a", other;
+  for (char c = 'b'; c <= 'z' && other.empty(); ++c) {
+    if (ShardOf(std::string(1, c) + id) != ShardOf(id)) other = std::string(1, c) + id;
+  }
+  ASSERT_FALSE(other.empty());
+  const std::string posting = IntPosting(0x0102030405060700u | uint8_t(other[0]), id);
+  WriteBatch write;
+  write.Put(Table::kMeta, id, "meta of a");
+  write.Put(Table::kMeta, other, "meta of " + other);
+  write.Put(Table::kIndex, posting, "", id);
+  ASSERT_OK(store_->Write(WriteOptions{}, write));
+  WriteBatch remove;
+  remove.Delete(Table::kMeta, id);
+  remove.Delete(Table::kIndex, posting, id);
+  ASSERT_OK(store_->Write(WriteOptions{}, remove));
+  std::string value;
+  EXPECT_TRUE(store_->Get(ReadOptions{}, Table::kIndex, posting, &value).IsNotFound());
+  ASSERT_OK(store_->Get(ReadOptions{}, Table::kMeta, other, &value));
+}
+
 // Many datasets over the shards, the same writes on RocksDB: every scan, reverse scan and paged
 // scan (stopped after k entries, resumed after the last key) gives the same keys in the same
 // order.

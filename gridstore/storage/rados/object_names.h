@@ -63,7 +63,8 @@ int DirectoryShard(std::string_view key);
 //   kPartition: in the shard of `partition` (a dataset id): meta keys `id`, stamps `00 01 id`,
 //               staged records `00 02 id 00 ...`, per-dataset index entries `02 id 00 ...`;
 //   kPosting:   an index posting `01 ...`, whose id ends the key after a value of a type the key
-//               does not name: it lives with the dataset of the batch that writes it
+//               does not name: it lives with the dataset its writer names
+//               (WriteBatch::Op::partition), else with the batch's dataset it ends with
 //               (PostingOwner);
 //   kStoreWide: every other key (store marker, index definitions and versions, keys of generic
 //               tests): in the home shard.

@@ -123,15 +123,17 @@ std::vector<std::string_view> BatchPartitions(
 }
 
 // The shard of a key: -1 for a store-wide key (home shard, and a fence on the others).
-int ShardOfKey(Table table, std::string_view key, const std::vector<std::string_view>& partitions,
-               int shards) {
+int ShardOfKey(Table table, std::string_view key, std::string_view partition,
+               const std::vector<std::string_view>& partitions, int shards) {
   std::string_view p;
   switch (PlaceCatalogKey(table, key, &p)) {
     case CatalogPlacement::kPartition:
       return CatalogShardOf(p, shards);
     case CatalogPlacement::kPosting:
-      // A posting lives with the dataset the batch writes it for; one written alone (only
-      // generic tests do) is store-wide.
+      // A posting lives with its dataset: the one the writer names (the grid layer always does),
+      // else the one of the batch its key ends with; one written alone (only generic tests do)
+      // is store-wide.
+      if (!partition.empty()) return CatalogShardOf(partition, shards);
       return PostingOwner(key, partitions, &p) ? CatalogShardOf(p, shards) : -1;
     case CatalogPlacement::kStoreWide:
       break;
@@ -163,12 +165,12 @@ Status RadosKvStore::ApplyCatalogOps(const std::vector<const WriteBatch::Op*>& o
       }
       continue;
     }
-    const int shard = ShardOfKey(op->table, op->key, partitions, shards_);
+    const int shard = ShardOfKey(op->table, op->key, op->partition, partitions, shards_);
     part(std::max(shard, 0)).ops.push_back(op);
     if (shard < 0) part(0).store_wide_writes = true;
   }
   for (const WriteBatch::Expectation& e : expectations) {
-    const int shard = ShardOfKey(e.table, e.key, partitions, shards_);
+    const int shard = ShardOfKey(e.table, e.key, {}, partitions, shards_);
     part(std::max(shard, 0)).expectations.push_back(&e);
     if (shard < 0) store_wide_expected = true;
   }

@@ -19,8 +19,9 @@
 
 namespace gridstore::storage {
 
-// Bump whenever KvStore, RadosOptions, Status or Result change shape.
-inline constexpr int kRadosPluginAbi = 2;
+// Bump whenever KvStore, WriteBatch, RadosOptions, Status or Result change shape (3: postings
+// name their partition, WriteBatch::Op::partition).
+inline constexpr int kRadosPluginAbi = 3;
 
 // The plugin's file name, and its exported entry points (extern "C", found with dlsym).
 inline constexpr char kRadosPluginFile[] = "libgridstore_rados.so";
