@@ -114,11 +114,11 @@ TEST(CatalogShardsTest, KeysGoToTheShardOfTheirDataset) {
   std::string_view p;
   EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, "era5/t2m", &p), CatalogPlacement::kPartition);
   EXPECT_EQ(p, "era5/t2m");
-  EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta,
-                                   "\0\x01"
-                                   "era5"s,
-                                   &p),
-            CatalogPlacement::kPartition);
+  // `p` views into the key: every key below outlives the checks of `p`.
+  const std::string stamp =
+      "\0\x01"
+      "era5"s;
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, stamp, &p), CatalogPlacement::kPartition);
   EXPECT_EQ(p, "era5");
   const std::string staged =
       "\0\x02"
@@ -126,11 +126,10 @@ TEST(CatalogShardsTest, KeysGoToTheShardOfTheirDataset) {
   EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, staged, &p), CatalogPlacement::kPartition);
   EXPECT_EQ(p, "era5");
   EXPECT_EQ(names::PlaceCatalogKey(Table::kMeta, "\0gridstore"s, &p), CatalogPlacement::kStoreWide);
-  EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex,
-                                   "\x02"
-                                   "era5\0x"s,
-                                   &p),
-            CatalogPlacement::kPartition);
+  const std::string entry =
+      "\x02"
+      "era5\0x"s;
+  EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex, entry, &p), CatalogPlacement::kPartition);
   EXPECT_EQ(p, "era5");
   EXPECT_EQ(names::PlaceCatalogKey(Table::kIndex,
                                    "\x01main\0f\0v\0\x01"
@@ -145,9 +144,10 @@ TEST(CatalogShardsTest, KeysGoToTheShardOfTheirDataset) {
   EXPECT_TRUE(names::PostingOwner(posting, {"run-a", "run-b", "b"}, &p));
   EXPECT_EQ(p, "run-b");
   EXPECT_FALSE(names::PostingOwner(posting, {"run-a"}, &p));
-  EXPECT_TRUE(names::CatalogRangePartition(Table::kIndex,
-                                           "\x02"
-                                           "era5\0"s,
+  const std::string begin =
+      "\x02"
+      "era5\0"s;
+  EXPECT_TRUE(names::CatalogRangePartition(Table::kIndex, begin,
                                            "\x02"
                                            "era5\x01"s,
                                            &p));
