@@ -3,8 +3,7 @@
 // GridStoreImpl's series layout (grid_meta.h, SeriesLayout): AddSeriesLayout writes it from the
 // planes, a group of tiles at a time, and DropSeriesLayout removes it. The meta carries the
 // layout's state, so fetches read it only once every block is written, and a relayout that died
-// resumes where it stopped (a group's blocks are one atomic batch: the group's last block
-// present means the whole group is).
+// resumes where it stopped (skipping the groups whose blocks all exist).
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -176,6 +175,33 @@ Status GridStoreImpl::VerifySeriesBlocks(std::shared_ptr<const DataSetMeta> meta
   return Status::OK();
 }
 
+namespace {
+
+// Whether every series block of `group` exists. Its last block is read first: absent, the group
+// was not written (the common case, one read). Present, the others are read too: a group's blocks
+// go in one batch, atomic on RocksDB but not on RADOS, where a killed run can leave some.
+Result<bool> GroupWritten(storage::KvStore* kv, const DataSetMeta& meta, const TileGroup& group) {
+  const storage::ReadOptions read{.fill_cache = false};
+  std::string value;
+  Status s = kv->Get(read, storage::Table::kData, SeriesKey(meta, group, group.c_end - 1), &value);
+  if (s.IsNotFound()) return false;
+  GRIDSTORE_RETURN_IF_ERROR(s);
+  std::vector<std::string> keys;
+  for (int64_t c = group.c_begin; c + 1 < group.c_end; ++c)
+    keys.push_back(SeriesKey(meta, group, c));
+  const std::vector<std::string_view> views(keys.begin(), keys.end());
+  std::vector<std::string> values;
+  std::vector<Status> statuses;
+  kv->MultiGet(read, storage::Table::kData, views, &values, &statuses);
+  for (const Status& status : statuses) {
+    if (status.IsNotFound()) return false;
+    GRIDSTORE_RETURN_IF_ERROR(status);
+  }
+  return true;
+}
+
+}  // namespace
+
 Status GridStoreImpl::WriteSeriesBlocks(std::shared_ptr<const DataSetMeta> meta,
                                         const RelayoutOptions& options, RelayoutReport* report) {
   int64_t total = 0, done = 0;
@@ -184,16 +210,14 @@ Status GridStoreImpl::WriteSeriesBlocks(std::shared_ptr<const DataSetMeta> meta,
     const SeriesGeometry geo(*group.var, *meta->series);
     const int64_t n = group.c_end - group.c_begin;
     const std::string where = GroupName(*meta, group);
-    std::string existing;
-    Status s = kv_->Get(storage::ReadOptions{.fill_cache = false}, storage::Table::kData,
-                        SeriesKey(*meta, group, group.c_end - 1), &existing);
-    if (s.ok()) {  // written by an earlier run: the group's batch was atomic
+    Result<bool> written = GroupWritten(kv_.get(), *meta, group);
+    if (!written.ok()) return written.status().WithContext(where);
+    if (*written) {  // by an earlier run
       report->blocks_resumed += n;
       done += GroupBytes(*meta, group);
       if (options.on_progress) options.on_progress(done, total);
       continue;
     }
-    if (!s.IsNotFound()) return s.WithContext(where);
     Result<GridDataSet> box = ReadFromPlanes(this, meta, group);
     if (!box.ok()) return box.status().WithContext(where);
     const Grid4D& values = box->variables.begin()->second;
