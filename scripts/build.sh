@@ -2,7 +2,7 @@
 # Configures and builds GridStore into build/ (or $1), Release with debug info, using every core.
 #   scripts/build.sh [BUILD_DIR] [extra cmake arguments...]
 # A unity build (eight sources per compiler run: the heavy headers - CLI11, GoogleTest,
-# Boost.Beast - compiled once per eight sources): about half the time of a whole build. For
+# Boost.Beast - compiled once per eight sources): a quarter of the CPU time of a whole build. For
 # edit-compile cycles, pass -DCMAKE_UNITY_BUILD=OFF (one source recompiled per edit).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -6,8 +6,9 @@
 #     compiler run, for speed), which would hide a missing #include;
 #   - Clang's warnings, beside GCC's of the normal build.
 # Not the RADOS backend: Ceph's buffer.h does not compile with Clang in C++20 (an ambiguous
-# operator== under the rewritten-comparison rules). Syntax only, so no object code: a quarter of
-# the time of a full Clang build. Exits non-zero naming each source that fails.
+# operator== under the rewritten-comparison rules). Syntax only, so no object code: a seventh of
+# the CPU time of a full Clang build (152 s vs 1,018 s). Exits non-zero naming each source that
+# fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-clang}
