@@ -97,6 +97,9 @@ TEST(RadosUriTest, RejectsMalformedUrisNamingThePart) {
   EXPECT_STATUS(ParseRadosUri("rados://p?catalog_shards=0"), kInvalidArgument, "1 to 4096");
   EXPECT_STATUS(ParseRadosUri("rados://p?catalog_shards=x"), kInvalidArgument, "takes a number");
   EXPECT_STATUS(ParseRadosUri("rados://p?catalog_shards=5000"), kInvalidArgument, "1 to 4096");
+  EXPECT_STATUS(ParseRadosUri("rados://p?catalog_shards=99999999999999999999"), kInvalidArgument,
+                "1 to 4096");
+  EXPECT_STATUS(ParseRadosUri("rados://p?catalog_shards=-1"), kInvalidArgument, "takes a number");
 }
 
 TEST(RadosUriTest, CatalogShards) {

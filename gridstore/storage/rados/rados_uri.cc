@@ -2,6 +2,7 @@
 //
 // ParseRadosUri: no librados here, so the factory's tests check URIs without a cluster.
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -71,8 +72,8 @@ Result<RadosOptions> ParseRadosUri(std::string_view uri) {
       GRIDSTORE_RETURN_IF_ERROR(take(&seen_shards, &shards));
       int n = 0;
       for (char c : shards) {
-        if (c < '0' || c > '9' || n > 100000) return bad("catalog_shards= takes a number");
-        n = n * 10 + (c - '0');
+        if (c < '0' || c > '9') return bad("catalog_shards= takes a number");
+        n = std::min(n * 10 + (c - '0'), 100000);  // a huge number stays out of range
       }
       if (shards.empty() || n < 1 || n > 4096) return bad("catalog_shards= takes 1 to 4096");
       options.catalog_shards = n;
