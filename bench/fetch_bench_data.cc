@@ -409,7 +409,8 @@ void Convert(const Options& o, const std::string& from, const std::string& to, S
 
 // Step 4: import the contiguous file into a new store, then settle it.
 json ImportStore(const Options& o, const std::string& from, const std::string& dir) {
-  grid::BlockLayout layout;
+  // The import's defaults (frames, a dictionary per variable) but for the block shape and codec.
+  grid::BlockLayout layout = importers::NetCdfImportOptions{}.layout;
   layout.block_x = o.block_x;
   layout.block_y = o.block_y;
   layout.codec = *grid::ParseCodecOptions(o.codec);

@@ -200,13 +200,48 @@ std::string BlockContext(const FetchRun& run, const BlockTask& task) {
                                   task.c);
 }
 
-// Decodes the stored block `value` (key `data_key`) of `task` into its output: only the frames
-// holding the rows the box needs (all rows of an unframed block), each cached on its own so that a
-// later point read hits without decoding more.
+// Decodes the part of the stored block `value` of `task` that its one output needs straight into
+// that output's rows (no buffer, no copy; the block cache is not filled).
+Status DecodeStraightIntoOutput(const FetchRun& run, const BlockTask& task, std::string_view value,
+                                const BlockDictionary* dictionary, FetchStats* local) {
+  const Output& out = run.outputs[task.output];
+  const BlockGeometry& g = out.geometry;
+  const size_t es = DataTypeSize(out.var->type);
+  const BlockGeometry::Overlap o = g.OverlapOf(task.r, task.c, out.origin, out.shape);
+  const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
+  RowsTarget target;
+  target.base =
+      out.grid->bytes() + out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
+                                           o.x_lo - out.origin[kX], o.y_lo - out.origin[kY]) *
+                              es;
+  target.row_stride = static_cast<size_t>(out.shape[kY]) * es;
+  target.col_begin = static_cast<uint32_t>(o.y_lo - by0);
+  target.col_end = static_cast<uint32_t>(o.y_hi - by0);
+  size_t bytes_decoded = 0;
+  GRIDSTORE_RETURN_IF_ERROR(DecodeBlockRowsInto(
+      value, out.var->type, static_cast<uint32_t>(g.rows_of(task.r)),
+      static_cast<uint32_t>(g.cols_of(task.c)), static_cast<uint32_t>(o.x_lo - bx0),
+      static_cast<uint32_t>(o.x_hi - bx0), target, &bytes_decoded, dictionary));
+  ++local->blocks_read;
+  local->bytes_read += static_cast<int64_t>(value.size());
+  local->bytes_decompressed += static_cast<int64_t>(bytes_decoded);
+  return Status::OK();
+}
+
+// Decodes the stored block `value` (key `data_key`) of `task` into its outputs: only the frames
+// holding the rows the boxes need (all rows of an unframed block), each cached on its own so that
+// a later point read hits without decoding more.
 Status DecodeIntoOutput(const FetchRun& run, const BlockTask& task, std::string_view data_key,
                         std::string_view value, FetchStats* local) {
   thread_local std::string scratch;
   const Output& out = run.outputs[task.output];
+  std::shared_ptr<const BlockDictionary> dictionary;
+  if (BlockNeedsDictionary(value)) {
+    GRIDSTORE_ASSIGN_OR_RETURN(dictionary, run.context->dictionaries->Get(run.meta, out.var->name));
+  }
+  if (!run.use_cache && task.num_targets == 1) {
+    return DecodeStraightIntoOutput(run, task, value, dictionary.get(), local);
+  }
   const uint32_t rows = static_cast<uint32_t>(out.geometry.rows_of(task.r));
   const uint32_t cols = static_cast<uint32_t>(out.geometry.cols_of(task.c));
   const size_t row_bytes = size_t{cols} * DataTypeSize(out.var->type);
@@ -222,10 +257,6 @@ Status DecodeIntoOutput(const FetchRun& run, const BlockTask& task, std::string_
   } else {
     scratch.resize(bytes);
     dst = scratch.data();
-  }
-  std::shared_ptr<const BlockDictionary> dictionary;
-  if (BlockNeedsDictionary(value)) {
-    GRIDSTORE_ASSIGN_OR_RETURN(dictionary, run.context->dictionaries->Get(run.meta, out.var->name));
   }
   size_t bytes_decoded = 0;
   GRIDSTORE_RETURN_IF_ERROR(DecodeBlockRows(value, out.var->type, rows, cols, row_begin, row_end,

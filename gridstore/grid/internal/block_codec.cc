@@ -36,6 +36,7 @@
 #include <string>
 
 #include "gridstore/grid/internal/block_format.h"
+#include "gridstore/grid/internal/byte_shuffle.h"
 #include "gridstore/grid/internal/compression_unit.h"
 #include "gridstore/util/internal/coding.h"
 
@@ -168,37 +169,96 @@ Status DecodeBlock(std::string_view block, DataType type, uint32_t rows, uint32_
   return DecodeBlockRows(block, type, rows, cols, 0, rows, dst, nullptr, dictionary);
 }
 
+Status DecodeBlockRows(std::string_view block, DataType type, uint32_t rows, uint32_t cols,
+                       uint32_t row_begin, uint32_t row_end, char* dst, size_t* bytes_decoded,
+                       const BlockDictionary* dictionary) {
+  const RowsTarget target{dst, size_t{cols} * DataTypeSize(type), 0, cols};
+  return DecodeBlockRowsInto(block, type, rows, cols, row_begin, row_end, target, bytes_decoded,
+                             dictionary);
+}
+
 namespace {
 
-// Decodes rows [row_begin, row_end) of an unframed block: its one unit whole (straight into dst
-// when the whole block is wanted), then the checksum of the raw bytes.
-Status DecodeUnframed(const BlockHeader& h, std::string_view payload, size_t element_size,
-                      uint32_t row_begin, uint32_t row_end, char* dst, size_t* decoded) {
+// Where rows [row_begin, row_end) of a block go, and how its units are laid out.
+struct RowsSink {
+  const RowsTarget& target;
+  uint32_t row_begin, row_end, cols;
+  size_t element_size;
+  bool shuffled;  // the units hold shuffled bytes (shuffle-zstd, elements wider than a byte)
+
+  size_t row_bytes() const { return size_t{cols} * element_size; }
+  // Whether the target is the rows themselves, one after another, whole.
+  bool contiguous() const {
+    return target.col_begin == 0 && target.col_end == cols && target.row_stride == row_bytes();
+  }
+  char* row(uint32_t r) const { return target.base + (r - row_begin) * target.row_stride; }
+
+  // Copies the wanted columns of rows [lo, hi) from `raw`, which holds rows from `first` on,
+  // unshuffled.
+  void CopyRows(const char* raw, uint32_t first, uint32_t lo, uint32_t hi) const {
+    const size_t skip = target.col_begin * element_size;
+    const size_t run = (target.col_end - target.col_begin) * element_size;
+    for (uint32_t r = lo; r < hi; ++r)
+      std::memcpy(row(r), raw + (r - first) * row_bytes() + skip, run);
+  }
+  // Unshuffles the wanted columns of rows [lo, hi) of a unit holding rows [first, first + n_rows)
+  // still shuffled, straight into the target.
+  void UnshuffleRows(const char* unit, uint32_t first, uint32_t n_rows, uint32_t lo,
+                     uint32_t hi) const {
+    const size_t count = size_t{n_rows} * cols;
+    for (uint32_t r = lo; r < hi; ++r) {
+      const size_t at = size_t{r - first} * cols;
+      UnshuffleElements(unit, count, at + target.col_begin, at + target.col_end, row(r),
+                        element_size);
+    }
+  }
+};
+
+// Decodes the rows an unframed block's sink wants: its one unit whole (straight into the target
+// when that is the whole block), then the checksum of the raw bytes.
+Status DecodeUnframed(const BlockHeader& h, std::string_view payload, const RowsSink& sink,
+                      size_t* decoded) {
   const size_t raw_size = h.raw_size;
-  const size_t row_bytes = size_t{h.cols} * element_size;
-  const bool whole = row_begin == 0 && row_end == h.rows;
-  char* target = whole ? dst : RowsScratch().Get(raw_size);
-  if (target == nullptr) return Status::Internal("out of memory decoding a block");
-  GRIDSTORE_RETURN_IF_ERROR(DecompressUnit(h.codec, element_size, payload, target, raw_size));
-  const uint64_t computed = BlockChecksum(std::string_view(target, raw_size));
+  const bool whole = sink.row_begin == 0 && sink.row_end == h.rows && sink.contiguous();
+  char* raw = whole ? sink.target.base : RowsScratch().Get(raw_size);
+  if (raw == nullptr) return Status::Internal("out of memory decoding a block");
+  GRIDSTORE_RETURN_IF_ERROR(DecompressUnit(h.codec, sink.element_size, payload, raw, raw_size));
+  const uint64_t computed = BlockChecksum(std::string_view(raw, raw_size));
   if (computed != h.checksum) {
     return Status::DataLoss("checksum mismatch: stored " + Hex(h.checksum) + ", computed " +
                             Hex(computed));
   }
-  if (!whole) {
-    std::memcpy(dst, target + row_begin * row_bytes, (row_end - row_begin) * row_bytes);
-  }
+  if (!whole) sink.CopyRows(raw, 0, sink.row_begin, sink.row_end);
   *decoded = raw_size;
   return Status::OK();
 }
 
-// Decodes rows [row_begin, row_end) of a framed block (its checksum checked already): only the
-// frames holding them, each wholly inside the range in place, a partial one through a buffer.
-Status DecodeFrames(const BlockHeader& h, std::string_view payload, size_t element_size,
-                    uint32_t row_begin, uint32_t row_end, const BlockDictionary* dictionary,
-                    const ZSTD_DDict* ddict, char* dst, size_t* decoded) {
-  const size_t row_bytes = size_t{h.cols} * element_size;
-  const uint32_t first = row_begin / h.frame_rows, last = (row_end - 1) / h.frame_rows;
+// Decodes frame f of a framed block (rows [fb, fe)) into the sink: straight into the target when
+// the frame's rows are wanted whole and the target is contiguous, else decompressed into a buffer
+// and unshuffled (or copied) row by row into the target.
+Status DecodeFrame(const BlockHeader& h, std::string_view unit, uint32_t fb, uint32_t fe,
+                   const ZSTD_DDict* ddict, const RowsSink& sink) {
+  const size_t n = (fe - fb) * sink.row_bytes();
+  const uint32_t lo = std::max(fb, sink.row_begin), hi = std::min(fe, sink.row_end);
+  if (lo == fb && hi == fe && sink.contiguous()) {
+    return DecompressUnit(h.codec, sink.element_size, unit, sink.row(fb), n, ddict);
+  }
+  const char* bytes = nullptr;
+  GRIDSTORE_RETURN_IF_ERROR(DecompressUnitShuffled(h.codec, unit, n, ddict, &bytes));
+  if (sink.shuffled) {
+    sink.UnshuffleRows(bytes, fb, fe - fb, lo, hi);
+  } else {
+    sink.CopyRows(bytes, fb, lo, hi);
+  }
+  return Status::OK();
+}
+
+// Decodes the rows a framed block's sink wants (its checksum checked already): only the frames
+// holding them.
+Status DecodeFrames(const BlockHeader& h, std::string_view payload,
+                    const BlockDictionary* dictionary, const ZSTD_DDict* ddict,
+                    const RowsSink& sink, size_t* decoded) {
+  const uint32_t first = sink.row_begin / h.frame_rows, last = (sink.row_end - 1) / h.frame_rows;
   const char* table = payload.data() + 8;
   size_t offset = 8 + 4 * size_t{h.frames};
   for (uint32_t f = 0; f < first; ++f) offset += DecodeFixed32(table + 4 * size_t{f});
@@ -206,10 +266,6 @@ Status DecodeFrames(const BlockHeader& h, std::string_view payload, size_t eleme
   for (uint32_t f = first; f <= last; ++f) {
     const uint32_t size = DecodeFixed32(table + 4 * size_t{f});
     const uint32_t fb = f * h.frame_rows, fe = std::min(h.rows, fb + h.frame_rows);
-    const size_t n = (fe - fb) * row_bytes;
-    const bool inside = fb >= row_begin && fe <= row_end;
-    char* target = inside ? dst + (fb - row_begin) * row_bytes : RowsScratch().Get(n);
-    if (target == nullptr) return Status::Internal("out of memory decoding a block");
     const std::string_view unit = payload.substr(offset, size);
     if (ddict != nullptr) {
       const unsigned id = ZSTD_getDictID_fromFrame(unit.data(), unit.size());
@@ -219,26 +275,32 @@ Status DecodeFrames(const BlockHeader& h, std::string_view payload, size_t eleme
                                 std::to_string(dictionary->id()));
       }
     }
-    Status s = DecompressUnit(h.codec, element_size, unit, target, n, ddict);
+    Status s = DecodeFrame(h, unit, fb, fe, ddict, sink);
     if (!s.ok()) {
       return s.WithContext("frame " + std::to_string(f) + " of " + std::to_string(h.frames));
     }
-    if (!inside) {
-      const uint32_t lo = std::max(fb, row_begin), hi = std::min(fe, row_end);
-      std::memcpy(dst + (lo - row_begin) * row_bytes, target + (lo - fb) * row_bytes,
-                  (hi - lo) * row_bytes);
-    }
     offset += size;
-    *decoded += n;
+    *decoded += (fe - fb) * sink.row_bytes();
   }
   return Status::OK();
 }
 
+// The dictionary a framed block's frames need (null if none), checked against `dictionary`.
+Result<const ZSTD_DDict*> FramesDictionary(const BlockHeader& h,
+                                           const BlockDictionary* dictionary) {
+  if (!h.dictionary) return static_cast<const ZSTD_DDict*>(nullptr);
+  if (dictionary == nullptr) {
+    return Status::DataLoss(
+        "block was compressed with its variable's dictionary, which is missing");
+  }
+  return static_cast<const ZSTD_DDict*>(dictionary->decompression_dictionary());
+}
+
 }  // namespace
 
-Status DecodeBlockRows(std::string_view block, DataType type, uint32_t rows, uint32_t cols,
-                       uint32_t row_begin, uint32_t row_end, char* dst, size_t* bytes_decoded,
-                       const BlockDictionary* dictionary) {
+Status DecodeBlockRowsInto(std::string_view block, DataType type, uint32_t rows, uint32_t cols,
+                           uint32_t row_begin, uint32_t row_end, const RowsTarget& target,
+                           size_t* bytes_decoded, const BlockDictionary* dictionary) {
   if (bytes_decoded != nullptr) *bytes_decoded = 0;
   GRIDSTORE_ASSIGN_OR_RETURN(BlockHeader h, ReadBlockHeader(block));
   if (h.type != type) {
@@ -254,13 +316,19 @@ Status DecodeBlockRows(std::string_view block, DataType type, uint32_t rows, uin
                                    std::to_string(row_end) + ") is not inside the block's " +
                                    std::to_string(rows) + " rows");
   }
+  if (target.col_begin >= target.col_end || target.col_end > cols) {
+    return Status::InvalidArgument("column range [" + std::to_string(target.col_begin) + ", " +
+                                   std::to_string(target.col_end) + ") is not inside the block's " +
+                                   std::to_string(cols) + " columns");
+  }
   TrimDecodeScratchOnExit trim;
   const size_t element_size = DataTypeSize(type);
+  const RowsSink sink{target, row_begin,    row_end,
+                      cols,   element_size, h.codec == Codec::kShuffleZstd && element_size > 1};
   const std::string_view payload = block.substr(kHeaderSize);
   size_t decoded = 0;
   if (h.version == kUnframedBlockVersion) {
-    GRIDSTORE_RETURN_IF_ERROR(
-        DecodeUnframed(h, payload, element_size, row_begin, row_end, dst, &decoded));
+    GRIDSTORE_RETURN_IF_ERROR(DecodeUnframed(h, payload, sink, &decoded));
   } else {
     // The checksum covers the stored bytes, so it is checked before any frame is touched,
     // whichever frames are decoded.
@@ -269,16 +337,8 @@ Status DecodeBlockRows(std::string_view block, DataType type, uint32_t rows, uin
       return Status::DataLoss("checksum mismatch: stored " + Hex(h.checksum) + ", computed " +
                               Hex(computed));
     }
-    const ZSTD_DDict* ddict = nullptr;
-    if (h.dictionary) {
-      if (dictionary == nullptr) {
-        return Status::DataLoss(
-            "block was compressed with its variable's dictionary, which is missing");
-      }
-      ddict = static_cast<const ZSTD_DDict*>(dictionary->decompression_dictionary());
-    }
-    GRIDSTORE_RETURN_IF_ERROR(DecodeFrames(h, payload, element_size, row_begin, row_end, dictionary,
-                                           ddict, dst, &decoded));
+    GRIDSTORE_ASSIGN_OR_RETURN(const ZSTD_DDict* ddict, FramesDictionary(h, dictionary));
+    GRIDSTORE_RETURN_IF_ERROR(DecodeFrames(h, payload, dictionary, ddict, sink, &decoded));
   }
   if (bytes_decoded != nullptr) *bytes_decoded = decoded;
   return Status::OK();

@@ -133,6 +133,22 @@ Status DecodeBlockRows(std::string_view block, DataType type, uint32_t rows, uin
                        uint32_t row_begin, uint32_t row_end, char* dst, size_t* bytes_decoded,
                        const BlockDictionary* dictionary = nullptr);
 
+// Where DecodeBlockRowsInto writes: columns [col_begin, col_end) of block row r (row_begin <= r <
+// row_end) at base + (r - row_begin) * row_stride bytes; e.g. straight into the rows of a fetch's
+// result, which are wider than the block, instead of through a buffer and a copy.
+struct RowsTarget {
+  char* base = nullptr;
+  size_t row_stride = 0;  // bytes
+  uint32_t col_begin = 0;
+  uint32_t col_end = 0;
+};
+
+// DecodeBlockRows into a RowsTarget. REQUIRES: also col_begin < col_end <= cols, and the
+// target's rows do not overlap one another. Errors as DecodeBlock.
+Status DecodeBlockRowsInto(std::string_view block, DataType type, uint32_t rows, uint32_t cols,
+                           uint32_t row_begin, uint32_t row_end, const RowsTarget& target,
+                           size_t* bytes_decoded, const BlockDictionary* dictionary = nullptr);
+
 // The frames of a block of `rows` rows encoded with `frame_rows` (as passed to EncodeBlock):
 // ceil(rows / frame_rows), or 1 for an unframed block (frame_rows 0 or at least rows).
 constexpr int64_t FrameCount(int64_t rows, int64_t frame_rows) {

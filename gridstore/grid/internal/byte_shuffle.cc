@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // shuffle:   dst[b * n + i] = src[i * K + b]   for element i < n, byte b < K
-// unshuffle: the inverse.
+// unshuffle: the inverse, of all n elements or of a range of them (one row of a frame).
 // With SSE2, 16 elements are transposed per step by log2(K) passes of byte (de)interleaving;
 // otherwise, and for the tail, plain loops.
 #include "gridstore/grid/internal/byte_shuffle.h"
@@ -23,10 +23,11 @@ void ShuffleScalar(const uint8_t* src, uint8_t* dst, size_t begin, size_t n) {
   }
 }
 
+// Elements [begin, end) of the n shuffled ones at src into dst[0, (end - begin) * K).
 template <size_t K>
-void UnshuffleScalar(const uint8_t* src, uint8_t* dst, size_t begin, size_t n) {
-  for (size_t i = begin; i < n; ++i) {
-    for (size_t b = 0; b < K; ++b) dst[i * K + b] = src[b * n + i];
+void UnshuffleScalar(const uint8_t* src, size_t n, size_t begin, size_t end, uint8_t* dst) {
+  for (size_t i = begin; i < end; ++i) {
+    for (size_t b = 0; b < K; ++b) dst[(i - begin) * K + b] = src[b * n + i];
   }
 }
 
@@ -86,9 +87,9 @@ void Shuffle(const uint8_t* src, uint8_t* dst, size_t n) {
 }
 
 template <size_t K>
-void Unshuffle(const uint8_t* src, uint8_t* dst, size_t n) {
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
+void Unshuffle(const uint8_t* src, size_t n, size_t begin, size_t end, uint8_t* dst) {
+  size_t i = begin;
+  for (; i + 16 <= end; i += 16) {
     __m128i v[K];
 #pragma GCC unroll 8
     for (size_t b = 0; b < K; ++b) {
@@ -97,10 +98,10 @@ void Unshuffle(const uint8_t* src, uint8_t* dst, size_t n) {
     TransposeFromPlanes<K>(v);
 #pragma GCC unroll 8
     for (size_t p = 0; p < K; ++p) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * K + 16 * p), v[p]);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + (i - begin) * K + 16 * p), v[p]);
     }
   }
-  UnshuffleScalar<K>(src, dst, i, n);
+  UnshuffleScalar<K>(src, n, i, end, dst + (i - begin) * K);
 }
 #else
 template <size_t K>
@@ -108,8 +109,8 @@ void Shuffle(const uint8_t* src, uint8_t* dst, size_t n) {
   ShuffleScalar<K>(src, dst, 0, n);
 }
 template <size_t K>
-void Unshuffle(const uint8_t* src, uint8_t* dst, size_t n) {
-  UnshuffleScalar<K>(src, dst, 0, n);
+void Unshuffle(const uint8_t* src, size_t n, size_t begin, size_t end, uint8_t* dst) {
+  UnshuffleScalar<K>(src, n, begin, end, dst);
 }
 #endif
 
@@ -129,15 +130,21 @@ void ShuffleBytes(const char* src, char* dst, size_t size, size_t element_size) 
 }
 
 void UnshuffleBytes(const char* src, char* dst, size_t size, size_t element_size) {
+  const size_t n = size / element_size;
+  UnshuffleElements(src, n, 0, n, dst, element_size);
+}
+
+void UnshuffleElements(const char* src, size_t count, size_t begin, size_t end, char* dst,
+                       size_t element_size) {
   auto* s = reinterpret_cast<const uint8_t*>(src);
   auto* d = reinterpret_cast<uint8_t*>(dst);
   switch (element_size) {
     case 2:
-      return Unshuffle<2>(s, d, size / 2);
+      return Unshuffle<2>(s, count, begin, end, d);
     case 4:
-      return Unshuffle<4>(s, d, size / 4);
+      return Unshuffle<4>(s, count, begin, end, d);
     default:
-      return Unshuffle<8>(s, d, size / 8);
+      return Unshuffle<8>(s, count, begin, end, d);
   }
 }
 

@@ -14,6 +14,12 @@ namespace gridstore::grid {
 void ShuffleBytes(const char* src, char* dst, size_t size, size_t element_size);
 // The inverse of ShuffleBytes, under the same requirements.
 void UnshuffleBytes(const char* src, char* dst, size_t size, size_t element_size);
+// Elements [begin, end) of the `count` shuffled elements at src (byte planes `count` bytes
+// apart) into dst[0, (end - begin) * element_size): part of UnshuffleBytes, e.g. the columns of
+// one row of a frame written straight into a row of a fetch's result.
+// REQUIRES: as UnshuffleBytes; begin <= end <= count.
+void UnshuffleElements(const char* src, size_t count, size_t begin, size_t end, char* dst,
+                       size_t element_size);
 
 }  // namespace gridstore::grid
 

@@ -92,6 +92,26 @@ Status CompressUnit(const CodecOptions& options, size_t element_size, const char
   return Status::OK();
 }
 
+namespace {
+
+// zstd of `unit` into exactly dst[0, n): a frame that decodes to more is an error (the work and
+// memory stay bounded whatever it claims), to less as well.
+Status ZstdDecompressExact(std::string_view unit, char* dst, size_t n, const ZSTD_DDict* ddict) {
+  ZSTD_DCtx* dctx = ThreadDCtx();
+  if (dctx == nullptr) return Status::Internal("zstd: cannot create a decompression context");
+  const size_t got = ddict != nullptr
+                         ? ZSTD_decompress_usingDDict(dctx, dst, n, unit.data(), unit.size(), ddict)
+                         : ZSTD_decompressDCtx(dctx, dst, n, unit.data(), unit.size());
+  if (ZSTD_isError(got)) return ZstdError(got);
+  if (got != n) {
+    return Status::DataLoss("zstd: decompressed " + std::to_string(got) + " bytes, expected " +
+                            std::to_string(n));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status DecompressUnit(Codec codec, size_t element_size, std::string_view unit, char* dst, size_t n,
                       const ZSTD_DDict* ddict) {
   if (codec == Codec::kNone) {
@@ -99,26 +119,25 @@ Status DecompressUnit(Codec codec, size_t element_size, std::string_view unit, c
     std::memcpy(dst, unit.data(), n);
     return Status::OK();
   }
-  ZSTD_DCtx* dctx = ThreadDCtx();
-  if (dctx == nullptr) return Status::Internal("zstd: cannot create a decompression context");
-  const bool shuffled = codec == Codec::kShuffleZstd && element_size > 1;
-  char* target = dst;
-  if (shuffled) {
-    target = DecodeScratch().Get(n);
-    if (target == nullptr) return Status::Internal("out of memory unshuffling a block");
+  if (codec != Codec::kShuffleZstd || element_size == 1) {
+    return ZstdDecompressExact(unit, dst, n, ddict);
   }
-  // Decompressing into exactly n bytes bounds the work and the memory whatever the frame claims;
-  // a frame that decodes to more is an error, to less is caught below.
-  const size_t got =
-      ddict != nullptr
-          ? ZSTD_decompress_usingDDict(dctx, target, n, unit.data(), unit.size(), ddict)
-          : ZSTD_decompressDCtx(dctx, target, n, unit.data(), unit.size());
-  if (ZSTD_isError(got)) return ZstdError(got);
-  if (got != n) {
-    return Status::DataLoss("zstd: decompressed " + std::to_string(got) + " bytes, expected " +
-                            std::to_string(n));
+  const char* shuffled = nullptr;
+  GRIDSTORE_RETURN_IF_ERROR(DecompressUnitShuffled(codec, unit, n, ddict, &shuffled));
+  UnshuffleBytes(shuffled, dst, n, element_size);
+  return Status::OK();
+}
+
+Status DecompressUnitShuffled(Codec codec, std::string_view unit, size_t n, const ZSTD_DDict* ddict,
+                              const char** bytes) {
+  if (codec == Codec::kNone) {
+    *bytes = unit.data();  // the header parser checked the size already
+    return Status::OK();
   }
-  if (shuffled) UnshuffleBytes(target, dst, n, element_size);
+  char* target = DecodeScratch().Get(n);
+  if (target == nullptr) return Status::Internal("out of memory decoding a block");
+  GRIDSTORE_RETURN_IF_ERROR(ZstdDecompressExact(unit, target, n, ddict));
+  *bytes = target;
   return Status::OK();
 }
 

@@ -62,6 +62,13 @@ Status CompressUnit(const CodecOptions& options, size_t element_size, const char
 Status DecompressUnit(Codec codec, size_t element_size, std::string_view unit, char* dst, size_t n,
                       const ZSTD_DDict* ddict = nullptr);
 
+// Decompresses one stored unit into exactly `n` bytes as they were compressed, still shuffled
+// for shuffle-zstd (UnshuffleElements undoes it, e.g. straight into a fetch's result). *bytes
+// points into the thread's DecodeScratch (valid until its next decode), or into `unit` for codec
+// none. Errors as DecompressUnit.
+Status DecompressUnitShuffled(Codec codec, std::string_view unit, size_t n, const ZSTD_DDict* ddict,
+                              const char** bytes);
+
 }  // namespace gridstore::grid
 
 #endif  // GRIDSTORE_GRID_INTERNAL_COMPRESSION_UNIT_H_
