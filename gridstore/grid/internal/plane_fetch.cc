@@ -198,7 +198,7 @@ std::string BlockContext(const FetchRun& run, const BlockTask& task) {
 }
 
 // Decodes the part of the stored block `value` of `task` that its one output needs straight into
-// that output's rows (no buffer, no copy; the block cache is not filled).
+// that output's rows (no buffer, no copy).
 Status DecodeStraightIntoOutput(const FetchRun& run, const BlockTask& task, std::string_view value,
                                 const BlockDictionary* dictionary, FetchStats* local) {
   const PlaneOutput& out = run.outputs[task.output];
@@ -225,6 +225,42 @@ Status DecodeStraightIntoOutput(const FetchRun& run, const BlockTask& task, std:
   return Status::OK();
 }
 
+// Whether the task's one output holds whole every frame the task decodes: all the block's
+// columns, and the frames' rows. Then the cache can be filled from the output.
+bool HoldsWholeFrames(const FetchRun& run, const BlockTask& task) {
+  const PlaneOutput& out = run.outputs[task.output];
+  const BlockGeometry& g = out.geometry;
+  const BlockGeometry::Overlap o = g.OverlapOf(task.r, task.c, out.origin, out.shape);
+  const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
+  if (o.y_lo != by0 || o.y_hi != by0 + g.cols_of(task.c)) return false;
+  const auto [first, last] = FramesNeeded(run, task);
+  return bx0 + first * g.frame_rows >= o.x_lo &&
+         std::min(bx0 + last * g.frame_rows, bx0 + g.rows_of(task.r)) <= o.x_hi;
+}
+
+// Caches the frames of the task's block from its one output's rows (HoldsWholeFrames).
+void CacheFramesFromOutput(const FetchRun& run, const BlockTask& task, std::string_view data_key) {
+  const PlaneOutput& out = run.outputs[task.output];
+  const BlockGeometry& g = out.geometry;
+  const size_t es = DataTypeSize(out.var->type);
+  const size_t row_bytes = static_cast<size_t>(g.cols_of(task.c)) * es;
+  const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c), rows = g.rows_of(task.r);
+  const auto [first, last] = FramesNeeded(run, task);
+  std::string cache_key;
+  for (uint32_t f = first; f < last; ++f) {
+    const int64_t fb = f * g.frame_rows, fe = std::min(rows, fb + g.frame_rows);
+    auto frame = std::make_shared<DecodedBlock>(static_cast<size_t>(fe - fb) * row_bytes);
+    for (int64_t r = fb; r < fe; ++r) {
+      const size_t at = out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
+                                         bx0 + r - out.origin[kX], by0 - out.origin[kY]);
+      std::memcpy(frame->data.get() + (r - fb) * row_bytes, out.grid->bytes() + at * es, row_bytes);
+    }
+    cache_key.clear();
+    AppendCacheKey(run.meta.incarnation, data_key, f, &cache_key);
+    run.context->cache->Insert(cache_key, std::move(frame));
+  }
+}
+
 // Decodes the stored block `value` (key `data_key`) of `task` into its outputs: only the frames
 // holding the rows the boxes need (all rows of an unframed block), each cached on its own so that
 // a later point read hits without decoding more.
@@ -236,8 +272,10 @@ Status DecodeIntoOutput(const FetchRun& run, const BlockTask& task, std::string_
   if (BlockNeedsDictionary(value)) {
     GRIDSTORE_ASSIGN_OR_RETURN(dictionary, run.context->dictionaries->Get(run.meta, out.var->name));
   }
-  if (!run.use_cache && task.num_targets == 1) {
-    return DecodeStraightIntoOutput(run, task, value, dictionary.get(), local);
+  if (task.num_targets == 1 && (!run.use_cache || HoldsWholeFrames(run, task))) {
+    GRIDSTORE_RETURN_IF_ERROR(DecodeStraightIntoOutput(run, task, value, dictionary.get(), local));
+    if (run.use_cache) CacheFramesFromOutput(run, task, data_key);
+    return Status::OK();
   }
   const uint32_t rows = static_cast<uint32_t>(out.geometry.rows_of(task.r));
   const uint32_t cols = static_cast<uint32_t>(out.geometry.cols_of(task.c));

@@ -25,12 +25,12 @@ struct PlaneOutput {
 };
 
 // Reads the plane blocks the outputs' boxes touch (each block once, however many boxes need it),
-// in groups over `parallelism` threads, each group with one MultiGet, decoding only the frames
-// holding the rows needed: straight into the output's rows when one box needs the block and the
-// cache is off, else through the store's block cache if `use_cache`. A missing block reads as
-// the fill value (counted in stats->blocks_missing: the caller checks the dataset is still
-// current). Adds to *stats. Once a group fails the rest are skipped; errors name the dataset,
-// variable, t, z and block.
+// in groups over `parallelism` threads, each group with one MultiGet. Only the frames holding the
+// rows needed are decoded: straight into the output's rows when one box needs the block, else
+// through a buffer; with `use_cache` each frame is also cached, and frames all cached are not
+// read. A missing block reads as the fill value (counted in stats->blocks_missing: the caller
+// checks that the dataset is still current). Adds to *stats. Once a group fails the rest are
+// skipped; errors name the dataset, variable, t, z and block.
 Status FetchPlanes(const grid::DataSetMeta& meta, StoreContext* context,
                    const std::vector<PlaneOutput>& outputs, int parallelism, bool use_cache,
                    grid::FetchStats* stats);
