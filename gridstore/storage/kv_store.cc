@@ -3,6 +3,17 @@
 
 namespace gridstore::storage {
 
+void KvStore::MultiGetVisit(const ReadOptions& options, Table table,
+                            const std::vector<std::string_view>& keys,
+                            std::vector<Status>* statuses,
+                            const std::function<void(size_t, std::string_view)>& fn) {
+  std::vector<std::string> values;
+  MultiGet(options, table, keys, &values, statuses);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if ((*statuses)[i].ok()) fn(i, values[i]);
+  }
+}
+
 std::string_view TableName(Table table) {
   switch (table) {
     case Table::kMeta:

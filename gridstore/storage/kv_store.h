@@ -142,6 +142,15 @@ class KvStore {
                         const std::vector<std::string_view>& keys, std::vector<std::string>* values,
                         std::vector<Status>* statuses) = 0;
 
+  // MultiGet without copying the values into strings: calls fn(i, value) for each keys[i] found,
+  // in any order, `value` being valid only during that call (a backend may lend its own cache's
+  // memory); (*statuses)[i] as MultiGet. fn may read from this store, not write. The default calls
+  // MultiGet, then fn for each value.
+  virtual void MultiGetVisit(const ReadOptions& options, Table table,
+                             const std::vector<std::string_view>& keys,
+                             std::vector<Status>* statuses,
+                             const std::function<void(size_t, std::string_view)>& fn);
+
   virtual Status Put(const WriteOptions& options, Table table, std::string_view key,
                      std::string_view value) = 0;
 

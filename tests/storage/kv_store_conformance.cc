@@ -211,6 +211,30 @@ TEST_P(KvStoreConformanceTest, MultiGetWithNoKeysReturnsEmptyResults) {
   EXPECT_TRUE(statuses.empty());
 }
 
+TEST_P(KvStoreConformanceTest, MultiGetVisitHandsOverEachFoundValueOnce) {
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_OK(store().Put(WriteOptions{}, Table::kData, "v/" + Counter(i), std::string(i, 'x')));
+  }
+  std::vector<std::string> wanted = {
+      "v/" + Counter(3), "nope", "v/" + Counter(0), "v/" + Counter(3), "v/" + Counter(19), "v/zz"};
+  const std::vector<std::string_view> keys(wanted.begin(), wanted.end());
+  std::vector<Status> statuses(2, Status::Internal("junk"));
+  std::vector<int> visits(keys.size(), 0);
+  store().MultiGetVisit(ReadOptions{}, Table::kData, keys, &statuses,
+                        [&](size_t i, std::string_view value) {
+                          ASSERT_LT(i, keys.size());
+                          ++visits[i];
+                          // The value is the key's, and the store can be read meanwhile.
+                          std::string again;
+                          ASSERT_OK(store().Get(ReadOptions{}, Table::kData, keys[i], &again));
+                          EXPECT_EQ(value, again) << "entry " << i;
+                        });
+  ASSERT_EQ(statuses.size(), keys.size());
+  EXPECT_EQ(visits, (std::vector<int>{1, 0, 1, 1, 1, 0}));
+  for (size_t i : {1, 5}) EXPECT_EQ(statuses[i].code(), StatusCode::kNotFound) << statuses[i];
+  for (size_t i : {0, 2, 3, 4}) EXPECT_OK(statuses[i]);
+}
+
 TEST_P(KvStoreConformanceTest, DeleteRemovesTheKey) {
   ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "a", "1"));
   ASSERT_OK(store().Put(WriteOptions{}, Table::kMeta, "b", "2"));

@@ -340,10 +340,19 @@ Status FetchGroup(const FetchRun& run, size_t begin, size_t end, FetchStats* loc
   std::vector<std::string_view> miss_keys;
   miss_keys.reserve(misses.size());
   for (size_t m : misses) miss_keys.push_back(keys[m]);
-  std::vector<std::string> values;
+  // Each block is decoded from the store's own memory as it is handed over (no copy); after the
+  // first error the rest are not decoded.
+  Status first_error;
   std::vector<Status> statuses;
-  run.context->kv->MultiGet(storage::ReadOptions{}, storage::Table::kData, miss_keys, &values,
-                            &statuses);
+  run.context->kv->MultiGetVisit(storage::ReadOptions{}, storage::Table::kData, miss_keys,
+                                 &statuses, [&](size_t j, std::string_view value) {
+                                   if (!first_error.ok()) return;
+                                   const BlockTask& task = run.tasks[begin + misses[j]];
+                                   Status s =
+                                       DecodeIntoOutput(run, task, keys[misses[j]], value, local);
+                                   if (!s.ok())
+                                     first_error = s.WithContext(BlockContext(run, task));
+                                 });
   for (size_t j = 0; j < misses.size(); ++j) {
     const BlockTask& task = run.tasks[begin + misses[j]];
     if (statuses[j].IsNotFound()) {
@@ -352,10 +361,8 @@ Status FetchGroup(const FetchRun& run, size_t begin, size_t end, FetchStats* loc
       continue;
     }
     if (!statuses[j].ok()) return statuses[j].WithContext("reading " + BlockContext(run, task));
-    Status s = DecodeIntoOutput(run, task, keys[misses[j]], values[j], local);
-    if (!s.ok()) return s.WithContext(BlockContext(run, task));
   }
-  return Status::OK();
+  return first_error;
 }
 
 void AddPlaneStats(const FetchStats& from, FetchStats* to) {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <mutex>
 #include <numeric>
 #include <string_view>
@@ -56,8 +57,15 @@ class RocksDbKvStore final : public KvStore {
 
   void MultiGet(const ReadOptions& options, Table table, const std::vector<std::string_view>& keys,
                 std::vector<std::string>* values, std::vector<Status>* statuses) override {
+    values->assign(keys.size(), std::string());
+    MultiGetVisit(options, table, keys, statuses,
+                  [values](size_t i, std::string_view value) { (*values)[i].assign(value); });
+  }
+
+  void MultiGetVisit(const ReadOptions& options, Table table,
+                     const std::vector<std::string_view>& keys, std::vector<Status>* statuses,
+                     const std::function<void(size_t, std::string_view)>& fn) override {
     const size_t n = keys.size();
-    values->resize(n);
     statuses->assign(n, Status::OK());
     if (n == 0) return;
 
@@ -77,6 +85,7 @@ class RocksDbKvStore final : public KvStore {
       slot[i] = unique_keys.size() - 1;
     }
 
+    // Pinned: the values stay in RocksDB's block cache (or its own buffers) while fn reads them.
     std::vector<rocksdb::PinnableSlice> found(unique_keys.size());
     std::vector<rocksdb::Status> found_status(unique_keys.size());
     db_->MultiGet(ToRocks(options), Handle(table), unique_keys.size(), unique_keys.data(),
@@ -84,11 +93,9 @@ class RocksDbKvStore final : public KvStore {
 
     for (size_t i = 0; i < n; ++i) {
       const size_t u = slot[i];
-      std::string& value = (*values)[i];
       if (found_status[u].ok()) {
-        value.assign(found[u].data(), found[u].size());
+        fn(i, ToView(found[u]));
       } else {
-        value.clear();
         (*statuses)[i] = found_status[u].IsNotFound()
                              ? Status::NotFound("key not found")
                              : ToStatus(found_status[u], OpContext("MultiGet", table), path_);
