@@ -36,8 +36,11 @@ struct GridDataWriterImpl::PlaneJob {
 
 GridDataWriterImpl::GridDataWriterImpl(internal_grid::StoreContext* context,
                                        std::shared_ptr<const DataSetMeta> meta,
-                                       const WriteGridOptions& options)
-    : context_(context), meta_(std::move(meta)), options_(options) {}
+                                       const WriteGridOptions& options, uint64_t series_starts_seen)
+    : context_(context),
+      meta_(std::move(meta)),
+      options_(options),
+      series_starts_seen_(series_starts_seen) {}
 
 GridDataWriter::~GridDataWriter() = default;
 GridDataWriterImpl::~GridDataWriterImpl() { Flush().IgnoreError(); }
@@ -109,7 +112,11 @@ Status GridDataWriterImpl::EncodeBlock(const VariableMeta& var, int64_t t, int64
 
 Status GridDataWriterImpl::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
   if (batch->empty()) return Status::OK();
-  Status s = context_->kv->Write(storage::WriteOptions{.disable_wal = options_.bulk_load}, *batch);
+  Status s =
+      context_->series_fence->WritePlanes(meta_->id, meta_->incarnation, series_starts_seen_, [&] {
+        return context_->kv->Write(storage::WriteOptions{.disable_wal = options_.bulk_load},
+                                   *batch);
+      });
   if (context_->cache->capacity() > 0) {
     // After the write, so that a concurrent fetch cannot re-cache the old block.
     const BlockLayout& layout = meta_->layout;

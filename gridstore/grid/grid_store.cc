@@ -105,8 +105,10 @@ GridStoreImpl::GridStoreImpl(std::unique_ptr<storage::KvStore> kv, std::unique_p
       pool_(std::move(pool)),
       cache_(std::make_unique<internal_grid::BlockCache>(options.block_cache_bytes)),
       dictionaries_(std::make_unique<internal_grid::DictionaryCache>(kv_.get())),
-      context_(std::make_unique<internal_grid::StoreContext>(internal_grid::StoreContext{
-          kv_.get(), pool_.get(), cache_.get(), dictionaries_.get(), options.read_only})) {}
+      series_fence_(std::make_unique<internal_grid::SeriesFence>()),
+      context_(std::make_unique<internal_grid::StoreContext>(
+          internal_grid::StoreContext{kv_.get(), pool_.get(), cache_.get(), dictionaries_.get(),
+                                      options.read_only, series_fence_.get()})) {}
 
 GridStore::~GridStore() = default;
 GridStoreImpl::~GridStoreImpl() = default;
@@ -536,6 +538,14 @@ Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetDataWriter(
     std::string_view id, const WriteGridOptions& options) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
+  // The layouts started before the meta is read again: a layout started in between shows in the
+  // meta, one started later in the fence (series_fence.h).
+  const uint64_t seen = series_fence_->Starts(id, meta->incarnation);
+  const uint64_t incarnation = meta->incarnation;
+  GRIDSTORE_ASSIGN_OR_RETURN(meta, LoadMeta(id));
+  if (meta->incarnation != incarnation) {
+    return Status::Aborted("dataset " + Quote(id) + " was replaced meanwhile; try again");
+  }
   if (meta->series) {
     // A plane written now would leave the series blocks holding the old values.
     return Status::FailedPrecondition(
@@ -543,7 +553,8 @@ Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetDataWriter(
         " has a series layout, which writing planes would leave stale; drop it first "
         "(gridstore relayout ID --drop series), write, then add it again");
   }
-  return std::unique_ptr<GridDataWriter>(new GridDataWriterImpl(context_.get(), meta, options));
+  return std::unique_ptr<GridDataWriter>(
+      new GridDataWriterImpl(context_.get(), meta, options, seen));
 }
 
 Result<std::unique_ptr<GridDataFetcher>> GridStoreImpl::GetDataFetcher(std::string_view id) {

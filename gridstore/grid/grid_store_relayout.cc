@@ -14,6 +14,7 @@
 #include "gridstore/grid/internal/block_codec.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/grid/internal/series_fence.h"
 #include "gridstore/grid/internal/series_geometry.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/util/internal/strings.h"
@@ -281,7 +282,9 @@ Result<RelayoutReport> GridStoreImpl::AddSeriesLayout(std::string_view id,
     DataSetMeta with = *meta;
     with.series = series;
     GRIDSTORE_RETURN_IF_ERROR(with.Validate().WithContext(what));
-    GRIDSTORE_RETURN_IF_ERROR(StoreSeriesState(*meta, series, what));
+    // No plane batch lands between this and the relayout's reads (series_fence.h).
+    GRIDSTORE_RETURN_IF_ERROR(series_fence_->StartSeries(
+        id, meta->incarnation, [&] { return StoreSeriesState(*meta, series, what); }));
     GRIDSTORE_ASSIGN_OR_RETURN(meta, LoadMeta(id));
   }
   GRIDSTORE_RETURN_IF_ERROR(WriteSeriesBlocks(meta, options, &report));

@@ -10,6 +10,7 @@
 #include "gridstore/grid/internal/grid_data_writer_impl.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/grid/internal/series_fence.h"
 #include "gridstore/grid/internal/meta_index.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/grid/internal/store_walk.h"
@@ -79,7 +80,8 @@ Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetReplacementWriter(
                                       " with that incarnation is in progress in this store");
   }
   auto meta = std::make_shared<const DataSetMeta>(staged);
-  return std::unique_ptr<GridDataWriter>(new GridDataWriterImpl(context_.get(), meta, options));
+  return std::unique_ptr<GridDataWriter>(new GridDataWriterImpl(
+      context_.get(), meta, options, series_fence_->Starts(staged.id, staged.incarnation)));
 }
 
 Status GridStoreImpl::CommitReplacement(const DataSetMeta& meta) {

@@ -8,7 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <thread>
 
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/grid_verify.h"
@@ -200,6 +202,57 @@ TEST_F(SeriesLayoutTest, WritesThatWouldLeaveItStaleAreRefused) {
                   .IsNotFound());
   EXPECT_OK(store_->GetDataWriter("run").status());
   EXPECT_TRUE(store_->DropSeriesLayout("run").IsNotFound());
+}
+
+TEST_F(SeriesLayoutTest, AWriterMadeBeforeARelayoutCannotLeaveItStale) {
+  ASSERT_OK_AND_ASSIGN(auto early, store_->GetDataWriter("run"));
+  ASSERT_OK(store_->AddSeriesLayout("run", kSeries).status());
+  Status s = early->WriteGrid2D("T", 5, 0, PatternPlane(meta_.variables[0], 2, 5, 0));
+  if (s.ok()) s = early->Flush();
+  EXPECT_TRUE(s.IsFailedPrecondition()) << s;
+  EXPECT_THAT(s.message(), HasSubstr("after this writer was made"));
+  // Nothing was written: both layouts hold the old plane.
+  EXPECT_EQ(FetchAndCompare({5, 0, 0, 0}, {1, 1, 40, 50}).variables[0].layout, "plane");
+  EXPECT_EQ(FetchAndCompare({0, 0, 3, 3}, {30, 1, 1, 1}).variables[0].layout, "series");
+  ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), "run"));
+  EXPECT_TRUE(report.ok()) << report.problems[0].message;
+  // Once the layout is dropped a new writer may write; the early one stays refused.
+  ASSERT_OK(store_->DropSeriesLayout("run"));
+  EXPECT_TRUE(early->WriteGrid2D("T", 5, 0, PatternPlane(meta_.variables[0], 2, 5, 0))
+                  .IsFailedPrecondition());
+  ASSERT_OK_AND_ASSIGN(auto late, store_->GetDataWriter("run"));
+  ASSERT_OK(late->WriteGrid2D("T", 5, 0, PatternPlane(meta_.variables[0], 2, 5, 0)));
+  ASSERT_OK(late->Flush());
+}
+
+TEST_F(SeriesLayoutTest, PlanesWrittenWhileARelayoutStartsNeverLeaveItStale) {
+  // A writer rewrites planes over and over while the layout is added: every plane it wrote
+  // before the layout started is in the series blocks, and none is written after.
+  ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter("run"));
+  std::atomic<bool> stop{false};
+  std::atomic<int> written{0};
+  Status refused;
+  std::thread rewriter([&] {
+    // Until refused; once the layout is added the next write must be (one more try at most).
+    for (int i = 0, tries_after_stop = 0; tries_after_stop < 2; ++i) {
+      if (stop.load()) ++tries_after_stop;
+      const int64_t t = i % kShape[kT], z = (i / kShape[kT]) % kShape[kZ];
+      Status w = writer->WriteGrid2D("T", t, z, PatternPlane(meta_.variables[0], 3 + i, t, z));
+      if (w.ok()) w = writer->Flush();
+      if (!w.ok()) {
+        refused = w;
+        return;
+      }
+      written.fetch_add(1);
+    }
+  });
+  while (written.load() < 5) std::this_thread::yield();
+  ASSERT_OK(store_->AddSeriesLayout("run", kSeries).status());
+  stop.store(true);
+  rewriter.join();
+  EXPECT_TRUE(refused.IsFailedPrecondition()) << refused;
+  ASSERT_OK_AND_ASSIGN(VerifyReport report, Verify(store_.get(), "run"));
+  EXPECT_TRUE(report.ok()) << report.problems[0].message;
 }
 
 TEST_F(SeriesLayoutTest, AReplacementStartsWithPlanesOnly) {

@@ -20,8 +20,9 @@ namespace gridstore::grid {
 
 class GridDataWriterImpl final : public GridDataWriter {
  public:
+  // `series_starts_seen`: SeriesFence::Starts of the dataset, read before `meta` was.
   GridDataWriterImpl(internal_grid::StoreContext* context, std::shared_ptr<const DataSetMeta> meta,
-                     const WriteGridOptions& options);
+                     const WriteGridOptions& options, uint64_t series_starts_seen);
   ~GridDataWriterImpl() override;
 
   Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z, const Grid2D& plane) override;
@@ -52,6 +53,7 @@ class GridDataWriterImpl final : public GridDataWriter {
   internal_grid::StoreContext* const context_;
   const std::shared_ptr<const DataSetMeta> meta_;
   const WriteGridOptions options_;
+  const uint64_t series_starts_seen_;
 
   mutable Mutex mu_;
   CondVar cv_;

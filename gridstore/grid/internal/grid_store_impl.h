@@ -29,6 +29,7 @@ class ThreadPool;
 namespace gridstore::internal_grid {
 class BlockCache;
 class DictionaryCache;
+class SeriesFence;
 struct StoreContext;
 }  // namespace gridstore::internal_grid
 
@@ -181,6 +182,7 @@ class GridStoreImpl final : public GridStore {
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<internal_grid::BlockCache> cache_;
   std::unique_ptr<internal_grid::DictionaryCache> dictionaries_;
+  std::unique_ptr<internal_grid::SeriesFence> series_fence_;
   std::unique_ptr<internal_grid::StoreContext> context_;
 
   // Serialises this store's meta writes; other writers of a shared store are kept consistent

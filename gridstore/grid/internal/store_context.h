@@ -7,6 +7,7 @@
 
 #include "gridstore/grid/internal/block_cache.h"
 #include "gridstore/grid/internal/dictionary_cache.h"
+#include "gridstore/grid/internal/series_fence.h"
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/util/internal/thread_pool.h"
 
@@ -18,6 +19,7 @@ struct StoreContext {
   BlockCache* cache = nullptr;
   DictionaryCache* dictionaries = nullptr;
   bool read_only = false;
+  SeriesFence* series_fence = nullptr;
 };
 
 // The cache key of one frame of a block (frame 0 of an unframed block is the whole block): the
