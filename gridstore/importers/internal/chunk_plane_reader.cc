@@ -9,13 +9,11 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <limits>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -24,7 +22,9 @@
 #include "gridstore/importers/internal/netcdf_file.h"
 #include "gridstore/importers/internal/netcdf_util.h"
 #include "gridstore/importers/internal/read_and_work.h"
+#include "gridstore/util/internal/mutex.h"
 #include "gridstore/util/internal/strings.h"
+#include "gridstore/util/internal/thread_annotations.h"
 
 namespace gridstore::internal_importers {
 
@@ -265,38 +265,41 @@ class ChunkPipeline {
  public:
   explicit ChunkPipeline(const ChunkReadContext& ctx) : ctx_(ctx) {}
 
-  Status Run(PlaneStream* st) {
+  Status Run(PlaneStream* st) EXCLUDES(mu_) {
     const AxisChunkGrid& ag = ctx_.grid;
-    const int64_t groups = ag.g[grid::kT] * ag.g[grid::kZ];
     std::vector<std::thread> threads;
     for (unsigned w = 0; w < WorkersPerCore(); ++w) threads.emplace_back([this] { Work(); });
-    Status status = Feed(groups, st);
+    Status status = Feed(ag.g[grid::kT] * ag.g[grid::kZ], st);
+    Status first;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       if (error_.ok() && !status.ok()) error_ = status;
       closing_ = true;
-      changed_.notify_all();
+      first = error_;
+      changed_.SignalAll();
     }
     for (std::thread& t : threads) t.join();
-    return error_;
+    return first;
   }
 
  private:
   // Groups are submitted in order, whichever worker finishes first: the store is then the same
   // as the netCDF-C path's, whose first plane (0, 0) trains the variable's dictionary.
-  Status Feed(int64_t groups, PlaneStream* st) {
-    const AxisChunkGrid& ag = ctx_.grid;
+  Status Feed(int64_t groups, PlaneStream* st) EXCLUDES(mu_) {
     size_t in_flight = 0;
     for (int64_t next = 0, next_submitted = 0;;) {
       std::vector<std::unique_ptr<ChunkGroup>> ready;
       {
-        std::unique_lock<std::mutex> lock(mu_);
-        changed_.wait(lock, [&] {
-          return !error_.ok() || done_.count(next_submitted) != 0 ||
-                 (next < groups && in_flight < ctx_.plan->groups_in_flight) ||
-                 (next == groups && in_flight == 0);
-        });
-        if (!error_.ok()) return Status::OK();  // Run returns the worker's error
+        MutexLock lock(&mu_);
+        for (;;) {
+          if (!error_.ok()) return Status::OK();  // Run returns the worker's error
+          if (done_.count(next_submitted) != 0 ||
+              (next < groups && in_flight < ctx_.plan->groups_in_flight) ||
+              (next == groups && in_flight == 0)) {
+            break;
+          }
+          changed_.Wait(&mu_);
+        }
         for (auto it = done_.find(next_submitted); it != done_.end();
              it = done_.find(++next_submitted)) {
           ready.push_back(std::move(it->second));
@@ -309,24 +312,30 @@ class ChunkPipeline {
       }
       if (next == groups && in_flight == 0) return Status::OK();
       if (next == groups || in_flight >= ctx_.plan->groups_in_flight) continue;
-      auto g = std::make_unique<ChunkGroup>();
-      g->number = next;
-      g->it = next / ag.g[grid::kZ];
-      g->iz = next % ag.g[grid::kZ];
-      g->t0 = g->it * ag.c[grid::kT];
-      g->z0 = g->iz * ag.c[grid::kZ];
-      g->nt = std::min(ag.c[grid::kT], ag.n[grid::kT] - g->t0);
-      g->nz = std::min(ag.c[grid::kZ], ag.n[grid::kZ] - g->z0);
-      g->bytes =
-          static_cast<size_t>(g->nt * g->nz * ag.n[grid::kX] * ag.n[grid::kY]) * ctx_.element_size;
+      std::unique_ptr<ChunkGroup> g = NewGroup(next);
       GRIDSTORE_RETURN_IF_ERROR(ReadGroupChunks(ctx_, g.get()));
       st->held_bytes += g->bytes;  // counted from now: the planes are allocated by a worker
       ++in_flight;
       ++next;
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       todo_.push_back(std::move(g));
-      changed_.notify_all();
+      changed_.SignalAll();
     }
+  }
+
+  std::unique_ptr<ChunkGroup> NewGroup(int64_t number) const {
+    const AxisChunkGrid& ag = ctx_.grid;
+    auto g = std::make_unique<ChunkGroup>();
+    g->number = number;
+    g->it = number / ag.g[grid::kZ];
+    g->iz = number % ag.g[grid::kZ];
+    g->t0 = g->it * ag.c[grid::kT];
+    g->z0 = g->iz * ag.c[grid::kZ];
+    g->nt = std::min(ag.c[grid::kT], ag.n[grid::kT] - g->t0);
+    g->nz = std::min(ag.c[grid::kZ], ag.n[grid::kZ] - g->z0);
+    g->bytes =
+        static_cast<size_t>(g->nt * g->nz * ag.n[grid::kX] * ag.n[grid::kY]) * ctx_.element_size;
+    return g;
   }
 
   Status Submit(ChunkGroup* g, PlaneStream* st) {
@@ -340,38 +349,38 @@ class ChunkPipeline {
         st->planes_from_chunks += 1;
       }
     }
-    st->held_bytes -= g->bytes;  // a group's planes not submitted (none unless rows were short)
+    st->held_bytes -= g->bytes;  // nothing left unless the planes were fewer than counted
     return Status::OK();
   }
 
-  void Work() {
+  void Work() EXCLUDES(mu_) {
     auto decoder = ChunkDecoder::Create();
     std::vector<char> chunk;
     for (;;) {
       std::unique_ptr<ChunkGroup> g;
       {
-        std::unique_lock<std::mutex> lock(mu_);
-        changed_.wait(lock, [&] { return !todo_.empty() || closing_ || !error_.ok(); });
+        MutexLock lock(&mu_);
+        while (todo_.empty() && !closing_ && error_.ok()) changed_.Wait(&mu_);
         if (!error_.ok() || todo_.empty()) return;
         g = std::move(todo_.front());
         todo_.pop_front();
       }
       Status s =
           decoder.ok() ? DecodeGroup(ctx_, decoder->get(), &chunk, g.get()) : decoder.status();
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(&mu_);
       if (!s.ok() && error_.ok()) error_ = std::move(s);
       if (s.ok()) done_[g->number] = std::move(g);
-      changed_.notify_all();
+      changed_.SignalAll();
     }
   }
 
   const ChunkReadContext& ctx_;
-  std::mutex mu_;
-  std::condition_variable changed_;
-  std::deque<std::unique_ptr<ChunkGroup>> todo_;         // GUARDED_BY(mu_)
-  std::map<int64_t, std::unique_ptr<ChunkGroup>> done_;  // GUARDED_BY(mu_), by number
-  bool closing_ = false;                                 // GUARDED_BY(mu_)
-  Status error_;                                         // GUARDED_BY(mu_)
+  Mutex mu_;
+  CondVar changed_;  // a group was queued, decoded or failed; or reading ended
+  std::deque<std::unique_ptr<ChunkGroup>> todo_ GUARDED_BY(mu_);
+  std::map<int64_t, std::unique_ptr<ChunkGroup>> done_ GUARDED_BY(mu_);  // by number
+  bool closing_ GUARDED_BY(mu_) = false;
+  Status error_ GUARDED_BY(mu_);
 };
 
 }  // namespace

@@ -91,6 +91,34 @@ bool ReadCoding(hid_t dcpl, size_t rank, std::vector<uint64_t>* chunk, ChunkCodi
   return true;
 }
 
+// Fills index->chunks (`count` of them) with each chunk's address, size and filter mask.
+bool LocateChunks(hid_t dset, size_t count, ChunkIndex* index) {
+  const size_t rank = index->dims.size();
+  index->chunks.resize(count);
+  std::vector<hsize_t> offset(rank, 0);
+  for (size_t c = 0; c < count; ++c) {
+    for (size_t i = rank, rest = c; i-- > 0; rest /= index->grid[i]) {
+      offset[i] = (rest % index->grid[i]) * index->chunk[i];
+    }
+    unsigned mask = 0;
+    haddr_t address = HADDR_UNDEF;
+    hsize_t size = 0;
+    if (hdf5::H5Dget_chunk_info_by_coord(dset, offset.data(), &mask, &address, &size) < 0) {
+      return false;
+    }
+    if (address != HADDR_UNDEF && size > 0) index->chunks[c] = {address, size, mask};
+  }
+  return true;
+}
+
+// True if the file has no user block (chunk addresses are relative to the superblock, which a
+// user block moves).
+bool HasNoUserBlock(hid_t file) {
+  ScopedHdf5Id fcpl(hdf5::H5Fget_create_plist(file), hdf5::H5Pclose);
+  hsize_t user_block = 1;
+  return fcpl.ok() && hdf5::H5Pget_userblock(fcpl.get(), &user_block) >= 0 && user_block == 0;
+}
+
 }  // namespace
 
 std::optional<ChunkIndex> ListChunks(int ncid, const std::string& path, const NcVariable& v,
@@ -110,14 +138,9 @@ std::optional<ChunkIndex> ListChunks(int ncid, const std::string& path, const Nc
     *why_not = "HDF5 did not open the file";
     return std::nullopt;
   }
-  {
-    // Chunk addresses are relative to the superblock, which a user block moves.
-    ScopedHdf5Id fcpl(hdf5::H5Fget_create_plist(file.get()), hdf5::H5Pclose);
-    hsize_t user_block = 1;
-    if (!fcpl.ok() || hdf5::H5Pget_userblock(fcpl.get(), &user_block) < 0 || user_block != 0) {
-      *why_not = "the file has a user block";
-      return std::nullopt;
-    }
+  if (!HasNoUserBlock(file.get())) {
+    *why_not = "the file has a user block";
+    return std::nullopt;
   }
   if (hdf5::H5Lexists(file.get(), v.name.c_str(), H5P_DEFAULT) <= 0) {
     *why_not = "it is not an HDF5 dataset of the same name";
@@ -160,21 +183,9 @@ std::optional<ChunkIndex> ListChunks(int ncid, const std::string& path, const Nc
       return std::nullopt;
     }
   }
-  index.chunks.resize(count);
-  std::vector<hsize_t> offset(rank, 0);
-  for (size_t c = 0; c < count; ++c) {
-    for (size_t i = rank, rest = c; i-- > 0; rest /= index.grid[i]) {
-      offset[i] = (rest % index.grid[i]) * index.chunk[i];
-    }
-    StoredChunk& stored = index.chunks[c];
-    unsigned mask = 0;
-    haddr_t address = HADDR_UNDEF;
-    hsize_t size = 0;
-    if (hdf5::H5Dget_chunk_info_by_coord(dset.get(), offset.data(), &mask, &address, &size) < 0) {
-      *why_not = "HDF5 did not locate its chunks";
-      return std::nullopt;
-    }
-    if (address != HADDR_UNDEF && size > 0) stored = {address, size, mask};
+  if (!LocateChunks(dset.get(), count, &index)) {
+    *why_not = "HDF5 did not locate its chunks";
+    return std::nullopt;
   }
   return index;
 }
