@@ -58,6 +58,7 @@ struct Rewrite {
   bool big_endian = false;
   bool leave_unwritten = false;
   bool no_fill = false;
+  bool fletcher32 = false;
 };
 
 // Copies every variable of `src` into a new netCDF-4 file `dst`: variables of 2 or more
@@ -101,6 +102,7 @@ void RewriteNetCdf4(const std::string& src, const std::string& dst, const Rewrit
     }
     if (rw.big_endian) ASSERT_NC(nc_def_var_endian(out, id, NC_ENDIAN_BIG));
     if (rw.no_fill) ASSERT_NC(nc_def_var_fill(out, id, NC_NOFILL, nullptr));
+    if (rw.fletcher32) ASSERT_NC(nc_def_var_fletcher32(out, id, NC_FLETCHER32));
   }
   ASSERT_NC(nc_enddef(out));
   for (int v = 0; v < nvars; ++v) {
@@ -254,6 +256,19 @@ TEST_F(ParallelInflateTest, ChunksNeverWrittenReadAsNetCdfFill) {
   ExpectSameBothWays("tos_O1_2001-2002.nc", {.chunk = {1, 1, 50, 60}, .leave_unwritten = true});
   ExpectSameBothWays("contour.cdf", {.chunk = {1, 2, 11, 12}, .leave_unwritten = true});
   ExpectSameBothWays("SMALL_total_column_co2.nc", {.chunk = {2, 1, 64, 64}, .no_fill = true});
+}
+
+// A filter this path does not decode (here fletcher32 beside deflate and shuffle) sends the
+// variable through netCDF-C, with the same values.
+TEST_F(ParallelInflateTest, OtherFiltersAreReadThroughNetCdf) {
+  const std::string path = tmp_.Sub("tos_fletcher32.nc");
+  RewriteNetCdf4((data_ / "tos_O1_2001-2002.nc").string(), path,
+                 {.chunk = {1, 1, 64, 64}, .fletcher32 = true});
+  ASSERT_OK_AND_ASSIGN(ImportSummary s, Import(path, "fletcher32", true));
+  EXPECT_EQ(s.planes_from_chunks, 0);
+  EXPECT_EQ(s.planes, 24);
+  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("fletcher32"));
+  EXPECT_TRUE(Fetch("fletcher32", meta.variables[0]) == ReadWhole(path, meta.variables[0]));
 }
 
 // The memory budget holds on the parallel path as on netCDF-C's.
