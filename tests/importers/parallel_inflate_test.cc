@@ -282,6 +282,22 @@ TEST_F(ParallelInflateTest, PeakStaysWithinABudgetOfAFewPlanes) {
   EXPECT_GT(s.peak_buffered_bytes, 0u);
 }
 
+// Chunks deeper along t than the budget can hold twice go through netCDF-C, within the budget.
+TEST_F(ParallelInflateTest, ChunksTooDeepForTheBudgetAreReadThroughNetCdf) {
+  const std::string path = tmp_.Sub("tos_deep_chunks.nc");
+  RewriteNetCdf4((data_ / "tos_O1_2001-2002.nc").string(), path, {.chunk = {24, 1, 170, 180}});
+  const size_t plane = 170 * 180 * 4;
+  ASSERT_OK_AND_ASSIGN(ImportSummary s, Import(path, "deep", true, 8 * plane));
+  EXPECT_EQ(s.planes_from_chunks, 0);
+  EXPECT_LE(s.peak_buffered_bytes, 8 * plane);
+  ASSERT_OK_AND_ASSIGN(ImportSummary whole, Import(path, "deep-default-budget", true));
+  EXPECT_EQ(whole.planes_from_chunks, 24);  // with the default budget they fit
+  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("deep"));
+  const std::vector<char> want = ReadWhole(path, meta.variables[0]);
+  EXPECT_TRUE(Fetch("deep", meta.variables[0]) == want);
+  EXPECT_TRUE(Fetch("deep-default-budget", meta.variables[0]) == want);
+}
+
 // Where `path`'s variable `name` keeps its chunks, through the importer's own listing.
 internal_importers::ChunkIndex ListFileChunks(const std::string& path, const std::string& name) {
   EXPECT_OK(internal_importers::LoadNetCdf());

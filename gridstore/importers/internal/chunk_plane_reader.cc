@@ -66,7 +66,7 @@ struct ChunkGroup {
   std::vector<char> raw;                   // its stored chunks, read by the importing thread
   std::vector<size_t> raw_offset;    // per chunk (x-major), into raw; kNotStored if never written
   std::vector<grid::Grid2D> planes;  // nt x nz, t-major, filled by a worker
-  size_t bytes = 0;                  // of the planes
+  size_t bytes = 0;                  // of the planes and stored chunks not yet submitted
 };
 
 struct ChunkReadContext {
@@ -243,11 +243,15 @@ std::optional<ChunkPlan> PlanChunkRead(int ncid, const std::string& path, const 
                                          std::min(ag.c[grid::kZ], ag.n[grid::kZ]) * ag.n[grid::kX] *
                                          ag.n[grid::kY]) *
                      es;
-  // One group per worker being decoded, one being read and one being handed over.
-  plan.groups_in_flight =
-      std::min<size_t>(WorkersPerCore() + 2, read_budget / std::max<size_t>(plan.group_bytes, 1));
+  // Each worker holds a decoded chunk and a scratch copy (a chunk deep along t, as some writers
+  // make them, can be large); then one group per worker being decoded, one being read and one
+  // being handed over, each with its stored chunks until it is decoded.
+  plan.worker_bytes = size_t{WorkersPerCore()} * 2 * plan.index.coding.chunk_bytes;
+  const size_t for_groups = read_budget > plan.worker_bytes ? read_budget - plan.worker_bytes : 0;
+  plan.groups_in_flight = std::min<size_t>(WorkersPerCore() + 2,
+                                           for_groups / std::max<size_t>(2 * plan.group_bytes, 1));
   if (plan.groups_in_flight < 2) {
-    *why_not = "two groups of its planes do not fit in the memory budget";
+    *why_not = "two groups of its planes and the workers' chunks do not fit in the memory budget";
     return std::nullopt;
   }
   return plan;
@@ -310,6 +314,7 @@ class ChunkPipeline {
       if (next == groups || in_flight >= ctx_.plan->groups_in_flight) continue;
       std::unique_ptr<ChunkGroup> g = NewGroup(next);
       GRIDSTORE_RETURN_IF_ERROR(ReadGroupChunks(ctx_, g.get()));
+      g->bytes += g->raw.size();  // freed by the worker, counted until the group is submitted
       st->held_bytes += g->bytes;
       ++in_flight;
       ++next;
@@ -352,7 +357,8 @@ class ChunkPipeline {
         st->planes_from_chunks += 1;
       }
     }
-    st->held_bytes -= g->bytes;  // nothing left unless the planes were fewer than counted
+    st->held_bytes -= g->bytes;  // its stored chunks
+    g->bytes = 0;
     return Status::OK();
   }
 
@@ -409,7 +415,9 @@ Status WriteVariableFromChunks(const std::string& path, int ncid, const PlannedV
     status = Status::Unavailable(Quote(path) + ": " + std::strerror(errno));
   } else {
     ctx.file_size = static_cast<uint64_t>(info.st_size);
+    st->held_bytes += plan.worker_bytes;
     status = ChunkPipeline(ctx).Run(st);
+    st->held_bytes -= plan.worker_bytes;
   }
   ::close(ctx.fd);
   return status;
