@@ -75,6 +75,8 @@ struct NetCdfImportOptions {
   // instead of through netCDF-C on one thread. The values are the same byte for byte; false
   // reads everything through netCDF-C (for comparison).
   bool parallel_inflate = true;
+  // Threads inflating chunks when parallel_inflate applies; 0 means one per core (at most 8).
+  int inflate_threads = 0;
   // Called from the importing thread after each plane is queued; may be empty.
   std::function<void(const ImportProgress&)> on_progress;
 };

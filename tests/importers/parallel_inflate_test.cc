@@ -176,6 +176,7 @@ class ParallelInflateTest : public ::testing::Test {
     options.layout.block_y = 48;
     options.parallel_inflate = parallel;
     options.memory_budget_bytes = budget;
+    options.inflate_threads = inflate_threads_;
     return ImportNetCdf(store_.get(), path, options);
   }
 
@@ -218,6 +219,7 @@ class ParallelInflateTest : public ::testing::Test {
   ScopedTempDir tmp_;
   std::unique_ptr<GridStore> store_;
   int round_ = 0;
+  int inflate_threads_ = 0;  // one per core
 };
 
 TEST_F(ParallelInflateTest, PlaneChunksWithDeflateAndShuffleMatchNetCdf) {
@@ -271,15 +273,21 @@ TEST_F(ParallelInflateTest, OtherFiltersAreReadThroughNetCdf) {
   EXPECT_TRUE(Fetch("fletcher32", meta.variables[0]) == ReadWhole(path, meta.variables[0]));
 }
 
-// The memory budget holds on the parallel path as on netCDF-C's.
+// The memory budget holds on the parallel path as on netCDF-C's, with any number of threads.
 TEST_F(ParallelInflateTest, PeakStaysWithinABudgetOfAFewPlanes) {
   const std::string path = tmp_.Sub("tos_plane_chunks.nc");
   RewriteNetCdf4((data_ / "tos_O1_2001-2002.nc").string(), path, {.chunk = {1, 1, 85, 90}});
   const size_t plane = 170 * 180 * 4;
-  ASSERT_OK_AND_ASSIGN(ImportSummary s, Import(path, "small-budget", true, 8 * plane));
-  EXPECT_EQ(s.planes_from_chunks, 24);
-  EXPECT_LE(s.peak_buffered_bytes, 8 * plane);
-  EXPECT_GT(s.peak_buffered_bytes, 0u);
+  for (int threads : {0, 1, 3}) {
+    inflate_threads_ = threads;
+    const std::string id = "small-budget-" + std::to_string(threads);
+    ASSERT_OK_AND_ASSIGN(ImportSummary s, Import(path, id, true, 10 * plane));
+    EXPECT_EQ(s.planes_from_chunks, 24);
+    EXPECT_LE(s.peak_buffered_bytes, 10 * plane);
+    EXPECT_GT(s.peak_buffered_bytes, 0u);
+    ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta(id));
+    EXPECT_TRUE(Fetch(id, meta.variables[0]) == ReadWhole(path, meta.variables[0]));
+  }
 }
 
 // Chunks deeper along t than the budget can hold twice go through netCDF-C, within the budget.

@@ -21,7 +21,6 @@
 #include "gridstore/importers/internal/netcdf_api.h"
 #include "gridstore/importers/internal/netcdf_file.h"
 #include "gridstore/importers/internal/netcdf_util.h"
-#include "gridstore/importers/internal/read_and_work.h"
 #include "gridstore/util/internal/mutex.h"
 #include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/thread_annotations.h"
@@ -221,7 +220,7 @@ Status ReadGroupChunks(const ChunkReadContext& ctx, ChunkGroup* g) {
 
 std::optional<ChunkPlan> PlanChunkRead(int ncid, const std::string& path, const PlannedVariable& pv,
                                        const grid::VariableMeta& var, size_t read_budget,
-                                       std::string* why_not) {
+                                       unsigned workers, std::string* why_not) {
   for (size_t i = 1; i < pv.axes.size(); ++i) {
     if (pv.axes[i] <= pv.axes[i - 1]) {
       *why_not = "its dimensions are not in (t, z, x, y) order";
@@ -246,10 +245,11 @@ std::optional<ChunkPlan> PlanChunkRead(int ncid, const std::string& path, const 
   // Each worker holds a decoded chunk and a scratch copy (a chunk deep along t, as some writers
   // make them, can be large); then one group per worker being decoded, one being read and one
   // being handed over, each with its stored chunks until it is decoded.
-  plan.worker_bytes = size_t{WorkersPerCore()} * 2 * plan.index.coding.chunk_bytes;
+  plan.workers = std::max(workers, 1u);
+  plan.worker_bytes = size_t{plan.workers} * 2 * plan.index.coding.chunk_bytes;
   const size_t for_groups = read_budget > plan.worker_bytes ? read_budget - plan.worker_bytes : 0;
-  plan.groups_in_flight = std::min<size_t>(WorkersPerCore() + 2,
-                                           for_groups / std::max<size_t>(2 * plan.group_bytes, 1));
+  plan.groups_in_flight =
+      std::min<size_t>(plan.workers + 2, for_groups / std::max<size_t>(2 * plan.group_bytes, 1));
   if (plan.groups_in_flight < 2) {
     *why_not = "two groups of its planes and the workers' chunks do not fit in the memory budget";
     return std::nullopt;
@@ -268,7 +268,7 @@ class ChunkPipeline {
   Status Run(PlaneStream* st) EXCLUDES(mu_) {
     const AxisChunkGrid& ag = ctx_.grid;
     std::vector<std::thread> threads;
-    for (unsigned w = 0; w < WorkersPerCore(); ++w) threads.emplace_back([this] { Work(); });
+    for (unsigned w = 0; w < ctx_.plan->workers; ++w) threads.emplace_back([this] { Work(); });
     Status status = Feed(ag.g[grid::kT] * ag.g[grid::kZ], st);
     Status first;
     {

@@ -26,18 +26,20 @@ namespace gridstore::internal_importers {
 struct ChunkPlan {
   ChunkIndex index;
   size_t group_bytes = 0;   // planes of one chunk extent along t and z
-  size_t worker_bytes = 0;  // the workers' chunk buffers
+  unsigned workers = 1;     // threads inflating chunks
+  size_t worker_bytes = 0;  // their chunk buffers
   size_t groups_in_flight = 0;
 };
 
-// The chunk plan of `pv` (meta `var`) in the open file `ncid`, or nullopt with *why_not when it
+// The chunk plan of `pv` (meta `var`) in the open file `ncid`, for `workers` threads (at least
+// 1), or nullopt with *why_not when it
 // is read through netCDF-C: HDF5 or libdeflate unavailable, a layout or filter not decoded here
 // (ListChunks), dimensions not in (t, z, x, y) order, or fewer than two groups of planes (and
 // their stored chunks) fitting in `read_budget` bytes beside the workers' chunk buffers. REQUIRES:
 // NetCdfMutex() held.
 std::optional<ChunkPlan> PlanChunkRead(int ncid, const std::string& path, const PlannedVariable& pv,
                                        const grid::VariableMeta& var, size_t read_budget,
-                                       std::string* why_not);
+                                       unsigned workers, std::string* why_not);
 
 // Reads every plane of `var` from the chunks of `plan` and submits them through `st`. Errors
 // name the file, the variable and the chunk: DataLoss for a chunk beyond the end of the file, a

@@ -16,6 +16,7 @@
 #include "gridstore/importers/internal/netcdf_file.h"
 #include "gridstore/importers/internal/netcdf_util.h"
 #include "gridstore/importers/internal/plane_stream.h"
+#include "gridstore/importers/internal/read_and_work.h"
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_importers {
@@ -259,7 +260,10 @@ std::optional<ChunkPlan> ChunkPlanFor(const std::string& path, int ncid,
   if (!options.parallel_inflate || !slabs.pipelined || !slabs.chunked[i]) return std::nullopt;
   std::string why_not;  // the netCDF-C path is as correct, only slower: nothing to report
   NetCdfLock lock(NetCdfMutex());
-  return PlanChunkRead(ncid, path, pv, var, slabs.read_budget, &why_not);
+  const unsigned workers = options.inflate_threads > 0
+                               ? static_cast<unsigned>(options.inflate_threads)
+                               : WorkersPerCore();
+  return PlanChunkRead(ncid, path, pv, var, slabs.read_budget, workers, &why_not);
 }
 
 }  // namespace
