@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   librocksdb-dev libzstd-dev zstd libxxhash-dev
   libnetcdf-dev netcdf-bin libhdf5-dev
+  libdeflate-dev                          # inflating netCDF-4 chunks in parallel (loaded at run time)
   libeccodes-dev libeccodes-tools         # GRIB import (ecCodes, loaded at run time); grib_* tools
   libproj-dev libnanoflann-dev libgeos-dev  # grid mappings (PROJ), nearest points on 2-D grids (k-d tree), polygons (GEOS)
   libeigen3-dev

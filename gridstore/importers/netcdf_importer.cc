@@ -109,9 +109,9 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
   GRIDSTORE_ASSIGN_OR_RETURN(auto publisher, internal_importers::DatasetPublisher::Begin(
                                                  store, meta, options.overwrite, write_options));
-  size_t peak_buffered_bytes = 0;
+  internal_importers::WriteTally tally;
   GRIDSTORE_RETURN_IF_ERROR(
-      WritePlanes(path, options, plan, ncid, slabs, publisher->writer(), &peak_buffered_bytes));
+      WritePlanes(path, options, plan, ncid, slabs, publisher->writer(), &tally));
   GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
   const grid::WriteStats& stats = publisher->stats();
 
@@ -121,7 +121,8 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
   summary.planes = stats.planes;
   summary.raw_bytes = stats.raw_bytes;
   summary.stored_bytes = stats.stored_bytes;
-  summary.peak_buffered_bytes = peak_buffered_bytes;
+  summary.peak_buffered_bytes = tally.peak;
+  summary.planes_from_chunks = tally.planes_from_chunks;
   summary.notes = std::move(plan.notes);
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -252,10 +253,11 @@ Result<ImportSummary> ImportNetCdfFiles(grid::GridStore* store,
          static_cast<int64_t>(t_of[i].size()) != opened.plan.meta.variables[0].shape[grid::kT])) {
       return Status::Aborted(Quote(paths[i]) + " changed while it was imported");
     }
-    size_t peak = 0;
+    internal_importers::WriteTally tally;
     GRIDSTORE_RETURN_IF_ERROR(WritePlanes(paths[i], file_options, opened.plan, opened.file->id(),
-                                          opened.slabs, publisher->writer(), &peak, &t_of[i]));
-    summary.peak_buffered_bytes = std::max(summary.peak_buffered_bytes, peak);
+                                          opened.slabs, publisher->writer(), &tally, &t_of[i]));
+    summary.peak_buffered_bytes = std::max(summary.peak_buffered_bytes, tally.peak);
+    summary.planes_from_chunks += tally.planes_from_chunks;
   }
   GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
   summary.dataset_id = meta.id;

@@ -70,6 +70,13 @@ struct NetCdfImportOptions {
   // this (or than RAM) still works. The default keeps a whole import under 512 MiB of memory
   // with the store's own (docs/BENCHMARKS.md).
   size_t memory_budget_bytes = 256ull << 20;
+  // Read variables stored in HDF5 chunks with only the deflate and shuffle filters (what nccopy
+  // -d/-s and netCDF4-python's zlib/shuffle write) by inflating their chunks on every core
+  // instead of through netCDF-C on one thread. The values are the same byte for byte; false
+  // reads everything through netCDF-C (for comparison).
+  bool parallel_inflate = true;
+  // Threads inflating chunks when parallel_inflate applies; 0 means one per core (at most 8).
+  int inflate_threads = 0;
   // Called from the importing thread after each plane is queued; may be empty.
   std::function<void(const ImportProgress&)> on_progress;
 };
@@ -84,6 +91,9 @@ struct ImportSummary {
   // The most raw plane bytes the import held at once (read buffers + in-flight planes); at most
   // memory_budget_bytes, except that a single plane larger than the budget is always allowed.
   size_t peak_buffered_bytes = 0;
+  // Planes read by inflating their chunks in parallel (NetCdfImportOptions::parallel_inflate);
+  // the others were read through netCDF-C.
+  int64_t planes_from_chunks = 0;
   // What was not imported and why ("skipped 'time_bnds': bounds variable"), one sentence each.
   std::vector<std::string> notes;
   // The dataset's status afterwards: DONE, or INGESTING while a run arrives (append).

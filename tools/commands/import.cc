@@ -134,6 +134,7 @@ Result<importers::NetCdfImportOptions> ImportOptions(const ImportArgs& args, int
     GRIDSTORE_ASSIGN_OR_RETURN(int64_t n,
                                ParseIntegerFlag(*args.threads, "--threads", 1, kMaxThreads));
     *threads = static_cast<int>(n);
+    options.inflate_threads = *threads;  // the same number inflate netCDF-4 chunks
   }
   return options;
 }
@@ -334,9 +335,9 @@ Command RegisterImport(CLI::App& parent, const CommandContext& context) {
                     "frame (default " +
                         std::to_string(importers::kDefaultImportFrameRows) + ")")
       ->type_name("N");
-  AddOptionalString(
-      app, "--threads", &args->threads,
-      "Compression threads, 1 to " + std::to_string(kMaxThreads) + " (default: one per core)")
+  AddOptionalString(app, "--threads", &args->threads,
+                    "Compression threads, and threads inflating netCDF-4 chunks, 1 to " +
+                        std::to_string(kMaxThreads) + " (default: one per core)")
       ->type_name("N");
   AddOptionalString(app, "--type", &args->type,
                     "GRIB: store values as float32 (default) or float64 (ecCodes' doubles)")

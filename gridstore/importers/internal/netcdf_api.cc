@@ -18,6 +18,8 @@ GRIDSTORE_NETCDF_FUNCTIONS(GRIDSTORE_NETCDF_DEFINE)
 
 namespace {
 
+void* netcdf_library_handle = nullptr;  // set once, by Load(), before LoadNetCdf() first returns
+
 // GRIDSTORE_NETCDF_SONAME comes from the build (the netCDF::netcdf target's soname), so the
 // library loaded is the one the headers above were compiled against.
 constexpr const char* kNetCdfLibrary = GRIDSTORE_NETCDF_SONAME;
@@ -50,6 +52,7 @@ Status Load() {
   if (auto dont_atexit = reinterpret_cast<DontAtExit>(::dlsym(handle, "H5dont_atexit"))) {
     dont_atexit();
   }
+  netcdf_library_handle = handle;
   return Status::OK();
 }
 
@@ -59,5 +62,7 @@ Status LoadNetCdf() {
   static const Status* const loaded = new Status(Load());  // never freed: used until exit
   return *loaded;
 }
+
+void* NetCdfLibraryHandle() { return LoadNetCdf().ok() ? netcdf_library_handle : nullptr; }
 
 }  // namespace gridstore::internal_importers

@@ -62,6 +62,10 @@ namespace gridstore::internal_importers {
 // the library and what the loader said (netCDF is then unavailable, the rest of GridStore works).
 Status LoadNetCdf();
 
+// The handle of the libnetcdf LoadNetCdf() loaded (null before it succeeded). dlsym on it finds
+// the HDF5 that netCDF itself links (hdf5_api.h), so both share one copy of HDF5's state.
+void* NetCdfLibraryHandle();
+
 namespace netcdf {
 #define GRIDSTORE_NETCDF_DECLARE(name) extern decltype(&::name) name;
 GRIDSTORE_NETCDF_FUNCTIONS(GRIDSTORE_NETCDF_DECLARE)

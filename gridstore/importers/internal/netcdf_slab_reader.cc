@@ -11,10 +11,12 @@
 #include <optional>
 #include <utility>
 
-#include "gridstore/importers/internal/import_precision.h"
+#include "gridstore/importers/internal/chunk_plane_reader.h"
 #include "gridstore/importers/internal/netcdf_api.h"
 #include "gridstore/importers/internal/netcdf_file.h"
 #include "gridstore/importers/internal/netcdf_util.h"
+#include "gridstore/importers/internal/plane_stream.h"
+#include "gridstore/importers/internal/read_and_work.h"
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_importers {
@@ -128,39 +130,6 @@ std::optional<ChunkCache> SetChunkCache(int ncid, const PlannedVariable& pv,
   return old;
 }
 
-struct StreamState {
-  grid::GridDataWriter* writer = nullptr;
-  const importers::NetCdfImportOptions* options = nullptr;
-  importers::ImportProgress progress;
-  size_t submitted_bytes = 0;
-  size_t slab_bytes = 0;  // the slab buffer held, counted for the whole import
-  size_t peak = 0;
-  const std::vector<int64_t>* t_of = nullptr;  // the file's t -> the dataset's, if not the same
-
-  size_t Pending() const {
-    return submitted_bytes - static_cast<size_t>(writer->stats().raw_bytes);
-  }
-  // Called when the most is held: a plane in hand besides the slab and the queued planes.
-  void Sample(size_t in_hand) { peak = std::max(peak, slab_bytes + in_hand + Pending()); }
-};
-
-Status SubmitPlane(StreamState* st, const PlannedVariable& pv, const grid::VariableMeta& var,
-                   int64_t t, int64_t z, grid::Grid2D plane, const std::string& path) {
-  const size_t bytes = plane.size_bytes();
-  // On the reading thread: BitRound costs a few ns a value, Granular BitRound about 50 (a
-  // logarithm each; docs/design-notes.md).
-  if (pv.precision) QuantizePlane(*pv.precision, var, &plane);
-  st->Sample(bytes);
-  Status s = st->writer->SubmitGrid2D(var.name, st->t_of ? (*st->t_of)[size_t(t)] : t, z,
-                                      std::move(plane));
-  if (!s.ok()) return s.WithContext(Quote(path) + ": variable " + Quote(var.name));
-  st->submitted_bytes += bytes;
-  st->progress.planes_done += 1;
-  st->progress.bytes_done += static_cast<int64_t>(bytes);
-  if (st->options->on_progress) st->options->on_progress(st->progress);
-  return Status::OK();
-}
-
 // Reads the hyperslab of planes [t0, t0 + nt) x [z0, z0 + nz) into `dst`.
 Status ReadSlab(int ncid, const std::string& path, const PlannedVariable& pv, int64_t t0,
                 int64_t nt, int64_t z0, int64_t nz, char* dst) {
@@ -211,6 +180,7 @@ SlabPlan PlanSlabs(int ncid, const ImportPlan& plan, size_t budget) {
   slabs.budget = budget;
   slabs.pipelined = pipelined;
   slabs.max_pending = pipelined ? budget - 2 * slab_budget - max_plane : 0;
+  slabs.read_budget = 2 * slab_budget;
   slabs.chunk_shapes.resize(meta.variables.size());
   for (size_t i = 0; i < meta.variables.size(); ++i) {
     const grid::VariableMeta& var = meta.variables[i];
@@ -231,71 +201,105 @@ SlabPlan PlanSlabs(int ncid, const ImportPlan& plan, size_t budget) {
   return slabs;
 }
 
+namespace {
+
+// Reads `var` through netCDF-C in slabs (a slab buffer allocated on first use) and submits its
+// planes.
+Status WriteVariableBySlabs(const std::string& path, int ncid, const PlannedVariable& pv,
+                            const grid::VariableMeta& var, const SlabPlan& slabs, size_t i,
+                            std::unique_ptr<char[]>* slab_buffer, PlaneStream* st) {
+  const SlabShape& slab = slabs.slabs[i];
+  const int64_t nt = var.shape[kT], nz = var.shape[kZ], nx = var.shape[kX], ny = var.shape[kY];
+  const size_t plane_bytes = static_cast<size_t>(nx * ny) * grid::DataTypeSize(var.type);
+  if (slabs.pipelined && *slab_buffer == nullptr && slabs.slab_bytes > 0) {
+    *slab_buffer = std::make_unique_for_overwrite<char[]>(slabs.slab_bytes);
+    st->held_bytes += slabs.slab_bytes;  // kept to the end of the import
+  }
+  std::optional<ChunkCache> restore;
+  // A chunk that several slabs share is kept between their reads: a cache of at most the
+  // slab's size (counted in the budget: PlanSlabs). Slabs of whole chunks need none beyond the
+  // library's default, which a chunk passes through once.
+  const bool shared_chunks = (slab.slab_t < slab.chunk_t && slab.slab_t < nt) ||
+                             (slab.slab_z < slabs.chunk_z[i] && slab.slab_z < nz);
+  if (slabs.chunked[i] && shared_chunks) {
+    restore = SetChunkCache(ncid, pv, slabs.chunk_shapes[i], slab, grid::DataTypeSize(var.type),
+                            std::max<size_t>(slabs.slab_bytes, plane_bytes));
+  }
+  Status read = ForEachSlab(nt, nz, slab, [&](int64_t t0, int64_t ts, int64_t z0, int64_t zs) {
+    if (!slabs.pipelined) {
+      // One plane at a time, read straight into the plane handed over.
+      grid::Grid2D plane(var.type, nx, ny);
+      GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, 1, z0, 1, plane.bytes()));
+      GRIDSTORE_RETURN_IF_ERROR(SubmitPlane(st, pv, var, t0, z0, std::move(plane), path));
+      return st->writer->Flush().WithContext(Quote(path) + ": variable " + Quote(var.name));
+    }
+    GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, ts, z0, zs, slab_buffer->get()));
+    st->Sample(0);
+    for (int64_t t = 0; t < ts; ++t) {
+      for (int64_t z = 0; z < zs; ++z) {
+        grid::Grid2D plane(var.type, nx, ny);
+        std::memcpy(plane.bytes(), slab_buffer->get() + (t * zs + z) * plane_bytes, plane_bytes);
+        GRIDSTORE_RETURN_IF_ERROR(SubmitPlane(st, pv, var, t0 + t, z0 + z, std::move(plane), path));
+      }
+    }
+    return Status::OK();
+  });
+  if (restore) {
+    NetCdfLock lock(NetCdfMutex());
+    netcdf::nc_set_var_chunk_cache(ncid, pv.source->id, restore->size, restore->slots,
+                                   restore->preemption);  // frees the chunks held
+  }
+  return read;
+}
+
+// The chunk plan of variable `i` if it is read from its chunks in parallel (chunk_plane_reader.h).
+std::optional<ChunkPlan> ChunkPlanFor(const std::string& path, int ncid,
+                                      const importers::NetCdfImportOptions& options,
+                                      const PlannedVariable& pv, const grid::VariableMeta& var,
+                                      const SlabPlan& slabs, size_t i) {
+  if (!options.parallel_inflate || !slabs.pipelined || !slabs.chunked[i]) return std::nullopt;
+  std::string why_not;  // the netCDF-C path is as correct, only slower: nothing to report
+  NetCdfLock lock(NetCdfMutex());
+  const unsigned workers = options.inflate_threads > 0
+                               ? static_cast<unsigned>(options.inflate_threads)
+                               : WorkersPerCore();
+  return PlanChunkRead(ncid, path, pv, var, slabs.read_budget, workers, &why_not);
+}
+
+}  // namespace
+
 Status WritePlanes(const std::string& path, const importers::NetCdfImportOptions& options,
                    const ImportPlan& plan, int ncid, const SlabPlan& slabs,
-                   grid::GridDataWriter* writer, size_t* peak, const std::vector<int64_t>* t_of) {
+                   grid::GridDataWriter* writer, WriteTally* tally,
+                   const std::vector<int64_t>* t_of) {
   const DataSetMeta& meta = plan.meta;
-  StreamState st;
+  PlaneStream st;
   st.writer = writer;
   st.t_of = t_of;
   st.options = &options;
-  st.slab_bytes = slabs.slab_bytes;
   for (const auto& v : meta.variables) {
     const int64_t planes = v.shape[kT] * v.shape[kZ];
     st.progress.planes_total += planes;
     st.progress.bytes_total += v.num_elements() * static_cast<int64_t>(grid::DataTypeSize(v.type));
   }
   std::unique_ptr<char[]> slab_buffer;
-  if (st.slab_bytes > 0) slab_buffer = std::make_unique_for_overwrite<char[]>(st.slab_bytes);
-
   for (size_t i = 0; i < meta.variables.size(); ++i) {
     const grid::VariableMeta& var = meta.variables[i];
     const PlannedVariable& pv = plan.variables[i];
-    const SlabShape& slab = slabs.slabs[i];
-    const int64_t nt = var.shape[kT], nz = var.shape[kZ], nx = var.shape[kX], ny = var.shape[kY];
-    const size_t plane_bytes = static_cast<size_t>(nx * ny) * grid::DataTypeSize(var.type);
     st.progress.variable = var.name;
-    std::optional<ChunkCache> restore;
-    // A chunk that several slabs share is kept between their reads: a cache of at most the
-    // slab's size (counted in the budget: PlanSlabs). Slabs of whole chunks need none beyond the
-    // library's default, which a chunk passes through once.
-    const bool shared_chunks = (slab.slab_t < slab.chunk_t && slab.slab_t < nt) ||
-                               (slab.slab_z < slabs.chunk_z[i] && slab.slab_z < nz);
-    if (slabs.chunked[i] && shared_chunks) {
-      restore = SetChunkCache(ncid, pv, slabs.chunk_shapes[i], slab, grid::DataTypeSize(var.type),
-                              std::max<size_t>(slabs.slab_bytes, plane_bytes));
-    }
-    Status read = ForEachSlab(nt, nz, slab, [&](int64_t t0, int64_t ts, int64_t z0, int64_t zs) {
-      if (!slabs.pipelined) {
-        // One plane at a time, read straight into the plane handed over.
-        grid::Grid2D plane(var.type, nx, ny);
-        GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, 1, z0, 1, plane.bytes()));
-        GRIDSTORE_RETURN_IF_ERROR(SubmitPlane(&st, pv, var, t0, z0, std::move(plane), path));
-        return writer->Flush().WithContext(Quote(path) + ": variable " + Quote(var.name));
-      }
-      GRIDSTORE_RETURN_IF_ERROR(ReadSlab(ncid, path, pv, t0, ts, z0, zs, slab_buffer.get()));
-      st.Sample(0);
-      for (int64_t t = 0; t < ts; ++t) {
-        for (int64_t z = 0; z < zs; ++z) {
-          grid::Grid2D plane(var.type, nx, ny);
-          std::memcpy(plane.bytes(), slab_buffer.get() + (t * zs + z) * plane_bytes, plane_bytes);
-          GRIDSTORE_RETURN_IF_ERROR(
-              SubmitPlane(&st, pv, var, t0 + t, z0 + z, std::move(plane), path));
-        }
-      }
-      return Status::OK();
-    });
-    if (restore) {
-      NetCdfLock lock(NetCdfMutex());
-      netcdf::nc_set_var_chunk_cache(ncid, pv.source->id, restore->size, restore->slots,
-                                     restore->preemption);  // frees the chunks held
+    Status read;
+    if (std::optional<ChunkPlan> chunks = ChunkPlanFor(path, ncid, options, pv, var, slabs, i)) {
+      read = WriteVariableFromChunks(path, ncid, pv, var, *chunks, &st);
+    } else {
+      read = WriteVariableBySlabs(path, ncid, pv, var, slabs, i, &slab_buffer, &st);
     }
     if (!read.ok()) {
       writer->Flush().IgnoreError();  // the first error is the one to report
       return read;
     }
   }
-  *peak = st.peak;
+  tally->peak = st.peak;
+  tally->planes_from_chunks = st.planes_from_chunks;
   return writer->Flush().WithContext("importing " + Quote(path));
 }
 

@@ -38,6 +38,14 @@ struct SlabPlan {
   bool pipelined = false;
   size_t slab_bytes = 0;
   size_t max_pending = 0;  // WriteGridOptions::max_pending_bytes
+  size_t read_budget = 0;  // for the read side: a slab buffer and chunk cache, or chunk groups
+};
+
+// What WritePlanes reports: the most plane bytes held at once, and the planes read from their
+// chunks in parallel (chunk_plane_reader.h) rather than through netCDF-C.
+struct WriteTally {
+  size_t peak = 0;
+  int64_t planes_from_chunks = 0;
 };
 
 // Plans the slabs of `plan`'s variables in the open file `ncid` for a memory budget of
@@ -45,11 +53,14 @@ struct SlabPlan {
 SlabPlan PlanSlabs(int ncid, const ImportPlan& plan, size_t budget);
 
 // Reads every plane of `plan`'s variables from the open file `ncid` and hands it to `writer`,
-// then waits until all are stored. *peak gets the most plane bytes held at once. `t_of` (if not
-// null) maps the file's t indices to the dataset's (a file of a run of many).
+// then waits until all are stored. A variable in HDF5 chunks with only deflate and shuffle is
+// read from its chunks in parallel (unless options.parallel_inflate is false), any other
+// through netCDF-C in slabs; the values are the same. *tally gets the peak of plane bytes held
+// and the planes read from chunks. `t_of` (if not null) maps the file's t indices to the
+// dataset's (a file of a run of many).
 Status WritePlanes(const std::string& path, const importers::NetCdfImportOptions& options,
                    const ImportPlan& plan, int ncid, const SlabPlan& slabs,
-                   grid::GridDataWriter* writer, size_t* peak,
+                   grid::GridDataWriter* writer, WriteTally* tally,
                    const std::vector<int64_t>* t_of = nullptr);
 
 }  // namespace gridstore::internal_importers
