@@ -66,7 +66,14 @@ Status CompressUnit(const CodecOptions& options, size_t element_size, const char
   // Parameters set for an earlier unit must not leak into this one.
   size_t rc = ZSTD_CCtx_reset(cctx, ZSTD_reset_parameters);
   if (cdict != nullptr) {
-    if (!ZSTD_isError(rc)) rc = ZSTD_compress_usingCDict(cctx, dst, capacity, src, n, cdict);
+    // Attached, not copied: zstd copies the dictionary's tables into the context for every frame
+    // over 16 KB (level 3), which made frames of 32 or 64 rows cost 10-15% more CPU for the same
+    // bytes (docs/BENCHMARKS.md, "Frames, dictionaries and the import's CPU").
+    if (!ZSTD_isError(rc)) rc = ZSTD_CCtx_refCDict(cctx, cdict);
+    if (!ZSTD_isError(rc)) {
+      rc = ZSTD_CCtx_setParameter(cctx, ZSTD_c_forceAttachDict, ZSTD_dictForceAttach);
+    }
+    if (!ZSTD_isError(rc)) rc = ZSTD_compress2(cctx, dst, capacity, src, n);
     if (ZSTD_isError(rc)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(rc));
     *written = rc;
     return Status::OK();
