@@ -90,6 +90,8 @@ Result<uint64_t> MetaQueryExecutor::Prepare(const Query& query) {
   }
   GRIDSTORE_RETURN_IF_ERROR(CompileQuery(index_, query, &root_));
   all_ = root_.op == Query::Op::kAll || (root_.op == Query::Op::kAnd && root_.children.empty());
+  covered_ = index_ != nullptr && !all_ && IsCovered(root_);
+  fields_ = index_ != nullptr ? index_->schema.fields.size() : 0;
   GRIDSTORE_RETURN_IF_ERROR(PrepareSort());
   CollectFields(root_, &tested_);
   for (const SortSpec& s : sort_) {
@@ -134,6 +136,7 @@ Result<MetaQueryExecutor::Candidates> MetaQueryExecutor::FindCandidates(bool can
   } else if (!all_) {
     c = Plan(root_, can_walk ? kWalkCandidateLimit : kUnlimited);
     GRIDSTORE_RETURN_IF_ERROR(status_);
+    if (c.matches_root) c.exact = true;  // checked on covered values
   }
   if (c.state == Candidates::kIds) {
     notes_.push_back(std::string("index: ") + std::to_string(c.ids.size()) + " candidates" +

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/meta_covering.h"
 #include "gridstore/grid/internal/meta_executor.h"
 #include "gridstore/grid/internal/meta_postings.h"
 
@@ -20,6 +21,13 @@ using storage::Table;
 // The state of one walk; the executor's members (need_, sort_, root_) say what to find.
 class MetaQueryExecutor::PostingWalk {
  public:
+  // An offered posting.
+  struct Pending {
+    std::string value;  // encoded, of the walked field
+    std::string id;
+    bool checked = false;  // known to match (exact, or on covered values)
+  };
+
   PostingWalk(MetaQueryExecutor* executor, const std::vector<std::string_view>* members, bool exact)
       : ex_(*executor),
         members_(members),
@@ -72,30 +80,38 @@ class MetaQueryExecutor::PostingWalk {
     if (end_ < begin_) end_ = begin_;
   }
 
-  // Takes a posting in walk order (kept for the next Flush if it is a candidate).
-  void Offer(std::string_view value, std::string_view id) {
+  // Takes a posting in walk order (kept for the next Flush if it is a candidate). A posting
+  // with covered values is checked on them at once; the others on their metas in Flush.
+  void Offer(std::string_view value, std::string_view id, std::string_view posting) {
     if (members_ != nullptr && !std::binary_search(members_->begin(), members_->end(), id)) return;
-    pending_.emplace_back(std::string(value), std::string(id));
+    bool checked = exact_;
+    if (!exact_ && ex_.covered_ && DecodeCoveredValues(posting, ex_.fields_, &row_)) {
+      if (!EvaluateCovered(ex_.root_, row_)) return;
+      checked = true;
+    }
+    pending_.push_back(Pending{std::string(value), std::string(id), checked});
   }
 
-  // Checks the offered postings (on their metas unless exact) and keeps the matches, setting
+  // Checks the offered postings not checked yet on their metas, and keeps the matches, setting
   // stop_ once enough are found. Metas are read in slices a little larger than the matches still
   // wanted, so that a page of a broad condition reads few metas it does not keep.
   Status Flush() {
-    std::vector<std::pair<std::string, std::string>> batch;  // (encoded value, id)
+    std::vector<Pending> batch;
     batch.swap(pending_);
     for (size_t start = 0; start < batch.size() && !stop_;) {
       // At most the batch (need_ may be huge with a huge offset: no overflow below).
       const size_t wanted =
           std::min(batch.size(), found_.size() < ex_.need_ ? ex_.need_ - found_.size() : 1);
-      const size_t end =
-          exact_ ? batch.size()
-                 : std::min(batch.size(), start + std::max<size_t>(8, wanted * 5 / 4 + 2));
-      std::vector<bool> ok(end - start, exact_);
-      std::vector<std::string> metas(end - start);  // the stored metas of matches
-      if (!exact_) {
-        std::vector<std::string_view> ids;
-        for (size_t i = start; i < end; ++i) ids.push_back(batch[i].second);
+      const size_t slice = std::max<size_t>(8, wanted * 5 / 4 + 2);
+      size_t end = start;
+      std::vector<std::string_view> ids;  // to check on their metas
+      while (end < batch.size() && (batch[end].checked || ids.size() < slice)) {
+        if (!batch[end].checked) ids.push_back(batch[end].id);
+        ++end;
+      }
+      std::vector<std::string> metas(ids.size());  // the stored metas of matches
+      std::vector<bool> ok(ids.size(), false);
+      if (!ids.empty()) {
         // ForEachMeta skips missing metas, so map results back by position through a cursor.
         size_t cursor = 0;
         GRIDSTORE_RETURN_IF_ERROR(ex_.ForEachMeta(
@@ -106,16 +122,22 @@ class MetaQueryExecutor::PostingWalk {
               metas[cursor].assign(meta);
             }));
       }
+      size_t k = 0;  // the next of `ids`
       for (size_t i = start; i < end && !stop_; ++i) {
-        if (!ok[i - start]) continue;
+        std::string meta;
+        if (!batch[i].checked) {
+          const size_t j = k++;
+          if (!ok[j]) continue;
+          meta = std::move(metas[j]);
+        }
         if (found_.size() >= ex_.need_) {
-          if (!complete_ties_ || batch[i].first != boundary_) {
+          if (!complete_ties_ || batch[i].value != boundary_) {
             stop_ = true;
             break;
           }
         }
-        found_.push_back(MetaMatch{std::move(batch[i].second), {}, std::move(metas[i - start])});
-        if (found_.size() == ex_.need_) boundary_ = batch[i].first;
+        found_.push_back(MetaMatch{std::move(batch[i].id), {}, std::move(meta)});
+        if (found_.size() == ex_.need_) boundary_ = batch[i].value;
       }
       start = end;
     }
@@ -129,23 +151,23 @@ class MetaQueryExecutor::PostingWalk {
 
   // Offers the postings of [begin, end) in ascending order, in growing chunks, until stopped.
   Status WalkForward(std::string begin, const std::string& end) {
-    std::vector<std::string> keys;
+    std::vector<std::pair<std::string, std::string>> postings;  // (key, value)
     while (!stop_) {
-      keys.clear();
-      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->Scan(storage::ReadOptions{}, Table::kIndex,
-                                              KeyRange{begin, end},
-                                              [&](std::string_view key, std::string_view) {
-                                                if (keys.size() >= chunk_) return false;
-                                                keys.emplace_back(key);
-                                                return true;
-                                              }));
-      for (const std::string& key : keys) {
+      postings.clear();
+      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->Scan(
+          storage::ReadOptions{}, Table::kIndex, KeyRange{begin, end},
+          [&](std::string_view key, std::string_view posting) {
+            if (postings.size() >= chunk_) return false;
+            postings.emplace_back(key, posting);
+            return true;
+          }));
+      for (const auto& [key, posting] : postings) {
         std::string_view value, id;
-        if (Split(key, &value, &id)) Offer(value, id);
+        if (Split(key, &value, &id)) Offer(value, id, posting);
       }
       GRIDSTORE_RETURN_IF_ERROR(Flush());
-      if (keys.size() < chunk_) break;
-      begin = keys.back() + '\0';
+      if (postings.size() < chunk_) break;
+      begin = postings.back().first + '\0';
       chunk_ = std::min(chunk_ * 2, kMetaBatch);
     }
     return Status::OK();
@@ -153,8 +175,8 @@ class MetaQueryExecutor::PostingWalk {
 
   // Offers the ids of one value, kept descending in group_, in ascending order.
   Status EmitGroup() {
-    for (auto id = group_.rbegin(); id != group_.rend() && !stop_; ++id) {
-      Offer(group_value_, *id);
+    for (auto it = group_.rbegin(); it != group_.rend() && !stop_; ++it) {
+      Offer(group_value_, it->first, it->second);
       if (pending_.size() >= chunk_) {
         GRIDSTORE_RETURN_IF_ERROR(Flush());
         chunk_ = std::min(chunk_ * 2, kMetaBatch);
@@ -170,31 +192,31 @@ class MetaQueryExecutor::PostingWalk {
   // instead (ids ascending, stopping early), and the walk goes on below it.
   Status WalkBackward() {
     std::string end = end_;
-    std::vector<std::string> keys;  // group_ views these
+    std::vector<std::pair<std::string, std::string>> postings;  // (key, value); group_ views them
     while (!stop_) {
-      keys.clear();
-      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->ReverseScan(storage::ReadOptions{}, Table::kIndex,
-                                                     KeyRange{begin_, end},
-                                                     [&](std::string_view key, std::string_view) {
-                                                       keys.emplace_back(key);
-                                                       return keys.size() < chunk_;
-                                                     }));
-      if (keys.empty()) break;
-      const bool full = keys.size() >= chunk_;
-      for (const std::string& key : keys) {
+      postings.clear();
+      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->ReverseScan(
+          storage::ReadOptions{}, Table::kIndex, KeyRange{begin_, end},
+          [&](std::string_view key, std::string_view posting) {
+            postings.emplace_back(key, posting);
+            return postings.size() < chunk_;
+          }));
+      if (postings.empty()) break;
+      const bool full = postings.size() >= chunk_;
+      for (const auto& [key, posting] : postings) {
         std::string_view value, id;
         if (!Split(key, &value, &id)) continue;
         if (!group_.empty() && value != group_value_) GRIDSTORE_RETURN_IF_ERROR(EmitGroup());
         if (stop_) break;
         group_value_ = value;
-        group_.push_back(id);
+        group_.emplace_back(id, posting);
       }
       if (!full || stop_) {
         GRIDSTORE_RETURN_IF_ERROR(EmitGroup());
         return Flush();
       }
       if (group_.empty()) {  // nothing parseable in a full chunk: step below it
-        end = keys.back();
+        end = postings.back().first;
         continue;
       }
       const std::string value_key = fr_.prefix() + std::string(group_value_);
@@ -237,10 +259,12 @@ class MetaQueryExecutor::PostingWalk {
   std::vector<MetaMatch> found_;
   std::string boundary_;  // encoded value of the last match once need_ is reached
   bool stop_ = false;
-  std::vector<std::pair<std::string, std::string>> pending_;  // (encoded value, id)
+  std::vector<Pending> pending_;
   size_t chunk_;
-  std::vector<std::string_view> group_;  // a value's ids in a backward walk, descending
+  // A value's (id, posting value) in a backward walk, ids descending.
+  std::vector<std::pair<std::string_view, std::string_view>> group_;
   std::string_view group_value_;
+  std::vector<Scalar> row_;  // covered values of the posting being offered
 };
 
 Result<bool> MetaQueryExecutor::Walk(const std::vector<std::string_view>* members, bool exact,
