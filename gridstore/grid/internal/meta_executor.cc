@@ -60,11 +60,14 @@ Result<QueryResult> MetaQueryExecutor::Run(const Query& query) {
   QueryResult result;
   result.index = index_ == nullptr ? "" : index_->name;
   const bool can_walk = !sort_.empty() && sort_[0].indexed != nullptr && params_.limit >= 0;
-  GRIDSTORE_ASSIGN_OR_RETURN(Candidates c, FindCandidates(can_walk, &result));
-  int64_t total = -1;
-  if (c.state == Candidates::kIds && c.exact) total = static_cast<int64_t>(c.ids.size());
   std::vector<MetaMatch> matches;
-  GRIDSTORE_RETURN_IF_ERROR(FindMatches(c, can_walk, &total, &matches, &result));
+  int64_t total = -1;
+  GRIDSTORE_ASSIGN_OR_RETURN(const bool probed, ProbeWalk(can_walk, &matches));
+  if (!probed) {
+    GRIDSTORE_ASSIGN_OR_RETURN(Candidates c, FindCandidates(can_walk, &result));
+    if (c.state == Candidates::kIds && c.exact) total = static_cast<int64_t>(c.ids.size());
+    GRIDSTORE_RETURN_IF_ERROR(FindMatches(c, can_walk, &total, &matches, &result));
+  }
   if (params_.get_total_count) {
     if (total < 0 && all_) GRIDSTORE_RETURN_IF_ERROR(CountAllDataSets(&total));
     result.total = total;

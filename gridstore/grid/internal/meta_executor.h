@@ -40,6 +40,8 @@ inline constexpr size_t kScanPerCheck = 4;
 // Matches that keep the stored meta read while matching, for the page (beyond this, the page's
 // metas are read again).
 inline constexpr size_t kKeptMetas = 4096;
+// Postings a walk on covered values reads before the planner is asked (meta_walk.cc).
+inline constexpr size_t kProbePostings = 256;
 // Metas read per MultiGet, postings per scan chunk.
 inline constexpr size_t kMetaBatch = 256;
 inline constexpr size_t kUnlimited = std::numeric_limits<size_t>::max();
@@ -159,9 +161,14 @@ class MetaQueryExecutor {
   // field bound the walk to a range estimated no larger than any other condition's postings.
   bool WalkFirst();
   // Walks the postings of the first sort field. `members` restricts to a candidate set.
-  // Returns false (with *matches untouched) if the postings ran out before `need_` matches.
+  // Returns false (with *matches untouched) if the postings ran out before `need_` matches, or
+  // if `budget` postings were read without finding them.
   Result<bool> Walk(const std::vector<std::string_view>* members, bool exact,
-                    std::vector<MetaMatch>* matches);
+                    std::vector<MetaMatch>* matches, size_t budget = kUnlimited);
+  // With covered values, a walk that reads at most kProbePostings (+ 2 per match wanted) before
+  // any planning: a page of a broad query is then found without size estimates. True if it
+  // found the page (*matches, *result's notes set).
+  Result<bool> ProbeWalk(bool can_walk, std::vector<MetaMatch>* matches);
 
   storage::KvStore* kv_;
   const grid::MetaIndexInfo* index_;

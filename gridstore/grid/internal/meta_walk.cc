@@ -28,7 +28,8 @@ class MetaQueryExecutor::PostingWalk {
     bool checked = false;  // known to match (exact, or on covered values)
   };
 
-  PostingWalk(MetaQueryExecutor* executor, const std::vector<std::string_view>* members, bool exact)
+  PostingWalk(MetaQueryExecutor* executor, const std::vector<std::string_view>* members, bool exact,
+              size_t budget)
       : ex_(*executor),
         members_(members),
         exact_(exact),
@@ -39,7 +40,11 @@ class MetaQueryExecutor::PostingWalk {
         // id (ascending) orders them.
         complete_ties_(ex_.sort_.size() > 1 && !(ex_.sort_[1].is_id && !ex_.sort_[1].descending)),
         // Small first reads: a selective page should not read hundreds of postings and metas.
-        chunk_(std::clamp<size_t>(std::min(ex_.need_, kMetaBatch) * 2, 32, kMetaBatch)) {}
+        // With covered values, a posting costs no meta read: read little more than the page.
+        chunk_(ex_.covered_
+                   ? std::clamp<size_t>(std::min(ex_.need_, kMetaBatch) * 5 / 4 + 2, 8, kMetaBatch)
+                   : std::clamp<size_t>(std::min(ex_.need_, kMetaBatch) * 2, 32, kMetaBatch)),
+        budget_(budget) {}
 
   Result<bool> Run(std::vector<MetaMatch>* matches) {
     BoundByConditions();
@@ -49,7 +54,7 @@ class MetaQueryExecutor::PostingWalk {
       GRIDSTORE_RETURN_IF_ERROR(WalkBackward());
     }
     // Ran out: unless bounded, datasets without the field may match and were not walked.
-    if (found_.size() < ex_.need_ && !stop_ && !bounded_) return false;
+    if (gave_up_ || (found_.size() < ex_.need_ && !stop_ && !bounded_)) return false;
     // Later sort keys (and split string ties) need the full comparison.
     if (ex_.sort_.size() > 1 || complete_ties_) GRIDSTORE_RETURN_IF_ERROR(SortFound());
     *matches = std::move(found_);
@@ -83,6 +88,7 @@ class MetaQueryExecutor::PostingWalk {
   // Takes a posting in walk order (kept for the next Flush if it is a candidate). A posting
   // with covered values is checked on them at once; the others on their metas in Flush.
   void Offer(std::string_view value, std::string_view id, std::string_view posting) {
+    ++offered_;
     if (members_ != nullptr && !std::binary_search(members_->begin(), members_->end(), id)) return;
     bool checked = exact_;
     if (!exact_ && ex_.covered_ && DecodeCoveredValues(posting, ex_.fields_, &row_)) {
@@ -141,6 +147,7 @@ class MetaQueryExecutor::PostingWalk {
       }
       start = end;
     }
+    if (!stop_ && offered_ >= budget_) gave_up_ = stop_ = true;
     return Status::OK();
   }
 
@@ -265,11 +272,31 @@ class MetaQueryExecutor::PostingWalk {
   std::vector<std::pair<std::string_view, std::string_view>> group_;
   std::string_view group_value_;
   std::vector<Scalar> row_;  // covered values of the posting being offered
+  size_t offered_ = 0;       // postings offered so far
+  const size_t budget_;      // give up (Run returns false) after offering this many
+  bool gave_up_ = false;
 };
 
 Result<bool> MetaQueryExecutor::Walk(const std::vector<std::string_view>* members, bool exact,
-                                     std::vector<MetaMatch>* matches) {
-  return PostingWalk(this, members, exact).Run(matches);
+                                     std::vector<MetaMatch>* matches, size_t budget) {
+  return PostingWalk(this, members, exact, budget).Run(matches);
+}
+
+Result<bool> MetaQueryExecutor::ProbeWalk(bool can_walk, std::vector<MetaMatch>* matches) {
+  if (!covered_ || !can_walk || params_.get_total_count) return false;
+  // Postings are checked without meta reads, so reading a few hundred costs less than the size
+  // estimates that would choose between walking and candidate sets; a page of a broad query
+  // (the common case: the newest matches) is found within them. Queries whose matches are
+  // rare in the walked field give up and are planned as before.
+  const size_t budget = need_ > kUnlimited / 4 ? kUnlimited : kProbePostings + 2 * need_;
+  GRIDSTORE_ASSIGN_OR_RETURN(const bool walked, Walk(nullptr, /*exact=*/false, matches, budget));
+  if (!walked) {
+    matches->clear();
+    return false;
+  }
+  notes_.push_back("order: walk " + std::string(sort_[0].field) +
+                   " postings first, conditions checked on covered values");
+  return true;
 }
 
 bool MetaQueryExecutor::WalkFirst() {
