@@ -96,6 +96,7 @@ class MetaQueryExecutor::PostingWalk {
       checked = true;
     }
     pending_.push_back(Pending{std::string(value), std::string(id), checked});
+    if (!checked) ++unchecked_;
   }
 
   // Checks the offered postings not checked yet on their metas, and keeps the matches, setting
@@ -104,6 +105,7 @@ class MetaQueryExecutor::PostingWalk {
   Status Flush() {
     std::vector<Pending> batch;
     batch.swap(pending_);
+    unchecked_ = 0;
     for (size_t start = 0; start < batch.size() && !stop_;) {
       // At most the batch (need_ may be huge with a huge offset: no overflow below).
       const size_t wanted =
@@ -156,82 +158,101 @@ class MetaQueryExecutor::PostingWalk {
     return grid::SplitIndexPosting(key.substr(fr_.prefix().size()), width_, value, id);
   }
 
-  // Offers the postings of [begin, end) in ascending order, in growing chunks, until stopped.
+  // After an offer inside a scan: flushes what needs no meta read (so that a walk on covered
+  // values stops as soon as the page is found); false to stop the scan: stopped, an error, or
+  // enough postings wait for their metas, which are read outside the scan.
+  bool Continue(Status* error) {
+    if (unchecked_ == 0) {
+      if (!pending_.empty()) *error = Flush();
+      return error->ok() && !stop_;
+    }
+    return unchecked_ < chunk_;
+  }
+
+  // Offers the postings of [begin, end) in ascending order, until stopped. One scan, unless
+  // postings wait for their metas.
   Status WalkForward(std::string begin, const std::string& end) {
-    std::vector<std::pair<std::string, std::string>> postings;  // (key, value)
+    std::string last;  // the last key read
     while (!stop_) {
-      postings.clear();
+      bool more = false;
+      Status error;
       GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->Scan(
           storage::ReadOptions{}, Table::kIndex, KeyRange{begin, end},
           [&](std::string_view key, std::string_view posting) {
-            if (postings.size() >= chunk_) return false;
-            postings.emplace_back(key, posting);
-            return true;
+            last.assign(key);
+            std::string_view value, id;
+            if (Split(key, &value, &id)) Offer(value, id, posting);
+            if (Continue(&error)) return true;
+            more = error.ok() && !stop_;
+            return false;
           }));
-      for (const auto& [key, posting] : postings) {
-        std::string_view value, id;
-        if (Split(key, &value, &id)) Offer(value, id, posting);
-      }
+      GRIDSTORE_RETURN_IF_ERROR(error);
       GRIDSTORE_RETURN_IF_ERROR(Flush());
-      if (postings.size() < chunk_) break;
-      begin = postings.back().first + '\0';
+      if (!more) break;
+      begin = last + '\0';
       chunk_ = std::min(chunk_ * 2, kMetaBatch);
     }
     return Status::OK();
   }
 
+  // Adds a posting (read backward) to the group of its value.
+  void AddToGroup(std::string_view value, std::string_view id, std::string_view posting) {
+    if (group_size_ == 0) group_value_.assign(value);
+    if (group_size_ == group_.size()) group_.emplace_back();
+    group_[group_size_].first.assign(id);  // reuses the strings' buffers
+    group_[group_size_].second.assign(posting);
+    ++group_size_;
+  }
+
   // Offers the ids of one value, kept descending in group_, in ascending order.
-  Status EmitGroup() {
-    for (auto it = group_.rbegin(); it != group_.rend() && !stop_; ++it) {
-      Offer(group_value_, it->first, it->second);
-      if (pending_.size() >= chunk_) {
-        GRIDSTORE_RETURN_IF_ERROR(Flush());
-        chunk_ = std::min(chunk_ * 2, kMetaBatch);
-      }
+  void EmitGroup() {
+    for (size_t i = group_size_; i-- > 0 && !stop_;) {
+      Offer(group_value_, group_[i].first, group_[i].second);
     }
-    group_.clear();
-    return Status::OK();
+    group_size_ = 0;
   }
 
   // A reverse scan yields values descending but ids descending within a value, and the order
   // wanted is ids ascending there: emit each value's ids reversed once the value is complete.
-  // The lowest value of a full chunk may continue below it, so that one value is read forward
-  // instead (ids ascending, stopping early), and the walk goes on below it.
+  // A value with many postings (as many as a chunk) is read forward instead (ids ascending,
+  // stopping early), and the walk goes on below it.
   Status WalkBackward() {
-    std::string end = end_;
-    std::vector<std::pair<std::string, std::string>> postings;  // (key, value); group_ views them
+    std::string end = end_, last;
     while (!stop_) {
-      postings.clear();
+      bool more = false, big = false;
+      Status error;
       GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->ReverseScan(
           storage::ReadOptions{}, Table::kIndex, KeyRange{begin_, end},
           [&](std::string_view key, std::string_view posting) {
-            postings.emplace_back(key, posting);
-            return postings.size() < chunk_;
+            last.assign(key);
+            std::string_view value, id;
+            if (!Split(key, &value, &id)) return true;
+            const bool next_value = group_size_ > 0 && value != group_value_;
+            if (next_value) EmitGroup();
+            AddToGroup(value, id, posting);
+            if (next_value && !Continue(&error)) {
+              more = error.ok() && !stop_;
+              return false;
+            }
+            big = group_size_ >= chunk_;
+            return !big;
           }));
-      if (postings.empty()) break;
-      const bool full = postings.size() >= chunk_;
-      for (const auto& [key, posting] : postings) {
-        std::string_view value, id;
-        if (!Split(key, &value, &id)) continue;
-        if (!group_.empty() && value != group_value_) GRIDSTORE_RETURN_IF_ERROR(EmitGroup());
-        if (stop_) break;
-        group_value_ = value;
-        group_.emplace_back(id, posting);
-      }
-      if (!full || stop_) {
-        GRIDSTORE_RETURN_IF_ERROR(EmitGroup());
+      GRIDSTORE_RETURN_IF_ERROR(error);
+      if (stop_) break;
+      if (big) {
+        const std::string value_key = fr_.prefix() + group_value_;
+        group_size_ = 0;
+        GRIDSTORE_RETURN_IF_ERROR(Flush());
+        GRIDSTORE_RETURN_IF_ERROR(
+            WalkForward(std::max(value_key, begin_), std::min(PrefixEnd(value_key), end_)));
+        end = value_key;
+      } else if (more) {
+        GRIDSTORE_RETURN_IF_ERROR(Flush());
+        end = last;  // the group of the lowest value read goes on below it
+      } else {
+        EmitGroup();  // ran out: the last value is complete
         return Flush();
       }
-      if (group_.empty()) {  // nothing parseable in a full chunk: step below it
-        end = postings.back().first;
-        continue;
-      }
-      const std::string value_key = fr_.prefix() + std::string(group_value_);
-      group_.clear();
-      GRIDSTORE_RETURN_IF_ERROR(Flush());
-      GRIDSTORE_RETURN_IF_ERROR(
-          WalkForward(std::max(value_key, begin_), std::min(PrefixEnd(value_key), end_)));
-      end = value_key;
       chunk_ = std::min(chunk_ * 2, kMetaBatch);
     }
     return Status::OK();
@@ -267,10 +288,12 @@ class MetaQueryExecutor::PostingWalk {
   std::string boundary_;  // encoded value of the last match once need_ is reached
   bool stop_ = false;
   std::vector<Pending> pending_;
+  size_t unchecked_ = 0;  // of pending_: to check on their metas
   size_t chunk_;
-  // A value's (id, posting value) in a backward walk, ids descending.
-  std::vector<std::pair<std::string_view, std::string_view>> group_;
-  std::string_view group_value_;
+  // A value's (id, posting value) in a backward walk, ids descending: the first group_size_.
+  std::vector<std::pair<std::string, std::string>> group_;
+  size_t group_size_ = 0;
+  std::string group_value_;
   std::vector<Scalar> row_;  // covered values of the posting being offered
   size_t offered_ = 0;       // postings offered so far
   const size_t budget_;      // give up (Run returns false) after offering this many
