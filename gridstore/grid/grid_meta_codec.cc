@@ -121,8 +121,8 @@ void EncodeCoordinate(const Coordinate& c, std::string* dst) {
 // meta (done for every dataset a query returns) builds no message strings.
 class What {
  public:
-  What(const char* text) : field_(text) {}       // NOLINT: implicit on purpose
-  What(std::string_view text) : field_(text) {}  // NOLINT
+  What(const char* text) : field_(text) {}         // NOLINT: implicit on purpose
+  What(std::string_view text) : field_(text) {}    // NOLINT
   What(const std::string& text) : field_(text) {}  // NOLINT
   What(std::string_view kind, std::string_view name, std::string_view field)
       : kind_(kind), name_(name), field_(field) {}

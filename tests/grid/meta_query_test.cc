@@ -28,6 +28,7 @@
 #include "gridstore/grid/internal/meta_value.h"
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
+#include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/test_util.h"
 
@@ -336,7 +337,9 @@ void ExpectCoveredValuesCurrent(GridStore* store, const std::map<std::string, At
       }));
   EXPECT_TRUE(wrong.empty()) << wrong.size() << " postings with stale covered values, first "
                              << wrong[0];
-  if (!allow_legacy) EXPECT_EQ(legacy, 0u);
+  if (!allow_legacy) {
+    EXPECT_EQ(legacy, 0u);
+  }
   EXPECT_EQ(checked + legacy, owner.size());
 }
 
@@ -761,6 +764,33 @@ TEST_F(MetaQueryTest, PostingsWithoutCoveredValuesStillAnswer) {
   const MetaIndexSchema schema = TestSchema();
   ASSERT_OK(store_->CreateMetaIndex("main", schema));
   Populate(gen, 900);
+  // A store of format 2 (postings without covered values) opens, and opening it for writing
+  // marks it format 3, which older builds refuse; a newer format is refused.
+  auto marker = [](uint32_t version) {
+    std::string v = "GridStore";
+    for (int i = 0; i < 4; ++i) v.push_back(static_cast<char>((version >> (8 * i)) & 0xff));
+    return v;
+  };
+  ASSERT_OK(KvStoreOf(store_.get())
+                ->Put(storage::WriteOptions{}, storage::Table::kMeta, StoreMarkerKey(), marker(2)));
+  store_.reset();
+  OpenRocksDb();
+  std::string stored;
+  ASSERT_OK(KvStoreOf(store_.get())
+                ->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(), &stored));
+  EXPECT_EQ(stored, marker(3));
+  ASSERT_OK(KvStoreOf(store_.get())
+                ->Put(storage::WriteOptions{}, storage::Table::kMeta, StoreMarkerKey(), marker(4)));
+  store_.reset();
+  EXPECT_STATUS(GridStore::Open(dir_.Sub("store"), {}).status(), kFailedPrecondition,
+                "format version 4");
+  {
+    auto kv = storage::OpenRocksDbKvStore({}, dir_.Sub("store"));
+    ASSERT_OK(kv);
+    ASSERT_OK(
+        (*kv)->Put(storage::WriteOptions{}, storage::Table::kMeta, StoreMarkerKey(), marker(3)));
+  }
+  OpenRocksDb();
   for (int round = 0; round < 2; ++round) {
     SCOPED_TRACE(round == 0 ? "every posting of format 1" : "some postings of format 1");
     // Format 1: postings with an empty value (every one, then every third one).

@@ -176,16 +176,17 @@ class MetaQueryExecutor::PostingWalk {
     while (!stop_) {
       bool more = false;
       Status error;
-      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->Scan(
-          storage::ReadOptions{}, Table::kIndex, KeyRange{begin, end},
-          [&](std::string_view key, std::string_view posting) {
-            last.assign(key);
-            std::string_view value, id;
-            if (Split(key, &value, &id)) Offer(value, id, posting);
-            if (Continue(&error)) return true;
-            more = error.ok() && !stop_;
-            return false;
-          }));
+      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->Scan(storage::ReadOptions{}, Table::kIndex,
+                                              KeyRange{begin, end},
+                                              [&](std::string_view key, std::string_view posting) {
+                                                last.assign(key);
+                                                std::string_view value, id;
+                                                if (Split(key, &value, &id))
+                                                  Offer(value, id, posting);
+                                                if (Continue(&error)) return true;
+                                                more = error.ok() && !stop_;
+                                                return false;
+                                              }));
       GRIDSTORE_RETURN_IF_ERROR(error);
       GRIDSTORE_RETURN_IF_ERROR(Flush());
       if (!more) break;
@@ -221,22 +222,22 @@ class MetaQueryExecutor::PostingWalk {
     while (!stop_) {
       bool more = false, big = false;
       Status error;
-      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->ReverseScan(
-          storage::ReadOptions{}, Table::kIndex, KeyRange{begin_, end},
-          [&](std::string_view key, std::string_view posting) {
-            last.assign(key);
-            std::string_view value, id;
-            if (!Split(key, &value, &id)) return true;
-            const bool next_value = group_size_ > 0 && value != group_value_;
-            if (next_value) EmitGroup();
-            AddToGroup(value, id, posting);
-            if (next_value && !Continue(&error)) {
-              more = error.ok() && !stop_;
-              return false;
-            }
-            big = group_size_ >= chunk_;
-            return !big;
-          }));
+      GRIDSTORE_RETURN_IF_ERROR(
+          ex_.kv_->ReverseScan(storage::ReadOptions{}, Table::kIndex, KeyRange{begin_, end},
+                               [&](std::string_view key, std::string_view posting) {
+                                 last.assign(key);
+                                 std::string_view value, id;
+                                 if (!Split(key, &value, &id)) return true;
+                                 const bool next_value = group_size_ > 0 && value != group_value_;
+                                 if (next_value) EmitGroup();
+                                 AddToGroup(value, id, posting);
+                                 if (next_value && !Continue(&error)) {
+                                   more = error.ok() && !stop_;
+                                   return false;
+                                 }
+                                 big = group_size_ >= chunk_;
+                                 return !big;
+                               }));
       GRIDSTORE_RETURN_IF_ERROR(error);
       if (stop_) break;
       if (big) {
