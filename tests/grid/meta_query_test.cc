@@ -284,7 +284,7 @@ void ExpectIndexConsistent(GridStore* store, const std::map<std::string, Attribu
 
 // Every posting's value holds the covered values (meta_covering.h) of its dataset as the
 // reference metas say now: decoded, each field's value is the reference's visible value. With
-// `allow_legacy`, postings with an empty value (format 1) are allowed.
+// `allow_legacy`, postings with an empty value (written before store format 3) are allowed.
 void ExpectCoveredValuesCurrent(GridStore* store, const std::map<std::string, Attributes>& metas,
                                 bool allow_legacy = false) {
   ASSERT_OK_AND_ASSIGN(auto indexes, store->ListMetaIndexes());
@@ -755,7 +755,7 @@ TEST_F(MetaQueryTest, CoveredValuesFollowAttributeChanges) {
   ExpectCoveredValuesCurrent(store_.get(), metas_);
 }
 
-// A store written before covered values (format 1: every posting's value empty), and one where
+// A store written before covered values (every posting's value empty), and one where
 // only some postings have them (datasets written since): queries check the others on their metas
 // and still match the reference; a write of a changed dataset gives its postings covered values.
 TEST_F(MetaQueryTest, PostingsWithoutCoveredValuesStillAnswer) {
@@ -792,7 +792,8 @@ TEST_F(MetaQueryTest, PostingsWithoutCoveredValuesStillAnswer) {
   }
   OpenRocksDb();
   for (int round = 0; round < 2; ++round) {
-    SCOPED_TRACE(round == 0 ? "every posting of format 1" : "some postings of format 1");
+    SCOPED_TRACE(round == 0 ? "every posting without covered values"
+                            : "some postings without them");
     // Format 1: postings with an empty value (every one, then every third one).
     storage::WriteBatch legacy;
     size_t n = 0;

@@ -172,7 +172,7 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::ScanLeaf(
             if (DecodeCoveredValues(v, fields_, &row)) {
               if (!EvaluateCovered(root_, row)) return true;
             } else {
-              all_covered = false;  // a posting of format 1: its meta will tell
+              all_covered = false;  // written before covered values: its meta will tell
             }
           }
           out.ids.push_back(out.arena.Add(id));

@@ -3,8 +3,8 @@
 // Covered values (docs/format.md, "Meta-query index"): the value of every posting of an index
 // carries the visible values of all the index's fields for its dataset, so that a scan or walk
 // of one field's postings can test every indexed condition, and take sort keys, without reading
-// the dataset's meta. Postings written before covered values existed (format 1) have an empty
-// value; readers check those datasets on their metas. Pure functions.
+// the dataset's meta. Postings written before covered values existed (stores before format 3) have
+// an empty value; readers check those datasets on their metas. Pure functions.
 #ifndef GRIDSTORE_GRID_INTERNAL_META_COVERING_H_
 #define GRIDSTORE_GRID_INTERNAL_META_COVERING_H_
 
@@ -32,9 +32,9 @@ void EncodeCoveredValues(const grid::MetaIndexInfo& index, const grid::Attribute
                          std::string* dst);
 
 // Decodes a posting's value into one visible value per schema field (kind kNone: absent);
-// strings view `value`, which must outlive *row. False if the value is empty (a posting of
-// format 1), malformed, or holds another number of fields than `fields`: the caller then reads
-// the dataset's meta instead.
+// strings view `value`, which must outlive *row. False if the value is empty (a posting written
+// before store format 3), malformed, or holds another number of fields than `fields`: the
+// caller then reads the dataset's meta instead.
 bool DecodeCoveredValues(std::string_view value, size_t fields, std::vector<Scalar>* row);
 
 }  // namespace gridstore::internal_grid
