@@ -116,42 +116,62 @@ void EncodeCoordinate(const Coordinate& c, std::string* dst) {
 
 // ---- Decoding ----
 
+// What an error message calls a field: plain text, or "<kind> '<name>'<field>" (a field of a
+// named variable or coordinate), which is built only when an error is reported: decoding a
+// meta (done for every dataset a query returns) builds no message strings.
+class What {
+ public:
+  What(const char* text) : field_(text) {}         // NOLINT: implicit on purpose
+  What(std::string_view text) : field_(text) {}    // NOLINT
+  What(const std::string& text) : field_(text) {}  // NOLINT
+  What(std::string_view kind, std::string_view name, std::string_view field)
+      : kind_(kind), name_(name), field_(field) {}
+
+  std::string ToString() const {
+    if (kind_.empty()) return std::string(field_);
+    return std::string(kind_) + " '" + EscapeForMessage(name_) + "'" + std::string(field_);
+  }
+
+ private:
+  std::string_view kind_, name_, field_;
+};
+
 // Wraps ByteReader so that every failure becomes a DataLoss naming the field and the offset.
 class MetaDecoder {
  public:
   explicit MetaDecoder(std::string_view in) : reader_(in), size_(in.size()) {}
 
-  Status Error(std::string_view what) const {
-    return Status::DataLoss("dataset meta is truncated or malformed: " + std::string(what) +
+  Status Error(const What& what) const {
+    return Status::DataLoss("dataset meta is truncated or malformed: " + what.ToString() +
                             " at byte " + std::to_string(size_ - reader_.remaining().size()) +
                             " of " + std::to_string(size_));
   }
 
-  Status Varint(std::string_view what, uint64_t* v) {
+  Status Varint(const What& what, uint64_t* v) {
     return reader_.ReadVarint64(v) ? Status::OK() : Error(what);
   }
-  Status Svarint(std::string_view what, int64_t* v) {
+  Status Svarint(const What& what, int64_t* v) {
     return reader_.ReadVarsint64(v) ? Status::OK() : Error(what);
   }
-  Status Double(std::string_view what, double* v) {
+  Status Double(const What& what, double* v) {
     return reader_.ReadDouble(v) ? Status::OK() : Error(what);
   }
-  Status Byte(std::string_view what, uint8_t* v) {
+  Status Byte(const What& what, uint8_t* v) {
     return reader_.ReadByte(v) ? Status::OK() : Error(what);
   }
-  Status Bytes(std::string_view what, std::string* v) {
+  Status Bytes(const What& what, std::string* v) {
     std::string_view view;
     if (!reader_.ReadLengthPrefixed(&view)) return Error(what);
     v->assign(view);
     return Status::OK();
   }
-  Status Bool(std::string_view what, bool* v) {
+  Status Bool(const What& what, bool* v) {
     uint8_t b = 0;
     if (!reader_.ReadByte(&b) || b > 1) return Error(what);
     *v = b == 1;
     return Status::OK();
   }
-  Status Type(std::string_view what, DataType* type) {
+  Status Type(const What& what, DataType* type) {
     uint8_t raw = 0;
     if (!reader_.ReadByte(&raw) || !IsValidDataType(raw)) return Error(what);
     *type = static_cast<DataType>(raw);
@@ -159,7 +179,7 @@ class MetaDecoder {
   }
   // A count of items that take at least `min_item_bytes` each: bounded by what remains, so that
   // a corrupt count cannot make the decoder reserve absurd amounts of memory.
-  Status Count(std::string_view what, size_t min_item_bytes, size_t* n) {
+  Status Count(const What& what, size_t min_item_bytes, size_t* n) {
     uint64_t v = 0;
     if (!reader_.ReadVarint64(&v) || v > reader_.remaining().size() / min_item_bytes) {
       return Error(what);
@@ -167,7 +187,7 @@ class MetaDecoder {
     *n = static_cast<size_t>(v);
     return Status::OK();
   }
-  Status Doubles(std::string_view what, std::vector<double>* values) {
+  Status Doubles(const What& what, std::vector<double>* values) {
     size_t n = 0;
     GRIDSTORE_RETURN_IF_ERROR(Count(what, sizeof(double), &n));
     std::string_view raw;
@@ -191,12 +211,12 @@ class MetaDecoder {
 
 // `keep` (sorted, unique; null: all) names the attributes to keep; the others are parsed and
 // dropped.
-Status DecodeAttributes(MetaDecoder& d, std::string_view owner, Attributes* attributes,
+Status DecodeAttributes(MetaDecoder& d, const What& owner, Attributes* attributes,
                         const std::vector<std::string>* keep = nullptr) {
   // Meta queries decode attributes of many metas: build message strings only on failure.
   const std::string_view kNoName(nullptr, 0);
   auto fail = [&](std::string_view name, std::string_view suffix) {
-    std::string where = std::string(owner) + " attributes";
+    std::string where = owner.ToString() + " attributes";
     if (name.data() != nullptr) where += ": '" + EscapeForMessage(name) + "'";
     where += suffix;
     return d.Error(where);
@@ -208,7 +228,7 @@ Status DecodeAttributes(MetaDecoder& d, std::string_view owner, Attributes* attr
     std::string name;
     if (!d.Bytes("", &name).ok()) return fail(kNoName, ": name");
     if (!(last < name) && i > 0) {
-      return d.Error(std::string(owner) + " attributes: attribute '" + EscapeForMessage(name) +
+      return d.Error(owner.ToString() + " attributes: attribute '" + EscapeForMessage(name) +
                      "' out of order");
     }
     uint8_t kind = 0;
@@ -260,37 +280,39 @@ Status DecodeAttributes(MetaDecoder& d, std::string_view owner, Attributes* attr
 
 Status DecodeVariable(MetaDecoder& d, VariableMeta* v) {
   GRIDSTORE_RETURN_IF_ERROR(d.Bytes("variable name", &v->name));
-  const std::string where = "variable '" + EscapeForMessage(v->name) + "'";
-  GRIDSTORE_RETURN_IF_ERROR(d.Type(where + " data type", &v->type));
-  for (int64_t& extent : v->shape) GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where + " shape", &extent));
+  auto where = [v](std::string_view field) { return What("variable", v->name, field); };
+  GRIDSTORE_RETURN_IF_ERROR(d.Type(where(" data type"), &v->type));
+  for (int64_t& extent : v->shape) GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where(" shape"), &extent));
   for (std::string& name : v->dimension_names) {
-    GRIDSTORE_RETURN_IF_ERROR(d.Bytes(where + " dimension names", &name));
+    GRIDSTORE_RETURN_IF_ERROR(d.Bytes(where(" dimension names"), &name));
   }
-  GRIDSTORE_RETURN_IF_ERROR(d.Bytes(where + " fill value", &v->fill_value));
+  GRIDSTORE_RETURN_IF_ERROR(d.Bytes(where(" fill value"), &v->fill_value));
   bool has_packing = false;
-  GRIDSTORE_RETURN_IF_ERROR(d.Bool(where + " packing flag", &has_packing));
+  GRIDSTORE_RETURN_IF_ERROR(d.Bool(where(" packing flag"), &has_packing));
   if (has_packing) {
     Packing p;
-    GRIDSTORE_RETURN_IF_ERROR(d.Double(where + " scale_factor", &p.scale_factor));
-    GRIDSTORE_RETURN_IF_ERROR(d.Double(where + " add_offset", &p.add_offset));
-    GRIDSTORE_RETURN_IF_ERROR(d.Type(where + " unpacked type", &p.unpacked_type));
+    GRIDSTORE_RETURN_IF_ERROR(d.Double(where(" scale_factor"), &p.scale_factor));
+    GRIDSTORE_RETURN_IF_ERROR(d.Double(where(" add_offset"), &p.add_offset));
+    GRIDSTORE_RETURN_IF_ERROR(d.Type(where(" unpacked type"), &p.unpacked_type));
     v->packing = p;
   }
-  GRIDSTORE_RETURN_IF_ERROR(d.Doubles(where + " missing values", &v->missing_values));
-  return DecodeAttributes(d, where, &v->attributes);
+  GRIDSTORE_RETURN_IF_ERROR(d.Doubles(where(" missing values"), &v->missing_values));
+  return DecodeAttributes(d, where(""), &v->attributes);
 }
 
 Status DecodeSteps(MetaDecoder& d, VariableMeta* v) {
-  const std::string where = "variable '" + EscapeForMessage(v->name) + "'";
+  const What where("variable", v->name, " complete steps");
   size_t n = 0;
-  GRIDSTORE_RETURN_IF_ERROR(d.Count(where + " complete steps", 2, &n));
+  GRIDSTORE_RETURN_IF_ERROR(d.Count(where, 2, &n));
   int64_t last_end = -1;
   for (size_t i = 0; i < n; ++i) {
     int64_t begin = 0, end = 0;
-    GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where + " complete steps", &begin));
-    GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where + " complete steps", &end));
+    GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where, &begin));
+    GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where, &end));
     // Strict, so that Encode(Decode(x)) == x: sorted, disjoint, not touching.
-    if (begin <= last_end || begin >= end) return d.Error(where + " complete steps out of order");
+    if (begin <= last_end || begin >= end) {
+      return d.Error(What("variable", v->name, " complete steps out of order"));
+    }
     v->complete_steps.Add(begin, end);
     last_end = end;
   }
@@ -299,19 +321,19 @@ Status DecodeSteps(MetaDecoder& d, VariableMeta* v) {
 
 Status DecodeCoordinate(MetaDecoder& d, Coordinate* c) {
   GRIDSTORE_RETURN_IF_ERROR(d.Bytes("coordinate name", &c->name));
-  const std::string where = "coordinate '" + EscapeForMessage(c->name) + "'";
+  auto where = [c](std::string_view field) { return What("coordinate", c->name, field); };
   size_t n = 0;
-  GRIDSTORE_RETURN_IF_ERROR(d.Count(where + " dimensions", 1, &n));
+  GRIDSTORE_RETURN_IF_ERROR(d.Count(where(" dimensions"), 1, &n));
   c->dimensions.resize(n);
   for (std::string& dim : c->dimensions) {
-    GRIDSTORE_RETURN_IF_ERROR(d.Bytes(where + " dimensions", &dim));
+    GRIDSTORE_RETURN_IF_ERROR(d.Bytes(where(" dimensions"), &dim));
   }
-  GRIDSTORE_RETURN_IF_ERROR(d.Count(where + " shape", 1, &n));
+  GRIDSTORE_RETURN_IF_ERROR(d.Count(where(" shape"), 1, &n));
   c->shape.resize(n);
-  for (int64_t& extent : c->shape) GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where + " shape", &extent));
-  GRIDSTORE_RETURN_IF_ERROR(d.Type(where + " data type", &c->type));
-  GRIDSTORE_RETURN_IF_ERROR(d.Doubles(where + " values", &c->values));
-  return DecodeAttributes(d, where, &c->attributes);
+  for (int64_t& extent : c->shape) GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where(" shape"), &extent));
+  GRIDSTORE_RETURN_IF_ERROR(d.Type(where(" data type"), &c->type));
+  GRIDSTORE_RETURN_IF_ERROR(d.Doubles(where(" values"), &c->values));
+  return DecodeAttributes(d, where(""), &c->attributes);
 }
 
 // ---- Validation ----

@@ -32,10 +32,12 @@ namespace gridstore::grid {
 namespace {
 
 // The store marker's value: a magic word and the store format version. Version 2 put the
-// incarnation into data keys; version-1 stores are read as they are and marked version 2 on
-// their first open for writing (an older build would misread the new keys).
+// incarnation into data keys; version 3 put covered values into postings (docs/format.md: an
+// older build's meta writes would leave them stale). Older stores are read as they are and
+// marked with the current version on their first open for writing, so that older builds refuse
+// them from then on.
 constexpr std::string_view kStoreMagic = "GridStore";
-constexpr uint32_t kStoreFormatVersion = 2;
+constexpr uint32_t kStoreFormatVersion = 3;
 
 // Conflicting writers retry this often before a meta write gives up with Aborted.
 constexpr int kMaxConflictRetries = 64;

@@ -9,6 +9,7 @@
 #include "gridstore/grid/internal/block_cache.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/grid/internal/meta_covering.h"
 #include "gridstore/grid/internal/meta_index.h"
 #include "gridstore/grid/internal/store_context.h"
 #include "gridstore/grid/internal/store_walk.h"
@@ -79,23 +80,39 @@ Result<const std::vector<MetaIndexInfo>*> GridStoreImpl::IndexDefinitions() {
 Status GridStoreImpl::AddPostingChanges(std::string_view id, const Attributes* before,
                                         const Attributes* after, storage::WriteBatch* batch) {
   GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<MetaIndexInfo>* defs, IndexDefinitions());
-  if (defs->empty()) return Status::OK();
-  std::vector<std::string> old_keys, new_keys;
+  std::vector<std::string> old_keys, new_keys, gone, added;
+  std::string old_covered, new_covered;
   for (const MetaIndexInfo& def : *defs) {
-    if (before != nullptr) internal_grid::AppendMetaPostings(def, id, *before, &old_keys);
-    if (after != nullptr) internal_grid::AppendMetaPostings(def, id, *after, &new_keys);
+    old_keys.clear();
+    new_keys.clear();
+    old_covered.clear();
+    new_covered.clear();
+    if (before != nullptr) {
+      internal_grid::AppendMetaPostings(def, id, *before, &old_keys);
+      internal_grid::EncodeCoveredValues(def, *before, &old_covered);
+    }
+    if (after != nullptr) {
+      internal_grid::AppendMetaPostings(def, id, *after, &new_keys);
+      internal_grid::EncodeCoveredValues(def, *after, &new_covered);
+    }
+    std::sort(old_keys.begin(), old_keys.end());
+    std::sort(new_keys.begin(), new_keys.end());
+    gone.clear();
+    std::set_difference(old_keys.begin(), old_keys.end(), new_keys.begin(), new_keys.end(),
+                        std::back_inserter(gone));
+    // The id goes with each posting: a posting key does not say where its id starts.
+    for (const std::string& key : gone) batch->Delete(storage::Table::kIndex, key, id);
+    // Unchanged postings are left alone, so an update touching no indexed attribute writes
+    // nothing here; a change of any indexed value rewrites every posting's covered values.
+    const std::vector<std::string>* put = &new_keys;
+    if (old_covered == new_covered) {
+      added.clear();
+      std::set_difference(new_keys.begin(), new_keys.end(), old_keys.begin(), old_keys.end(),
+                          std::back_inserter(added));
+      put = &added;
+    }
+    for (const std::string& key : *put) batch->Put(storage::Table::kIndex, key, new_covered, id);
   }
-  std::sort(old_keys.begin(), old_keys.end());
-  std::sort(new_keys.begin(), new_keys.end());
-  // Unchanged postings are left alone, so an update touching one attribute writes little.
-  std::vector<std::string> gone, added;
-  std::set_difference(old_keys.begin(), old_keys.end(), new_keys.begin(), new_keys.end(),
-                      std::back_inserter(gone));
-  std::set_difference(new_keys.begin(), new_keys.end(), old_keys.begin(), old_keys.end(),
-                      std::back_inserter(added));
-  // The id goes with each posting: a posting key does not say where its id starts.
-  for (const std::string& key : gone) batch->Delete(storage::Table::kIndex, key, id);
-  for (const std::string& key : added) batch->Put(storage::Table::kIndex, key, "", id);
   return Status::OK();
 }
 
@@ -179,6 +196,7 @@ Status GridStoreImpl::BackfillIndex(std::string_view name, const MetaIndexSchema
   const MetaIndexInfo info{std::string(name), schema};
   std::string begin = AllMetaKeys().begin;
   std::vector<std::string> keys;
+  std::string covered;
   while (true) {
     size_t datasets = 0;
     std::string last;
@@ -200,7 +218,9 @@ Status GridStoreImpl::BackfillIndex(std::string_view name, const MetaIndexSchema
             batch.Expect(storage::Table::kMeta, key, value);
             keys.clear();
             internal_grid::AppendMetaPostings(info, key, attributes, &keys);
-            for (const std::string& k : keys) batch.Put(storage::Table::kIndex, k, "", key);
+            covered.clear();
+            internal_grid::EncodeCoveredValues(info, attributes, &covered);
+            for (const std::string& k : keys) batch.Put(storage::Table::kIndex, k, covered, key);
             last.assign(key);
             ++datasets;
             return true;

@@ -23,8 +23,12 @@
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/grid/internal/meta_covering.h"
+#include "gridstore/grid/internal/meta_index.h"
+#include "gridstore/grid/internal/meta_value.h"
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
+#include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/test_util.h"
 
@@ -276,6 +280,67 @@ void ExpectIndexConsistent(GridStore* store, const std::map<std::string, Attribu
                                      return true;
                                    }));
   EXPECT_EQ(others, 0u);
+}
+
+// Every posting's value holds the covered values (meta_covering.h) of its dataset as the
+// reference metas say now: decoded, each field's value is the reference's visible value. With
+// `allow_legacy`, postings with an empty value (written before store format 3) are allowed.
+void ExpectCoveredValuesCurrent(GridStore* store, const std::map<std::string, Attributes>& metas,
+                                bool allow_legacy = false) {
+  ASSERT_OK_AND_ASSIGN(auto indexes, store->ListMetaIndexes());
+  std::map<std::string, std::pair<const MetaIndexInfo*, const std::string*>> owner;
+  for (const MetaIndexInfo& index : indexes) {
+    for (const auto& [id, attrs] : metas) {
+      std::vector<std::string> keys;
+      internal_grid::AppendMetaPostings(index, id, attrs, &keys);
+      for (std::string& k : keys) owner[std::move(k)] = {&index, &id};
+    }
+  }
+  size_t checked = 0, legacy = 0;
+  std::vector<std::string> wrong;
+  std::vector<internal_grid::Scalar> row;
+  ASSERT_OK(KvStoreOf(store)->Scan(
+      storage::ReadOptions{}, storage::Table::kIndex, storage::KeyRange::Prefix("\x01"),
+      [&](std::string_view key, std::string_view value) {
+        auto it = owner.find(std::string(key));
+        if (it == owner.end()) return true;  // ExpectIndexConsistent reports stale postings
+        const MetaIndexInfo& index = *it->second.first;
+        const Attributes& attrs = metas.at(*it->second.second);
+        if (value.empty() && allow_legacy) {
+          ++legacy;
+          return true;
+        }
+        ++checked;
+        if (!internal_grid::DecodeCoveredValues(value, index.schema.fields.size(), &row)) {
+          wrong.push_back(EscapeForMessage(key) + ": undecodable value");
+          return true;
+        }
+        for (size_t f = 0; f < row.size(); ++f) {
+          const std::string& name = index.schema.fields[f].name;
+          const auto ref = VisibleRef(attrs, name, &index.schema);
+          const internal_grid::Scalar& v = row[f];
+          bool same = false;
+          if (!ref) {
+            same = v.kind == internal_grid::Scalar::kNone;
+          } else if (ref->kind == Ref::kString) {
+            same = v.kind == internal_grid::Scalar::kString && v.s == ref->s;
+          } else if (ref->kind == Ref::kBool) {
+            same = v.kind == internal_grid::Scalar::kBool && v.b == ref->b;
+          } else if (v.kind == internal_grid::Scalar::kInt) {
+            same = static_cast<long double>(v.i) == ref->n;
+          } else if (v.kind == internal_grid::Scalar::kDouble) {
+            same = std::isnan(ref->n) ? std::isnan(v.d) : static_cast<long double>(v.d) == ref->n;
+          }
+          if (!same) wrong.push_back(EscapeForMessage(key) + ": field " + name);
+        }
+        return true;
+      }));
+  EXPECT_TRUE(wrong.empty()) << wrong.size() << " postings with stale covered values, first "
+                             << wrong[0];
+  if (!allow_legacy) {
+    EXPECT_EQ(legacy, 0u);
+  }
+  EXPECT_EQ(checked + legacy, owner.size());
 }
 
 // ---- Random data and queries ----
@@ -636,6 +701,7 @@ TEST_F(MetaQueryTest, IndexFollowsUpdatesDeletesOverwritesAndRecreation) {
       CheckRandomQueries(store_.get(), metas_, "main", &schema, gen, 3);
     }
     ExpectIndexConsistent(store_.get(), metas_);
+    ExpectCoveredValuesCurrent(store_.get(), metas_);
     if (HasFatalFailure() || HasNonfatalFailure()) return;
   }
   // After reopening, maintenance still knows every index.
@@ -645,6 +711,114 @@ TEST_F(MetaQueryTest, IndexFollowsUpdatesDeletesOverwritesAndRecreation) {
   ASSERT_OK(store_->DeleteDataSet(metas_.begin()->first));
   metas_.erase(metas_.begin());
   ExpectIndexConsistent(store_.get(), metas_);
+  ExpectCoveredValuesCurrent(store_.get(), metas_);
+}
+
+// Issue 18 part 4: a change of one indexed attribute rewrites the covered values of every
+// posting of the dataset, so that a scan of another field's postings sees the new value; a
+// change of an attribute no index holds writes no posting.
+TEST_F(MetaQueryTest, CoveredValuesFollowAttributeChanges) {
+  OpenRocksDb();
+  ASSERT_OK(store_->CreateMetaIndex("main", TestSchema()));
+  Put("a", {{"s", AttributeValue::String("x")}, {"t", AttributeValue::Int64(1)}});
+  Put("b", {{"s", AttributeValue::String("x")}, {"t", AttributeValue::Int64(2)}});
+  const Query q = QB::And({QB::Equal("s", "x"), QB::Equal("t", int64_t{3})});
+  QueryParams params;
+  params.sort = {{"t", SortOrder::kDescending}};
+  ASSERT_OK_AND_ASSIGN(QueryResult r, store_->QueryDataSets("main", q, params));
+  EXPECT_TRUE(r.metas.empty());
+  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("a"));
+  meta.attributes["t"] = AttributeValue::Int64(3);
+  ASSERT_OK(store_->UpdateDataSetMeta(meta));
+  metas_["a"] = meta.attributes;
+  ExpectCoveredValuesCurrent(store_.get(), metas_);
+  ASSERT_OK_AND_ASSIGN(r, store_->QueryDataSets("main", q, params));
+  EXPECT_EQ(Ids(r), std::vector<std::string>{"a"}) << r.plan;
+  // An attribute of no index: the postings stay as they are (no write), and still current.
+  meta.attributes["u"] = AttributeValue::String("new");
+  ASSERT_OK(store_->UpdateDataSetMeta(meta));
+  metas_["a"] = meta.attributes;
+  ExpectCoveredValuesCurrent(store_.get(), metas_);
+  // Removing an indexed attribute: its posting goes, the others say it is absent.
+  meta.attributes.erase("t");
+  ASSERT_OK(store_->UpdateDataSetMeta(meta));
+  metas_["a"] = meta.attributes;
+  ExpectIndexConsistent(store_.get(), metas_);
+  ExpectCoveredValuesCurrent(store_.get(), metas_);
+  ASSERT_OK_AND_ASSIGN(r, store_->QueryDataSets("main", QB::Equal("s", "x"), QueryParams{}));
+  EXPECT_EQ(Ids(r), (std::vector<std::string>{"a", "b"}));
+  ASSERT_OK_AND_ASSIGN(r, store_->QueryDataSets("main", q, params));
+  EXPECT_TRUE(r.metas.empty());
+  ASSERT_OK(store_->DeleteDataSet("b"));
+  metas_.erase("b");
+  ExpectIndexConsistent(store_.get(), metas_);
+  ExpectCoveredValuesCurrent(store_.get(), metas_);
+}
+
+// A store written before covered values (every posting's value empty), and one where
+// only some postings have them (datasets written since): queries check the others on their metas
+// and still match the reference; a write of a changed dataset gives its postings covered values.
+TEST_F(MetaQueryTest, PostingsWithoutCoveredValuesStillAnswer) {
+  OpenRocksDb();
+  Gen gen(1234);
+  const MetaIndexSchema schema = TestSchema();
+  ASSERT_OK(store_->CreateMetaIndex("main", schema));
+  Populate(gen, 900);
+  // A store of format 2 (postings without covered values) opens, and opening it for writing
+  // marks it format 3, which older builds refuse; a newer format is refused.
+  auto marker = [](uint32_t version) {
+    std::string v = "GridStore";
+    for (int i = 0; i < 4; ++i) v.push_back(static_cast<char>((version >> (8 * i)) & 0xff));
+    return v;
+  };
+  ASSERT_OK(KvStoreOf(store_.get())
+                ->Put(storage::WriteOptions{}, storage::Table::kMeta, StoreMarkerKey(), marker(2)));
+  store_.reset();
+  OpenRocksDb();
+  std::string stored;
+  ASSERT_OK(KvStoreOf(store_.get())
+                ->Get(storage::ReadOptions{}, storage::Table::kMeta, StoreMarkerKey(), &stored));
+  EXPECT_EQ(stored, marker(3));
+  ASSERT_OK(KvStoreOf(store_.get())
+                ->Put(storage::WriteOptions{}, storage::Table::kMeta, StoreMarkerKey(), marker(4)));
+  store_.reset();
+  EXPECT_STATUS(GridStore::Open(dir_.Sub("store"), {}).status(), kFailedPrecondition,
+                "format version 4");
+  {
+    auto kv = storage::OpenRocksDbKvStore({}, dir_.Sub("store"));
+    ASSERT_OK(kv);
+    ASSERT_OK(
+        (*kv)->Put(storage::WriteOptions{}, storage::Table::kMeta, StoreMarkerKey(), marker(3)));
+  }
+  OpenRocksDb();
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE(round == 0 ? "every posting without covered values"
+                            : "some postings without them");
+    // Format 1: postings with an empty value (every one, then every third one).
+    storage::WriteBatch legacy;
+    size_t n = 0;
+    ASSERT_OK(KvStoreOf(store_.get())
+                  ->Scan(storage::ReadOptions{}, storage::Table::kIndex,
+                         storage::KeyRange::Prefix("\x01"), [&](std::string_view key, auto) {
+                           if (round == 0 || n++ % 3 == 0) {
+                             legacy.Put(storage::Table::kIndex, key, "");
+                           }
+                           return true;
+                         }));
+    ASSERT_OK(KvStoreOf(store_.get())->Write(storage::WriteOptions{}, legacy));
+    ExpectCoveredValuesCurrent(store_.get(), metas_, /*allow_legacy=*/true);
+    CheckRandomQueries(store_.get(), metas_, "main", &schema, gen, 80);
+    CheckRandomQueries(store_.get(), metas_, "main", &schema, gen, 80, /*range_and_sort=*/true);
+    // Rewrites with changed indexed values bring covered values back for those datasets.
+    std::vector<std::string> rewritten;
+    for (const auto& entry : metas_) {
+      if (rewritten.size() < 100 && gen.Chance(15)) rewritten.push_back(entry.first);
+    }
+    for (const std::string& id : rewritten) Put(id, gen.RandomAttributes());
+    ExpectIndexConsistent(store_.get(), metas_);
+    ExpectCoveredValuesCurrent(store_.get(), metas_, /*allow_legacy=*/true);
+    CheckRandomQueries(store_.get(), metas_, "main", &schema, gen, 40, /*range_and_sort=*/true);
+  }
 }
 
 // Conjunctions of broad conditions (thousands of postings each): the later children of an `and`

@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/meta_covering.h"
 #include "gridstore/grid/internal/meta_executor.h"
 #include "gridstore/grid/internal/meta_postings.h"
 
@@ -138,7 +139,7 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::ScanLeaf(
       auto size = kv_->ApproximateSize(Table::kIndex, r);
       if (size.ok()) bytes += *size;
     }
-    if (bytes / kMaxPostingBytes > limit) {
+    if (bytes / (kMaxPostingBytes + kMaxCoveredBytesPerField * fields_) > limit) {
       out.state = Candidates::kOverLimit;
       return out;
     }
@@ -147,12 +148,14 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::ScanLeaf(
   const size_t prefix_size = fr.prefix().size();
   bool over = false;
   size_t read = 0;                 // postings read: `limit` bounds these
+  bool all_covered = covered_;     // every posting read had covered values
+  std::vector<Scalar> row;         // covered values of one posting
   std::vector<size_t> run_starts;  // where each range's ids begin in out.ids
   for (const KeyRange& r : ranges) {
     run_starts.push_back(out.ids.size());
     size_t pos = 0;
     Status s = kv_->Scan(
-        storage::ReadOptions{}, Table::kIndex, r, [&](std::string_view key, std::string_view) {
+        storage::ReadOptions{}, Table::kIndex, r, [&](std::string_view key, std::string_view v) {
           std::string_view value, id;
           if (!grid::SplitIndexPosting(key.substr(prefix_size), width, &value, &id)) {
             return true;  // not ours to judge here; verify reports it
@@ -163,9 +166,16 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::ScanLeaf(
           }
           ++read;
           // Within a set, only its members are kept: no string for the others.
-          if (within == nullptr || InSortedSet(*within, id, &pos)) {
-            out.ids.push_back(out.arena.Add(id));
+          if (within != nullptr && !InSortedSet(*within, id, &pos)) return true;
+          // A dataset whose covered values fail the query is no candidate.
+          if (covered_) {
+            if (DecodeCoveredValues(v, fields_, &row)) {
+              if (!EvaluateCovered(root_, row)) return true;
+            } else {
+              all_covered = false;  // written before covered values: its meta will tell
+            }
           }
+          out.ids.push_back(out.arena.Add(id));
           return true;
         });
     if (!s.ok() && status_.ok()) status_ = s;
@@ -176,6 +186,7 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::ScanLeaf(
     out.state = Candidates::kOverLimit;
     return out;
   }
+  out.matches_root = all_covered;
   out.state = Candidates::kIds;
   const bool one_value_runs = first.op == Query::Op::kEqual || first.op == Query::Op::kIn;
   SortIds(one_value_runs, run_starts, ranges.size(), &out.ids);
@@ -204,10 +215,12 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::PlanEntry(
 MetaQueryExecutor::Candidates MetaQueryExecutor::PlanOr(const CompiledNode& n, size_t limit) {
   Candidates out;
   out.state = Candidates::kIds;
+  out.matches_root = !n.children.empty();
   for (const CompiledNode& c : n.children) {
     Candidates sub = Plan(c, limit);
     if (sub.state != Candidates::kIds) return sub;
     out.exact = out.exact && sub.exact;
+    out.matches_root = out.matches_root && sub.matches_root;
     out.arena.Adopt(sub.arena);
     std::vector<std::string_view> merged;
     merged.reserve(out.ids.size() + sub.ids.size());
@@ -225,7 +238,9 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::PlanOr(const CompiledNode& n, s
 
 MetaQueryExecutor::Candidates MetaQueryExecutor::FirstAndSet(AndPlan* plan, size_t limit) {
   Candidates out;
-  plan->budget = std::min<size_t>(256, limit);
+  // With covered values and no walk to fall back on, the entry estimated smallest is read in
+  // full at once: the query is checked on each posting, so no other entry need be read.
+  plan->budget = covered_ && limit == kUnlimited ? limit : std::min<size_t>(256, limit);
   while (true) {
     for (size_t i = 0; i < plan->open.size();) {
       Candidates sub = PlanEntry(plan->open[i], plan->budget);
@@ -275,6 +290,10 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::PlanAnd(const CompiledNode& n, 
   std::vector<Candidates> done;
   done.push_back(FirstAndSet(&plan, limit));
   if (done[0].state != Candidates::kIds) return std::move(done[0]);
+  if (done[0].matches_root) {  // the query was checked on every posting: nothing to intersect
+    done[0].exact = true;
+    return std::move(done[0]);
+  }
   // Intersect only children not much larger than the smallest set (kScanPerCheck); the rest
   // become checks on the candidates' metas.
   const size_t cap = std::min(limit, done[0].ids.size() * kScanPerCheck + 256);
@@ -300,13 +319,16 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::PlanAnd(const CompiledNode& n, 
   out.ids = std::move(done[0].ids);
   out.arena = std::move(done[0].arena);
   out.exact = plan.exact && done[0].exact;
+  out.matches_root = done[0].matches_root;
   for (size_t i = 1; i < done.size(); ++i) {
     out.exact = out.exact && done[i].exact;
+    out.matches_root = out.matches_root || done[i].matches_root;
     std::vector<std::string_view> kept;
     std::set_intersection(out.ids.begin(), out.ids.end(), done[i].ids.begin(), done[i].ids.end(),
                           std::back_inserter(kept));
     out.ids.swap(kept);
   }
+  out.exact = out.exact || out.matches_root;
   return out;
 }
 

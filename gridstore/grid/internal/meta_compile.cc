@@ -83,6 +83,9 @@ Status CompileCondition(const grid::MetaIndexInfo* index, const Query& query, Co
   GRIDSTORE_RETURN_IF_ERROR(CheckConditionShape(n));
   out->field = n.field;
   out->indexed = FindIndexField(index, n.field);
+  if (out->indexed != nullptr) {
+    out->position = static_cast<size_t>(out->indexed - index->schema.fields.data());
+  }
   out->include_lower = n.include_lower;
   out->include_upper = n.include_upper;
   for (const QueryValue& v : n.values) {
@@ -132,6 +135,30 @@ bool EvaluateCondition(const CompiledNode& n, const Scalar& a) {
   }
 }
 
+// A compiled query on one dataset, whose visible value of a condition's field value_of gives.
+template <typename ValueOf>
+bool Evaluate(const CompiledNode& n, const ValueOf& value_of) {
+  switch (n.op) {
+    case Query::Op::kAll:
+      return true;
+    case Query::Op::kAnd:
+      for (const CompiledNode& c : n.children)
+        if (!Evaluate(c, value_of)) return false;
+      return true;
+    case Query::Op::kOr:
+      for (const CompiledNode& c : n.children)
+        if (Evaluate(c, value_of)) return true;
+      return false;
+    case Query::Op::kNot:
+      return !Evaluate(n.children[0], value_of);
+    default:
+      break;
+  }
+  const Scalar& a = value_of(n);
+  if (a.kind == Scalar::kNone) return false;
+  return EvaluateCondition(n, a);
+}
+
 }  // namespace
 
 const IndexField* FindIndexField(const grid::MetaIndexInfo* index, std::string_view name) {
@@ -167,26 +194,21 @@ Status CompileQuery(const grid::MetaIndexInfo* index, const Query& query, Compil
 }
 
 bool EvaluateCompiled(const CompiledNode& n, const Attributes& attributes) {
-  switch (n.op) {
-    case Query::Op::kAll:
-      return true;
-    case Query::Op::kAnd:
-      for (const CompiledNode& c : n.children)
-        if (!EvaluateCompiled(c, attributes)) return false;
-      return true;
-    case Query::Op::kOr:
-      for (const CompiledNode& c : n.children)
-        if (EvaluateCompiled(c, attributes)) return true;
-      return false;
-    case Query::Op::kNot:
-      return !EvaluateCompiled(n.children[0], attributes);
-    default:
-      break;
-  }
-  auto it = attributes.find(n.field);
-  const Scalar a = VisibleValue(it == attributes.end() ? nullptr : &it->second, n.indexed);
-  if (a.kind == Scalar::kNone) return false;
-  return EvaluateCondition(n, a);
+  return Evaluate(n, [&attributes](const CompiledNode& c) {
+    auto it = attributes.find(c.field);
+    return VisibleValue(it == attributes.end() ? nullptr : &it->second, c.indexed);
+  });
+}
+
+bool IsCovered(const CompiledNode& n) {
+  if (IsCondition(n.op)) return n.indexed != nullptr;
+  for (const CompiledNode& c : n.children)
+    if (!IsCovered(c)) return false;
+  return true;
+}
+
+bool EvaluateCovered(const CompiledNode& n, const std::vector<Scalar>& row) {
+  return Evaluate(n, [&row](const CompiledNode& c) -> const Scalar& { return row[c.position]; });
 }
 
 }  // namespace gridstore::internal_grid

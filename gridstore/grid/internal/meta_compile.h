@@ -24,6 +24,7 @@ struct CompiledNode {
   grid::Query::Op op = grid::Query::Op::kAll;
   std::string_view field;
   const grid::IndexField* indexed = nullptr;  // the field's declaration, if indexed
+  size_t position = 0;                        // of `indexed` in the schema's fields
   std::vector<Scalar> values;
   bool include_lower = true;
   bool include_upper = true;
@@ -46,6 +47,13 @@ Status CompileQuery(const grid::MetaIndexInfo* index, const grid::Query& query, 
 
 // True if a dataset with `attributes` matches the compiled query.
 bool EvaluateCompiled(const CompiledNode& node, const grid::Attributes& attributes);
+
+// True if every condition under `node` is on an indexed field: covered values
+// (meta_covering.h) then answer it.
+bool IsCovered(const CompiledNode& node);
+// EvaluateCompiled on a dataset's covered values (one per schema field, as DecodeCoveredValues
+// gives them): the same answer. REQUIRES: IsCovered(node).
+bool EvaluateCovered(const CompiledNode& node, const std::vector<Scalar>& row);
 
 }  // namespace gridstore::internal_grid
 

@@ -60,11 +60,14 @@ Result<QueryResult> MetaQueryExecutor::Run(const Query& query) {
   QueryResult result;
   result.index = index_ == nullptr ? "" : index_->name;
   const bool can_walk = !sort_.empty() && sort_[0].indexed != nullptr && params_.limit >= 0;
-  GRIDSTORE_ASSIGN_OR_RETURN(Candidates c, FindCandidates(can_walk, &result));
-  int64_t total = -1;
-  if (c.state == Candidates::kIds && c.exact) total = static_cast<int64_t>(c.ids.size());
   std::vector<MetaMatch> matches;
-  GRIDSTORE_RETURN_IF_ERROR(FindMatches(c, can_walk, &total, &matches, &result));
+  int64_t total = -1;
+  GRIDSTORE_ASSIGN_OR_RETURN(const bool probed, ProbeWalk(can_walk, &matches));
+  if (!probed) {
+    GRIDSTORE_ASSIGN_OR_RETURN(Candidates c, FindCandidates(can_walk, &result));
+    if (c.state == Candidates::kIds && c.exact) total = static_cast<int64_t>(c.ids.size());
+    GRIDSTORE_RETURN_IF_ERROR(FindMatches(c, can_walk, &total, &matches, &result));
+  }
   if (params_.get_total_count) {
     if (total < 0 && all_) GRIDSTORE_RETURN_IF_ERROR(CountAllDataSets(&total));
     result.total = total;
@@ -90,6 +93,8 @@ Result<uint64_t> MetaQueryExecutor::Prepare(const Query& query) {
   }
   GRIDSTORE_RETURN_IF_ERROR(CompileQuery(index_, query, &root_));
   all_ = root_.op == Query::Op::kAll || (root_.op == Query::Op::kAnd && root_.children.empty());
+  covered_ = index_ != nullptr && !all_ && IsCovered(root_);
+  fields_ = index_ != nullptr ? index_->schema.fields.size() : 0;
   GRIDSTORE_RETURN_IF_ERROR(PrepareSort());
   CollectFields(root_, &tested_);
   for (const SortSpec& s : sort_) {
@@ -134,6 +139,7 @@ Result<MetaQueryExecutor::Candidates> MetaQueryExecutor::FindCandidates(bool can
   } else if (!all_) {
     c = Plan(root_, can_walk ? kWalkCandidateLimit : kUnlimited);
     GRIDSTORE_RETURN_IF_ERROR(status_);
+    if (c.matches_root) c.exact = true;  // checked on covered values
   }
   if (c.state == Candidates::kIds) {
     notes_.push_back(std::string("index: ") + std::to_string(c.ids.size()) + " candidates" +

@@ -40,13 +40,17 @@ inline constexpr size_t kScanPerCheck = 4;
 // Matches that keep the stored meta read while matching, for the page (beyond this, the page's
 // metas are read again).
 inline constexpr size_t kKeptMetas = 4096;
+// Postings a walk on covered values reads before the planner is asked (meta_walk.cc).
+inline constexpr size_t kProbePostings = 256;
 // Metas read per MultiGet, postings per scan chunk.
 inline constexpr size_t kMetaBatch = 256;
 inline constexpr size_t kUnlimited = std::numeric_limits<size_t>::max();
 // A generous bound on the bytes one posting takes in the store's size estimates (key with field,
-// value and id, plus per-entry overhead in memtables); only ever used to skip reading ranges
-// that certainly hold more postings than wanted.
+// value and id, plus per-entry overhead in memtables), plus this much per field of the index for
+// its covered values; only ever used to skip reading ranges that certainly hold more postings
+// than wanted.
 inline constexpr uint64_t kMaxPostingBytes = 256;
+inline constexpr uint64_t kMaxCoveredBytesPerField = 32;
 // An estimate of bytes that cannot be made (an unindexed condition, a failed estimate).
 inline constexpr uint64_t kUnknownSize = std::numeric_limits<uint64_t>::max();
 
@@ -93,6 +97,8 @@ class MetaQueryExecutor {
     State state = kNotIndexable;
     std::vector<std::string_view> ids;  // sorted, unique; views into `arena`
     bool exact = true;                  // every id matches (no condition was left out)
+    // Every id matches the whole query (checked on covered values as the postings were read).
+    bool matches_root = false;
     IdArena arena;
   };
   // One child of an `and`, or the range conditions on one field under it taken together.
@@ -155,15 +161,23 @@ class MetaQueryExecutor {
   // field bound the walk to a range estimated no larger than any other condition's postings.
   bool WalkFirst();
   // Walks the postings of the first sort field. `members` restricts to a candidate set.
-  // Returns false (with *matches untouched) if the postings ran out before `need_` matches.
+  // Returns false (with *matches untouched) if the postings ran out before `need_` matches, or
+  // if `budget` postings were read without finding them.
   Result<bool> Walk(const std::vector<std::string_view>* members, bool exact,
-                    std::vector<MetaMatch>* matches);
+                    std::vector<MetaMatch>* matches, size_t budget = kUnlimited);
+  // With covered values, a walk that reads at most kProbePostings (+ 2 per match wanted) before
+  // any planning: a page of a broad query is then found without size estimates. True if it
+  // found the page (*matches, *result's notes set).
+  Result<bool> ProbeWalk(bool can_walk, std::vector<MetaMatch>* matches);
 
   storage::KvStore* kv_;
   const grid::MetaIndexInfo* index_;
   const grid::QueryParams& params_;
   CompiledNode root_;
   bool all_ = false;  // the query matches every dataset
+  // Every condition is on an indexed field: postings' covered values answer the whole query.
+  bool covered_ = false;
+  size_t fields_ = 0;  // of the index's schema: the covered values per posting
   std::vector<SortSpec> sort_;
   // The attributes conditions test and sort fields name (sorted, unique): all a meta is decoded
   // for while matching.

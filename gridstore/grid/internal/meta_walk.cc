@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/grid/internal/meta_covering.h"
 #include "gridstore/grid/internal/meta_executor.h"
 #include "gridstore/grid/internal/meta_postings.h"
 
@@ -20,7 +21,15 @@ using storage::Table;
 // The state of one walk; the executor's members (need_, sort_, root_) say what to find.
 class MetaQueryExecutor::PostingWalk {
  public:
-  PostingWalk(MetaQueryExecutor* executor, const std::vector<std::string_view>* members, bool exact)
+  // An offered posting.
+  struct Pending {
+    std::string value;  // encoded, of the walked field
+    std::string id;
+    bool checked = false;  // known to match (exact, or on covered values)
+  };
+
+  PostingWalk(MetaQueryExecutor* executor, const std::vector<std::string_view>* members, bool exact,
+              size_t budget)
       : ex_(*executor),
         members_(members),
         exact_(exact),
@@ -31,7 +40,11 @@ class MetaQueryExecutor::PostingWalk {
         // id (ascending) orders them.
         complete_ties_(ex_.sort_.size() > 1 && !(ex_.sort_[1].is_id && !ex_.sort_[1].descending)),
         // Small first reads: a selective page should not read hundreds of postings and metas.
-        chunk_(std::clamp<size_t>(std::min(ex_.need_, kMetaBatch) * 2, 32, kMetaBatch)) {}
+        // With covered values, a posting costs no meta read: read little more than the page.
+        chunk_(ex_.covered_
+                   ? std::clamp<size_t>(std::min(ex_.need_, kMetaBatch) * 5 / 4 + 2, 8, kMetaBatch)
+                   : std::clamp<size_t>(std::min(ex_.need_, kMetaBatch) * 2, 32, kMetaBatch)),
+        budget_(budget) {}
 
   Result<bool> Run(std::vector<MetaMatch>* matches) {
     BoundByConditions();
@@ -41,7 +54,7 @@ class MetaQueryExecutor::PostingWalk {
       GRIDSTORE_RETURN_IF_ERROR(WalkBackward());
     }
     // Ran out: unless bounded, datasets without the field may match and were not walked.
-    if (found_.size() < ex_.need_ && !stop_ && !bounded_) return false;
+    if (gave_up_ || (found_.size() < ex_.need_ && !stop_ && !bounded_)) return false;
     // Later sort keys (and split string ties) need the full comparison.
     if (ex_.sort_.size() > 1 || complete_ties_) GRIDSTORE_RETURN_IF_ERROR(SortFound());
     *matches = std::move(found_);
@@ -72,30 +85,41 @@ class MetaQueryExecutor::PostingWalk {
     if (end_ < begin_) end_ = begin_;
   }
 
-  // Takes a posting in walk order (kept for the next Flush if it is a candidate).
-  void Offer(std::string_view value, std::string_view id) {
+  // Takes a posting in walk order (kept for the next Flush if it is a candidate). A posting
+  // with covered values is checked on them at once; the others on their metas in Flush.
+  void Offer(std::string_view value, std::string_view id, std::string_view posting) {
+    ++offered_;
     if (members_ != nullptr && !std::binary_search(members_->begin(), members_->end(), id)) return;
-    pending_.emplace_back(std::string(value), std::string(id));
+    bool checked = exact_;
+    if (!exact_ && ex_.covered_ && DecodeCoveredValues(posting, ex_.fields_, &row_)) {
+      if (!EvaluateCovered(ex_.root_, row_)) return;
+      checked = true;
+    }
+    pending_.push_back(Pending{std::string(value), std::string(id), checked});
+    if (!checked) ++unchecked_;
   }
 
-  // Checks the offered postings (on their metas unless exact) and keeps the matches, setting
+  // Checks the offered postings not checked yet on their metas, and keeps the matches, setting
   // stop_ once enough are found. Metas are read in slices a little larger than the matches still
   // wanted, so that a page of a broad condition reads few metas it does not keep.
   Status Flush() {
-    std::vector<std::pair<std::string, std::string>> batch;  // (encoded value, id)
+    std::vector<Pending> batch;
     batch.swap(pending_);
+    unchecked_ = 0;
     for (size_t start = 0; start < batch.size() && !stop_;) {
       // At most the batch (need_ may be huge with a huge offset: no overflow below).
       const size_t wanted =
           std::min(batch.size(), found_.size() < ex_.need_ ? ex_.need_ - found_.size() : 1);
-      const size_t end =
-          exact_ ? batch.size()
-                 : std::min(batch.size(), start + std::max<size_t>(8, wanted * 5 / 4 + 2));
-      std::vector<bool> ok(end - start, exact_);
-      std::vector<std::string> metas(end - start);  // the stored metas of matches
-      if (!exact_) {
-        std::vector<std::string_view> ids;
-        for (size_t i = start; i < end; ++i) ids.push_back(batch[i].second);
+      const size_t slice = std::max<size_t>(8, wanted * 5 / 4 + 2);
+      size_t end = start;
+      std::vector<std::string_view> ids;  // to check on their metas
+      while (end < batch.size() && (batch[end].checked || ids.size() < slice)) {
+        if (!batch[end].checked) ids.push_back(batch[end].id);
+        ++end;
+      }
+      std::vector<std::string> metas(ids.size());  // the stored metas of matches
+      std::vector<bool> ok(ids.size(), false);
+      if (!ids.empty()) {
         // ForEachMeta skips missing metas, so map results back by position through a cursor.
         size_t cursor = 0;
         GRIDSTORE_RETURN_IF_ERROR(ex_.ForEachMeta(
@@ -106,19 +130,26 @@ class MetaQueryExecutor::PostingWalk {
               metas[cursor].assign(meta);
             }));
       }
+      size_t k = 0;  // the next of `ids`
       for (size_t i = start; i < end && !stop_; ++i) {
-        if (!ok[i - start]) continue;
+        std::string meta;
+        if (!batch[i].checked) {
+          const size_t j = k++;
+          if (!ok[j]) continue;
+          meta = std::move(metas[j]);
+        }
         if (found_.size() >= ex_.need_) {
-          if (!complete_ties_ || batch[i].first != boundary_) {
+          if (!complete_ties_ || batch[i].value != boundary_) {
             stop_ = true;
             break;
           }
         }
-        found_.push_back(MetaMatch{std::move(batch[i].second), {}, std::move(metas[i - start])});
-        if (found_.size() == ex_.need_) boundary_ = batch[i].first;
+        found_.push_back(MetaMatch{std::move(batch[i].id), {}, std::move(meta)});
+        if (found_.size() == ex_.need_) boundary_ = batch[i].value;
       }
       start = end;
     }
+    if (!stop_ && offered_ >= budget_) gave_up_ = stop_ = true;
     return Status::OK();
   }
 
@@ -127,82 +158,102 @@ class MetaQueryExecutor::PostingWalk {
     return grid::SplitIndexPosting(key.substr(fr_.prefix().size()), width_, value, id);
   }
 
-  // Offers the postings of [begin, end) in ascending order, in growing chunks, until stopped.
+  // After an offer inside a scan: flushes what needs no meta read (so that a walk on covered
+  // values stops as soon as the page is found); false to stop the scan: stopped, an error, or
+  // enough postings wait for their metas, which are read outside the scan.
+  bool Continue(Status* error) {
+    if (unchecked_ == 0) {
+      if (!pending_.empty()) *error = Flush();
+      return error->ok() && !stop_;
+    }
+    return unchecked_ < chunk_;
+  }
+
+  // Offers the postings of [begin, end) in ascending order, until stopped. One scan, unless
+  // postings wait for their metas.
   Status WalkForward(std::string begin, const std::string& end) {
-    std::vector<std::string> keys;
+    std::string last;  // the last key read
     while (!stop_) {
-      keys.clear();
+      bool more = false;
+      Status error;
       GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->Scan(storage::ReadOptions{}, Table::kIndex,
                                               KeyRange{begin, end},
-                                              [&](std::string_view key, std::string_view) {
-                                                if (keys.size() >= chunk_) return false;
-                                                keys.emplace_back(key);
-                                                return true;
+                                              [&](std::string_view key, std::string_view posting) {
+                                                last.assign(key);
+                                                std::string_view value, id;
+                                                if (Split(key, &value, &id))
+                                                  Offer(value, id, posting);
+                                                if (Continue(&error)) return true;
+                                                more = error.ok() && !stop_;
+                                                return false;
                                               }));
-      for (const std::string& key : keys) {
-        std::string_view value, id;
-        if (Split(key, &value, &id)) Offer(value, id);
-      }
+      GRIDSTORE_RETURN_IF_ERROR(error);
       GRIDSTORE_RETURN_IF_ERROR(Flush());
-      if (keys.size() < chunk_) break;
-      begin = keys.back() + '\0';
+      if (!more) break;
+      begin = last + '\0';
       chunk_ = std::min(chunk_ * 2, kMetaBatch);
     }
     return Status::OK();
   }
 
+  // Adds a posting (read backward) to the group of its value.
+  void AddToGroup(std::string_view value, std::string_view id, std::string_view posting) {
+    if (group_size_ == 0) group_value_.assign(value);
+    if (group_size_ == group_.size()) group_.emplace_back();
+    group_[group_size_].first.assign(id);  // reuses the strings' buffers
+    group_[group_size_].second.assign(posting);
+    ++group_size_;
+  }
+
   // Offers the ids of one value, kept descending in group_, in ascending order.
-  Status EmitGroup() {
-    for (auto id = group_.rbegin(); id != group_.rend() && !stop_; ++id) {
-      Offer(group_value_, *id);
-      if (pending_.size() >= chunk_) {
-        GRIDSTORE_RETURN_IF_ERROR(Flush());
-        chunk_ = std::min(chunk_ * 2, kMetaBatch);
-      }
+  void EmitGroup() {
+    for (size_t i = group_size_; i-- > 0 && !stop_;) {
+      Offer(group_value_, group_[i].first, group_[i].second);
     }
-    group_.clear();
-    return Status::OK();
+    group_size_ = 0;
   }
 
   // A reverse scan yields values descending but ids descending within a value, and the order
   // wanted is ids ascending there: emit each value's ids reversed once the value is complete.
-  // The lowest value of a full chunk may continue below it, so that one value is read forward
-  // instead (ids ascending, stopping early), and the walk goes on below it.
+  // A value with many postings (as many as a chunk) is read forward instead (ids ascending,
+  // stopping early), and the walk goes on below it.
   Status WalkBackward() {
-    std::string end = end_;
-    std::vector<std::string> keys;  // group_ views these
+    std::string end = end_, last;
     while (!stop_) {
-      keys.clear();
-      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->ReverseScan(storage::ReadOptions{}, Table::kIndex,
-                                                     KeyRange{begin_, end},
-                                                     [&](std::string_view key, std::string_view) {
-                                                       keys.emplace_back(key);
-                                                       return keys.size() < chunk_;
-                                                     }));
-      if (keys.empty()) break;
-      const bool full = keys.size() >= chunk_;
-      for (const std::string& key : keys) {
-        std::string_view value, id;
-        if (!Split(key, &value, &id)) continue;
-        if (!group_.empty() && value != group_value_) GRIDSTORE_RETURN_IF_ERROR(EmitGroup());
-        if (stop_) break;
-        group_value_ = value;
-        group_.push_back(id);
-      }
-      if (!full || stop_) {
-        GRIDSTORE_RETURN_IF_ERROR(EmitGroup());
+      bool more = false, big = false;
+      Status error;
+      GRIDSTORE_RETURN_IF_ERROR(
+          ex_.kv_->ReverseScan(storage::ReadOptions{}, Table::kIndex, KeyRange{begin_, end},
+                               [&](std::string_view key, std::string_view posting) {
+                                 last.assign(key);
+                                 std::string_view value, id;
+                                 if (!Split(key, &value, &id)) return true;
+                                 const bool next_value = group_size_ > 0 && value != group_value_;
+                                 if (next_value) EmitGroup();
+                                 AddToGroup(value, id, posting);
+                                 if (next_value && !Continue(&error)) {
+                                   more = error.ok() && !stop_;
+                                   return false;
+                                 }
+                                 big = group_size_ >= chunk_;
+                                 return !big;
+                               }));
+      GRIDSTORE_RETURN_IF_ERROR(error);
+      if (stop_) break;
+      if (big) {
+        const std::string value_key = fr_.prefix() + group_value_;
+        group_size_ = 0;
+        GRIDSTORE_RETURN_IF_ERROR(Flush());
+        GRIDSTORE_RETURN_IF_ERROR(
+            WalkForward(std::max(value_key, begin_), std::min(PrefixEnd(value_key), end_)));
+        end = value_key;
+      } else if (more) {
+        GRIDSTORE_RETURN_IF_ERROR(Flush());
+        end = last;  // the group of the lowest value read goes on below it
+      } else {
+        EmitGroup();  // ran out: the last value is complete
         return Flush();
       }
-      if (group_.empty()) {  // nothing parseable in a full chunk: step below it
-        end = keys.back();
-        continue;
-      }
-      const std::string value_key = fr_.prefix() + std::string(group_value_);
-      group_.clear();
-      GRIDSTORE_RETURN_IF_ERROR(Flush());
-      GRIDSTORE_RETURN_IF_ERROR(
-          WalkForward(std::max(value_key, begin_), std::min(PrefixEnd(value_key), end_)));
-      end = value_key;
       chunk_ = std::min(chunk_ * 2, kMetaBatch);
     }
     return Status::OK();
@@ -237,15 +288,39 @@ class MetaQueryExecutor::PostingWalk {
   std::vector<MetaMatch> found_;
   std::string boundary_;  // encoded value of the last match once need_ is reached
   bool stop_ = false;
-  std::vector<std::pair<std::string, std::string>> pending_;  // (encoded value, id)
+  std::vector<Pending> pending_;
+  size_t unchecked_ = 0;  // of pending_: to check on their metas
   size_t chunk_;
-  std::vector<std::string_view> group_;  // a value's ids in a backward walk, descending
-  std::string_view group_value_;
+  // A value's (id, posting value) in a backward walk, ids descending: the first group_size_.
+  std::vector<std::pair<std::string, std::string>> group_;
+  size_t group_size_ = 0;
+  std::string group_value_;
+  std::vector<Scalar> row_;  // covered values of the posting being offered
+  size_t offered_ = 0;       // postings offered so far
+  const size_t budget_;      // give up (Run returns false) after offering this many
+  bool gave_up_ = false;
 };
 
 Result<bool> MetaQueryExecutor::Walk(const std::vector<std::string_view>* members, bool exact,
-                                     std::vector<MetaMatch>* matches) {
-  return PostingWalk(this, members, exact).Run(matches);
+                                     std::vector<MetaMatch>* matches, size_t budget) {
+  return PostingWalk(this, members, exact, budget).Run(matches);
+}
+
+Result<bool> MetaQueryExecutor::ProbeWalk(bool can_walk, std::vector<MetaMatch>* matches) {
+  if (!covered_ || !can_walk || params_.get_total_count) return false;
+  // Postings are checked without meta reads, so reading a few hundred costs less than the size
+  // estimates that would choose between walking and candidate sets; a page of a broad query
+  // (the common case: the newest matches) is found within them. Queries whose matches are
+  // rare in the walked field give up and are planned as before.
+  const size_t budget = need_ > kUnlimited / 4 ? kUnlimited : kProbePostings + 2 * need_;
+  GRIDSTORE_ASSIGN_OR_RETURN(const bool walked, Walk(nullptr, /*exact=*/false, matches, budget));
+  if (!walked) {
+    matches->clear();
+    return false;
+  }
+  notes_.push_back("order: walk " + std::string(sort_[0].field) +
+                   " postings first, conditions checked on covered values");
+  return true;
 }
 
 bool MetaQueryExecutor::WalkFirst() {
