@@ -66,7 +66,7 @@ Status LoadLibdeflate() {
 void UnshuffleBytes(const char* src, size_t n, size_t element_size, char* dst) {
   const size_t count = element_size == 0 ? 0 : n / element_size;
   if (element_size <= 1 || count <= 1) {
-    std::memcpy(dst, src, n);
+    if (n > 0) std::memcpy(dst, src, n);  // memcpy of nothing from a null pointer is undefined
     return;
   }
   switch (element_size) {
@@ -134,7 +134,7 @@ Status ChunkDecoder::Decode(const ChunkCoding& coding, uint32_t filter_mask, std
     return Status::DataLoss("a chunk of " + std::to_string(cur_size) + " bytes where " +
                             std::to_string(n) + " were expected");
   }
-  if (cur != out) std::memcpy(out, cur, n);
+  if (cur != out && n > 0) std::memcpy(out, cur, n);
   if (coding.big_endian && coding.element_size > 1) SwapChunkBytes(out, n, coding.element_size);
   return Status::OK();
 }
