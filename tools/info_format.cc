@@ -261,4 +261,23 @@ std::string FormatDataSetListJson(const std::vector<grid::DataSetMeta>& metas, s
   return Dump(doc);
 }
 
+std::string FormatIdListText(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const std::string& id : ids) out += EscapeBytes(id) + "\n";
+  return out;
+}
+
+std::string FormatIdListJson(const std::vector<std::string>& ids, size_t total) {
+  ordered_json doc;
+  doc["total"] = total;
+  ordered_json list = ordered_json::array();
+  for (const std::string& id : ids) {
+    ordered_json j;
+    AddId(id, &j);
+    list.push_back(std::move(j));
+  }
+  doc["datasets"] = std::move(list);
+  return Dump(doc);
+}
+
 }  // namespace gridstore::tools

@@ -28,6 +28,9 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
 std::string FormatDataSetListText(const std::vector<grid::DataSetMeta>& metas, size_t total);
 // {"total": N, "datasets": [{"id":..., ["id_hex": ...,] "status":..., "attributes": {...}}, ...]}
 std::string FormatDataSetListJson(const std::vector<grid::DataSetMeta>& metas, size_t total);
+// The ids alone: one per line, or {"total": N, "datasets": [{"id":..., ["id_hex": ...]}, ...]}.
+std::string FormatIdListText(const std::vector<std::string>& ids);
+std::string FormatIdListJson(const std::vector<std::string>& ids, size_t total);
 
 // Milliseconds since the epoch as "2026-11-21T06:00:00.000Z".
 std::string FormatTimestampMs(int64_t ms);

@@ -175,10 +175,12 @@ std::string UncoveredFields(const grid::Query& query, const std::vector<grid::So
   return out;
 }
 
-std::string FormatQueryResultJson(const grid::QueryResult& result) {
+std::string FormatQueryResultJson(const grid::QueryResult& result, bool ids_only) {
   // The dataset list is the same as a query without the index printed; the plan fields follow.
-  ordered_json doc = ordered_json::parse(FormatDataSetListJson(
-      result.metas, result.total >= 0 ? static_cast<size_t>(result.total) : result.metas.size()));
+  const size_t shown = ids_only ? result.ids.size() : result.metas.size();
+  const size_t total = result.total >= 0 ? static_cast<size_t>(result.total) : shown;
+  ordered_json doc = ordered_json::parse(ids_only ? FormatIdListJson(result.ids, total)
+                                                  : FormatDataSetListJson(result.metas, total));
   doc["plan"] = result.plan;
   doc["scanned"] = result.scanned;
   doc["next_token"] = result.next_token;

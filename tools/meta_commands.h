@@ -36,8 +36,9 @@ std::vector<std::string> QueryFields(const grid::Query& query);
 std::string UncoveredFields(const grid::Query& query, const std::vector<grid::SortField>& sort,
                             const grid::MetaIndexSchema* schema);
 
-// {"total", "datasets", "plan", "scanned", "next_token"}, pretty-printed.
-std::string FormatQueryResultJson(const grid::QueryResult& result);
+// {"total", "datasets", "plan", "scanned", "next_token"}, pretty-printed; with `ids_only`, each
+// of "datasets" holds the id alone.
+std::string FormatQueryResultJson(const grid::QueryResult& result, bool ids_only = false);
 
 // One line of `meta put` input: {"id": "...", "attributes": {...}}. A null attribute value
 // removes that attribute.

@@ -161,10 +161,16 @@ struct QueryParams {
   // A token from a previous QueryResult::next_token: continue after its page (offset is then
   // ignored). Only valid with the same query, sort and index.
   std::string page_token;
+  // Return the page's ids only (QueryResult::ids; ::metas stays empty). A query the index
+  // covers then reads no meta at all: its page comes straight from the postings.
+  bool ids_only = false;
 };
 
 struct QueryResult {
+  // The page, in order (empty with QueryParams::ids_only).
   std::vector<DataSetMeta> metas;
+  // The page's ids, in order (also filled when metas are).
+  std::vector<std::string> ids;
   // Matching datasets before offset/limit; -1 unless QueryParams::get_total_count.
   int64_t total = -1;
   // Pass as QueryParams::page_token for the next page; empty when there is none.

@@ -54,14 +54,13 @@ std::vector<std::string> Datasets(PyStore& self, const std::optional<std::string
   params.limit = limit;
   params.offset = offset;
   if (sort) params.sort = ValueOrThrow(grid::ParseSortFields(*sort, "sort"));
+  params.ids_only = true;
   grid::QueryResult result;
   {
     py::gil_scoped_release release;
     result = ValueOrThrow(store->QueryDataSets(query, params));
   }
-  std::vector<std::string> ids;
-  for (const grid::DataSetMeta& meta : result.metas) ids.push_back(meta.id);
-  return ids;
+  return std::move(result.ids);
 }
 
 py::dict Info(PyStore& self, const std::string& id) {

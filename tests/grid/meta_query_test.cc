@@ -564,13 +564,22 @@ void CheckRandomQueries(GridStore* store, const std::map<std::string, Attributes
     params.limit = limits[gen.Int(6)];
     params.offset = gen.Chance(30) ? gen.Int(40) : 0;
     params.get_total_count = gen.Chance(50);
+    // The page as ids alone, on every path (walks, candidate sets, scans): never a meta read.
+    params.ids_only = gen.Chance(40);
     SCOPED_TRACE("query " + std::to_string(k) + ": " + q.ToString() + " limit " +
-                 std::to_string(params.limit) + " offset " + std::to_string(params.offset));
+                 std::to_string(params.limit) + " offset " + std::to_string(params.offset) +
+                 (params.ids_only ? " ids only" : ""));
     const std::vector<std::string> want = RefQuery(metas, q, params.sort, schema);
     ASSERT_OK_AND_ASSIGN(QueryResult r, store->QueryDataSets(index, q, params));
     const size_t begin = std::min(want.size(), static_cast<size_t>(params.offset));
     const size_t end = params.limit < 0 ? want.size() : std::min(want.size(), begin + params.limit);
-    ASSERT_EQ(Ids(r), std::vector<std::string>(want.begin() + begin, want.begin() + end)) << r.plan;
+    const std::vector<std::string> want_page(want.begin() + begin, want.begin() + end);
+    ASSERT_EQ(r.ids, want_page) << r.plan;
+    if (params.ids_only) {
+      EXPECT_TRUE(r.metas.empty());
+    } else {
+      ASSERT_EQ(Ids(r), want_page) << r.plan;
+    }
     EXPECT_EQ(r.total, params.get_total_count ? static_cast<int64_t>(want.size()) : -1);
     EXPECT_EQ(r.next_token.empty(), params.limit <= 0 || end == want.size()) << r.plan;
 
@@ -579,10 +588,11 @@ void CheckRandomQueries(GridStore* store, const std::map<std::string, Attributes
       QueryParams page;
       page.sort = params.sort;
       page.limit = 10 + gen.Int(90);
+      page.ids_only = params.ids_only;
       std::vector<std::string> all;
       for (int guard = 0; guard < 10000; ++guard) {
         ASSERT_OK_AND_ASSIGN(QueryResult p, store->QueryDataSets(index, q, page));
-        for (auto& id : Ids(p)) all.push_back(id);
+        for (auto& id : p.ids) all.push_back(id);
         if (p.next_token.empty()) break;
         page.page_token = p.next_token;
       }

@@ -231,6 +231,28 @@ TEST_F(QueryCliTest, JsonHasThePlan) {
   EXPECT_FALSE(doc["next_token"].get<std::string>().empty());  // more pages follow
 }
 
+TEST_F(QueryCliTest, IdsPrintsTheIdsAlone) {
+  LoadCatalogue();
+  const std::string where = "status = 'DONE' and (source = 'ECMWF' or source = 'NMC')";
+  RunResult r = Run({"query", "--where", where, "--sort", "create_time:desc", "--ids"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "d10\nd06\nd04\nd00\n");  // one per line, nothing else: for scripts
+  EXPECT_EQ(r.err, "");
+  r = Run({"query", "--where", "tag = 'x'", "--ids"});  // not indexed: scanned, said on stderr
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "d05\n");
+  EXPECT_THAT(r.err, HasSubstr("scanned"));
+
+  r = Run({"query", "--where", where, "--sort", "create_time", "--limit", "3", "--ids", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["total"], 4);
+  ASSERT_EQ(doc["datasets"].size(), 3u);
+  EXPECT_EQ(doc["datasets"][0], nlohmann::json({{"id", "d00"}}));  // the id alone
+  EXPECT_EQ(doc["datasets"][2]["id"], "d06");
+  EXPECT_FALSE(doc["next_token"].get<std::string>().empty());
+}
+
 TEST_F(QueryCliTest, EveryOperator) {
   LoadCatalogue();
   auto q = [&](const std::string& where) { return QueryIds({"--where", where}); };

@@ -28,6 +28,7 @@ struct QueryArgs {
   std::optional<std::string> offset;
   std::optional<std::string> limit;
   bool json = false;
+  bool ids = false;
 };
 
 // Everything the options say, checked before the store is opened.
@@ -59,6 +60,7 @@ Result<QueryRequest> ParseRequest(const QueryArgs& args) {
   }
   GRIDSTORE_ASSIGN_OR_RETURN(request.params.sort, ParseSort(args.sort.value_or("")));
   request.params.get_total_count = true;
+  request.params.ids_only = args.ids;
   return request;
 }
 
@@ -106,11 +108,13 @@ Status RunQuery(const CommandContext& context, const QueryArgs& args) {
                                  : store->QueryDataSets(requested, request.query, request.params));
   const std::string index = result.index;
   if (args.json) {
-    std::fputs(FormatQueryResultJson(result).c_str(), stdout);
+    std::fputs(FormatQueryResultJson(result, args.ids).c_str(), stdout);
     return Status::OK();
   }
   const size_t total = static_cast<size_t>(std::max<int64_t>(result.total, 0));
-  std::fputs(FormatDataSetListText(result.metas, total).c_str(), stdout);
+  std::fputs((args.ids ? FormatIdListText(result.ids) : FormatDataSetListText(result.metas, total))
+                 .c_str(),
+             stdout);
   if (result.scanned) NoteScan(result, request, index, indexes);
   return Status::OK();
 }
@@ -133,6 +137,9 @@ Command RegisterQuery(CLI::App& parent, const CommandContext& context) {
   AddOptionalString(app, "--limit", &args->limit, "Most datasets to print (default: all)")
       ->type_name("N");
   app->add_flag("--json", args->json, "Print JSON");
+  app->add_flag("--ids", args->ids,
+                "Print the ids alone, one per line (with --json: entries of \"id\" only); a "
+                "query the index covers then reads no meta");
   return {app, Done([&context, args] { return RunQuery(context, *args); })};
 }
 

@@ -331,6 +331,11 @@ Status MetaQueryExecutor::FetchPage(const std::vector<MetaMatch>& sorted, QueryR
   const size_t begin = std::min(sorted.size(), static_cast<size_t>(offset_));
   size_t end = sorted.size();
   if (params_.limit >= 0) end = std::min(end, begin + static_cast<size_t>(params_.limit));
+  if (params_.ids_only) {
+    // Every match is one already: checked on postings, on covered values or on its meta.
+    for (size_t i = begin; i < end; ++i) result->ids.push_back(sorted[i].id);
+    return Status::OK();
+  }
   // The metas not read while matching, read now; then the page in order.
   std::vector<std::string_view> keys;
   for (size_t i = begin; i < end; ++i) {
@@ -361,6 +366,7 @@ Status MetaQueryExecutor::FetchPage(const std::vector<MetaMatch>& sorted, QueryR
     }
     auto meta = grid::DataSetMeta::Decode(bytes);
     if (!meta.ok()) return meta.status().WithContext("meta of dataset " + Quote(sorted[i].id));
+    result->ids.push_back(sorted[i].id);
     result->metas.push_back(std::move(meta).value());
   }
   return Status::OK();

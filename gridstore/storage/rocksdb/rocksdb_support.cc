@@ -58,12 +58,22 @@ rocksdb::ColumnFamilyOptions TableOptions(Table table, const std::shared_ptr<roc
     // into level 1 from 2 files rather than 4 (a million metas: the walks' p50 about 20% lower, the
     // load no slower; docs/BENCHMARKS.md, "Meta queries").
     cf.level0_file_num_compaction_trigger = 2;
+    // Smaller memtables: a catalog write inserts nine keys per meta at random places, and a skip
+    // list of 8 MiB stays in the CPU caches better than one of 64 MiB. Loading a million metas
+    // took 38 s with 64 MiB, 26-28 s with 8; with 4 MiB the compactions fell behind (writes
+    // stalled at 20 level-0 files: 33 s). The walks are no slower (docs/BENCHMARKS.md, "Meta
+    // queries"), and an import writes little here.
+    cf.write_buffer_size = 8 << 20;
     if (table == Table::kMeta) {
       // Writing a meta reads its predecessor (and checks it again under the write lock); for a
       // new dataset a bloom filter answers "absent" without reading a data block. Table files
       // written without one are read as before.
       bbt.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
       bbt.whole_key_filtering = true;
+      // The same for the memtable: the reads of a bulk meta write (predecessors, then the
+      // expectations) skip its skip list for the ids it does not hold.
+      cf.memtable_prefix_bloom_size_ratio = 0.05;
+      cf.memtable_whole_key_filtering = true;
     }
   }
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(bbt));
