@@ -1243,5 +1243,56 @@ TEST(MetaIndexKeysTest, EncodingsPreserveOrder) {
   EXPECT_LT(inf, nan1);
 }
 
+// Covered values round-trip every kind (a long string: a varint length of two bytes), and a
+// value cut at any byte, with trailing bytes, a bad kind or a bad bool is refused, never read
+// past its end (the caller then reads the meta).
+TEST(CoveredValuesTest, RoundTripAndDamageRefused) {
+  const MetaIndexInfo index{"main",
+                            {{{"s", IndexFieldType::kString},
+                              {"i", IndexFieldType::kInt64},
+                              {"d", IndexFieldType::kDouble},
+                              {"b", IndexFieldType::kBool},
+                              {"missing", IndexFieldType::kString},
+                              {"long", IndexFieldType::kString}}}};
+  Attributes attrs;
+  attrs["s"] = AttributeValue::String("ECMWF");
+  attrs["i"] = AttributeValue::Int64(-1'735'689'600'000);
+  attrs["d"] = AttributeValue::Double(-0.25);
+  attrs["b"] = AttributeValue::Bool(true);
+  attrs["long"] = AttributeValue::String(std::string(300, 'x'));
+  std::string value;
+  internal_grid::EncodeCoveredValues(index, attrs, &value);
+  std::vector<internal_grid::Scalar> row;
+  ASSERT_TRUE(internal_grid::DecodeCoveredValues(value, 6, &row));
+  ASSERT_EQ(row.size(), 6u);
+  EXPECT_EQ(row[0].kind, internal_grid::Scalar::kString);
+  EXPECT_EQ(row[0].s, "ECMWF");
+  EXPECT_EQ(row[1].i, -1'735'689'600'000);
+  EXPECT_EQ(row[2].d, -0.25);
+  EXPECT_TRUE(row[3].b);
+  EXPECT_EQ(row[4].kind, internal_grid::Scalar::kNone);
+  EXPECT_EQ(row[5].s, std::string(300, 'x'));
+
+  EXPECT_FALSE(internal_grid::DecodeCoveredValues(value, 5, &row));  // another field count
+  EXPECT_FALSE(internal_grid::DecodeCoveredValues("", 6, &row));     // before format 3
+  for (size_t cut = 0; cut < value.size(); ++cut) {
+    EXPECT_FALSE(internal_grid::DecodeCoveredValues(value.substr(0, cut), 6, &row)) << cut;
+  }
+  EXPECT_FALSE(internal_grid::DecodeCoveredValues(value + '\0', 6, &row));
+  std::string bad_kind = value;
+  bad_kind[2] = '\x07';  // the first field's kind
+  EXPECT_FALSE(internal_grid::DecodeCoveredValues(bad_kind, 6, &row));
+  // 01 06 | 03 05 "ECMWF" | 01 i64 | 02 f64 | 04 b | 00 | 03 varint(300) x{300}
+  ASSERT_EQ(value.size(), 333u);
+  const size_t bool_at = 28;
+  ASSERT_EQ(value[bool_at - 1], '\x04');
+  std::string bad_bool = value;
+  bad_bool[bool_at] = '\x02';
+  EXPECT_FALSE(internal_grid::DecodeCoveredValues(bad_bool, 6, &row));
+  std::string long_length = value;  // the long string claims more bytes than there are
+  long_length[long_length.size() - 300 - 2] = '\xff';
+  EXPECT_FALSE(internal_grid::DecodeCoveredValues(long_length, 6, &row));
+}
+
 }  // namespace
 }  // namespace gridstore::grid

@@ -39,45 +39,69 @@ void EncodeCoveredValues(const grid::MetaIndexInfo& index, const grid::Attribute
   }
 }
 
+namespace {
+
+// A varint at *p (below `end`), advancing *p; false if it is truncated or longer than 64 bits.
+// Inline and pointer-based: a count scan decodes the covered values of every posting it reads.
+inline bool ReadCoveredVarint(const char** p, const char* end, uint64_t* v) {
+  uint64_t result = 0;
+  for (int shift = 0; shift <= 63 && *p < end; shift += 7) {
+    const uint64_t byte = static_cast<uint8_t>(*(*p)++);
+    result |= (byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      *v = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 bool DecodeCoveredValues(std::string_view value, size_t fields, std::vector<Scalar>* row) {
   if (value.empty() || value[0] != kCoveredVersion) return false;
-  ByteReader in(value.substr(1));
+  const char* p = value.data() + 1;
+  const char* const end = value.data() + value.size();
   uint64_t n = 0;
-  if (!in.ReadVarint64(&n) || n != fields) return false;
+  if (!ReadCoveredVarint(&p, end, &n) || n != fields) return false;
   row->resize(fields);
   for (Scalar& v : *row) {
-    uint8_t kind = 0;
-    if (!in.ReadByte(&kind)) return false;
+    if (p == end) return false;
+    const uint8_t kind = static_cast<uint8_t>(*p++);
     v = Scalar{};
-    uint64_t bits = 0;
     switch (kind) {
       case Scalar::kNone:
         break;
       case Scalar::kInt:
-        if (!in.ReadFixed64(&bits)) return false;
-        v = IntScalar(static_cast<int64_t>(bits));
+        if (end - p < 8) return false;
+        v.kind = Scalar::kInt;
+        v.i = static_cast<int64_t>(DecodeFixed64(p));
+        p += 8;
         break;
       case Scalar::kDouble:
-        if (!in.ReadFixed64(&bits)) return false;
-        v = DoubleScalar(std::bit_cast<double>(bits));
+        if (end - p < 8) return false;
+        v.kind = Scalar::kDouble;
+        v.d = std::bit_cast<double>(DecodeFixed64(p));
+        p += 8;
         break;
       case Scalar::kString: {
-        std::string_view s;
-        if (!in.ReadLengthPrefixed(&s)) return false;
-        v = StringScalar(s);
+        uint64_t len = 0;
+        if (!ReadCoveredVarint(&p, end, &len) || len > static_cast<uint64_t>(end - p)) return false;
+        v.kind = Scalar::kString;
+        v.s = std::string_view(p, len);
+        p += len;
         break;
       }
-      case Scalar::kBool: {
-        uint8_t b = 0;
-        if (!in.ReadByte(&b) || b > 1) return false;
-        v = BoolScalar(b == 1);
+      case Scalar::kBool:
+        if (p == end || static_cast<uint8_t>(*p) > 1) return false;
+        v.kind = Scalar::kBool;
+        v.b = *p++ == 1;
         break;
-      }
       default:
         return false;
     }
   }
-  return in.empty();
+  return p == end;
 }
 
 }  // namespace gridstore::internal_grid

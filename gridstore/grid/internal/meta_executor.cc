@@ -170,8 +170,10 @@ Status MetaQueryExecutor::FindMatches(const Candidates& c, bool can_walk, int64_
     }
     matches->clear();
   }
-  // In id order the first `need_` matches are the answer, unless a total is wanted.
-  const size_t stop_at = sort_.empty() && !params_.get_total_count ? need_ : kUnlimited;
+  // In id order the first `need_` matches are the answer, unless a total is wanted that the
+  // candidates did not already give (an exact set: a count needs no match built for each id).
+  const bool total_wanted = params_.get_total_count && *total < 0;
+  const size_t stop_at = sort_.empty() && !total_wanted ? need_ : kUnlimited;
   if (have_ids) {
     GRIDSTORE_RETURN_IF_ERROR(CollectMatches(c.ids, c.exact, stop_at, matches));
   } else {
