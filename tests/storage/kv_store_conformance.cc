@@ -612,6 +612,39 @@ TEST_P(KvStoreConformanceTest, ReverseScanMatchesScanReversedOnRandomRanges) {
   }
 }
 
+// Stores that guess where a backward page starts (RADOS: from the key density an earlier reverse
+// scan of the same prefix saw) stay exact when the density changes under the guess: sparse keys
+// first, then thousands of dense ones near the top, then the sparse ones alone again.
+TEST_P(KvStoreConformanceTest, ReverseScanStaysExactWhenTheKeyDensityChanges) {
+  auto number_key = [](uint64_t n) {
+    std::string k = "n/";
+    for (int s = 56; s >= 0; s -= 8) k.push_back(static_cast<char>((n >> s) & 0xff));
+    return k;
+  };
+  const KeyRange all = KeyRange::Prefix("n/");
+  auto check = [&](const KeyRange& range) {
+    ASSERT_OK_AND_ASSIGN(Entries forward, ScanAll(store(), Table::kIndex, range));
+    ASSERT_OK_AND_ASSIGN(Entries backward, ReverseScanAll(store(), Table::kIndex, range));
+    std::reverse(forward.begin(), forward.end());
+    EXPECT_EQ(backward, forward);
+  };
+  WriteBatch sparse;
+  for (uint64_t i = 0; i < 40; ++i) sparse.Put(Table::kIndex, number_key(i << 56), "sparse");
+  ASSERT_OK(store().Write(WriteOptions{}, sparse));
+  check(all);
+  WriteBatch dense;
+  const uint64_t top = uint64_t{39} << 56;
+  for (uint64_t i = 1; i <= 3000; ++i) dense.Put(Table::kIndex, number_key(top - i), "dense");
+  ASSERT_OK(store().Write(WriteOptions{}, dense));
+  check(all);
+  check(KeyRange{number_key(top - 2000), number_key(top)});
+  WriteBatch gone;
+  gone.DeleteRange(Table::kIndex, number_key(top - 3000), number_key(top));
+  ASSERT_OK(store().Write(WriteOptions{}, gone));
+  check(all);
+  check(KeyRange{number_key(0), number_key(uint64_t{20} << 56)});
+}
+
 TEST_P(KvStoreConformanceTest, ReverseScanStopsWhenFnReturnsFalse) {
   for (int i = 0; i < 10; ++i)
     ASSERT_OK(store().Put(WriteOptions{}, Table::kData, Counter(i), "v"));

@@ -271,6 +271,43 @@ Status RadosKvStore::ReverseScanCatalog(
     c.step = std::max<uint64_t>(1, (KeyNumber(r.end, prefix) - KeyNumber(r.begin, prefix)) /
                                        (static_cast<uint64_t>(shards_) * 64));
   }
+  // Better: the steps an earlier reverse scan of this prefix learned.
+  const std::string hint_key = std::string(TableName(table)) + '/' + r.begin.substr(0, prefix);
+  {
+    std::lock_guard<std::mutex> lock(reverse_hints_mu_);
+    auto it = reverse_hints_.find(hint_key);
+    if (it != reverse_hints_.end() && it->second.size() == cursors.size()) {
+      for (size_t i = 0; i < cursors.size(); ++i) {
+        if (it->second[i] != 0) cursors[i].step = it->second[i];
+      }
+    }
+  }
+  Status s = MergeBackward(&cursors, r.begin, prefix, fn);
+  // The steps of the shards that read a page, for the next reverse scan of this prefix.
+  std::vector<uint64_t> learned(cursors.size(), 0);
+  bool any = false;
+  for (size_t i = 0; i < cursors.size(); ++i) {
+    if (cursors[i].start_after != r.end && cursors[i].step != 0) {
+      learned[i] = cursors[i].step;
+      any = true;
+    }
+  }
+  if (any) {
+    std::lock_guard<std::mutex> lock(reverse_hints_mu_);
+    if (reverse_hints_.size() >= kMaxReverseHints) reverse_hints_.clear();
+    std::vector<uint64_t>& kept = reverse_hints_[hint_key];
+    kept.resize(cursors.size(), 0);
+    for (size_t i = 0; i < cursors.size(); ++i) {
+      if (learned[i] != 0) kept[i] = learned[i];
+    }
+  }
+  return s;
+}
+
+Status RadosKvStore::MergeBackward(
+    std::vector<CatalogCursor>* cursor_list, const std::string& begin, size_t prefix,
+    const std::function<bool(std::string_view, std::string_view)>& fn) {
+  std::vector<CatalogCursor>& cursors = *cursor_list;
   while (true) {
     std::vector<CatalogCursor*> refill;
     for (CatalogCursor& c : cursors) {
@@ -285,7 +322,7 @@ Status RadosKvStore::ReverseScanCatalog(
           c.entries = std::move(whole[0].entries);
           std::reverse(c.entries.begin(), c.entries.end());
           c.start_after = c.whole;
-          c.done = c.whole == r.begin;
+          c.done = c.whole == begin;
           c.whole.clear();
           continue;
         }
@@ -297,7 +334,7 @@ Status RadosKvStore::ReverseScanCatalog(
       }
     }
     if (!refill.empty()) {
-      GRIDSTORE_RETURN_IF_ERROR(ReadCatalogPagesBackward(refill, r.begin, prefix));
+      GRIDSTORE_RETURN_IF_ERROR(ReadCatalogPagesBackward(refill, begin, prefix));
       continue;
     }
     CatalogCursor* best = nullptr;

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <rados/librados.hpp>
 #include <set>
 #include <string>
@@ -265,6 +266,10 @@ class RadosKvStore final : public KvStore {
   // As ScanCatalog, backwards (a reverse scan).
   Status ReverseScanCatalog(Table table, const KeyRange& range,
                             const std::function<bool(std::string_view, std::string_view)>& fn);
+  // The merge of a reverse scan: refills the cursors' pages as the merge empties them and calls fn
+  // with each key (its table tag stripped) from the highest down, until fn returns false.
+  Status MergeBackward(std::vector<CatalogCursor>* cursors, const std::string& begin, size_t prefix,
+                       const std::function<bool(std::string_view, std::string_view)>& fn);
   // Reads the next page below each cursor's top (all in flight together), down to `begin`;
   // `prefix` is the length of the range's common prefix.
   Status ReadCatalogPagesBackward(const std::vector<CatalogCursor*>& cursors,
@@ -354,6 +359,14 @@ class RadosKvStore final : public KvStore {
   // The store is being created: the home shard's first write records the shard count.
   std::atomic<bool> creating_;
   std::string where_;
+  // What reverse scans learned: per table and common prefix of a range, each shard's step (the
+  // key-space width that held half a probe near the top). The next reverse scan of a range with
+  // that prefix starts from it: one round for its first page instead of two, since a guess from
+  // the range's width is far too wide for the values of one field. Only a first guess: any step
+  // converges. Cleared when it holds kMaxReverseHints prefixes.
+  static constexpr size_t kMaxReverseHints = 1024;
+  std::mutex reverse_hints_mu_;
+  std::map<std::string, std::vector<uint64_t>> reverse_hints_;  // guarded by reverse_hints_mu_
 };
 
 }  // namespace gridstore::storage::rados_internal
