@@ -235,6 +235,10 @@ Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>&
                 cur->step > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, cur->step * 16);
           }
           cur->tries = 0;
+          if (!cur->top_seen && !got.empty()) {
+            cur->top = KeyNumber(got.back().first, prefix);
+            cur->top_seen = true;
+          }
           std::reverse(got.begin(), got.end());
           cur->entries = std::move(got);
           cur->next = 0;
@@ -271,34 +275,40 @@ Status RadosKvStore::ReverseScanCatalog(
     c.step = std::max<uint64_t>(1, (KeyNumber(r.end, prefix) - KeyNumber(r.begin, prefix)) /
                                        (static_cast<uint64_t>(shards_) * 64));
   }
-  // Better: the steps an earlier reverse scan of this prefix learned.
+  // Better: what an earlier reverse scan of this prefix learned: start a step below where each
+  // shard's highest key was (keys written above it since are in that page too).
   const std::string hint_key = std::string(TableName(table)) + '/' + r.begin.substr(0, prefix);
+  const uint64_t hi = KeyNumber(r.end, prefix);
   {
     std::lock_guard<std::mutex> lock(reverse_hints_mu_);
     auto it = reverse_hints_.find(hint_key);
     if (it != reverse_hints_.end() && it->second.size() == cursors.size()) {
       for (size_t i = 0; i < cursors.size(); ++i) {
-        if (it->second[i] != 0) cursors[i].step = it->second[i];
+        const ReverseHint& h = it->second[i];
+        if (h.step == 0) continue;
+        const uint64_t above = h.top_seen && h.top < hi ? hi - h.top : 0;
+        cursors[i].step = above > UINT64_MAX - h.step ? UINT64_MAX : above + h.step;
       }
     }
   }
   Status s = MergeBackward(&cursors, r.begin, prefix, fn);
-  // The steps of the shards that read a page, for the next reverse scan of this prefix.
-  std::vector<uint64_t> learned(cursors.size(), 0);
+  // What the shards that read a page learned, for the next reverse scan of this prefix.
+  std::vector<ReverseHint> learned(cursors.size());
   bool any = false;
   for (size_t i = 0; i < cursors.size(); ++i) {
-    if (cursors[i].start_after != r.end && cursors[i].step != 0) {
-      learned[i] = cursors[i].step;
+    const CatalogCursor& c = cursors[i];
+    if (c.start_after != r.end && c.step != 0) {
+      learned[i] = ReverseHint{c.step, c.top, c.top_seen};
       any = true;
     }
   }
   if (any) {
     std::lock_guard<std::mutex> lock(reverse_hints_mu_);
     if (reverse_hints_.size() >= kMaxReverseHints) reverse_hints_.clear();
-    std::vector<uint64_t>& kept = reverse_hints_[hint_key];
-    kept.resize(cursors.size(), 0);
+    std::vector<ReverseHint>& kept = reverse_hints_[hint_key];
+    kept.resize(cursors.size());
     for (size_t i = 0; i < cursors.size(); ++i) {
-      if (learned[i] != 0) kept[i] = learned[i];
+      if (learned[i].step != 0) kept[i] = learned[i];
     }
   }
   return s;

@@ -155,6 +155,9 @@ struct CatalogCursor {
   // forwards.
   uint64_t step = 0;
   std::string whole;
+  // The number (KeyNumber) of the highest key the first backward page found (valid if top_seen).
+  uint64_t top = 0;
+  bool top_seen = false;
 };
 
 // A batch's meta and index operations and expectations that fall in one catalog shard, and what
@@ -360,13 +363,19 @@ class RadosKvStore final : public KvStore {
   std::atomic<bool> creating_;
   std::string where_;
   // What reverse scans learned: per table and common prefix of a range, each shard's step (the
-  // key-space width that held half a probe near the top). The next reverse scan of a range with
-  // that prefix starts from it: one round for its first page instead of two, since a guess from
-  // the range's width is far too wide for the values of one field. Only a first guess: any step
+  // key-space width that held half a probe near the top) and where its highest key was. The next
+  // reverse scan of a range with that prefix starts just below that key: one round for its first
+  // page instead of many, since a guess from the range's width is far too wide for the values of
+  // one field, which lie in a narrow band of the key space. Only a first guess: any guess
   // converges. Cleared when it holds kMaxReverseHints prefixes.
+  struct ReverseHint {
+    uint64_t step = 0;  // 0: none
+    uint64_t top = 0;
+    bool top_seen = false;
+  };
   static constexpr size_t kMaxReverseHints = 1024;
   std::mutex reverse_hints_mu_;
-  std::map<std::string, std::vector<uint64_t>> reverse_hints_;  // guarded by reverse_hints_mu_
+  std::map<std::string, std::vector<ReverseHint>> reverse_hints_;  // guarded by reverse_hints_mu_
 };
 
 }  // namespace gridstore::storage::rados_internal
