@@ -612,9 +612,10 @@ TEST_P(KvStoreConformanceTest, ReverseScanMatchesScanReversedOnRandomRanges) {
   }
 }
 
-// Stores that guess where a backward page starts (RADOS: from the key density an earlier reverse
-// scan of the same prefix saw) stay exact when the density changes under the guess: sparse keys
-// first, then thousands of dense ones near the top, then the sparse ones alone again.
+// Stores that guess where a backward page starts (RADOS: from where an earlier reverse scan of the
+// same prefix found the top key, and the key density near it) stay exact when the density changes
+// under the guess: sparse keys first, then thousands of dense ones near the top, then the sparse
+// ones alone again.
 TEST_P(KvStoreConformanceTest, ReverseScanStaysExactWhenTheKeyDensityChanges) {
   auto number_key = [](uint64_t n) {
     std::string k = "n/";

@@ -266,19 +266,19 @@ Status RadosKvStore::ReverseScanCatalog(
   } else {
     for (int shard = 0; shard < shards_; ++shard) shards.push_back(shard);
   }
+  const uint64_t hi = KeyNumber(r.end, prefix);
   std::vector<CatalogCursor> cursors(shards.size());
   for (size_t i = 0; i < shards.size(); ++i) {
     CatalogCursor& c = cursors[i];
     c.oid = ShardName(shards[i]);
     c.start_after = r.end;
     // The first guess: a shard's share of the range, over a few pages' worth of datasets.
-    c.step = std::max<uint64_t>(1, (KeyNumber(r.end, prefix) - KeyNumber(r.begin, prefix)) /
-                                       (static_cast<uint64_t>(shards_) * 64));
+    c.step = std::max<uint64_t>(
+        1, (hi - KeyNumber(r.begin, prefix)) / (static_cast<uint64_t>(shards_) * 64));
   }
   // Better: what an earlier reverse scan of this prefix learned: start a step below where each
   // shard's highest key was (keys written above it since are in that page too).
   const std::string hint_key = std::string(TableName(table)) + '/' + r.begin.substr(0, prefix);
-  const uint64_t hi = KeyNumber(r.end, prefix);
   {
     std::lock_guard<std::mutex> lock(reverse_hints_mu_);
     auto it = reverse_hints_.find(hint_key);
