@@ -15,9 +15,6 @@ namespace {
 // The first page per shard is small: most scans of a sharded catalog stop early (query chunks,
 // existence checks), and a range of N entries is spread over every shard.
 constexpr unsigned kFirstCatalogPage = 64;
-// A backward probe lists at most this many keys from its guessed lower bound, and aims at half of
-// that: listing omap costs the OSD per key, and a probe that overshoots is thrown away.
-constexpr unsigned kBackwardProbe = 128;
 
 }  // namespace
 
@@ -131,44 +128,6 @@ Status RadosKvStore::ScanCatalog(
   }
 }
 
-}  // namespace gridstore::storage::rados_internal
-
-namespace gridstore::storage::rados_internal {
-namespace {
-
-// Reverse scans page backwards through omap, which lists forwards only: a shard's next page is
-// [lo, hi) for a lower bound lo guessed in the key space below hi, moved up when the guess holds
-// more than a page and down when it holds nothing. Keys are placed by the 8 bytes after the
-// range's common prefix, read as a big-endian number.
-uint64_t KeyNumber(std::string_view key, size_t prefix) {
-  uint64_t n = 0;
-  for (size_t i = 0; i < 8; ++i) {
-    n = (n << 8) | (prefix + i < key.size() ? static_cast<unsigned char>(key[prefix + i]) : 0u);
-  }
-  return n;
-}
-
-std::string NumberKey(std::string_view prefix, uint64_t n) {
-  std::string key(prefix);
-  for (int s = 56; s >= 0; s -= 8) key.push_back(static_cast<char>((n >> s) & 0xff));
-  return key;
-}
-
-// The width of key space that holds about `want` keys, at the density of the sorted keys `got`
-// (UINT64_MAX when they tell nothing).
-uint64_t StepFor(const std::vector<std::pair<std::string, std::string>>& got, size_t prefix,
-                 size_t want) {
-  if (got.size() < 2) return UINT64_MAX;
-  const uint64_t first = KeyNumber(got.front().first, prefix);
-  const uint64_t last = KeyNumber(got.back().first, prefix);
-  if (last <= first) return 1;
-  const long double per_key = static_cast<long double>(last - first) / (got.size() - 1);
-  const long double step = per_key * static_cast<long double>(want);
-  return step >= static_cast<long double>(UINT64_MAX) ? UINT64_MAX : static_cast<uint64_t>(step);
-}
-
-}  // namespace
-
 Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>& cursors,
                                               std::string_view begin, size_t prefix) {
   struct Page {
@@ -184,8 +143,7 @@ Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>&
   for (CatalogCursor* cur : cursors) {
     auto page = std::make_shared<Page>();
     const uint64_t hi = KeyNumber(cur->start_after, prefix);  // start_after: the exclusive top
-    const uint64_t span = hi - floor;
-    const uint64_t lo = cur->step == 0 || cur->step >= span ? floor : hi - cur->step;
+    const uint64_t lo = cur->probe.Low(hi, floor);
     page->lo = lo <= floor ? std::string(begin) : NumberKey(begin.substr(0, prefix), lo);
     page->op.omap_get_vals_by_keys({page->lo}, &page->first_entry, &page->r_first);
     page->op.omap_get_vals2(page->lo, kBackwardProbe, &page->entries, &page->more, &page->r_page);
@@ -205,6 +163,7 @@ Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>&
           }
           page->entries.merge(page->first_entry);
           std::vector<std::pair<std::string, std::string>> got;
+          std::vector<uint64_t> numbers;
           bool reached_top = !page->more;
           for (auto& [k, v] : page->entries) {
             if (k >= cur->start_after) {
@@ -213,32 +172,18 @@ Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>&
             }
             got.emplace_back(k, std::string());
             CopyOut(v, &got.back().second);
+            numbers.push_back(KeyNumber(k, prefix));
           }
-          if (!reached_top) {
-            // More than a page between lo and the top: guess higher, where the keys listed say
-            // half a page lies below the top (or, when the key space cannot be split further,
-            // take every key up to the top, forwards).
-            const uint64_t step = StepFor(got, prefix, kBackwardProbe / 2);
-            if (hi - lo > 1) {
-              cur->step = std::clamp<uint64_t>(step, 1, (hi - lo) / 2);
+          switch (cur->probe.Learn(lo, hi, numbers, reached_top)) {
+            case BackwardProbe::Outcome::kRetry:
               return;
-            }
-            cur->whole = page->lo;
-            return;
-          }
-          // Everything in [lo, top): a page. Size the next guess from the keys' density (widen it
-          // when it held too few to tell).
-          if (got.size() >= 2) {
-            cur->step = std::max<uint64_t>(1, StepFor(got, prefix, kBackwardProbe / 2));
-          } else {
-            cur->step =
-                cur->step > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, cur->step * 16);
+            case BackwardProbe::Outcome::kWhole:
+              cur->whole = page->lo;
+              return;
+            case BackwardProbe::Outcome::kPage:
+              break;
           }
           cur->tries = 0;
-          if (!cur->top_seen && !got.empty()) {
-            cur->top = KeyNumber(got.back().first, prefix);
-            cur->top_seen = true;
-          }
           std::reverse(got.begin(), got.end());
           cur->entries = std::move(got);
           cur->next = 0;
@@ -273,8 +218,8 @@ Status RadosKvStore::ReverseScanCatalog(
     c.oid = ShardName(shards[i]);
     c.start_after = r.end;
     // The first guess: a shard's share of the range, over a few pages' worth of datasets.
-    c.step = std::max<uint64_t>(
-        1, (hi - KeyNumber(r.begin, prefix)) / (static_cast<uint64_t>(shards_) * 64));
+    c.probe = BackwardProbe(std::max<uint64_t>(
+        1, (hi - KeyNumber(r.begin, prefix)) / (static_cast<uint64_t>(shards_) * 64)));
   }
   // Better: what an earlier reverse scan of this prefix learned: start a step below where each
   // shard's highest key was (keys written above it since are in that page too).
@@ -287,7 +232,7 @@ Status RadosKvStore::ReverseScanCatalog(
         const ReverseHint& h = it->second[i];
         if (h.step == 0) continue;
         const uint64_t above = h.top_seen && h.top < hi ? hi - h.top : 0;
-        cursors[i].step = above > UINT64_MAX - h.step ? UINT64_MAX : above + h.step;
+        cursors[i].probe = BackwardProbe(above > UINT64_MAX - h.step ? UINT64_MAX : above + h.step);
       }
     }
   }
@@ -297,8 +242,8 @@ Status RadosKvStore::ReverseScanCatalog(
   bool any = false;
   for (size_t i = 0; i < cursors.size(); ++i) {
     const CatalogCursor& c = cursors[i];
-    if (c.start_after != r.end && c.step != 0) {
-      learned[i] = ReverseHint{c.step, c.top, c.top_seen};
+    if (c.start_after != r.end && c.probe.step() != 0) {
+      learned[i] = ReverseHint{c.probe.step(), c.probe.top(), c.probe.top_seen()};
       any = true;
     }
   }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "gridstore/storage/kv_store.h"
+#include "gridstore/storage/rados/backward_probe.h"
 #include "gridstore/storage/rados/object_names.h"
 #include "gridstore/storage/rados/rados_kv_store.h"
 #include "gridstore/util/internal/coding.h"
@@ -149,15 +150,11 @@ struct CatalogCursor {
   bool done = false;
   uint64_t version = 0;  // 0: not yet known (first page, or the shard changed)
   int tries = 0;
-  // Backward: start_after is the exclusive top of what is left; `step` the width of the next
-  // guess below it (0: down to the range's start); `whole`, when set, a start from which the keys
-  // up to the top are too dense to split by number: the next page is all of [whole, top), read
-  // forwards.
-  uint64_t step = 0;
+  // Backward: start_after is the exclusive top of what is left; `probe` guesses the next page
+  // below it; `whole`, when set, a start from which the keys up to the top are too dense to split
+  // by number: the next page is all of [whole, top), read forwards.
+  BackwardProbe probe;
   std::string whole;
-  // The number (KeyNumber) of the highest key the first backward page found (valid if top_seen).
-  uint64_t top = 0;
-  bool top_seen = false;
 };
 
 // A batch's meta and index operations and expectations that fall in one catalog shard, and what
