@@ -173,5 +173,19 @@ TEST(BackwardProbeTest, ADenseBandBelowSparseKeysComesInFewRounds) {
   EXPECT_LE(scan.rounds, 30);  // 20; 1,142 before
 }
 
+// Keys evenly spread past the end of the range (a query for the newest before a time): the density
+// of the first probe's keys holds up to the top, and the next probe is the page.
+TEST(BackwardProbeTest, KeysRunningUpToTheTopComeInTwoRounds) {
+  std::set<std::string> shard;
+  const uint64_t band = uint64_t{0x80} << 56;
+  for (uint64_t i = 0; i < 20000; ++i) shard.insert(Key(band + i * 4099, "a"));
+  const std::string end = Key(band + 15000 * 4099 + 17);
+  const SimulatedScan scan = ReverseScan(shard, kBegin, end, 10, FirstStep(kBegin, end));
+  std::vector<std::string> expected;
+  for (uint64_t i = 15000; i > 14990; --i) expected.push_back(Key(band + i * 4099, "a"));
+  EXPECT_EQ(scan.keys, expected);
+  EXPECT_LE(scan.rounds, 3);
+}
+
 }  // namespace
 }  // namespace gridstore::testing

@@ -40,8 +40,10 @@ uint64_t BackwardProbe::Low(uint64_t hi, uint64_t floor) const {
   if (bracket_) {
     // Keys numbered like the top itself (below it) cannot be split from it: from that number.
     if (known_ >= hi) return hi;
-    if (known_ + 1 < hi) return known_ + 1 + std::min(gap_, (hi - known_ - 1) / 2);
-    return known_;
+    if (known_ + 1 >= hi) return known_;
+    const uint64_t above = known_ + 1;
+    if (from_top_) return step_ >= hi - above ? above : hi - step_;
+    return above + std::min(gap_, (hi - above) / 2);
   }
   return step_ == 0 || step_ >= hi - floor ? floor : hi - step_;
 }
@@ -50,15 +52,20 @@ BackwardProbe::Outcome BackwardProbe::Learn(uint64_t lo, uint64_t hi,
                                             const std::vector<uint64_t>& listed,
                                             bool reached_top) {
   if (!reached_top) {
-    // A probe's worth and more from lo: the next probe starts above the keys listed.
+    // A probe's worth and more from lo: the next probe starts above the keys listed, half a probe
+    // below the top at their density (at least halfway up), or, once that found nothing, `gap_`
+    // above them.
     const uint64_t last = listed.empty() ? lo : std::max(listed.back(), lo);
+    const uint64_t width = std::max<uint64_t>(1, WidthForKeys(listed, kBackwardProbe / 2));
     if (!bracket_) {
-      gap_ = std::max<uint64_t>(1, WidthForKeys(listed, kBackwardProbe / 2));
-    } else {
+      bracket_ = true;
+      from_top_ = true;
+      gap_ = width;
+    } else if (!from_top_) {
       const uint64_t advance = last - std::min(last, known_);
       gap_ = std::max(gap_, advance > UINT64_MAX / 4 ? UINT64_MAX : advance * 4);
     }
-    bracket_ = true;
+    step_ = std::min(width, hi > lo ? std::max<uint64_t>(1, (hi - lo) / 2) : 1);
     known_ = last;
     if (Low(hi, lo) > lo) return Outcome::kRetry;
     // The whole read takes the keys the bracket was about; what lies below, nothing tells.
@@ -69,10 +76,12 @@ BackwardProbe::Outcome BackwardProbe::Learn(uint64_t lo, uint64_t hi,
   // Every key of [lo, top): a page (or nothing, and the top comes down to lo).
   if (known_ >= lo) bracket_ = false;
   if (listed.empty()) {
-    if (bracket_) {
-      gap_ /= 16;  // nothing above the gap: the keys' top is nearer the keys listed
-    } else {
+    if (!bracket_) {
       step_ = step_ > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, step_ * 16);
+    } else if (from_top_) {
+      from_top_ = false;  // the keys listed are no guide to the top: gallop up from them
+    } else {
+      gap_ /= 16;  // nothing above the gap: the keys' top is nearer the keys listed
     }
     return Outcome::kPage;
   }

@@ -55,11 +55,13 @@ class BackwardProbe {
  private:
   uint64_t step_;  // below the top, while no probe has overshot since the last page
   // After an overshoot: the keys up to `known_` (the highest the probe listed) are more than a
-  // probe's worth, so the next probe starts above them, `gap_` up (at most halfway to the top),
-  // the gap growing fourfold past each overshoot. Guessing from the top instead, at the listed
-  // keys' density, swings between empty guesses near the top and the band those keys came from
-  // (which may be far below it) for hundreds of rounds.
+  // probe's worth, so the next probe starts above them: first half a probe below the top at
+  // their density (right when the keys run up to the top); once that finds nothing, `gap_` above
+  // them (at most halfway to the top), the gap growing fourfold past each overshoot. Guessing
+  // from the top again and again instead swings between empty guesses near the top and the band
+  // the keys came from (which may lie far below it) for hundreds of rounds.
   bool bracket_ = false;
+  bool from_top_ = false;
   uint64_t known_ = 0;
   uint64_t gap_ = 0;
   uint64_t top_ = 0;
