@@ -6,8 +6,6 @@
 // the top keys of the skewed spreads real postings have in few rounds. rados_catalog_scan.cc does
 // the same steps with omap reads.
 
-#include "gridstore/storage/rados/backward_probe.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +14,8 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include "gridstore/storage/rados/backward_probe.h"
 
 namespace gridstore::testing {
 namespace {
@@ -122,7 +122,7 @@ TEST(BackwardProbeTest, EverySpreadComesBackWholeAndInOrder) {
         shard.insert(Key(number, "id" + std::to_string(rng() % 100000)));
       }
     }
-    if (rng() % 3 == 0) shard.insert(kPrefix);  // the range's first key itself
+    if (rng() % 3 == 0) shard.insert(kPrefix);           // the range's first key itself
     if (rng() % 3 == 0) shard.insert(kPrefix + "\x07");  // a key shorter than a number
     const uint64_t step = rng() % 2 == 0 ? FirstStep(kBegin, kEnd) : rng() >> (rng() % 64);
     const SimulatedScan scan = ReverseScan(shard, kBegin, kEnd, shard.size(), step);

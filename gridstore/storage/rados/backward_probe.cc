@@ -49,8 +49,7 @@ uint64_t BackwardProbe::Low(uint64_t hi, uint64_t floor) const {
 }
 
 BackwardProbe::Outcome BackwardProbe::Learn(uint64_t lo, uint64_t hi,
-                                            const std::vector<uint64_t>& listed,
-                                            bool reached_top) {
+                                            const std::vector<uint64_t>& listed, bool reached_top) {
   if (!reached_top) {
     // A probe's worth and more from lo: the next probe starts above the keys listed, half a probe
     // below the top at their density (at least halfway up), or, once that found nothing, `gap_`
@@ -87,8 +86,9 @@ BackwardProbe::Outcome BackwardProbe::Learn(uint64_t lo, uint64_t hi,
   }
   // Size the next guess from the keys' density (widen it when they were too few to tell).
   bracket_ = false;
-  step_ = listed.size() >= 2 ? std::max<uint64_t>(1, WidthForKeys(listed, kBackwardProbe / 2))
-                             : (step_ > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, step_ * 16));
+  step_ = listed.size() >= 2
+              ? std::max<uint64_t>(1, WidthForKeys(listed, kBackwardProbe / 2))
+              : (step_ > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, step_ * 16));
   if (!top_seen_) {
     top_ = listed.back();
     top_seen_ = true;
