@@ -10,11 +10,12 @@
 // JSON (--json FILE).
 //
 //   meta_query_bench [--n 1000000] [--store DIR|URI] [--sqlite FILE|:memory:] [--runs 300]
-//                    [--json FILE] [--reuse 1] [--only KIND]
+//                    [--json FILE] [--reuse 1] [--settle SECONDS] [--only KIND]
 //
 // GridStore loads with PutDataSetMetas, 1,000 metas per call (as `gridstore meta put` does).
 // --reuse 1 keeps a store left by an earlier run with the same --n (the rows are deterministic)
-// and loads only SQLite; --only runs one query kind (for profiling).
+// and loads only SQLite; --settle waits after the load (its compactions finish) before the
+// queries; --only runs one query kind (for profiling).
 #include <sqlite3.h>
 
 #include <CLI/CLI.hpp>
@@ -28,6 +29,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/bench_common.h"
@@ -112,6 +114,7 @@ struct Options {
   std::string sqlite_path = ":memory:";
   std::string json_path;
   int reuse = 0;
+  int settle = 0;
   std::string only;
 };
 
@@ -129,6 +132,8 @@ Options ParseArgs(int argc, char** argv) {
   app.add_option("--reuse", o.reuse,
                  "1: keep a store loaded by an earlier run with the same --n, load only SQLite")
       ->check(CLI::Range(0, 1));
+  app.add_option("--settle", o.settle, "Seconds to wait between the load and the queries")
+      ->check(CLI::Range(0, 3600));
   app.add_option("--only", o.only, "Run one query kind only")
       ->check(
           CLI::IsMember(std::vector<std::string>(std::begin(kKindNames), std::end(kKindNames))));
@@ -247,6 +252,8 @@ int main(int argc, char** argv) {
     sqlite_load_s += std::chrono::duration<double>(Clock::now() - t0).count();
   }
   sqlite3_finalize(insert);
+  // The load's compactions go on in the background; --settle lets them finish before queries.
+  if (o.settle > 0) std::this_thread::sleep_for(std::chrono::seconds(o.settle));
 
   // ---- queries ----
   auto day = [](std::mt19937_64& g) { return kEpoch + static_cast<int64_t>(g() % kDays) * kDayMs; };

@@ -109,7 +109,7 @@ const std::string kEnd = "p0";  // the end of the prefix "p/"
 
 TEST(BackwardProbeTest, EverySpreadComesBackWholeAndInOrder) {
   std::mt19937_64 rng(7);
-  for (int trial = 0; trial < 60; ++trial) {
+  for (int trial = 0; trial < 200; ++trial) {
     std::set<std::string> shard;
     const int bands = 1 + static_cast<int>(rng() % 6);
     for (int b = 0; b < bands; ++b) {
@@ -127,6 +127,16 @@ TEST(BackwardProbeTest, EverySpreadComesBackWholeAndInOrder) {
     const uint64_t step = rng() % 2 == 0 ? FirstStep(kBegin, kEnd) : rng() >> (rng() % 64);
     const SimulatedScan scan = ReverseScan(shard, kBegin, kEnd, shard.size(), step);
     ASSERT_EQ(scan.keys, Expected(shard, shard.size())) << "trial " << trial;
+    // A range between two of the keys (or a key's prefix), within the shard's spread.
+    std::vector<std::string> keys(shard.begin(), shard.end());
+    if (keys.size() < 2) continue;
+    std::string begin = keys[rng() % keys.size()], end = keys[rng() % keys.size()];
+    if (begin > end) std::swap(begin, end);
+    if (rng() % 2 == 0) end.resize(std::max(kPrefix.size(), end.size() - 3));
+    if (begin >= end) continue;
+    std::set<std::string> in_range(shard.lower_bound(begin), shard.lower_bound(end));
+    const SimulatedScan part = ReverseScan(shard, begin, end, in_range.size(), step);
+    ASSERT_EQ(part.keys, Expected(in_range, in_range.size())) << "trial " << trial;
   }
 }
 

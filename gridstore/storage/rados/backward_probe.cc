@@ -19,6 +19,11 @@ uint64_t WidthForKeys(const std::vector<uint64_t>& listed, size_t want) {
   return width >= static_cast<long double>(UINT64_MAX) ? UINT64_MAX : static_cast<uint64_t>(width);
 }
 
+// A width 16 times wider (at least 1), saturating: after a probe that found too few keys to tell.
+uint64_t Widened(uint64_t width) {
+  return width > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, width * 16);
+}
+
 }  // namespace
 
 uint64_t KeyNumber(std::string_view key, size_t prefix) {
@@ -64,19 +69,20 @@ BackwardProbe::Outcome BackwardProbe::Learn(uint64_t lo, uint64_t hi,
       const uint64_t advance = last - std::min(last, known_);
       gap_ = std::max(gap_, advance > UINT64_MAX / 4 ? UINT64_MAX : advance * 4);
     }
-    step_ = std::min(width, hi > lo ? std::max<uint64_t>(1, (hi - lo) / 2) : 1);
+    const uint64_t span = hi > lo ? hi - lo : 0;
+    step_ = std::min(width, std::max<uint64_t>(1, span / 2));
     known_ = last;
     if (Low(hi, lo) > lo) return Outcome::kRetry;
     // The whole read takes the keys the bracket was about; what lies below, nothing tells.
     bracket_ = false;
-    step_ = hi - lo > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, (hi - lo) * 16);
+    step_ = Widened(span);
     return Outcome::kWhole;
   }
   // Every key of [lo, top): a page (or nothing, and the top comes down to lo).
   if (known_ >= lo) bracket_ = false;
   if (listed.empty()) {
     if (!bracket_) {
-      step_ = step_ > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, step_ * 16);
+      step_ = Widened(step_);
     } else if (from_top_) {
       from_top_ = false;  // the keys listed are no guide to the top: gallop up from them
     } else {
@@ -86,9 +92,8 @@ BackwardProbe::Outcome BackwardProbe::Learn(uint64_t lo, uint64_t hi,
   }
   // Size the next guess from the keys' density (widen it when they were too few to tell).
   bracket_ = false;
-  step_ = listed.size() >= 2
-              ? std::max<uint64_t>(1, WidthForKeys(listed, kBackwardProbe / 2))
-              : (step_ > UINT64_MAX / 16 ? UINT64_MAX : std::max<uint64_t>(1, step_ * 16));
+  step_ = listed.size() >= 2 ? std::max<uint64_t>(1, WidthForKeys(listed, kBackwardProbe / 2))
+                             : Widened(step_);
   if (!top_seen_) {
     top_ = listed.back();
     top_seen_ = true;
