@@ -115,6 +115,21 @@ TEST(CodingTest, VarintRejectsOverlongAndOverflowingInput) {
   EXPECT_EQ(v, kMax64);
 }
 
+TEST(CodingTest, GetVarint64PtrReturnsTheByteAfterOrNullptr) {
+  const std::string s = "\x96\x01\x05"s;  // 150, then 5
+  uint64_t v = 0;
+  const char* p = GetVarint64Ptr(s.data(), s.data() + s.size(), &v);
+  ASSERT_EQ(p, s.data() + 2);
+  EXPECT_EQ(v, 150u);
+  p = GetVarint64Ptr(p, s.data() + s.size(), &v);
+  ASSERT_EQ(p, s.data() + 3);
+  EXPECT_EQ(v, 5u);
+  EXPECT_EQ(GetVarint64Ptr(s.data(), s.data() + 1, &v), nullptr);  // truncated
+  EXPECT_EQ(GetVarint64Ptr(p, p, &v), nullptr);                    // empty
+  const std::string overflow = "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02"s;
+  EXPECT_EQ(GetVarint64Ptr(overflow.data(), overflow.data() + overflow.size(), &v), nullptr);
+}
+
 TEST(CodingTest, ZigZagKeepsSmallNegativesShort) {
   struct Case {
     int64_t value;

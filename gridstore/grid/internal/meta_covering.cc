@@ -39,31 +39,13 @@ void EncodeCoveredValues(const grid::MetaIndexInfo& index, const grid::Attribute
   }
 }
 
-namespace {
-
-// A varint at *p (below `end`), advancing *p; false if it is truncated or longer than 64 bits.
-// Inline and pointer-based: a count scan decodes the covered values of every posting it reads.
-inline bool ReadCoveredVarint(const char** p, const char* end, uint64_t* v) {
-  uint64_t result = 0;
-  for (int shift = 0; shift <= 63 && *p < end; shift += 7) {
-    const uint64_t byte = static_cast<uint8_t>(*(*p)++);
-    result |= (byte & 0x7f) << shift;
-    if ((byte & 0x80) == 0) {
-      *v = result;
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
 bool DecodeCoveredValues(std::string_view value, size_t fields, std::vector<Scalar>* row) {
   if (value.empty() || value[0] != kCoveredVersion) return false;
   const char* p = value.data() + 1;
   const char* const end = value.data() + value.size();
   uint64_t n = 0;
-  if (!ReadCoveredVarint(&p, end, &n) || n != fields) return false;
+  p = GetVarint64Ptr(p, end, &n);
+  if (p == nullptr || n != fields) return false;
   row->resize(fields);
   for (Scalar& v : *row) {
     if (p == end) return false;
@@ -86,7 +68,8 @@ bool DecodeCoveredValues(std::string_view value, size_t fields, std::vector<Scal
         break;
       case Scalar::kString: {
         uint64_t len = 0;
-        if (!ReadCoveredVarint(&p, end, &len) || len > static_cast<uint64_t>(end - p)) return false;
+        p = GetVarint64Ptr(p, end, &len);
+        if (p == nullptr || len > static_cast<uint64_t>(end - p)) return false;
         v.kind = Scalar::kString;
         v.s = std::string_view(p, len);
         p += len;

@@ -69,18 +69,10 @@ bool ByteReader::ReadFixed64BigEndian(uint64_t* v) {
 }
 
 bool ByteReader::ReadVarint64(uint64_t* v) {
-  uint64_t result = 0;
-  for (int shift = 0; shift <= 63 && !in_.empty(); shift += 7) {
-    auto byte = static_cast<uint8_t>(in_.front());
-    in_.remove_prefix(1);
-    if (shift == 63 && byte > 1) return false;  // would overflow 64 bits
-    result |= static_cast<uint64_t>(byte & 0x7f) << shift;
-    if ((byte & 0x80) == 0) {
-      *v = result;
-      return true;
-    }
-  }
-  return false;
+  const char* next = GetVarint64Ptr(in_.data(), in_.data() + in_.size(), v);
+  if (next == nullptr) return false;
+  in_.remove_prefix(static_cast<size_t>(next - in_.data()));
+  return true;
 }
 
 bool ByteReader::ReadVarsint64(int64_t* v) {

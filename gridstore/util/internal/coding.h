@@ -48,6 +48,22 @@ inline uint64_t DecodeFixed64BigEndian(const char* p) {
   return __builtin_bswap64(DecodeFixed64(p));
 }
 
+// Decodes the varint at [p, limit) into *v and returns the byte after it, or nullptr if it is
+// truncated or does not fit 64 bits. Inline for hot loops that decode many small values.
+inline const char* GetVarint64Ptr(const char* p, const char* limit, uint64_t* v) {
+  uint64_t result = 0;
+  for (int shift = 0; shift <= 63 && p < limit; shift += 7) {
+    const auto byte = static_cast<uint8_t>(*p++);
+    if (shift == 63 && byte > 1) return nullptr;  // would overflow 64 bits
+    result |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      *v = result;
+      return p;
+    }
+  }
+  return nullptr;
+}
+
 // Reads encoded values from the front of a byte string. Every Read* returns false (and leaves the
 // output unspecified) when the input is truncated or malformed; callers turn that into DataLoss.
 class ByteReader {
