@@ -107,6 +107,12 @@ uint64_t FirstStep(const std::string& begin, const std::string& end) {
 const std::string kBegin = kPrefix;
 const std::string kEnd = "p0";  // the end of the prefix "p/"
 
+// The top `want` keys of [kBegin, end), from the first guess a scan without a hint makes.
+SimulatedScan BlindScan(const std::set<std::string>& shard, size_t want,
+                        const std::string& end = kEnd) {
+  return ReverseScan(shard, kBegin, end, want, FirstStep(kBegin, end));
+}
+
 TEST(BackwardProbeTest, EverySpreadComesBackWholeAndInOrder) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 200; ++trial) {
@@ -163,10 +169,10 @@ TEST(BackwardProbeTest, TheTopOfANarrowBandOfSharedValuesComesInFewRounds) {
       shard.insert(Key(band + value * 21600, "id" + std::to_string(100000 + id)));
     }
   }
-  const SimulatedScan top10 = ReverseScan(shard, kBegin, kEnd, 10, FirstStep(kBegin, kEnd));
+  const SimulatedScan top10 = BlindScan(shard, 10);
   EXPECT_EQ(top10.keys, Expected(shard, 10));
   EXPECT_LE(top10.rounds, 30);  // 18; 991 before
-  const SimulatedScan page = ReverseScan(shard, kBegin, kEnd, 1000, FirstStep(kBegin, kEnd));
+  const SimulatedScan page = BlindScan(shard, 1000);
   EXPECT_EQ(page.keys, Expected(shard, 1000));
   EXPECT_LE(page.rounds, 80);  // 45; 1,122 before
 }
@@ -178,7 +184,7 @@ TEST(BackwardProbeTest, ADenseBandBelowSparseKeysComesInFewRounds) {
   const uint64_t band = uint64_t{0x80} << 56;
   for (uint64_t i = 0; i < 20000; ++i) shard.insert(Key(band + i, "a"));
   for (uint64_t i = 1; i <= 30; ++i) shard.insert(Key(band + (i << 36), "b"));
-  const SimulatedScan scan = ReverseScan(shard, kBegin, kEnd, 100, FirstStep(kBegin, kEnd));
+  const SimulatedScan scan = BlindScan(shard, 100);
   EXPECT_EQ(scan.keys, Expected(shard, 100));
   EXPECT_LE(scan.rounds, 30);  // 20; 1,142 before
 }
@@ -190,7 +196,7 @@ TEST(BackwardProbeTest, KeysRunningUpToTheTopComeInTwoRounds) {
   const uint64_t band = uint64_t{0x80} << 56;
   for (uint64_t i = 0; i < 20000; ++i) shard.insert(Key(band + i * 4099, "a"));
   const std::string end = Key(band + 15000 * 4099 + 17);
-  const SimulatedScan scan = ReverseScan(shard, kBegin, end, 10, FirstStep(kBegin, end));
+  const SimulatedScan scan = BlindScan(shard, 10, end);
   std::vector<std::string> expected;
   for (uint64_t i = 15000; i > 14990; --i) expected.push_back(Key(band + i * 4099, "a"));
   EXPECT_EQ(scan.keys, expected);
