@@ -172,6 +172,7 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
     doc["series_layout"] = {{"block_t", meta.series->block_t},
                             {"tile_x", meta.series->tile_x},
                             {"tile_y", meta.series->tile_y},
+                            {"block_z", meta.series->block_z},
                             {"frame_points", meta.series->frame_points},
                             {"ready", meta.series->ready}};
   }

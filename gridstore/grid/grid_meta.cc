@@ -329,7 +329,8 @@ Status DataSetMeta::Validate() const {
                                    "] (0, or at least the block's rows, for one frame per block)");
   }
   if (series) {
-    for (int64_t side : {series->block_t, series->tile_x, series->tile_y, series->frame_points}) {
+    for (int64_t side : {series->block_t, series->tile_x, series->tile_y, series->block_z,
+                         series->frame_points}) {
       if (side < 1 || side > kMaxBlockSide) {
         return Status::InvalidArgument(
             context + ": series layout " + SeriesLayoutToString(*series) +
@@ -337,7 +338,8 @@ Status DataSetMeta::Validate() const {
       }
     }
     // Bounds a block's raw bytes (and keeps its rows and columns within the codec's u32).
-    if (series->tile_x * series->tile_y * series->block_t > kMaxSeriesBlockValues) {
+    if (series->tile_x * series->tile_y * series->block_t * series->block_z >
+        kMaxSeriesBlockValues) {
       return Status::InvalidArgument(context + ": series layout " + SeriesLayoutToString(*series) +
                                      " is invalid: a block may hold at most " +
                                      std::to_string(kMaxSeriesBlockValues) + " values");
@@ -404,9 +406,11 @@ std::string BlockLayoutToString(const BlockLayout& layout) {
 }
 
 std::string SeriesLayoutToString(const SeriesLayout& series) {
-  return std::to_string(series.block_t) + " steps x " + std::to_string(series.tile_x) + "x" +
-         std::to_string(series.tile_y) + " points, frames of " +
-         std::to_string(series.frame_points) + " points";
+  std::string s = std::to_string(series.block_t) + " steps x " + std::to_string(series.tile_x) +
+                  "x" + std::to_string(series.tile_y) + " points";
+  if (series.block_z > 1) s += " x " + std::to_string(series.block_z) + " levels";
+  return s + ", frames of " + std::to_string(series.frame_points) +
+         (series.block_z > 1 ? " rows" : " points");
 }
 
 std::string StringAttribute(const Attributes& attributes, std::string_view name) {

@@ -188,7 +188,11 @@ struct SeriesLayout {
   int64_t block_t = 256;  // steps per block (the last block of a variable may hold fewer)
   int64_t tile_x = 16;    // points per block along x and y
   int64_t tile_y = 16;
-  int64_t frame_points = 16;  // rows (points) per independently compressed frame
+  // Levels per block (the last block may hold fewer). With more than one, a block's rows are
+  // (point, level) pairs, point-major: a point's series at every level of the block (a
+  // time-height section) lies in consecutive rows, so it decodes one or two frames.
+  int64_t block_z = 1;
+  int64_t frame_points = 16;  // rows (one point's steps at one level) per compressed frame
   // Every block is written. Until then (a relayout in progress, or one that died: run it
   // again to resume) fetches read the planes only.
   bool ready = false;
@@ -217,7 +221,9 @@ inline constexpr std::string_view kStatusIngesting = "INGESTING";
 // Version 3 added the generation and the incarnation in data keys; older metas decode with
 // generation 0 and incarnation_in_keys false. Version 4 added each variable's complete_steps;
 // older metas decode with none. Version 5 added the series layout; older metas have none.
-inline constexpr uint32_t kMetaFormatVersion = 5;
+// Version 6 added the series layout's block_z; version-5 metas decode with 1. A meta is written
+// with version 6 only when it needs it (block_z above 1), so older builds read the rest.
+inline constexpr uint32_t kMetaFormatVersion = 6;
 
 // "256x256, shuffle-zstd:3" or, framed, "256x256, shuffle-zstd:3, frames of 16 rows".
 std::string BlockLayoutToString(const BlockLayout& layout);

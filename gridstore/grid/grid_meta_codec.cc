@@ -3,7 +3,8 @@
 // Stored form of a dataset meta (docs/format.md, "Dataset meta"). Fixed-width integers and f64
 // are little-endian; varint is LEB128 (util/coding.h); svarint is a zig-zag varint.
 //
-//   meta        := "GSMD" version:fixed32 body                  version = kMetaFormatVersion
+//   meta        := "GSMD" version:fixed32 body                  version 6 if the series layout
+//                                                              has block_z > 1, else 5
 //   body        := id:bytes incarnation:varint stamp layout attributes
 //   stamp       := generation:varint flags:varint             version >= 3 (else 0, 0); flags
 //                                                              bit 0: data keys carry the
@@ -14,7 +15,7 @@
 //   steps       := varint(n) (begin:svarint end:svarint){n}   a variable's complete steps
 //   series      := 0x00                                        no series layout
 //                | 0x01 block_t:svarint tile_x:svarint tile_y:svarint frame_points:svarint
-//                  ready:u8
+//                  ready:u8 block_z:svarint                   block_z: version >= 6 (else 1)
 //   bytes       := varint(len) byte{len}
 //   layout      := block_x:svarint block_y:svarint codec:u8 level:svarint
 //                  frame_rows:svarint                          version >= 2 (else 0)
@@ -346,7 +347,10 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
   dst->reserve(dst->size() + value_bytes + 1024);
 
   dst->append(kMetaMagic, 4);
-  PutFixed32(dst, kMetaFormatVersion);
+  // The oldest version that holds this meta, so that builds before block_z read every meta
+  // that does not use it.
+  const bool needs_v6 = series && series->block_z != 1;
+  PutFixed32(dst, needs_v6 ? kMetaFormatVersion : 5);
   PutLengthPrefixed(dst, id);
   PutVarint64(dst, incarnation);
   PutVarint64(dst, generation);
@@ -369,6 +373,7 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
     PutVarsint64(dst, series->tile_y);
     PutVarsint64(dst, series->frame_points);
     dst->push_back(series->ready ? 1 : 0);
+    if (needs_v6) PutVarsint64(dst, series->block_z);
   }
 }
 
@@ -461,6 +466,7 @@ Result<DataSetMeta> DataSetMeta::Decode(std::string_view bytes) {
         GRIDSTORE_RETURN_IF_ERROR(d.Svarint("series layout", side));
       }
       GRIDSTORE_RETURN_IF_ERROR(d.Bool("series layout state", &series.ready));
+      if (version >= 6) GRIDSTORE_RETURN_IF_ERROR(d.Svarint("series layout levels", &series.block_z));
     }
   }
   if (!d.empty()) return d.Error("trailing bytes after the meta");

@@ -26,16 +26,16 @@ using internal_grid::SeriesGeometry;
 
 namespace {
 
-// A group of series blocks written in one batch: one variable, level, block of steps and row of
-// tiles, tile columns [c_begin, c_end).
+// A group of series blocks written in one batch: one variable, block of levels, block of steps
+// and row of tiles, tile columns [c_begin, c_end).
 struct TileGroup {
   const VariableMeta* var;
-  int64_t z, tb, r, c_begin, c_end;
+  int64_t zb, tb, r, c_begin, c_end;
 };
 
 std::string SeriesKey(const DataSetMeta& meta, const TileGroup& g, int64_t c) {
   return DataKey(BlockAddress{meta.id, meta.key_incarnation(), g.var->name, kSeriesLayout,
-                              static_cast<uint32_t>(g.tb), static_cast<uint32_t>(g.z),
+                              static_cast<uint32_t>(g.tb), static_cast<uint32_t>(g.zb),
                               static_cast<uint32_t>(g.r), static_cast<uint32_t>(c)});
 }
 
@@ -44,7 +44,7 @@ int64_t GroupBytes(const DataSetMeta& meta, const TileGroup& group) {
   const SeriesGeometry g(*group.var, *meta.series);
   const int64_t cols =
       g.col_begin(group.c_end - 1) + g.cols_of(group.c_end - 1) - g.col_begin(group.c_begin);
-  return g.steps_of(group.tb) * g.rows_of(group.r) * cols *
+  return g.steps_of(group.tb) * g.levels_of(group.zb) * g.rows_of(group.r) * cols *
          static_cast<int64_t>(DataTypeSize(group.var->type));
 }
 
@@ -55,15 +55,15 @@ std::vector<TileGroup> PlanGroups(const DataSetMeta& meta, size_t budget, int64_
   *bytes = 0;
   for (const VariableMeta& var : meta.variables) {
     const SeriesGeometry g(var, *meta.series);
-    const int64_t tile_bytes =
-        g.block_t * g.tile_x * g.tile_y * static_cast<int64_t>(DataTypeSize(var.type));
+    const int64_t tile_bytes = g.block_t * g.block_z * g.tile_x * g.tile_y *
+                               static_cast<int64_t>(DataTypeSize(var.type));
     const int64_t per_group =
         std::clamp<int64_t>(static_cast<int64_t>(budget) / tile_bytes, 1, g.tile_cols);
-    for (int64_t z = 0; z < var.shape[kZ]; ++z) {
+    for (int64_t zb = 0; zb < g.z_blocks; ++zb) {
       for (int64_t tb = 0; tb < g.t_blocks; ++tb) {
         for (int64_t r = 0; r < g.tile_rows; ++r) {
           for (int64_t c = 0; c < g.tile_cols; c += per_group) {
-            groups.push_back(TileGroup{&var, z, tb, r, c, std::min(g.tile_cols, c + per_group)});
+            groups.push_back(TileGroup{&var, zb, tb, r, c, std::min(g.tile_cols, c + per_group)});
             *bytes += GroupBytes(meta, groups.back());
           }
         }
@@ -73,28 +73,35 @@ std::vector<TileGroup> PlanGroups(const DataSetMeta& meta, size_t budget, int64_
   return groups;
 }
 
-// Cuts series block (g.tb, g.z, g.r, c) out of `box` (the group's values from the planes, steps
-// x 1 x rows x columns of the group) into its raw (points x steps) form.
+// Cuts series block (g.tb, g.zb, g.r, c) out of `box` (the group's values from the planes:
+// steps x levels x rows x columns of the group) into its raw (rows x steps) form, a row per
+// (point, level), point-major (series_geometry.h).
 void GatherTile(const SeriesGeometry& geo, const TileGroup& g, int64_t c, const Grid4D& box,
                 size_t es, std::string* raw) {
-  const int64_t steps = geo.steps_of(g.tb), rows = geo.rows_of(g.r), cols = geo.cols_of(c);
-  raw->resize(rows * cols * steps * es);
+  const int64_t steps = geo.steps_of(g.tb), levels = geo.levels_of(g.zb);
+  const int64_t rows = geo.rows_of(g.r), cols = geo.cols_of(c);
+  raw->resize(rows * cols * levels * steps * es);
   const int64_t y0 = geo.col_begin(c) - geo.col_begin(g.c_begin);
   const size_t t_stride = box.Offset(1, 0, 0, 0) * es;
   char* dst = raw->data();
   for (int64_t x = 0; x < rows; ++x) {
     for (int64_t y = 0; y < cols; ++y) {
-      const char* src = box.bytes() + box.Offset(0, 0, x, y0 + y) * es;
-      for (int64_t t = 0; t < steps; ++t, dst += es, src += t_stride) std::memcpy(dst, src, es);
+      for (int64_t l = 0; l < levels; ++l) {
+        const char* src = box.bytes() + box.Offset(0, l, x, y0 + y) * es;
+        for (int64_t t = 0; t < steps; ++t, dst += es, src += t_stride) std::memcpy(dst, src, es);
+      }
     }
   }
 }
 
 std::string GroupName(const DataSetMeta& meta, const TileGroup& group) {
   const SeriesGeometry geo(*group.var, *meta.series);
-  return "dataset " + Quote(meta.id) + ", variable " + Quote(group.var->name) + ", z " +
-         std::to_string(group.z) + ", steps from " + std::to_string(geo.step_begin(group.tb)) +
-         ", tile row " + std::to_string(group.r);
+  const int64_t z0 = geo.level_begin(group.zb), levels = geo.levels_of(group.zb);
+  return "dataset " + Quote(meta.id) + ", variable " + Quote(group.var->name) +
+         (levels == 1 ? ", z " + std::to_string(z0)
+                      : ", z " + std::to_string(z0) + "-" + std::to_string(z0 + levels - 1)) +
+         ", steps from " + std::to_string(geo.step_begin(group.tb)) + ", tile row " +
+         std::to_string(group.r);
 }
 
 // The group's values, read from the planes (never from the series layout being written or
@@ -111,8 +118,9 @@ Result<GridDataSet> ReadFromPlanes(GridStoreImpl* store, std::shared_ptr<const D
   reader.SetVariablesToGet({group.var->name});
   reader.set_options(FetchOptions{.use_cache = false, .allow_incomplete = true});
   const int64_t y0 = geo.col_begin(group.c_begin);
-  reader.SetOriginShape({geo.step_begin(group.tb), group.z, geo.row_begin(group.r), y0},
-                        {geo.steps_of(group.tb), 1, geo.rows_of(group.r),
+  reader.SetOriginShape({geo.step_begin(group.tb), geo.level_begin(group.zb),
+                         geo.row_begin(group.r), y0},
+                        {geo.steps_of(group.tb), geo.levels_of(group.zb), geo.rows_of(group.r),
                          geo.col_begin(group.c_end - 1) + geo.cols_of(group.c_end - 1) - y0});
   return reader.Fetch();
 }
@@ -163,8 +171,8 @@ Status GridStoreImpl::VerifySeriesBlocks(std::shared_ptr<const DataSetMeta> meta
       report->bytes_read += static_cast<int64_t>(values[i].size());
       GatherTile(geo, group, c, box, es, &expected);
       decoded.resize(expected.size());
-      const int64_t points = geo.points_of(group.r, c);
-      Status s = DecodeBlock(values[i], group.var->type, static_cast<uint32_t>(points),
+      const int64_t rows = geo.block_rows(group.zb, group.r, c);
+      Status s = DecodeBlock(values[i], group.var->type, static_cast<uint32_t>(rows),
                              static_cast<uint32_t>(geo.steps_of(group.tb)), decoded.data());
       if (!s.ok()) {
         problem(tile + ": " + std::string(s.message()));
@@ -229,11 +237,11 @@ Status GridStoreImpl::WriteSeriesBlocks(std::shared_ptr<const DataSetMeta> meta,
       const int64_t c = group.c_begin + static_cast<int64_t>(i);
       thread_local std::string raw;
       GatherTile(geo, group, c, values, es, &raw);
-      const int64_t points = geo.points_of(group.r, c);
+      const int64_t rows = geo.block_rows(group.zb, group.r, c);
       keys[i] = SeriesKey(*meta, group, c);
-      statuses[i] = EncodeBlock(meta->layout.codec, group.var->type, static_cast<uint32_t>(points),
+      statuses[i] = EncodeBlock(meta->layout.codec, group.var->type, static_cast<uint32_t>(rows),
                                 static_cast<uint32_t>(geo.steps_of(group.tb)),
-                                geo.codec_frame_rows(points), raw, &blocks[i]);
+                                geo.codec_frame_rows(rows), raw, &blocks[i]);
     });
     storage::WriteBatch batch;
     for (size_t i = 0; i < static_cast<size_t>(n); ++i) {

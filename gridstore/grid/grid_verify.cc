@@ -174,14 +174,16 @@ std::string Near(std::string_view key) {
 
 // Whether `a`, the last key of one layout of `var`, lies inside the shape the meta gives.
 bool LastKeyFits(const DataSetMeta& meta, const VariableMeta& var, const BlockAddress& a) {
-  int64_t t_end = var.shape[kT];
+  int64_t t_end = var.shape[kT], z_end = var.shape[kZ];
   if (a.layout == kSeriesLayout) {
     if (!meta.series) return false;
-    t_end = internal_grid::SeriesGeometry(var, *meta.series).t_blocks;
+    const internal_grid::SeriesGeometry geometry(var, *meta.series);
+    t_end = geometry.t_blocks;
+    z_end = geometry.z_blocks;
   } else if (a.layout != kPlaneLayout) {
     return false;
   }
-  return a.t < t_end && (a.t < t_end - 1 || a.z < var.shape[kZ]);
+  return a.t < t_end && (a.t < t_end - 1 || a.z < z_end);
 }
 
 // Blocks are read by the keys the meta implies, so keys it does not imply are found here: one

@@ -198,6 +198,7 @@ py::dict MetaToPython(const grid::DataSetMeta& meta) {
     py::dict series;
     series["steps"] = meta.series->block_t;
     series["tile"] = py::make_tuple(meta.series->tile_x, meta.series->tile_y);
+    series["levels"] = meta.series->block_z;
     series["frame_points"] = meta.series->frame_points;
     series["ready"] = meta.series->ready;
     d["series_layout"] = series;

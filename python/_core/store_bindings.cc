@@ -286,7 +286,7 @@ py::dict Verify(PyStore& self, const std::string& id) {
 
 // Adds the series layout (grid_meta.h, SeriesLayout) of dataset `id`, or drops it.
 py::dict Relayout(PyStore& self, const std::string& id, bool drop, int64_t steps,
-                  std::pair<int64_t, int64_t> tile, int64_t frame_points) {
+                  std::pair<int64_t, int64_t> tile, int64_t levels, int64_t frame_points) {
   auto store = self.Get();
   py::dict out;
   if (drop) {
@@ -295,8 +295,11 @@ py::dict Relayout(PyStore& self, const std::string& id, bool drop, int64_t steps
     ThrowIfError(store->Flush());
     return out;
   }
-  const grid::SeriesLayout series{
-      .block_t = steps, .tile_x = tile.first, .tile_y = tile.second, .frame_points = frame_points};
+  const grid::SeriesLayout series{.block_t = steps,
+                                  .tile_x = tile.first,
+                                  .tile_y = tile.second,
+                                  .block_z = levels,
+                                  .frame_points = frame_points};
   grid::RelayoutReport report;
   {
     py::gil_scoped_release release;
@@ -353,7 +356,7 @@ void BindStore(py::module_& m) {
       .def("delete", &Delete, py::arg("id"))
       .def("verify", &Verify, py::arg("id"))
       .def("relayout", &Relayout, py::arg("id"), py::arg("drop"), py::arg("steps"), py::arg("tile"),
-           py::arg("frame_points"))
+           py::arg("levels"), py::arg("frame_points"))
       .def("refresh",
            [](PyStore& self) {
              // A read-only store sees the store as it was when opened (RocksDB); reopening it

@@ -174,7 +174,7 @@ class Store:
     def info(self, id: str) -> Dict[str, Any]:
         """What dataset `id` holds: ``{"id", "status", "attributes", "variables",
         "coordinates", "layout", "incarnation", "generation"}``, and ``"series_layout"``
-        (steps, tile, frame_points, ready) if it has one. Each variable is a dict with
+        (steps, tile, levels, frame_points, ready) if it has one. Each variable is a dict with
         ``name``, ``dtype``, ``shape`` (t, z, x, y), ``dimensions`` (the source's name of each of
         the four axes, "" where it had none), ``fill_value``, ``packing`` (scale_factor,
         add_offset, dtype) or None, ``missing_values`` and ``attributes``; each coordinate has
@@ -387,16 +387,18 @@ class Store:
         return self._core.verify(id)
 
     def relayout(self, id: str, add: Optional[str] = None, drop: Optional[str] = None,
-                 steps: int = 256, tile: Tuple[int, int] = (16, 16),
+                 steps: int = 256, tile: Tuple[int, int] = (16, 16), levels: int = 1,
                  frame_points: int = 16) -> Dict[str, Any]:
         """Adds (``add="series"``) or drops (``drop="series"``) dataset `id`'s series layout: a
-        second, time-major copy in blocks of `steps` steps over `tile` points, which fetches
-        pick for point and small-area time series (``gridstore relayout``). Adding is resumable
+        second, time-major copy in blocks of `steps` steps over `tile` points and `levels`
+        levels, which fetches pick for point and small-area time series and, with `levels`
+        above 1, for time-height sections (``gridstore relayout``). Adding is resumable
         and returns ``{"blocks_written", "blocks_resumed", "raw_bytes", "stored_bytes",
         "already_ready"}``."""
         if (add is None) == (drop is None) or (add or drop) != "series":
             raise ValueError('give exactly one of add="series" and drop="series"')
-        return self._core.relayout(id, drop is not None, steps, tuple(tile), frame_points)
+        return self._core.relayout(id, drop is not None, steps, tuple(tile), levels,
+                                   frame_points)
 
     def flush(self) -> None:
         """Makes every write durable and settles the store (the commands do this on exit)."""

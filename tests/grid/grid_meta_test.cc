@@ -236,9 +236,9 @@ TEST(GridMetaTest, CorruptBytesNeverCrash) {
 
 TEST(GridMetaTest, NewerVersionIsUnimplemented) {
   std::string bytes = SimpleMeta().Encode();
-  bytes[4] = 6;
+  bytes[4] = 7;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kUnimplemented,
-                "dataset meta format version 6 is newer than this build reads (5)");
+                "dataset meta format version 7 is newer than this build reads (6)");
   bytes[4] = 0;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kDataLoss, "version 0");
 }
@@ -364,6 +364,32 @@ TEST(GridMetaTest, SeriesLayoutRoundTripsAndValidates) {
   meta.series->tile_x = 0;
   EXPECT_STATUS(meta.Validate(), kInvalidArgument, "series layout", "each side must be in");
   meta.series = SeriesLayout{.block_t = 1 << 20, .tile_x = 64, .tile_y = 64};
+  EXPECT_STATUS(meta.Validate(), kInvalidArgument, "a block may hold at most");
+}
+
+// Blocks over several levels need version 6; a meta without them is still written as version 5,
+// so that builds before block_z read it.
+TEST(GridMetaTest, SeriesLevelsNeedVersion6AndOnlyThen) {
+  DataSetMeta meta = SimpleMeta();
+  auto version_of = [](const std::string& bytes) { return static_cast<int>(bytes[4]); };
+  EXPECT_EQ(version_of(meta.Encode()), 5);
+  meta.series = SeriesLayout{.block_t = 241, .tile_x = 8, .tile_y = 12, .frame_points = 4};
+  EXPECT_EQ(version_of(meta.Encode()), 5);
+  meta.series->block_z = 10;
+  const std::string bytes = meta.Encode();
+  EXPECT_EQ(version_of(bytes), 6);
+  ASSERT_OK_AND_ASSIGN(DataSetMeta back, DataSetMeta::Decode(bytes));
+  EXPECT_EQ(back, meta);
+  EXPECT_EQ(SeriesLayoutToString(*meta.series),
+            "241 steps x 8x12 points x 10 levels, frames of 4 rows");
+  EXPECT_TRUE(DataSetMeta::Decode(bytes.substr(0, bytes.size() - 1)).status().IsDataLoss());
+  // Read as version 5, the levels are trailing bytes.
+  std::string as_v5 = bytes;
+  as_v5[4] = 5;
+  EXPECT_STATUS(DataSetMeta::Decode(as_v5), kDataLoss, "trailing bytes");
+  meta.series->block_z = 0;
+  EXPECT_STATUS(meta.Validate(), kInvalidArgument, "series layout", "each side must be in");
+  meta.series = SeriesLayout{.block_t = 4096, .tile_x = 16, .tile_y = 16, .block_z = 64};
   EXPECT_STATUS(meta.Validate(), kInvalidArgument, "a block may hold at most");
 }
 

@@ -109,8 +109,11 @@ void CheckPointSeries(const RandomDataSet& ds, GridDataFetcher* fetcher, std::mt
     std::vector<Box> boxes;
     for (int q = 0; q < 6; ++q) {
       const int64_t x = pick(rng, 0, var.shape[kX] - 1), y = pick(rng, 0, var.shape[kY] - 1);
-      const Shape4 origin = {0, pick(rng, 0, var.shape[kZ] - 1), x, y};
-      const Shape4 shape = {var.shape[kT], 1, pick(rng, 1, std::min<int64_t>(3, var.shape[kX] - x)),
+      const int64_t z = pick(rng, 0, var.shape[kZ] - 1);
+      const Shape4 origin = {0, z, x, y};
+      // One level mostly; sometimes several (a time-height section).
+      const Shape4 shape = {var.shape[kT], q % 3 == 0 ? pick(rng, 1, var.shape[kZ] - z) : 1,
+                            pick(rng, 1, std::min<int64_t>(3, var.shape[kX] - x)),
                             pick(rng, 1, std::min<int64_t>(3, var.shape[kY] - y))};
       boxes.push_back(Box{origin, shape});
       fetcher->SetOriginShape(origin, shape);
@@ -166,6 +169,7 @@ void RunPropertyTest(GridStore* store, int datasets, uint64_t seed) {
       SeriesLayout series{.block_t = pick(rng, 1, 4),
                           .tile_x = pick(rng, 1, 9),
                           .tile_y = pick(rng, 1, 9),
+                          .block_z = pick(rng, 1, 3),
                           .frame_points = pick(rng, 1, 12)};
       ASSERT_OK(store
                     ->AddSeriesLayout(ds.meta.id, series,

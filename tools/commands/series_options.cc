@@ -17,8 +17,13 @@ void AddSeriesOptions(CLI::App* app, SeriesOptionArgs* args) {
   app->add_option("--series-tile", args->tile,
                   "Series layout: points per block along x and y (default 16x16)")
       ->type_name("XxY");
+  app->add_option("--series-levels", args->levels,
+                  "Series layout: levels per block (default 1; with more, a point's series at "
+                  "those levels, a time-height section, is one read of one or two frames)")
+      ->type_name("N");
   app->add_option("--series-frame-points", args->frame_points,
-                  "Series layout: points per independently decoded frame (default 16)")
+                  "Series layout: rows per independently decoded frame, a row being one point's "
+                  "series at one level (default 16)")
       ->type_name("N");
 }
 
@@ -32,6 +37,10 @@ Result<grid::SeriesLayout> ParseSeriesOptions(const SeriesOptionArgs& args) {
   if (!args.tile.empty()) {
     GRIDSTORE_ASSIGN_OR_RETURN(std::tie(series.tile_x, series.tile_y),
                                ParseBlockShape(args.tile, "--series-tile"));
+  }
+  if (!args.levels.empty()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(series.block_z,
+                               ParseIntegerFlag(args.levels, "--series-levels", 1, kMax));
   }
   if (!args.frame_points.empty()) {
     GRIDSTORE_ASSIGN_OR_RETURN(

@@ -20,10 +20,11 @@ namespace gridstore::tools {
 struct SeriesOptionArgs {
   std::string steps;         // --series-steps N
   std::string tile;          // --series-tile XxY
+  std::string levels;        // --series-levels N
   std::string frame_points;  // --series-frame-points N
 };
 
-// Adds --series-steps, --series-tile and --series-frame-points to `app`.
+// Adds --series-steps, --series-tile, --series-levels and --series-frame-points to `app`.
 void AddSeriesOptions(CLI::App* app, SeriesOptionArgs* args);
 // The layout they give (defaults: SeriesLayout's). InvalidArgument naming the flag.
 Result<grid::SeriesLayout> ParseSeriesOptions(const SeriesOptionArgs& args);

@@ -72,20 +72,20 @@ LayoutCost SeriesCost(const grid::VariableMeta& var, const grid::SeriesLayout& s
   const SeriesGeometry::BlockRange blocks = g.BlocksOf(origin, shape);
   LayoutCost cost;
   for (int64_t tb = blocks.tb_begin; tb < blocks.tb_end; ++tb) {
-    for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
-      for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
-        const SeriesGeometry::Overlap o = g.OverlapOf(tb, r, c, origin, shape);
-        const int64_t points = g.points_of(r, c);
-        const int64_t rows =
-            grid::RowsToDecode(static_cast<uint32_t>(points), g.codec_frame_rows(points),
-                               static_cast<uint32_t>(o.p_lo), static_cast<uint32_t>(o.p_hi));
-        ++cost.blocks;
-        cost.bytes_to_decode += rows * g.steps_of(tb) * es;
+    for (int64_t zb = blocks.zb_begin; zb < blocks.zb_end; ++zb) {
+      for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
+        for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
+          const SeriesGeometry::Overlap o = g.OverlapOf(tb, zb, r, c, origin, shape);
+          const int64_t block_rows = g.block_rows(zb, r, c);
+          const int64_t rows = grid::RowsToDecode(
+              static_cast<uint32_t>(block_rows), g.codec_frame_rows(block_rows),
+              static_cast<uint32_t>(o.row_lo), static_cast<uint32_t>(o.row_hi));
+          ++cost.blocks;
+          cost.bytes_to_decode += rows * g.steps_of(tb) * es;
+        }
       }
     }
   }
-  cost.blocks *= shape[kZ];
-  cost.bytes_to_decode *= shape[kZ];
   return cost;
 }
 

@@ -29,7 +29,7 @@ namespace {
 // One series block the boxes touch, read and decoded once for every output needing it.
 struct Task {
   size_t output;  // the first output needing it
-  int64_t tb, z, r, c;
+  int64_t tb, zb, r, c;
   size_t first_target = 0, num_targets = 1;
 };
 
@@ -56,16 +56,16 @@ std::vector<Task> PlanTasks(const grid::DataSetMeta& meta, const std::vector<Ser
     const SeriesOutput& out = outputs[o];
     const SeriesGeometry g(*out.var, *meta.series);
     const SeriesGeometry::BlockRange b = g.BlocksOf(out.origin, out.shape);
-    for (int64_t z = out.origin[kZ]; z < out.origin[kZ] + out.shape[kZ]; ++z) {
+    for (int64_t zb = b.zb_begin; zb < b.zb_end; ++zb) {
       for (int64_t tb = b.tb_begin; tb < b.tb_end; ++tb) {
         for (int64_t r = b.r_begin; r < b.r_end; ++r) {
-          for (int64_t c = b.c_begin; c < b.c_end; ++c) all.push_back(Task{o, tb, z, r, c});
+          for (int64_t c = b.c_begin; c < b.c_end; ++c) all.push_back(Task{o, tb, zb, r, c});
         }
       }
     }
   }
   auto block_of = [&](const Task& t) {
-    return std::tuple(outputs[t.output].var, t.z, t.tb, t.r, t.c);
+    return std::tuple(outputs[t.output].var, t.zb, t.tb, t.r, t.c);
   };
   if (outputs.size() > 1) {
     std::stable_sort(all.begin(), all.end(),
@@ -85,25 +85,26 @@ std::vector<Task> PlanTasks(const grid::DataSetMeta& meta, const std::vector<Ser
   return tasks;
 }
 
-// The frames [first, last) of the task's block holding the points its outputs need, and the
-// rows (points) per frame.
+// The frames [first, last) of the task's block holding the rows its outputs need, the rows per
+// frame, and the block's rows.
 struct FrameSpan {
-  uint32_t first, last, frame_points, points;
+  uint32_t first, last, frame_rows, rows;
 };
 FrameSpan FramesNeeded(const Run& run, const Task& task) {
   const SeriesGeometry g = run.GeometryOf(task);
-  int64_t p_lo = INT64_MAX, p_hi = 0;
+  int64_t row_lo = INT64_MAX, row_hi = 0;
   for (size_t o : run.TargetsOf(task)) {
     const SeriesOutput& out = run.outputs[o];
-    const SeriesGeometry::Overlap ov = g.OverlapOf(task.tb, task.r, task.c, out.origin, out.shape);
-    p_lo = std::min(p_lo, ov.p_lo);
-    p_hi = std::max(p_hi, ov.p_hi);
+    const SeriesGeometry::Overlap ov =
+        g.OverlapOf(task.tb, task.zb, task.r, task.c, out.origin, out.shape);
+    row_lo = std::min(row_lo, ov.row_lo);
+    row_hi = std::max(row_hi, ov.row_hi);
   }
-  const int64_t points = g.points_of(task.r, task.c);
-  const uint32_t codec_fr = g.codec_frame_rows(points);
-  const auto fp = static_cast<uint32_t>(codec_fr > 0 ? codec_fr : points);
-  return {static_cast<uint32_t>(p_lo / fp), static_cast<uint32_t>((p_hi - 1) / fp + 1), fp,
-          static_cast<uint32_t>(points)};
+  const int64_t rows = g.block_rows(task.zb, task.r, task.c);
+  const uint32_t codec_fr = g.codec_frame_rows(rows);
+  const auto fr = static_cast<uint32_t>(codec_fr > 0 ? codec_fr : rows);
+  return {static_cast<uint32_t>(row_lo / fr), static_cast<uint32_t>((row_hi - 1) / fr + 1), fr,
+          static_cast<uint32_t>(rows)};
 }
 
 // Copies the task's block, whose frame f (of those FramesNeeded gave) starts at frames[f - first],
@@ -111,24 +112,27 @@ FrameSpan FramesNeeded(const Run& run, const Task& task) {
 void CopyToTargets(const Run& run, const Task& task, const FrameSpan& span,
                    const std::vector<const char*>& frames) {
   const SeriesGeometry g = run.GeometryOf(task);
-  const int64_t cols = g.cols_of(task.c), steps = g.steps_of(task.tb);
+  const int64_t steps = g.steps_of(task.tb);
   for (size_t o : run.TargetsOf(task)) {
     const SeriesOutput& out = run.outputs[o];
-    const SeriesGeometry::Overlap ov = g.OverlapOf(task.tb, task.r, task.c, out.origin, out.shape);
+    const SeriesGeometry::Overlap ov =
+        g.OverlapOf(task.tb, task.zb, task.r, task.c, out.origin, out.shape);
     grid::VisitDataType(out.var->type, [&](auto tag) {
       using T = decltype(tag);
       T* base = reinterpret_cast<T*>(out.grid->bytes());
       const size_t t_stride = out.grid->Offset(1, 0, 0, 0);
-      for (int64_t x = ov.x_lo; x < ov.x_hi; ++x) {
-        for (int64_t y = ov.y_lo; y < ov.y_hi; ++y) {
-          T* dst = base + out.grid->Offset(ov.t_lo - out.origin[kT], task.z - out.origin[kZ],
-                                           x - out.origin[kX], y - out.origin[kY]);
-          const int64_t p = (x - g.row_begin(task.r)) * cols + (y - g.col_begin(task.c));
-          const char* row = frames[p / span.frame_points - span.first] +
-                            (p % span.frame_points) * steps * sizeof(T);
-          const char* src = row + (ov.t_lo - g.step_begin(task.tb)) * sizeof(T);
-          for (int64_t t = ov.t_lo; t < ov.t_hi; ++t, dst += t_stride, src += sizeof(T)) {
-            std::memcpy(dst, src, sizeof(T));
+      for (int64_t z = ov.z_lo; z < ov.z_hi; ++z) {
+        for (int64_t x = ov.x_lo; x < ov.x_hi; ++x) {
+          for (int64_t y = ov.y_lo; y < ov.y_hi; ++y) {
+            T* dst = base + out.grid->Offset(ov.t_lo - out.origin[kT], z - out.origin[kZ],
+                                             x - out.origin[kX], y - out.origin[kY]);
+            const int64_t row = g.RowOf(task.zb, task.r, task.c, x, y, z);
+            const char* src = frames[row / span.frame_rows - span.first] +
+                              ((row % span.frame_rows) * steps + ov.t_lo - g.step_begin(task.tb)) *
+                                  sizeof(T);
+            for (int64_t t = ov.t_lo; t < ov.t_hi; ++t, dst += t_stride, src += sizeof(T)) {
+              std::memcpy(dst, src, sizeof(T));
+            }
           }
         }
       }
@@ -139,7 +143,7 @@ void CopyToTargets(const Run& run, const Task& task, const FrameSpan& span,
 std::string BlockContext(const Run& run, const Task& task) {
   return "dataset " + Quote(run.meta.id) + ", variable " +
          Quote(run.outputs[task.output].var->name) + ", series block of steps " +
-         std::to_string(task.tb) + ", z " + std::to_string(task.z) + ", tile (" +
+         std::to_string(task.tb) + ", levels block " + std::to_string(task.zb) + ", tile (" +
          std::to_string(task.r) + ", " + std::to_string(task.c) + ")";
 }
 
@@ -169,16 +173,16 @@ Status Decode(const Run& run, const Task& task, const FrameSpan& span, std::stri
   const SeriesGeometry g = run.GeometryOf(task);
   const auto steps = static_cast<uint32_t>(g.steps_of(task.tb));
   const size_t row_bytes = size_t{steps} * grid::DataTypeSize(out.var->type);
-  const uint32_t row_begin = span.first * span.frame_points;
-  const uint32_t row_end = std::min(span.points, span.last * span.frame_points);
+  const uint32_t row_begin = span.first * span.frame_rows;
+  const uint32_t row_end = std::min(span.rows, span.last * span.frame_rows);
   thread_local std::string scratch;
   scratch.resize((row_end - row_begin) * row_bytes);
   size_t decoded = 0;
-  GRIDSTORE_RETURN_IF_ERROR(grid::DecodeBlockRows(value, out.var->type, span.points, steps,
+  GRIDSTORE_RETURN_IF_ERROR(grid::DecodeBlockRows(value, out.var->type, span.rows, steps,
                                                   row_begin, row_end, scratch.data(), &decoded));
   std::vector<const char*> frames;
   for (uint32_t f = span.first; f < span.last; ++f) {
-    frames.push_back(scratch.data() + (f * span.frame_points - row_begin) * row_bytes);
+    frames.push_back(scratch.data() + (f * span.frame_rows - row_begin) * row_bytes);
   }
   CopyToTargets(run, task, span, frames);
   ++local->blocks_read;
@@ -187,7 +191,7 @@ Status Decode(const Run& run, const Task& task, const FrameSpan& span, std::stri
   if (!run.use_cache) return Status::OK();
   std::string cache_key;
   for (uint32_t f = span.first; f < span.last; ++f) {
-    const uint32_t fb = f * span.frame_points, fe = std::min(span.points, fb + span.frame_points);
+    const uint32_t fb = f * span.frame_rows, fe = std::min(span.rows, fb + span.frame_rows);
     auto frame = std::make_shared<DecodedBlock>((fe - fb) * row_bytes);
     std::memcpy(frame->data.get(), frames[f - span.first], frame->size);
     cache_key.clear();
@@ -206,7 +210,7 @@ Status FetchGroup(const Run& run, size_t begin, size_t end, grid::FetchStats* lo
     std::string& key = keys[i - begin];
     AppendDataKey(grid::BlockAddress{run.meta.id, run.meta.key_incarnation(),
                                      run.outputs[task.output].var->name, grid::kSeriesLayout,
-                                     static_cast<uint32_t>(task.tb), static_cast<uint32_t>(task.z),
+                                     static_cast<uint32_t>(task.tb), static_cast<uint32_t>(task.zb),
                                      static_cast<uint32_t>(task.r), static_cast<uint32_t>(task.c)},
                   &key);
     spans[i - begin] = FramesNeeded(run, task);
