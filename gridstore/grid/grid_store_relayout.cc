@@ -55,8 +55,8 @@ std::vector<TileGroup> PlanGroups(const DataSetMeta& meta, size_t budget, int64_
   *bytes = 0;
   for (const VariableMeta& var : meta.variables) {
     const SeriesGeometry g(var, *meta.series);
-    const int64_t tile_bytes = g.block_t * g.block_z * g.tile_x * g.tile_y *
-                               static_cast<int64_t>(DataTypeSize(var.type));
+    const int64_t tile_bytes =
+        g.block_t * g.block_z * g.tile_x * g.tile_y * static_cast<int64_t>(DataTypeSize(var.type));
     const int64_t per_group =
         std::clamp<int64_t>(static_cast<int64_t>(budget) / tile_bytes, 1, g.tile_cols);
     for (int64_t zb = 0; zb < g.z_blocks; ++zb) {
@@ -118,10 +118,10 @@ Result<GridDataSet> ReadFromPlanes(GridStoreImpl* store, std::shared_ptr<const D
   reader.SetVariablesToGet({group.var->name});
   reader.set_options(FetchOptions{.use_cache = false, .allow_incomplete = true});
   const int64_t y0 = geo.col_begin(group.c_begin);
-  reader.SetOriginShape({geo.step_begin(group.tb), geo.level_begin(group.zb),
-                         geo.row_begin(group.r), y0},
-                        {geo.steps_of(group.tb), geo.levels_of(group.zb), geo.rows_of(group.r),
-                         geo.col_begin(group.c_end - 1) + geo.cols_of(group.c_end - 1) - y0});
+  reader.SetOriginShape(
+      {geo.step_begin(group.tb), geo.level_begin(group.zb), geo.row_begin(group.r), y0},
+      {geo.steps_of(group.tb), geo.levels_of(group.zb), geo.rows_of(group.r),
+       geo.col_begin(group.c_end - 1) + geo.cols_of(group.c_end - 1) - y0});
   return reader.Fetch();
 }
 

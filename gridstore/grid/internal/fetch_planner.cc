@@ -77,9 +77,9 @@ LayoutCost SeriesCost(const grid::VariableMeta& var, const grid::SeriesLayout& s
         for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
           const SeriesGeometry::Overlap o = g.OverlapOf(tb, zb, r, c, origin, shape);
           const int64_t block_rows = g.block_rows(zb, r, c);
-          const int64_t rows = grid::RowsToDecode(
-              static_cast<uint32_t>(block_rows), g.codec_frame_rows(block_rows),
-              static_cast<uint32_t>(o.row_lo), static_cast<uint32_t>(o.row_hi));
+          const int64_t rows =
+              grid::RowsToDecode(static_cast<uint32_t>(block_rows), g.codec_frame_rows(block_rows),
+                                 static_cast<uint32_t>(o.row_lo), static_cast<uint32_t>(o.row_hi));
           ++cost.blocks;
           cost.bytes_to_decode += rows * g.steps_of(tb) * es;
         }

@@ -127,9 +127,9 @@ void CopyToTargets(const Run& run, const Task& task, const FrameSpan& span,
             T* dst = base + out.grid->Offset(ov.t_lo - out.origin[kT], z - out.origin[kZ],
                                              x - out.origin[kX], y - out.origin[kY]);
             const int64_t row = g.RowOf(task.zb, task.r, task.c, x, y, z);
-            const char* src = frames[row / span.frame_rows - span.first] +
-                              ((row % span.frame_rows) * steps + ov.t_lo - g.step_begin(task.tb)) *
-                                  sizeof(T);
+            const char* src =
+                frames[row / span.frame_rows - span.first] +
+                ((row % span.frame_rows) * steps + ov.t_lo - g.step_begin(task.tb)) * sizeof(T);
             for (int64_t t = ov.t_lo; t < ov.t_hi; ++t, dst += t_stride, src += sizeof(T)) {
               std::memcpy(dst, src, sizeof(T));
             }
@@ -178,8 +178,8 @@ Status Decode(const Run& run, const Task& task, const FrameSpan& span, std::stri
   thread_local std::string scratch;
   scratch.resize((row_end - row_begin) * row_bytes);
   size_t decoded = 0;
-  GRIDSTORE_RETURN_IF_ERROR(grid::DecodeBlockRows(value, out.var->type, span.rows, steps,
-                                                  row_begin, row_end, scratch.data(), &decoded));
+  GRIDSTORE_RETURN_IF_ERROR(grid::DecodeBlockRows(value, out.var->type, span.rows, steps, row_begin,
+                                                  row_end, scratch.data(), &decoded));
   std::vector<const char*> frames;
   for (uint32_t f = span.first; f < span.last; ++f) {
     frames.push_back(scratch.data() + (f * span.frame_rows - row_begin) * row_bytes);
