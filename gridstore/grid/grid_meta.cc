@@ -329,8 +329,8 @@ Status DataSetMeta::Validate() const {
                                    "] (0, or at least the block's rows, for one frame per block)");
   }
   if (series) {
-    for (int64_t side : {series->block_t, series->tile_x, series->tile_y, series->block_z,
-                         series->frame_points}) {
+    for (int64_t side :
+         {series->block_t, series->tile_x, series->tile_y, series->block_z, series->frame_points}) {
       if (side < 1 || side > kMaxBlockSide) {
         return Status::InvalidArgument(
             context + ": series layout " + SeriesLayoutToString(*series) +

@@ -466,7 +466,8 @@ Result<DataSetMeta> DataSetMeta::Decode(std::string_view bytes) {
         GRIDSTORE_RETURN_IF_ERROR(d.Svarint("series layout", side));
       }
       GRIDSTORE_RETURN_IF_ERROR(d.Bool("series layout state", &series.ready));
-      if (version >= 6) GRIDSTORE_RETURN_IF_ERROR(d.Svarint("series layout levels", &series.block_z));
+      if (version >= 6)
+        GRIDSTORE_RETURN_IF_ERROR(d.Svarint("series layout levels", &series.block_z));
     }
   }
   if (!d.empty()) return d.Error("trailing bytes after the meta");
