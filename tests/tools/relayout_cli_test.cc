@@ -89,6 +89,39 @@ TEST_F(RelayoutCliTest, RelayoutAddsAndDropsTheSeriesLayout) {
   ExpectCliError(Run({"relayout", "d", "--drop", "series"}), {"has none"});
 }
 
+// Blocks over all ten levels of a real model-level file: a point's time-height section (every
+// step, every level) is one block, with the values the planes give.
+TEST_F(RelayoutCliTest, SeriesLevelsServeATimeHeightSectionFromOneBlock) {
+  // 6 x 10 x 83 x 83 float32 on model levels.
+  const std::string levels_file =
+      std::string(std::getenv("GRIDSTORE_TEST_DATA")) + "/small_theta_colpex.nc";
+  ASSERT_EQ(Run({"import", levels_file, "--dataset", "planes"}).exit_code, 0);
+  RunResult r = Run({"import", levels_file, "--dataset", "both", "--layouts", "plane,series",
+                     "--series-steps", "6", "--series-tile", "8x8", "--series-levels", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 11 x 11 tiles, one block of steps and of levels.
+  EXPECT_THAT(r.out, HasSubstr("series layout (6 steps x 8x8 points x 10 levels, frames of 16 "
+                               "rows) added: 121 block(s) written"));
+  auto info = nlohmann::json::parse(Run({"info", "both", "--json"}).out);
+  EXPECT_EQ(info["series_layout"]["block_z"], 10);
+  const std::vector<std::string> section = {"--origin", "0,0,40,40", "--shape", "6,10,1,1"};
+  std::vector<std::string> explain = {"fetch", "both", "--explain"};
+  explain.insert(explain.end(), section.begin(), section.end());
+  r = Run(explain);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("reads series: plane layout 60 block(s)"));
+  EXPECT_THAT(r.out, HasSubstr("series layout 1 block(s)"));
+  auto csv = [&](const std::string& id) {
+    std::vector<std::string> fetch = {"fetch", id, "--format", "csv"};
+    fetch.insert(fetch.end(), section.begin(), section.end());
+    RunResult got = Run(fetch);
+    EXPECT_EQ(got.exit_code, 0) << got.err;
+    return got.out;
+  };
+  EXPECT_EQ(csv("both"), csv("planes"));
+  EXPECT_EQ(Run({"verify", "both"}).exit_code, 0);
+}
+
 TEST_F(RelayoutCliTest, BadRequestsAreOneLineErrors) {
   ASSERT_EQ(Run({"import", file_, "--dataset", "d"}).exit_code, 0);
   ExpectCliError(Run({"relayout", "d"}), {"exactly one of --add series and --drop series"});
@@ -101,6 +134,11 @@ TEST_F(RelayoutCliTest, BadRequestsAreOneLineErrors) {
                  {"--series-tile '4' is not XxY"});
   ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-tile", "0x5"}),
                  {"--series-tile '0x5': each side must be in [1, 1048576]"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-levels", "0"}),
+                 {"--series-levels"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-steps", "4096",
+                      "--series-levels", "64"}),
+                 {"a block may hold at most"});
   ExpectCliError(Run({"import", file_, "--dataset", "e", "--layouts", "series"}),
                  {"--layouts", "plane,series"});
   ExpectCliError(Run({"import", file_, "--dataset", "e", "--layouts", "plane,tiles"}),
