@@ -136,9 +136,9 @@ TEST_F(RelayoutCliTest, BadRequestsAreOneLineErrors) {
                  {"--series-tile '0x5': each side must be in [1, 1048576]"});
   ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-levels", "0"}),
                  {"--series-levels"});
-  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-steps", "4096",
-                      "--series-levels", "64"}),
-                 {"a block may hold at most"});
+  ExpectCliError(
+      Run({"relayout", "d", "--add", "series", "--series-steps", "4096", "--series-levels", "64"}),
+      {"a block may hold at most"});
   ExpectCliError(Run({"import", file_, "--dataset", "e", "--layouts", "series"}),
                  {"--layouts", "plane,series"});
   ExpectCliError(Run({"import", file_, "--dataset", "e", "--layouts", "plane,tiles"}),
