@@ -7,11 +7,13 @@
 // The dataset: `ta` (air temperature) derived from nc4uvt.nc of ../shared/data (bench/
 // derived_fields.h: bilinear onto 570 x 2880, drifting east 15 degrees a step), by default
 // 241 steps x 10 levels x 570 x 2880 float32 (15.8 GB raw), planes 256x256 with frames of 16
-// rows, shuffle-zstd:3 (import's defaults); series blocks of 256 steps over 16x16 points. Kept in
-// WORK_DIR/store: a second run reuses it (and resumes an interrupted relayout).
+// rows, shuffle-zstd:3 (import's defaults); series blocks of 256 steps over 16x16 points and
+// --series-levels levels (default 1). Kept in WORK_DIR/store: a second run reuses it (and resumes
+// an interrupted relayout; a store holds one series layout, so another --series-levels needs
+// another WORK_DIR).
 //
 // Usage: series_layout_bench WORK_DIR [--times 241] [--levels 10] [--lat 570] [--lon 2880]
-//            [--points 48] [--repeats 3] [--data DIR]
+//            [--series-levels 1] [--points 48] [--repeats 3] [--data DIR]
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -36,7 +38,7 @@ using gridstore::bench::Since;
 
 struct Params {
   std::string work_dir, data;
-  int64_t times = 241, levels = 10, lat = 570, lon = 2880;
+  int64_t times = 241, levels = 10, lat = 570, lon = 2880, series_levels = 1;
   int points = 48, repeats = 3;
 };
 
@@ -124,6 +126,8 @@ int main(int argc, char** argv) {
   app.add_option("--levels", p.levels, "Levels (at most nc4uvt.nc's 14)")->check(CLI::Range(1, 14));
   app.add_option("--lat", p.lat, "Rows")->check(CLI::Range(2, 100000));
   app.add_option("--lon", p.lon, "Columns")->check(CLI::Range(2, 100000));
+  app.add_option("--series-levels", p.series_levels, "Levels per series block")
+      ->check(CLI::Range(1, 14));
   app.add_option("--points", p.points, "Random points (and areas) read")
       ->check(CLI::Range(1, 1000000));
   app.add_option("--repeats", p.repeats, "Timed passes")->check(CLI::Range(1, 100));
@@ -141,8 +145,8 @@ int main(int argc, char** argv) {
   const grid::Shape4 shape = CheckResult(std::move(meta), "meta").variables[0].shape;
   const uint64_t planes_bytes = CheckResult(store->ApproximateDataSetSize("ta"), "size");
   const auto start = Clock::now();
-  const grid::RelayoutReport report =
-      CheckResult(store->AddSeriesLayout("ta", grid::SeriesLayout{}), "relayout");
+  const grid::RelayoutReport report = CheckResult(
+      store->AddSeriesLayout("ta", grid::SeriesLayout{.block_z = p.series_levels}), "relayout");
   const double relayout_seconds = Since(start);
   Check(store->Flush(), "flushing");
   const uint64_t both_bytes = CheckResult(store->ApproximateDataSetSize("ta"), "size");
@@ -158,20 +162,26 @@ int main(int argc, char** argv) {
               both_bytes / 1e9, 100.0 * (double(both_bytes) - planes_bytes) / planes_bytes);
 
   std::mt19937_64 rng(20261126);
-  std::vector<grid::Box> points, areas, planes;
+  std::vector<grid::Box> points, areas, sections, planes;
   for (int i = 0; i < p.points; ++i) {
     const int64_t z = rng() % shape[1], x = rng() % (shape[2] - 2), y = rng() % (shape[3] - 2);
     points.push_back(grid::Box{{0, z, x, y}, {shape[0], 1, 1, 1}});
     areas.push_back(grid::Box{{0, z, x, y}, {shape[0], 1, 3, 3}});
+    sections.push_back(grid::Box{{0, 0, x, y}, {shape[0], shape[1], 1, 1}});
     if (i < 8)
       planes.push_back(grid::Box{{int64_t(rng() % shape[0]), z, 0, 0}, {1, 1, shape[2], shape[3]}});
   }
+  std::printf(
+      "series layout: %s\n",
+      grid::SeriesLayoutToString(*CheckResult(store->GetDataSetMeta("ta"), "meta").series).c_str());
   std::printf("| read (median of %d x %d) | A | B | A / B |\n|---|---|---|---|\n", p.points,
               p.repeats);
   Compare(store.get(), "point series, all steps", points, grid::FetchLayout::kPlanes,
           grid::FetchLayout::kSeries, p.repeats);
   Compare(store.get(), "3x3 area series, all steps", areas, grid::FetchLayout::kPlanes,
           grid::FetchLayout::kSeries, p.repeats);
+  Compare(store.get(), "time-height section: a point, all steps, all levels", sections,
+          grid::FetchLayout::kPlanes, grid::FetchLayout::kSeries, p.repeats);
   Compare(store.get(), "whole plane (1 step, 1 level)", planes, grid::FetchLayout::kPlanes,
           grid::FetchLayout::kCheapest, p.repeats);
   return 0;

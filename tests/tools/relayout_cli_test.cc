@@ -145,6 +145,8 @@ TEST_F(RelayoutCliTest, BadRequestsAreOneLineErrors) {
                  {"unknown layout 'tiles'"});
   ExpectCliError(Run({"import", file_, "--dataset", "e", "--series-tile", "8x8"}),
                  {"give --layouts plane,series"});
+  ExpectCliError(Run({"import", file_, "--dataset", "e", "--series-levels", "2"}),
+                 {"give --layouts plane,series"});
   // None of them left a dataset behind.
   EXPECT_THAT(Run({"info", "e"}).err, HasSubstr("'e' does not exist"));
 }

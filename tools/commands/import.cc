@@ -55,8 +55,7 @@ struct ImportArgs {
 // --layouts: "plane" (the default) or "plane,series"; true if the series layout is asked for.
 Result<bool> WantsSeriesLayout(const ImportArgs& args) {
   if (!args.layouts) {
-    if (!args.series.steps.empty() || !args.series.tile.empty() ||
-        !args.series.frame_points.empty()) {
+    if (args.series.given()) {
       return Status::InvalidArgument(
           "the --series-* options shape the series layout: give "
           "--layouts plane,series with them");

@@ -22,6 +22,11 @@ struct SeriesOptionArgs {
   std::string tile;          // --series-tile XxY
   std::string levels;        // --series-levels N
   std::string frame_points;  // --series-frame-points N
+
+  // Whether any of them was given.
+  bool given() const {
+    return !steps.empty() || !tile.empty() || !levels.empty() || !frame_points.empty();
+  }
 };
 
 // Adds --series-steps, --series-tile, --series-levels and --series-frame-points to `app`.
