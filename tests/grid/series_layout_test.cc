@@ -18,6 +18,7 @@
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "tests/grid/grid_testutil.h"
+#include "tests/grid/series_testutil.h"
 
 namespace gridstore::grid {
 namespace {
@@ -26,60 +27,26 @@ using ::testing::HasSubstr;
 using testing::MakeMeta;
 using testing::MakeVariable;
 using testing::PatternPlane;
-using testing::ReferenceVariable;
-using testing::ScopedTempDir;
 
 // 30 steps, 2 levels, 40 x 50 points in 16x16 plane blocks; series blocks of 8 steps over 8x8
 // tiles (edges of every kind: 30 % 8, 40 % 8 = 0, 50 % 8).
 constexpr Shape4 kShape = {30, 2, 40, 50};
 const SeriesLayout kSeries{.block_t = 8, .tile_x = 8, .tile_y = 8, .frame_points = 4};
 
-class SeriesLayoutTest : public ::testing::Test {
+class SeriesLayoutTest : public testing::SeriesTestBase {
  protected:
+  SeriesLayoutTest() : SeriesTestBase(kShape) {}
   void SetUp() override {
     Open();
     meta_ = MakeMeta("run", {MakeVariable("T", DataType::kFloat32, kShape)}, 16, 16);
     meta_.layout.frame_rows = 4;
     meta_.set_status(kStatusDone);
-    ASSERT_OK(store_->PutDataSetMeta(meta_));
-    ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter("run"));
-    for (int64_t t = 0; t < kShape[kT]; ++t) {
-      for (int64_t z = 0; z < kShape[kZ]; ++z) {
-        Grid2D plane = PatternPlane(meta_.variables[0], 1, t, z);
-        reference_.SetPlane(t, z, plane);
-        ASSERT_OK(writer->WriteGrid2D("T", t, z, plane));
-      }
-    }
+    ASSERT_NO_FATAL_FAILURE(testing::WritePatternPlanes(store_.get(), meta_, 1, &reference_));
   }
   void Open() {
     ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(dir_.Sub("store"), {.create_if_missing = true}));
   }
-  // Fetches the box of T and checks it against the reference; returns the plan it ran.
-  FetchPlan FetchAndCompare(const Shape4& origin, const Shape4& shape) {
-    auto fetcher = store_->GetDataFetcher("run");
-    EXPECT_OK(fetcher.status());
-    if (!fetcher.ok()) return {};
-    (*fetcher)->SetOriginShape(origin, shape);
-    auto got = (*fetcher)->Fetch();
-    EXPECT_OK(got.status());
-    if (got.ok()) {
-      EXPECT_EQ(reference_.Compare(*got->GetVariable("T")), "");
-    }
-    auto plan = (*fetcher)->Explain();
-    EXPECT_OK(plan.status());
-    return plan.ok() ? *plan : FetchPlan{};
-  }
-  std::string SeriesKey(uint32_t tb, uint32_t z, uint32_t r, uint32_t c) {
-    auto meta = store_->GetDataSetMeta("run");
-    EXPECT_OK(meta.status());
-    return DataKey(BlockAddress{"run", meta.ok() ? meta->key_incarnation() : 0, "T", kSeriesLayout,
-                                tb, z, r, c});
-  }
-
-  ScopedTempDir dir_;
-  std::unique_ptr<GridStore> store_;
   DataSetMeta meta_;
-  ReferenceVariable reference_{MakeVariable("T", DataType::kFloat32, kShape)};
 };
 
 TEST_F(SeriesLayoutTest, PlannerPicksTheCheaperLayoutAndExplainShowsBoth) {

@@ -11,6 +11,7 @@
 #include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "tests/grid/grid_testutil.h"
+#include "tests/grid/series_testutil.h"
 
 namespace gridstore::grid {
 namespace {
@@ -18,62 +19,23 @@ namespace {
 using ::testing::HasSubstr;
 using testing::MakeMeta;
 using testing::MakeVariable;
-using testing::PatternPlane;
-using testing::ReferenceVariable;
-using testing::ScopedTempDir;
 
 // 20 steps, 5 levels, 12 x 14 points; series blocks of 8 steps x 2 levels over 4x4 tiles, frames
 // of 3 rows: edge blocks along t (20 % 8), z (5 % 2) and y (14 % 4).
 constexpr Shape4 kShape = {20, 5, 12, 14};
 const SeriesLayout kLevels{.block_t = 8, .tile_x = 4, .tile_y = 4, .block_z = 2, .frame_points = 3};
 
-class SeriesLevelsTest : public ::testing::Test {
+class SeriesLevelsTest : public testing::SeriesTestBase {
  protected:
+  SeriesLevelsTest() : SeriesTestBase(kShape) {}
   void SetUp() override {
     ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(dir_.Sub("store"), {.create_if_missing = true}));
     DataSetMeta meta = MakeMeta("run", {MakeVariable("T", DataType::kFloat32, kShape)}, 8, 8);
     meta.set_status(kStatusDone);
-    ASSERT_OK(store_->PutDataSetMeta(meta));
-    ASSERT_OK_AND_ASSIGN(auto writer, store_->GetDataWriter("run"));
-    for (int64_t t = 0; t < kShape[kT]; ++t) {
-      for (int64_t z = 0; z < kShape[kZ]; ++z) {
-        Grid2D plane = PatternPlane(meta.variables[0], 3, t, z);
-        reference_.SetPlane(t, z, plane);
-        ASSERT_OK(writer->WriteGrid2D("T", t, z, plane));
-      }
-    }
-    ASSERT_OK(writer->Flush());
+    ASSERT_NO_FATAL_FAILURE(testing::WritePatternPlanes(store_.get(), meta, 3, &reference_));
     ASSERT_OK_AND_ASSIGN(report_, store_->AddSeriesLayout("run", kLevels));
   }
-  // Fetches the box of T (the planner's choice, or forced) and checks it against the
-  // reference; returns the plan it ran.
-  FetchPlan FetchAndCompare(const Shape4& origin, const Shape4& shape,
-                            FetchLayout layout = FetchLayout::kCheapest) {
-    auto fetcher = store_->GetDataFetcher("run");
-    EXPECT_OK(fetcher.status());
-    if (!fetcher.ok()) return {};
-    (*fetcher)->SetOriginShape(origin, shape);
-    (*fetcher)->set_options(FetchOptions{.layout = layout});
-    auto got = (*fetcher)->Fetch();
-    EXPECT_OK(got.status());
-    if (got.ok()) {
-      EXPECT_EQ(reference_.Compare(*got->GetVariable("T")), "");
-    }
-    auto plan = (*fetcher)->Explain();
-    EXPECT_OK(plan.status());
-    return plan.ok() ? *plan : FetchPlan{};
-  }
-  std::string SeriesKey(uint32_t tb, uint32_t zb, uint32_t r, uint32_t c) {
-    auto meta = store_->GetDataSetMeta("run");
-    EXPECT_OK(meta.status());
-    return DataKey(BlockAddress{"run", meta.ok() ? meta->key_incarnation() : 0, "T", kSeriesLayout,
-                                tb, zb, r, c});
-  }
-
-  ScopedTempDir dir_;
-  std::unique_ptr<GridStore> store_;
   RelayoutReport report_;
-  ReferenceVariable reference_{MakeVariable("T", DataType::kFloat32, kShape)};
 };
 
 TEST_F(SeriesLevelsTest, ATimeHeightSectionIsOneBlockPerStepBlock) {
