@@ -22,18 +22,19 @@ using testing::MakeVariable;
 
 // 20 steps, 5 levels, 12 x 14 points; series blocks of 8 steps x 2 levels over 4x4 tiles, frames
 // of 3 rows: edge blocks along t (20 % 8), z (5 % 2) and y (14 % 4).
-constexpr Shape4 kShape = {20, 5, 12, 14};
-const SeriesLayout kLevels{.block_t = 8, .tile_x = 4, .tile_y = 4, .block_z = 2, .frame_points = 3};
+constexpr Shape4 kLevelsShape = {20, 5, 12, 14};
+const SeriesLayout kLevelsLayout{
+    .block_t = 8, .tile_x = 4, .tile_y = 4, .block_z = 2, .frame_points = 3};
 
 class SeriesLevelsTest : public testing::SeriesTestBase {
  protected:
-  SeriesLevelsTest() : SeriesTestBase(kShape) {}
+  SeriesLevelsTest() : SeriesTestBase(kLevelsShape) {}
   void SetUp() override {
     ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(dir_.Sub("store"), {.create_if_missing = true}));
-    DataSetMeta meta = MakeMeta("run", {MakeVariable("T", DataType::kFloat32, kShape)}, 8, 8);
+    DataSetMeta meta = MakeMeta("run", {MakeVariable("T", DataType::kFloat32, kLevelsShape)}, 8, 8);
     meta.set_status(kStatusDone);
     ASSERT_NO_FATAL_FAILURE(testing::WritePatternPlanes(store_.get(), meta, 3, &reference_));
-    ASSERT_OK_AND_ASSIGN(report_, store_->AddSeriesLayout("run", kLevels));
+    ASSERT_OK_AND_ASSIGN(report_, store_->AddSeriesLayout("run", kLevelsLayout));
   }
   RelayoutReport report_;
 };
@@ -41,7 +42,8 @@ class SeriesLevelsTest : public testing::SeriesTestBase {
 TEST_F(SeriesLevelsTest, ATimeHeightSectionIsOneBlockPerStepBlock) {
   // 3 step blocks x 3 level blocks x 3 x 4 tiles.
   EXPECT_EQ(report_.blocks_written, 3 * 3 * 3 * 4);
-  EXPECT_EQ(report_.raw_bytes, MakeVariable("T", DataType::kFloat32, kShape).num_elements() * 4);
+  EXPECT_EQ(report_.raw_bytes,
+            MakeVariable("T", DataType::kFloat32, kLevelsShape).num_elements() * 4);
 
   // Point (5, 6) is point 6 of its tile: rows 12 and 13 of a two-level block (frame 4, rows
   // 12-14), row 6 of the one-level edge block (frame 2, rows 6-8): 3 rows per block.
@@ -75,8 +77,8 @@ TEST_F(SeriesLevelsTest, EveryBoxReadsTheSameValuesFromEitherLayout) {
   for (int q = 0; q < 60; ++q) {
     Shape4 origin, shape;
     for (int a = 0; a < kRank; ++a) {
-      origin[a] = static_cast<int64_t>(rng() % kShape[a]);
-      shape[a] = 1 + static_cast<int64_t>(rng() % (kShape[a] - origin[a]));
+      origin[a] = static_cast<int64_t>(rng() % kLevelsShape[a]);
+      shape[a] = 1 + static_cast<int64_t>(rng() % (kLevelsShape[a] - origin[a]));
     }
     SCOPED_TRACE("box " + std::to_string(q));
     for (FetchLayout layout : {FetchLayout::kPlanes, FetchLayout::kSeries}) {
