@@ -136,6 +136,10 @@ TEST_F(RelayoutCliTest, BadRequestsAreOneLineErrors) {
                  {"--series-tile '0x5': each side must be in [1, 1048576]"});
   ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-levels", "0"}),
                  {"--series-levels"});
+  // Given empty is an error, not the default.
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-levels", ""}),
+                 {"--series-levels '' is not an integer"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-tile", ""}), {"--series-tile"});
   ExpectCliError(
       Run({"relayout", "d", "--add", "series", "--series-steps", "4096", "--series-levels", "64"}),
       {"a block may hold at most"});

@@ -30,21 +30,22 @@ void AddSeriesOptions(CLI::App* app, SeriesOptionArgs* args) {
 Result<grid::SeriesLayout> ParseSeriesOptions(const SeriesOptionArgs& args) {
   grid::SeriesLayout series;
   constexpr int64_t kMax = int64_t{1} << 20;
-  if (!args.steps.empty()) {
+  if (args.steps) {
     GRIDSTORE_ASSIGN_OR_RETURN(series.block_t,
-                               ParseIntegerFlag(args.steps, "--series-steps", 1, kMax));
+                               ParseIntegerFlag(*args.steps, "--series-steps", 1, kMax));
   }
-  if (!args.tile.empty()) {
+  if (args.tile) {
     GRIDSTORE_ASSIGN_OR_RETURN(std::tie(series.tile_x, series.tile_y),
-                               ParseBlockShape(args.tile, "--series-tile"));
+                               ParseBlockShape(*args.tile, "--series-tile"));
   }
-  if (!args.levels.empty()) {
+  if (args.levels) {
     GRIDSTORE_ASSIGN_OR_RETURN(series.block_z,
-                               ParseIntegerFlag(args.levels, "--series-levels", 1, kMax));
+                               ParseIntegerFlag(*args.levels, "--series-levels", 1, kMax));
   }
-  if (!args.frame_points.empty()) {
+  if (args.frame_points) {
     GRIDSTORE_ASSIGN_OR_RETURN(
-        series.frame_points, ParseIntegerFlag(args.frame_points, "--series-frame-points", 1, kMax));
+        series.frame_points,
+        ParseIntegerFlag(*args.frame_points, "--series-frame-points", 1, kMax));
   }
   return series;
 }

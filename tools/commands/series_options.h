@@ -6,6 +6,7 @@
 #define GRIDSTORE_TOOLS_COMMANDS_SERIES_OPTIONS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "gridstore/grid/grid_store.h"
@@ -18,15 +19,14 @@ class App;
 namespace gridstore::tools {
 
 struct SeriesOptionArgs {
-  std::string steps;         // --series-steps N
-  std::string tile;          // --series-tile XxY
-  std::string levels;        // --series-levels N
-  std::string frame_points;  // --series-frame-points N
+  // Absent when not given; given empty ("--series-steps ''") is an error, not the default.
+  std::optional<std::string> steps;         // --series-steps N
+  std::optional<std::string> tile;          // --series-tile XxY
+  std::optional<std::string> levels;        // --series-levels N
+  std::optional<std::string> frame_points;  // --series-frame-points N
 
   // Whether any of them was given.
-  bool given() const {
-    return !steps.empty() || !tile.empty() || !levels.empty() || !frame_points.empty();
-  }
+  bool given() const { return steps || tile || levels || frame_points; }
 };
 
 // Adds --series-steps, --series-tile, --series-levels and --series-frame-points to `app`.
