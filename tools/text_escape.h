@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "gridstore/util/internal/strings.h"
+
 namespace gridstore::tools {
 
 // `bytes` for people, losslessly: printable ASCII and well-formed UTF-8 (from U+00A0) as they
@@ -29,9 +31,8 @@ bool IsValidUtf8(std::string_view bytes);
 // Lower-case hexadecimal, two digits per byte.
 std::string HexBytes(std::string_view bytes);
 
-// One CSV field (RFC 4180): as is, unless it holds a comma, a double quote, CR or LF, or starts
-// or ends with a space; then in double quotes, with each double quote doubled.
-std::string CsvField(std::string_view text);
+// One CSV field (RFC 4180), quoted only when needed: the library's, shared with extract's CSV.
+using gridstore::CsvField;
 
 }  // namespace gridstore::tools
 

@@ -87,6 +87,28 @@ json Parameters(const Extraction& r) {
   return params;
 }
 
+// The domain's name for the t axis: "t" for CF time (ISO strings, a TemporalRS). An axis without
+// CF time units (a "time" in `mon`, a month number) has no calendar, so it is not CoverageJSON's
+// t: it goes by its own name, with an identifier reference system that says what it is.
+std::string TimeKey(const Extraction& r) {
+  if (r.time_axis.is_time()) return "t";
+  std::string name = r.time_axis.name();
+  if (name.empty() || name == "t" || name == "x" || name == "y" || name == "z" ||
+      name == "composite") {
+    name += "_axis";
+  }
+  return name;
+}
+
+// The vertical reference system of the z axis, from the level coordinate's units: pressure
+// increases downwards, heights and depths name their direction by the coordinate's `positive`.
+json VerticalCrs(const Extraction& r) {
+  const std::string& units = r.level_axis.units();
+  json axis = {{"name", {{"en", r.level_axis.name()}}}};
+  if (!units.empty()) axis["unit"] = {{"symbol", units}};
+  return {{"type", "VerticalCRS"}, {"cs", {{"csAxes", json::array({axis})}}}};
+}
+
 json Referencing(const Extraction& r) {
   json refs = json::array();
   refs.push_back(
@@ -103,6 +125,21 @@ json Referencing(const Extraction& r) {
                       {"calendar", gregorian ? std::string("Gregorian")
                                              : "http://cfconventions.org/calendars/" +
                                                    std::string(grid::CalendarName(cal))}}}});
+  } else if (!r.time_axis.name().empty()) {
+    const std::string& units = r.time_axis.units();
+    refs.push_back({{"coordinates", {TimeKey(r)}},
+                    {"system",
+                     {{"type", "IdentifierRS"},
+                      {"label", {{"en", r.time_axis.name()}}},
+                      {"targetConcept",
+                       {{"label",
+                         {{"en", "a time-like axis " +
+                                     (units.empty() ? std::string("without units")
+                                                    : "in '" + units + "', not CF time units") +
+                                     ": it has no calendar"}}}}}}}});
+  }
+  if (!r.level_axis.name().empty()) {
+    refs.push_back({{"coordinates", {"z"}}, {"system", VerticalCrs(r)}});
   }
   return refs;
 }
@@ -134,7 +171,7 @@ double PointValue(const Extraction& r, const Extraction::Variable& v, size_t p, 
 // The domain's axes that every coverage has: t and z (when the variable has them).
 void AddTimeAndLevelAxes(const Extraction& r, const std::vector<int64_t>& times,
                          const std::vector<int64_t>& levels, json* axes) {
-  if (!r.time_axis.name().empty()) (*axes)["t"] = {{"values", TimeValues(r, times)}};
+  if (!r.time_axis.name().empty()) (*axes)[TimeKey(r)] = {{"values", TimeValues(r, times)}};
   if (!r.level_axis.name().empty()) (*axes)["z"] = {{"values", LevelValues(r, levels)}};
 }
 
@@ -172,7 +209,7 @@ json PointCoverage(const Extraction& r, size_t p, const std::vector<size_t>& ti,
       for (size_t j : zi) values.push_back(Number(PointValue(r, v, p, i, j)));
     }
     if (series) {
-      ranges[v.meta.name] = Range(values, {"t"}, {ti.size()});
+      ranges[v.meta.name] = Range(values, {TimeKey(r)}, {ti.size()});
     } else if (profile) {
       ranges[v.meta.name] = Range(values, {"z"}, {zi.size()});
     } else {
@@ -194,7 +231,7 @@ json TrajectoryCoverage(const Extraction& r, size_t i) {
     if (!section) tuple.push_back(r.level_axis.values()[size_t(plan.LevelOf(p, 0))]);
     tuples.push_back(tuple);
   }
-  std::vector<std::string> coordinates = {"t", "x", "y"};
+  std::vector<std::string> coordinates = {TimeKey(r), "x", "y"};
   if (!section) coordinates.push_back("z");
   json axes = {
       {"composite", {{"dataType", "tuple"}, {"coordinates", coordinates}, {"values", tuples}}}};
@@ -233,7 +270,7 @@ json GridCoverage(const Extraction& r, RawArrays* raw) {
   // The range's axes: t and z only where the domain has them (their extent is then the count).
   std::vector<std::string> names;
   std::vector<size_t> shape;
-  if (axes.contains("t")) names.push_back("t"), shape.push_back(plan.times.size());
+  if (axes.contains(TimeKey(r))) names.push_back(TimeKey(r)), shape.push_back(plan.times.size());
   if (axes.contains("z")) names.push_back("z"), shape.push_back(plan.levels.size());
   names.push_back(x_is_lat ? "y" : "x");
   names.push_back(x_is_lat ? "x" : "y");
@@ -270,7 +307,7 @@ json MultiPointCoverage(const Extraction& r, size_t j) {
   if (with_level) coordinates.push_back("z");
   json axes = {
       {"composite", {{"dataType", "tuple"}, {"coordinates", coordinates}, {"values", tuples}}}};
-  if (!r.time_axis.name().empty()) axes["t"] = {{"values", TimeValues(r, plan.times)}};
+  if (!r.time_axis.name().empty()) axes[TimeKey(r)] = {{"values", TimeValues(r, plan.times)}};
   json domain = {{"type", "Domain"},
                  {"domainType", series ? "MultiPointSeries" : "MultiPoint"},
                  {"axes", axes},
@@ -284,9 +321,9 @@ json MultiPointCoverage(const Extraction& r, size_t j) {
         values.push_back(Number(v.values[(i * plan.levels.size() + j) * plane + c]));
       }
     }
-    ranges[v.meta.name] = series
-                              ? Range(values, {"t", "composite"}, {plan.times.size(), cells.size()})
-                              : Range(values, {"composite"}, {cells.size()});
+    ranges[v.meta.name] =
+        series ? Range(values, {TimeKey(r), "composite"}, {plan.times.size(), cells.size()})
+               : Range(values, {"composite"}, {cells.size()});
   }
   return {{"type", "Coverage"}, {"domain", domain}, {"ranges", ranges}};
 }
@@ -348,14 +385,20 @@ Status WriteCoverageJson(const Extraction& r, std::ostream& out, JsonLayout layo
   return Emit(doc, out, layout, &raw);
 }
 
+// One row per (place, time, level). `lat`/`lon` are where the user asked (for an area, the cell
+// itself); `cell_lat`/`cell_lon` the centre of the cell whose value the row holds, and
+// `distance_km` how far apart the two are (issue 29, 3.4: on a 3-degree grid they can be 100 km
+// apart, and a CSV that shows only the asked place hides that).
 Status WriteExtractionCsv(const Extraction& r, std::ostream& out) {
   const grid::ExtractPlan& plan = r.plan;
-  std::string text = "time,level,lat,lon";
-  for (const auto& v : r.variables) text += "," + v.meta.name;
+  std::string text = "time,level,lat,lon,cell_lat,cell_lon,distance_km";
+  for (const auto& v : r.variables) text += "," + CsvField(v.meta.name);
   text += "\n";
-  auto row = [&](const grid::LonLat& at, int64_t t, int64_t z, auto value_of) {
-    text += r.time_axis.Label(t) + "," + r.level_axis.Label(z) + "," + FormatDouble(at.lat) + "," +
-            FormatDouble(at.lon);
+  auto row = [&](const grid::LonLat& at, const grid::LonLat& cell, double distance_km, int64_t t,
+                 int64_t z, auto value_of) {
+    text += CsvField(r.time_axis.Label(t)) + "," + CsvField(r.level_axis.Label(z)) + "," +
+            FormatDouble(at.lat) + "," + FormatDouble(at.lon) + "," + FormatDouble(cell.lat) + "," +
+            FormatDouble(cell.lon) + "," + FormatDouble(std::round(distance_km * 1000) / 1000);
     for (const auto& v : r.variables) {
       const double value = value_of(v);
       text += ",";
@@ -367,7 +410,8 @@ Status WriteExtractionCsv(const Extraction& r, std::ostream& out) {
     for (size_t p = 0; p < plan.points.size(); ++p)
       for (size_t i = 0; i < plan.num_times(); ++i)
         for (size_t j = 0; j < plan.num_levels(); ++j)
-          row(plan.points[p].requested, plan.TimeOf(p, i), plan.LevelOf(p, j),
+          row(plan.points[p].requested, plan.points[p].grid, plan.points[p].distance_km,
+              plan.TimeOf(p, i), plan.LevelOf(p, j),
               [&](const Extraction::Variable& v) { return PointValue(r, v, p, i, j); });
   } else {
     const auto [x0, y0, nx, ny] = plan.area;
@@ -377,10 +421,10 @@ Status WriteExtractionCsv(const Extraction& r, std::ostream& out) {
         for (size_t c = 0; c < plane; ++c) {
           if (!plan.mask[c]) continue;
           const int64_t x = int64_t(c) / ny, y = int64_t(c) % ny;
-          row(r.grid->At({x0 + x, y0 + y}), plan.times[i], plan.levels[j],
-              [&](const Extraction::Variable& v) {
-                return v.values[(i * plan.levels.size() + j) * plane + c];
-              });
+          const grid::LonLat cell = r.grid->At({x0 + x, y0 + y});
+          row(cell, cell, 0, plan.times[i], plan.levels[j], [&](const Extraction::Variable& v) {
+            return v.values[(i * plan.levels.size() + j) * plane + c];
+          });
         }
   }
   out.write(text.data(), std::streamsize(text.size()));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <nanoflann.hpp>
+#include <tuple>
 
 #include "gridstore/grid/coordinates.h"
 #include "gridstore/grid/internal/grid_mapping.h"
@@ -73,12 +74,6 @@ std::vector<double> AsXMajor(const Coordinate& c, const std::string& xdim, int64
   return out;
 }
 
-// Metres per unit of a projected coordinate: 1000 for km.
-double MetresPerUnit(const Coordinate& c) {
-  const std::string units = StringAttr(c.attributes, "units");
-  return units == "km" || units == "kilometre" || units == "kilometer" ? 1000 : 1;
-}
-
 bool IsProjectedX(const Coordinate& c) {
   const std::string sn = StringAttr(c.attributes, "standard_name");
   return sn == "projection_x_coordinate" || sn == "grid_longitude" ||
@@ -105,6 +100,42 @@ std::pair<const Coordinate*, const Coordinate*> AuxiliaryLatLon(const DataSetMet
     if (c == nullptr || !over_xy(*c)) continue;
     if (IsLatitude(*c)) lat = c;
     if (IsLongitude(*c)) lon = c;
+  }
+  return {lat, lon};
+}
+
+// Values that cannot be a latitude or longitude (netCDF's default fill 9.97e36, -999 where the
+// writer had no position) become NaN: such a cell has no place. Returns the number of usable
+// values. Issue 29, 2.6: a grid whose coordinates are all fill used to place every point on one
+// cell 11,408 km away.
+size_t MaskUnusable(std::vector<double>* values, double limit) {
+  size_t usable = 0;
+  for (double& v : *values) {
+    if (std::isfinite(v) && std::fabs(v) <= limit) {
+      ++usable;
+    } else {
+      v = NAN;
+    }
+  }
+  return usable;
+}
+
+// A 2-D latitude or longitude over the variable's x and y dimensions that no `coordinates`
+// attribute names (MM5 writes `lat(x_cross, y_cross)` with units and standard_name only).
+std::pair<const Coordinate*, const Coordinate*> UnnamedLatLon(const DataSetMeta& meta,
+                                                              const VariableMeta& var,
+                                                              int64_t cells) {
+  const std::string& xdim = var.dimension_names[kX];
+  const std::string& ydim = var.dimension_names[kY];
+  const Coordinate *lat = nullptr, *lon = nullptr;
+  for (const Coordinate& c : meta.coordinates) {
+    if (c.dimensions.size() != 2 || c.values.size() != size_t(cells)) continue;
+    if (!((c.dimensions[0] == xdim && c.dimensions[1] == ydim) ||
+          (c.dimensions[0] == ydim && c.dimensions[1] == xdim))) {
+      continue;
+    }
+    if (lat == nullptr && IsLatitude(c)) lat = &c;
+    if (lon == nullptr && IsLongitude(c)) lon = &c;
   }
   return {lat, lon};
 }
@@ -144,6 +175,7 @@ struct HorizontalGrid::KdTree {
   using Index = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<double, Points>,
                                                     Points, 3, size_t>;
   Points points;
+  std::vector<size_t> cells;  // the cell (x * ny + y) of each point
   std::unique_ptr<Index> index;
 };
 
@@ -151,9 +183,12 @@ HorizontalGrid::~HorizontalGrid() = default;
 
 void HorizontalGrid::BuildKdTree() {
   tree_ = std::make_unique<KdTree>();
-  tree_->points.xyz.resize(lat2_.size());
+  // Cells without a place (NaN: a fill value in the coordinates, off a geostationary disk) are
+  // nobody's nearest: the tree holds the others, and `cells` maps back.
   for (size_t i = 0; i < lat2_.size(); ++i) {
-    tree_->points.xyz[i] = ToUnitVector(LonLat{lon2_[i], lat2_[i]});
+    if (!std::isfinite(lon2_[i]) || !std::isfinite(lat2_[i])) continue;
+    tree_->points.xyz.push_back(ToUnitVector(LonLat{lon2_[i], lat2_[i]}));
+    tree_->cells.push_back(i);
   }
   tree_->index = std::make_unique<KdTree::Index>(3, tree_->points,
                                                  nanoflann::KDTreeSingleIndexAdaptorParams(16));
@@ -174,15 +209,34 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
   g->variable_ = var.name;
   g->nx_ = var.shape[kX];
   g->ny_ = var.shape[kY];
-  const auto [lat2, lon2] = AuxiliaryLatLon(meta, var, g->nx_ * g->ny_);
+  auto [lat2, lon2] = AuxiliaryLatLon(meta, var, g->nx_ * g->ny_);
+  if (lat2 == nullptr || lon2 == nullptr)
+    std::tie(lat2, lon2) = UnnamedLatLon(meta, var, g->nx_ * g->ny_);
   g->grid_mapping_ = GridMappingName(var);
+  std::string unusable;  // why 2-D coordinates that exist were not used
   if (lat2 != nullptr && lon2 != nullptr) {
-    g->type_ = GridType::kCurvilinear;
     g->lat2_ = AsXMajor(*lat2, xdim, g->nx_, g->ny_);
     g->lon2_ = AsXMajor(*lon2, xdim, g->nx_, g->ny_);
-    g->description_ = "curvilinear (2-D " + lat2->name + ", " + lon2->name + ")";
-    g->BuildKdTree();
-    return std::shared_ptr<const HorizontalGrid>(std::move(g));
+    MaskUnusable(&g->lat2_, 90);
+    MaskUnusable(&g->lon2_, 720);
+    size_t placed = 0;
+    for (size_t i = 0; i < g->lat2_.size(); ++i) {
+      if (std::isnan(g->lat2_[i]) || std::isnan(g->lon2_[i])) {
+        g->lat2_[i] = g->lon2_[i] = NAN;
+      } else {
+        ++placed;
+      }
+    }
+    if (placed > 0) {
+      g->type_ = GridType::kCurvilinear;
+      g->description_ = "curvilinear (2-D " + lat2->name + ", " + lon2->name + ")";
+      g->BuildKdTree();
+      return std::shared_ptr<const HorizontalGrid>(std::move(g));
+    }
+    unusable = "; its 2-D " + Quote(lat2->name) + " and " + Quote(lon2->name) +
+               " hold no usable latitude/longitude (every value is a fill value or out of range)";
+    g->lat2_.clear();
+    g->lon2_.clear();
   }
   // 2. 1-D latitude and longitude.
   const Coordinate* cx = AxisCoordinateOf(meta, xdim, g->nx_);
@@ -213,12 +267,15 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
         ys[x * g->ny_ + y] = x_is_easting ? north.values[y] : north.values[x];
       }
     }
-    GRIDSTORE_RETURN_IF_ERROR(
-        internal_grid::ToGeographic(*mapping, MetresPerUnit(east), xs, ys, &g->lon2_, &g->lat2_)
-            .WithContext(where));
+    std::vector<std::string> notes;
+    GRIDSTORE_RETURN_IF_ERROR(internal_grid::ToGeographic(*mapping,
+                                                          StringAttribute(east.attributes, "units"),
+                                                          xs, ys, &g->lon2_, &g->lat2_, &notes)
+                                  .WithContext(where));
     g->type_ = GridType::kCurvilinear;
     g->description_ = "curvilinear (" + north.name + ", " + east.name + " and grid mapping " +
                       mapping->name + ")";
+    if (!notes.empty()) g->description_ += "; note: " + Join(notes, "; ");
     g->BuildKdTree();
     return std::shared_ptr<const HorizontalGrid>(std::move(g));
   }
@@ -226,7 +283,8 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
       where + " has no horizontal coordinates: its dimensions " + Quote(xdim) + " and " +
       Quote(ydim) +
       " have no latitude/longitude coordinate variables, it names no 2-D latitude and longitude "
-      "in its `coordinates` attribute, and no usable grid_mapping");
+      "in its `coordinates` attribute, and no usable grid_mapping" +
+      unusable);
 }
 
 double HorizontalGrid::SpacingKm(const Cell& cell) const { return SpacingKm(cell, false); }
@@ -274,10 +332,14 @@ Result<HorizontalGrid::Nearest> HorizontalGrid::FindNearest(const LonLat& p,
 
 Result<HorizontalGrid::Nearest> HorizontalGrid::NearestCurvilinear(const LonLat& p,
                                                                    double tolerance_km) const {
+  if (tree_->cells.empty()) {
+    return OutsideError(p, "no cell of the grid has a usable latitude and longitude");
+  }
   const std::array<double, 3> q = ToUnitVector(p);
   size_t index = 0;
   double chord2 = 0;
   tree_->index->knnSearch(q.data(), 1, &index, &chord2);
+  index = tree_->cells[index];
   const Cell cell{int64_t(index) / ny_, int64_t(index) % ny_};
   const double distance = 2 * kEarthRadiusKm * std::asin(std::min(1.0, std::sqrt(chord2) / 2));
   const double tolerance = tolerance_km > 0 ? tolerance_km : SpacingKm(cell, /*largest=*/true);

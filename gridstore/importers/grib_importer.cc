@@ -67,9 +67,11 @@ Result<PlannedGrib> ScanAndPlan(const std::vector<std::string>& paths,
   planned.paths = paths;
   std::vector<internal_importers::GribField> fields;
   std::vector<double> values, lats, lons;
+  std::vector<std::string> file_notes;
   for (size_t i = 0; i < paths.size(); ++i) {
     GRIDSTORE_ASSIGN_OR_RETURN(auto file, GribFile::Open(paths[i]));
     GRIDSTORE_ASSIGN_OR_RETURN(auto scanned, file->Scan(static_cast<int>(i)));
+    file_notes.insert(file_notes.end(), file->notes().begin(), file->notes().end());
     // The grid's point coordinates, from the first field (every field must share its grid).
     if (i == 0) GRIDSTORE_RETURN_IF_ERROR(file->Next(&values, &lats, &lons));
     planned.fields_per_file.push_back(scanned.size());
@@ -82,6 +84,7 @@ Result<PlannedGrib> ScanAndPlan(const std::vector<std::string>& paths,
           paths, fields,
           {.id = options.dataset_id, .type = options.type, .time_dimension = options.append}, lats,
           lons));
+  planned.plan.notes.insert(planned.plan.notes.begin(), file_notes.begin(), file_notes.end());
   DataSetMeta& meta = planned.plan.meta;
   for (const auto& [name, value] : options.attributes) meta.attributes[name] = value;
   meta.layout = options.layout;
@@ -331,6 +334,18 @@ Result<ImportSummary> AppendGrib(grid::GridStore* store, const PlannedGrib& plan
 }  // namespace
 
 bool IsGribFile(const std::string& path) { return internal_importers::LooksLikeGrib(path); }
+
+Status CheckGribFile(const std::string& path) {
+  GRIDSTORE_ASSIGN_OR_RETURN(auto file, GribFile::Open(path));
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<internal_importers::GribField> fields, file->Scan());
+  std::vector<double> values, lats, lons;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    // The grid's coordinates where the import reads them (the first field); values everywhere.
+    GRIDSTORE_RETURN_IF_ERROR(
+        file->Next(&values, i == 0 ? &lats : nullptr, i == 0 ? &lons : nullptr));
+  }
+  return Status::OK();
+}
 
 Result<grid::DataSetMeta> ReadGribMeta(const std::vector<std::string>& paths,
                                        const GribImportOptions& options,

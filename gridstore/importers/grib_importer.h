@@ -62,6 +62,12 @@ struct GribImportOptions {
 // True if `path` holds GRIB (by content, never by name).
 bool IsGribFile(const std::string& path);
 
+// Reads every message of `path` as an import would (its structure, every header, every field's
+// values and grid) and keeps nothing: OK if an import could read it. Errors as ReadGribMeta.
+// `gridstore ingest` runs this in a child process before it imports a file, so that a file on
+// which ecCodes itself crashes costs that file, never the ingest.
+Status CheckGribFile(const std::string& path);
+
 // The dataset meta an import of `paths` would create (without append), reading headers only.
 // Errors name the file and field: NotFound, InvalidArgument (not GRIB; a grid without fixed rows
 // such as reduced_gg; fields on different grids; a duplicate field), DataLoss (a truncated or

@@ -35,7 +35,8 @@ struct ExtractArgs {
   std::string time, level;
   std::string method = "nearest";
   double tolerance_km = 0;
-  bool unpack = false;
+  bool unpack = false;  // the default since issue 29; kept so that scripts that pass it still work
+  bool raw = false;
   bool allow_incomplete = false;
   std::string format = "covjson";
   std::optional<std::string> output;
@@ -98,9 +99,17 @@ Result<grid::ExtractRequest> ParseRequest(const ExtractArgs& args) {
   r.time = args.time;
   r.level = args.level;
   r.tolerance_km = args.tolerance_km;
-  // CoverageJSON and netCDF have no packing and no fill values of their own: they hold values
-  // (NaN / null where missing); --unpack chooses for csv and json.
-  r.unpack = args.unpack || args.format == "nc" || args.format == "covjson";
+  // Values as the variable means them (scale/offset applied, fill values missing) in every
+  // format: a packed short or a 1e20 fill printed as data misleads (issue 29, 3.3). --raw gives
+  // csv and json the stored numbers; CoverageJSON and netCDF have no packing of their own.
+  if (args.raw && args.unpack) {
+    return Status::InvalidArgument("--raw and --unpack contradict each other: give one");
+  }
+  if (args.raw && (args.format == "nc" || args.format == "covjson")) {
+    return Status::InvalidArgument("--raw is for --format csv and json; " + args.format +
+                                   " always holds unpacked values");
+  }
+  r.unpack = !args.raw;
   r.allow_incomplete = args.allow_incomplete;
   return r;
 }
@@ -218,8 +227,10 @@ Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
                   "local cell spacing)")
       ->type_name("KM");
   app->add_flag("--unpack", args->unpack,
-                "csv and json: apply scale/offset, fill values become empty / null (covjson and "
-                "nc are always unpacked)");
+                "Apply scale/offset; fill values become empty / null (the default: kept for "
+                "scripts that pass it)");
+  app->add_flag("--raw", args->raw,
+                "csv and json: the stored values (packed integers, fill values as numbers)");
   app->add_flag("--allow-incomplete", args->allow_incomplete,
                 "Read a dataset that is not DONE (unwritten blocks read as fill values)");
   app->add_option(

@@ -6,13 +6,17 @@
 // the same over one poll (it is not being written any more); the run records the files it holds
 // (attribute `ingested_files`, written with their steps' completion), so a restart skips them.
 #include <malloc.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -44,6 +48,7 @@ struct IngestArgs {
   std::optional<std::string> expected_steps;
   std::optional<std::string> interval;
   std::optional<std::string> type;
+  std::optional<std::string> quarantine;  // default: WATCH/quarantine
   bool once = false;
 };
 
@@ -177,11 +182,87 @@ Result<std::map<std::string, std::vector<std::string>>> Poll(const IngestArgs& a
   return ready;
 }
 
+// Runs importers::CheckGribFile(path) in a child process (fork: no new program, the parent's
+// loaded libraries). ecCodes aborts the process on some damaged messages that the structure check
+// cannot see; in a child that costs the child, and the parent quarantines the file and goes on
+// (issue 29, 1.2). The child's error comes back through a pipe with its status code.
+Status CheckInChild(const std::string& path) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return Status::Unavailable(std::string("cannot make a pipe: ") + std::strerror(errno));
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return Status::Unavailable(std::string("cannot start a process: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    const Status s = importers::CheckGribFile(path);
+    if (!s.ok()) {
+      const std::string text = std::to_string(int(s.code())) + " " + std::string(s.message());
+      const ssize_t written = write(fds[1], text.data(), text.size());
+      (void)written;  // the parent reads what arrived; nothing else to do about a short write
+    }
+    _exit(s.ok() ? 0 : 1);
+  }
+  close(fds[1]);
+  std::string reply;
+  char buffer[4096];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof(buffer))) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    reply.append(buffer, size_t(n));
+  }
+  close(fds[0]);
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(wstatus)) {
+    return Status::DataLoss(Quote(path) + ": the GRIB library crashed reading it (" +
+                            strsignal(WTERMSIG(wstatus)) + "): a corrupt message");
+  }
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) return Status::OK();
+  const size_t space = reply.find(' ');
+  if (space == std::string::npos) {
+    return Status::Internal(Quote(path) + ": the check of the file failed without a message");
+  }
+  return Status(StatusCode(std::atoi(reply.substr(0, space).c_str())), reply.substr(space + 1));
+}
+
+// Whether a failed file is at fault (and goes to quarantine) rather than the store or the
+// system (and is tried again at the next poll... after it changes, or at the next start).
+bool FileIsAtFault(const Status& s) {
+  return s.code() == StatusCode::kDataLoss || s.code() == StatusCode::kInvalidArgument ||
+         s.code() == StatusCode::kOutOfRange || s.code() == StatusCode::kUnimplemented;
+}
+
+// Moves `file` into the quarantine folder with a NAME.error beside it that says why: it is not
+// tried again, even after a restart, and whoever looks finds the reason next to it.
+void Quarantine(const std::string& file, const std::string& folder, const Status& why) {
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  const fs::path target = fs::path(folder) / fs::path(file).filename();
+  if (!ec) fs::rename(file, target, ec);
+  if (ec) {
+    std::fprintf(stderr,
+                 "gridstore ingest: could not quarantine %s in %s (%s); it stays aside "
+                 "until it changes or ingest restarts\n",
+                 Quote(file).c_str(), Quote(folder).c_str(), ec.message().c_str());
+    return;
+  }
+  std::ofstream(target.string() + ".error") << why.ToString() << "\n";
+  std::fprintf(stderr, "gridstore ingest: quarantined %s in %s\n", Quote(file).c_str(),
+               Quote(folder).c_str());
+}
+
 // Appends one dataset's ready files, each on its own, skipping those the run already holds.
 // Returns how many failed.
 int IngestFiles(grid::GridStore* store, const std::string& id,
                 const std::vector<std::string>& files, importers::GribImportOptions options,
-                std::map<std::string, Seen>* seen) {
+                const std::string& quarantine, std::map<std::string, Seen>* seen) {
   std::set<std::string> held;
   if (auto meta = store->GetDataSetMeta(id); meta.ok()) {
     for (std::string& line :
@@ -198,12 +279,18 @@ int IngestFiles(grid::GridStore* store, const std::string& id,
       std::printf("skipped %s: already in %s\n", EscapeBytes(name).c_str(), Quote(id).c_str());
       continue;
     }
-    auto summary = importers::ImportGrib(store, file, options);
+    Status checked = CheckInChild(file);
+    Result<importers::ImportSummary> summary =
+        checked.ok() ? importers::ImportGrib(store, file, options) : checked;
     if (!summary.ok()) {
       std::fprintf(stderr, "gridstore ingest: %s\n",
                    SanitizeMessage(summary.status().ToString(), false).c_str());
+      if (FileIsAtFault(summary.status())) Quarantine(file, quarantine, summary.status());
       ++failed;
       continue;
+    }
+    for (const std::string& note : summary->notes) {
+      std::fprintf(stderr, "note: %s\n", SanitizeMessage(note, false).c_str());
     }
     std::printf("ingested %s into %s: %ld plane(s); %ld of %ld step(s) complete, %s\n",
                 EscapeBytes(name).c_str(), Quote(id).c_str(), static_cast<long>(summary->planes),
@@ -240,6 +327,11 @@ Status RunIngest(const CommandContext& context, const IngestArgs& args) {
   if (!fs::is_directory(args.watch, ec)) {
     return Status::NotFound("--watch " + Quote(args.watch) + " is not a folder");
   }
+  const std::string quarantine =
+      args.quarantine ? *args.quarantine : (fs::path(args.watch) / "quarantine").string();
+  if (args.quarantine && args.quarantine->empty()) {
+    return Status::InvalidArgument("--quarantine is empty: give a folder");
+  }
   GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.create_if_missing = true}));
   // Planes of megabytes at a high rate: reused in the heap rather than mapped afresh (import.cc).
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
@@ -252,7 +344,7 @@ Status RunIngest(const CommandContext& context, const IngestArgs& args) {
     GRIDSTORE_ASSIGN_OR_RETURN(auto ready, Poll(args, pattern, &seen));
     for (const auto& [id, files] : ready) {
       if (stop_requested) break;
-      failed += IngestFiles(store.get(), id, files, options, &seen);
+      failed += IngestFiles(store.get(), id, files, options, quarantine, &seen);
     }
     GRIDSTORE_RETURN_IF_ERROR(Settle(store.get()));
     if (args.once) break;
@@ -289,6 +381,10 @@ Command RegisterIngest(CLI::App& parent, const CommandContext& context) {
       ->type_name("S");
   AddOptionalString(app, "--type", &args->type, "Store values as float32 (default) or float64")
       ->type_name("float32|float64");
+  AddOptionalString(app, "--quarantine", &args->quarantine,
+                    "Where files that cannot be read go, each with NAME.error saying why "
+                    "(default: a folder quarantine in the watched one)")
+      ->type_name("DIR");
   app->add_flag("--once", args->once,
                 "Ingest the files there now and exit (for cron); exit status 1 if any failed");
   return {app, Done([&context, args] { return RunIngest(context, *args); })};

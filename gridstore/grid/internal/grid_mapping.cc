@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "gridstore/grid/internal/geo_libraries.h"
 #include "gridstore/util/internal/strings.h"
@@ -67,6 +68,13 @@ class MappingAttributes {
   const grid::Coordinate& mapping_;
 };
 
+// A string attribute of the mapping in lower case, or "".
+std::string StringAttr(const grid::Coordinate& mapping, std::string_view name) {
+  std::string v(Trim(grid::StringAttribute(mapping.attributes, name)));
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return v;
+}
+
 struct ProjDeleter {
   void operator()(PJ* p) const { proj::proj_destroy(p); }
 };
@@ -76,9 +84,71 @@ struct ContextDeleter {
 
 }  // namespace
 
-Result<std::string> ProjDefinition(const grid::Coordinate& mapping) {
+namespace {
+
+// The parameters of one CF grid mapping as PROJ takes them. `a` is read through Param, which
+// accepts the CF name and, with a note, the names some writers use instead.
+class Definition {
+ public:
+  Definition(const MappingAttributes& a, std::vector<std::string>* notes) : a_(a), notes_(notes) {}
+
+  // " +KEY=VALUE" from the first of `names` present (a later one is a common non-CF spelling:
+  // noted), or from `fallback` if none is and it is given; else an error naming the CF one.
+  Status Param(const char* key, std::initializer_list<const char*> names,
+               std::optional<double> fallback = std::nullopt, size_t index = 0) {
+    const char* cf = *names.begin();
+    for (const char* n : names) {
+      if (!a_.Has(n)) continue;
+      if (n != cf && notes_ != nullptr) {
+        notes_->push_back("grid mapping attribute " + Quote(n) + " taken for CF's " + Quote(cf));
+      }
+      def_ += std::string(" +") + key + "=" + FormatDouble(a_.Get(n, 0, index));
+      return Status::OK();
+    }
+    if (fallback) {
+      def_ += std::string(" +") + key + "=" + FormatDouble(*fallback);
+      return Status::OK();
+    }
+    return a_.Require({cf});
+  }
+  void Add(const std::string& text) { def_ += text; }
+  const std::string& text() const { return def_; }
+
+ private:
+  const MappingAttributes& a_;
+  std::vector<std::string>* notes_;
+  std::string def_;
+};
+
+constexpr const char* kSupported =
+    "albers_conical_equal_area, azimuthal_equidistant, geostationary, "
+    "lambert_azimuthal_equal_area, lambert_conformal_conic, lambert_cylindrical_equal_area, "
+    "latitude_longitude, mercator, oblique_mercator, orthographic, polar_stereographic, "
+    "rotated_latitude_longitude, sinusoidal, stereographic, transverse_mercator, "
+    "vertical_perspective";
+
+}  // namespace
+
+Result<std::string> ProjDefinition(const grid::Coordinate& mapping,
+                                   std::vector<std::string>* notes) {
   const MappingAttributes a(mapping);
   const std::string name = a.Name();
+  Definition d(a, notes);
+  // The CF names of the origin; lon/lat of the projection origin are often written for the
+  // central meridian and the reverse, so each accepts the other with a note.
+  auto lat0 = [&] { return d.Param("lat_0", {"latitude_of_projection_origin"}, 0.0); };
+  auto lon0_origin = [&] {
+    return d.Param("lon_0", {"longitude_of_projection_origin", "longitude_of_central_meridian"},
+                   0.0);
+  };
+  auto lon0_meridian = [&] {
+    return d.Param("lon_0", {"longitude_of_central_meridian", "longitude_of_projection_origin"},
+                   0.0);
+  };
+  auto finish = [&](bool metres) {
+    d.Add(a.FalseOrigin() + a.Earth() + (metres ? " +units=m" : "") + " +no_defs");
+    return d.text();
+  };
   if (name == "rotated_latitude_longitude") {
     GRIDSTORE_RETURN_IF_ERROR(a.Require({"grid_north_pole_latitude", "grid_north_pole_longitude"}));
     return "+proj=ob_tran +o_proj=longlat +o_lon_p=" +
@@ -87,43 +157,126 @@ Result<std::string> ProjDefinition(const grid::Coordinate& mapping) {
            " +lon_0=" + FormatDouble(180 + a.Get("grid_north_pole_longitude", 0)) + a.Earth() +
            " +no_defs";
   }
-  if (name == "lambert_conformal_conic") {
-    GRIDSTORE_RETURN_IF_ERROR(a.Require(
-        {"standard_parallel", "longitude_of_central_meridian", "latitude_of_projection_origin"}));
+  if (name == "latitude_longitude") return std::string("+proj=longlat") + a.Earth() + " +no_defs";
+  if (name == "lambert_conformal_conic" || name == "albers_conical_equal_area") {
+    GRIDSTORE_RETURN_IF_ERROR(a.Require({"standard_parallel"}));
     const double lat1 = a.Get("standard_parallel", 0, 0);
     const double lat2 = a.Count("standard_parallel") > 1 ? a.Get("standard_parallel", 0, 1) : lat1;
-    return "+proj=lcc +lat_1=" + FormatDouble(lat1) + " +lat_2=" + FormatDouble(lat2) +
-           " +lat_0=" + FormatDouble(a.Get("latitude_of_projection_origin", 0)) +
-           " +lon_0=" + FormatDouble(a.Get("longitude_of_central_meridian", 0)) + a.FalseOrigin() +
-           a.Earth() + " +units=m +no_defs";
+    d.Add(std::string(name == "albers_conical_equal_area" ? "+proj=aea" : "+proj=lcc") +
+          " +lat_1=" + FormatDouble(lat1) + " +lat_2=" + FormatDouble(lat2));
+    GRIDSTORE_RETURN_IF_ERROR(lat0());
+    GRIDSTORE_RETURN_IF_ERROR(lon0_meridian());
+    return finish(true);
   }
-  if (name == "polar_stereographic") {
-    GRIDSTORE_RETURN_IF_ERROR(a.Require({"latitude_of_projection_origin"}));
-    const double lon0 = a.Has("straight_vertical_longitude_from_pole")
-                            ? a.Get("straight_vertical_longitude_from_pole", 0)
-                            : a.Get("longitude_of_projection_origin", 0);
-    std::string def =
-        "+proj=stere +lat_0=" + FormatDouble(a.Get("latitude_of_projection_origin", 90)) +
-        " +lon_0=" + FormatDouble(lon0);
-    if (a.Has("standard_parallel")) {
-      def += " +lat_ts=" + FormatDouble(a.Get("standard_parallel", 0));
+  if (name == "polar_stereographic" || name == "stereographic") {
+    const bool polar = name == "polar_stereographic";
+    d.Add("+proj=stere");
+    GRIDSTORE_RETURN_IF_ERROR(polar ? d.Param("lat_0", {"latitude_of_projection_origin"}) : lat0());
+    if (polar) {
+      GRIDSTORE_RETURN_IF_ERROR(d.Param(
+          "lon_0", {"straight_vertical_longitude_from_pole", "longitude_of_projection_origin"},
+          0.0));
     } else {
-      def += " +k_0=" + FormatDouble(a.Get("scale_factor_at_projection_origin", 1));
+      GRIDSTORE_RETURN_IF_ERROR(lon0_origin());
     }
-    return def + a.FalseOrigin() + a.Earth() + " +units=m +no_defs";
+    if (polar && a.Has("standard_parallel")) {
+      GRIDSTORE_RETURN_IF_ERROR(d.Param("lat_ts", {"standard_parallel"}));
+    } else {
+      GRIDSTORE_RETURN_IF_ERROR(d.Param("k_0", {"scale_factor_at_projection_origin"}, 1.0));
+    }
+    return finish(true);
   }
-  if (name == "latitude_longitude") return std::string("+proj=longlat") + a.Earth() + " +no_defs";
-  return Status::InvalidArgument(
-      "grid mapping " + Quote(mapping.name) + ": grid_mapping_name " + Quote(name) +
-      " is not supported (supported: rotated_latitude_longitude, lambert_conformal_conic, "
-      "polar_stereographic, latitude_longitude); give the grid 2-D latitude and longitude "
-      "coordinates instead");
+  if (name == "transverse_mercator") {
+    d.Add("+proj=tmerc");
+    GRIDSTORE_RETURN_IF_ERROR(lat0());
+    GRIDSTORE_RETURN_IF_ERROR(lon0_meridian());
+    GRIDSTORE_RETURN_IF_ERROR(d.Param(
+        "k_0", {"scale_factor_at_central_meridian", "scale_factor_at_projection_origin"}, 1.0));
+    return finish(true);
+  }
+  if (name == "mercator") {
+    d.Add("+proj=merc");
+    GRIDSTORE_RETURN_IF_ERROR(lon0_origin());
+    if (a.Has("standard_parallel")) {
+      GRIDSTORE_RETURN_IF_ERROR(d.Param("lat_ts", {"standard_parallel"}));
+    } else {
+      GRIDSTORE_RETURN_IF_ERROR(d.Param("k_0", {"scale_factor_at_projection_origin"}, 1.0));
+    }
+    return finish(true);
+  }
+  if (name == "oblique_mercator") {
+    d.Add("+proj=omerc");
+    GRIDSTORE_RETURN_IF_ERROR(lat0());
+    GRIDSTORE_RETURN_IF_ERROR(d.Param("lonc", {"longitude_of_projection_origin"}));
+    GRIDSTORE_RETURN_IF_ERROR(d.Param("alpha", {"azimuth_of_central_line"}));
+    GRIDSTORE_RETURN_IF_ERROR(d.Param("k_0", {"scale_factor_at_projection_origin"}, 1.0));
+    return finish(true);
+  }
+  if (name == "lambert_azimuthal_equal_area" || name == "azimuthal_equidistant" ||
+      name == "orthographic") {
+    d.Add(name == "lambert_azimuthal_equal_area" ? "+proj=laea"
+          : name == "orthographic"               ? "+proj=ortho"
+                                                 : "+proj=aeqd");
+    GRIDSTORE_RETURN_IF_ERROR(lat0());
+    GRIDSTORE_RETURN_IF_ERROR(lon0_origin());
+    return finish(true);
+  }
+  if (name == "lambert_cylindrical_equal_area") {
+    d.Add("+proj=cea");
+    GRIDSTORE_RETURN_IF_ERROR(lon0_meridian());
+    if (a.Has("standard_parallel")) {
+      GRIDSTORE_RETURN_IF_ERROR(d.Param("lat_ts", {"standard_parallel"}));
+    } else {
+      GRIDSTORE_RETURN_IF_ERROR(d.Param("k_0", {"scale_factor_at_projection_origin"}, 1.0));
+    }
+    return finish(true);
+  }
+  if (name == "sinusoidal") {
+    d.Add("+proj=sinu");
+    GRIDSTORE_RETURN_IF_ERROR(lon0_meridian());
+    return finish(true);
+  }
+  if (name == "geostationary" || name == "vertical_perspective") {
+    const bool geos = name == "geostationary";
+    d.Add(geos ? "+proj=geos" : "+proj=nsper");
+    GRIDSTORE_RETURN_IF_ERROR(d.Param("h", {"perspective_point_height"}));
+    if (!geos) GRIDSTORE_RETURN_IF_ERROR(lat0());
+    GRIDSTORE_RETURN_IF_ERROR(lon0_origin());
+    if (geos) {
+      // CF names the sweep axis, or the fixed one (the other); x is the default (GOES).
+      const std::string sweep = StringAttr(mapping, "sweep_angle_axis");
+      const std::string fixed = StringAttr(mapping, "fixed_angle_axis");
+      d.Add(std::string(" +sweep=") +
+            (sweep == "y" || (sweep.empty() && fixed == "x") ? "y" : "x"));
+    }
+    return finish(true);
+  }
+  if (name.empty()) {
+    return Status::InvalidArgument("grid mapping " + Quote(mapping.name) +
+                                   " has no grid_mapping_name (supported: " + kSupported + ")");
+  }
+  return Status::InvalidArgument("grid mapping " + Quote(mapping.name) + ": grid_mapping_name " +
+                                 Quote(name) + " is not supported (supported: " + kSupported +
+                                 "); give the grid 2-D latitude and longitude coordinates instead");
 }
 
-Status ToGeographic(const grid::Coordinate& mapping, double xy_scale, const std::vector<double>& xs,
-                    const std::vector<double>& ys, std::vector<double>* lons,
-                    std::vector<double>* lats) {
-  GRIDSTORE_ASSIGN_OR_RETURN(const std::string definition, ProjDefinition(mapping));
+Status ToGeographic(const grid::Coordinate& mapping, std::string_view xy_units,
+                    const std::vector<double>& xs, const std::vector<double>& ys,
+                    std::vector<double>* lons, std::vector<double>* lats,
+                    std::vector<std::string>* notes) {
+  GRIDSTORE_ASSIGN_OR_RETURN(const std::string definition, ProjDefinition(mapping, notes));
+  std::string units(Trim(xy_units));
+  for (char& c : units) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  double xy_scale = 1;  // to metres
+  if (units == "km" || units == "kilometre" || units == "kilometer" || units == "kilometres" ||
+      units == "kilometers") {
+    xy_scale = 1000;
+  } else if (units == "rad" || units == "radian" || units == "radians") {
+    // A geostationary image's scanning angles (CF): metres at the satellite's height.
+    xy_scale = MappingAttributes(mapping).Get("perspective_point_height", 1);
+  } else if (units == "microradian" || units == "microradians") {
+    xy_scale = 1e-6 * MappingAttributes(mapping).Get("perspective_point_height", 1);
+  }
   GRIDSTORE_RETURN_IF_ERROR(LoadProj());
   std::unique_ptr<PJ_CONTEXT, ContextDeleter> context(proj::proj_context_create());
   proj::proj_log_level(context.get(), PJ_LOG_NONE);
@@ -146,9 +299,13 @@ Status ToGeographic(const grid::Coordinate& mapping, double xy_scale, const std:
   }
   proj::proj_trans_generic(pj.get(), PJ_INV, lons->data(), sizeof(double), n, lats->data(),
                            sizeof(double), n, nullptr, 0, 0, nullptr, 0, 0);
+  // Points PROJ cannot place (off the disk of a geostationary view) come back as HUGE_VAL: NaN,
+  // so that they are no cell's centre.
   for (size_t i = 0; i < n; ++i) {
-    (*lons)[i] *= kDegrees;
-    (*lats)[i] *= kDegrees;
+    const bool valid = std::isfinite((*lons)[i]) && std::isfinite((*lats)[i]) &&
+                       std::fabs((*lons)[i]) < 1e10 && std::fabs((*lats)[i]) < 1e10;
+    (*lons)[i] = valid ? (*lons)[i] * kDegrees : NAN;
+    (*lats)[i] = valid ? (*lats)[i] * kDegrees : NAN;
   }
   return Status::OK();
 }

@@ -129,8 +129,12 @@ std::string TooManyDimensions(const std::string& path, const NcVariable& v, bool
 grid::Coordinate MakeCoordinate(const NcVariable& v) {
   grid::Coordinate c;
   c.name = v.name;
-  c.type = *ToDataType(v.type);
   c.attributes = v.attributes;
+  if (!ToDataType(v.type)) {  // a text grid mapping: kept as an int scalar with its attributes
+    c.type = DataType::kInt32;
+    return c;
+  }
+  c.type = *ToDataType(v.type);
   for (size_t i = 0; i < v.dim_names.size(); ++i) {
     c.dimensions.push_back(v.dim_names[i]);
     c.shape.push_back(static_cast<int64_t>(v.dim_lengths[i]));
@@ -183,6 +187,18 @@ bool IsCoordinateVariable(const NcVariable& v) {
   return v.dim_names.size() == 1 && v.dim_names[0] == v.name;
 }
 
+// A latitude or longitude by CF's own marks (standard_name, or units in degrees north/east):
+// MM5 and others write 2-D lat/lon that no `coordinates` attribute names.
+bool IsLatitudeOrLongitude(const NcVariable& v) {
+  const std::string sn = Lower(gridstore::Trim(StringAttribute(v.attributes, "standard_name")));
+  if (sn == "latitude" || sn == "longitude") return true;
+  const std::string units = Lower(gridstore::Trim(StringAttribute(v.attributes, "units")));
+  static const std::set<std::string, std::less<>> kUnits = {
+      "degrees_north", "degree_north", "degree_n", "degrees_n", "degreen", "degreesn",
+      "degrees_east",  "degree_east",  "degree_e", "degrees_e", "degreee", "degreese"};
+  return kUnits.count(units) > 0;
+}
+
 Classified Classify(const NcVariable& v, const References& refs) {
   if (v.type == NC_CHAR) return {Role::kSkipped, "character variable"};
   if (v.type == NC_STRING) return {Role::kSkipped, "string variable"};
@@ -191,6 +207,7 @@ Classified Classify(const NcVariable& v, const References& refs) {
   if (refs.grid_mappings.count(v.name)) return {Role::kSkipped, "grid mapping variable"};
   if (IsCoordinateVariable(v)) return {Role::kCoordinate, ""};
   if (refs.coordinates.count(v.name) && v.dim_names.size() <= 2) return {Role::kCoordinate, ""};
+  if (v.dim_names.size() == 2 && IsLatitudeOrLongitude(v)) return {Role::kCoordinate, ""};
   if (v.dim_names.empty()) return {Role::kSkipped, "scalar variable"};
   if (v.dim_names.size() == 1) return {Role::kSkipped, "1-D variable that is not a coordinate"};
   if (v.dim_names.size() > grid::kRank) return {Role::kTooManyDimensions, ""};
@@ -322,8 +339,10 @@ std::set<std::string, std::less<>> CellMetadataOf(const FileStructure& f,
     const NcVariable& v = f.variables[i];
     for (auto& t : SplitWhitespace(StringAttribute(v.attributes, "grid_mapping"))) {
       if (t.back() == ':') t.pop_back();  // "crs: lat lon": the mapping is before the colon
+      // A grid mapping's value means nothing, only its attributes do, so its type does not
+      // matter: CDO writes `char rotated_pole` (CORDEX), others int, byte or float.
       const NcVariable* m = f.Find(t);
-      if (m != nullptr && m->dim_names.empty() && ToDataType(m->type)) kept.insert(t);
+      if (m != nullptr && (m->dim_names.empty() || !ToDataType(m->type))) kept.insert(t);
     }
     coordinates.insert(v.dim_names.begin(), v.dim_names.end());
     for (auto& n : SplitWhitespace(StringAttribute(v.attributes, "coordinates"))) {
@@ -392,8 +411,12 @@ Result<ImportPlan> PlanImport(const std::string& path,
   for (size_t i = 0; i < f->variables.size(); ++i) {
     const NcVariable& v = f->variables[i];
     if (roles[i].role != Role::kCoordinate && !kept.count(v.name)) continue;
+    // A 2-D latitude or longitude over dimensions the variables use is theirs even where no
+    // `coordinates` attribute names it.
+    const bool unnamed_lat_lon = v.dim_names.size() == 2 && IsLatitudeOrLongitude(v) &&
+                                 used_dims.count(v.dim_names[0]) && used_dims.count(v.dim_names[1]);
     const bool wanted = (IsCoordinateVariable(v) && used_dims.count(v.name)) ||
-                        aux_names.count(v.name) || kept.count(v.name);
+                        aux_names.count(v.name) || kept.count(v.name) || unnamed_lat_lon;
     if (!wanted) continue;
     if (std::count(v.dim_lengths.begin(), v.dim_lengths.end(), size_t{0}) > 0) {
       plan.notes.push_back("skipped coordinate " + Quote(v.name) + ": it has no values");

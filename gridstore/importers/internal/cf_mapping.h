@@ -73,6 +73,8 @@ References CollectReferences(const FileStructure& f);
 // A 1-D variable named after its dimension.
 bool IsCoordinateVariable(const NcVariable& v);
 Classified Classify(const NcVariable& v, const References& refs);
+// A latitude or longitude by its standard_name or units (degrees north / east).
+bool IsLatitudeOrLongitude(const NcVariable& v);
 // CF: a dimension is vertical if its coordinate variable has axis "Z", a `positive` attribute,
 // or units of pressure.
 bool IsVerticalDimension(const FileStructure& f, const std::string& dim);

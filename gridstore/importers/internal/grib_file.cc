@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "gridstore/importers/internal/eccodes_api.h"
+#include "gridstore/importers/internal/grib_structure.h"
 #include "gridstore/importers/internal/read_and_work.h"
 #include "gridstore/util/internal/strings.h"
 
@@ -194,6 +195,9 @@ struct HandleDeleter {
 }  // namespace
 
 Result<std::vector<GribField>> GribFile::Scan(int file) {
+  // ecCodes trusts a message's lengths and aborts the process on a damaged one: the structure
+  // is checked first, so that such a file costs one error (grib_structure.h).
+  GRIDSTORE_ASSIGN_OR_RETURN(notes_, CheckGribStructure(file_, path_));
   GRIDSTORE_RETURN_IF_ERROR(Rewind());
   // This thread reads the messages; one worker per core reads their keys (the concept lookups
   // behind them are most of a header's cost, and ecCodes runs them concurrently on different

@@ -80,7 +80,8 @@ class GribFile {
   ~GribFile();
 
   // Every field's header, in file order; the file is then rewound for Next. DataLoss naming the
-  // file and field for a truncated or corrupt message; InvalidArgument if it holds no GRIB.
+  // file and field for a truncated or corrupt message (its structure is checked before ecCodes
+  // reads it: grib_structure.h); InvalidArgument if it holds no GRIB.
   // `file` is stored in every field (GribField::file).
   Result<std::vector<GribField>> Scan(int file = 0);
   // Decodes the next field's values (NaN where missing), in Scan's order; *latlon (if not null)
@@ -95,6 +96,8 @@ class GribFile {
   Status Rewind();
 
   const std::string& path() const { return path_; }
+  // What Scan noticed without failing: bytes outside any message (WMO headers, junk).
+  const std::vector<std::string>& notes() const { return notes_; }
 
  private:
   GribFile(std::string path, std::FILE* file) : path_(std::move(path)), file_(file) {}
@@ -102,6 +105,7 @@ class GribFile {
   std::string path_;
   std::FILE* file_;
   int next_ = 0;  // fields returned by Next so far
+  std::vector<std::string> notes_;
 };
 
 // True if the file at `path` starts with a GRIB message: "GRIB" and edition 1 or 2 in its first

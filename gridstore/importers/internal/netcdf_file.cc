@@ -217,6 +217,10 @@ Status ReadCoordinateValues(int ncid, const std::string& path, ImportPlan* plan)
   for (size_t i = 0; i < plan->meta.coordinates.size(); ++i) {
     grid::Coordinate& c = plan->meta.coordinates[i];
     const NcVariable& v = *plan->coordinate_sources[i];
+    if (!ToDataType(v.type)) {  // a text grid mapping (MakeCoordinate): only its attributes count
+      c.values.assign(1, 0.0);
+      continue;
+    }
     size_t count = 1;
     for (size_t length : v.dim_lengths) count *= length;
     c.values.resize(count);

@@ -73,7 +73,11 @@ Result<std::shared_ptr<const CollectionSummary>> Summarize(const grid::DataSetMe
   return std::shared_ptr<const CollectionSummary>(std::move(summary));
 }
 
-ordered_json AxisExtent(const grid::AxisCoordinate& axis, bool time) {
+// An axis's extent as OGC API-EDR 1.1's extent.yaml has it: `interval` is an array of [lo, hi]
+// pairs. A time axis is a `temporal` extent only if it has CF time units (its labels are then ISO
+// 8601 with a temporal reference system); any other axis (levels, or a "time" counted in `mon`
+// or without units) is described by its name, units and values, never as dates.
+ordered_json AxisExtent(const grid::AxisCoordinate& axis) {
   ordered_json values = ordered_json::array();
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   int64_t lo_i = 0, hi_i = 0;
@@ -83,9 +87,11 @@ ordered_json AxisExtent(const grid::AxisCoordinate& axis, bool time) {
     if (v > hi) hi = v, hi_i = i;
     if (size_t(i) < kMaxListedValues) values.push_back(axis.Label(i));
   }
-  ordered_json extent = {{"interval", {{axis.Label(lo_i), axis.Label(hi_i)}}}};
+  ordered_json extent = ordered_json::object();
+  extent["interval"] =
+      ordered_json::array({ordered_json::array({axis.Label(lo_i), axis.Label(hi_i)})});
   if (size_t(axis.size()) <= kMaxListedValues) extent["values"] = values;
-  if (time) {
+  if (axis.is_time()) {
     const grid::Calendar cal = axis.time_units()->calendar();
     const bool gregorian =
         cal == grid::Calendar::kStandard || cal == grid::Calendar::kProlepticGregorian;
@@ -212,8 +218,22 @@ ordered_json CollectionDocument(const grid::DataSetMeta& meta, const CollectionS
     const auto& b = *summary.bbox;
     extent["spatial"] = {{"bbox", {{b[0], b[1], b[2], b[3]}}}, {"crs", kCrs84}};
   }
-  if (summary.time_axis) extent["temporal"] = AxisExtent(*summary.time_axis, true);
-  if (summary.level_axis) extent["vertical"] = AxisExtent(*summary.level_axis, false);
+  ordered_json custom = ordered_json::array();
+  if (summary.time_axis) {
+    ordered_json t = AxisExtent(*summary.time_axis);
+    if (summary.time_axis->is_time()) {
+      extent["temporal"] = std::move(t);
+    } else {  // not CF time: no calendar, so not a temporal extent (issue 29, 3.2)
+      t["id"] = summary.time_axis->name();
+      t["reference"] = summary.time_axis->units().empty()
+                           ? "a time-like axis without units: it has no calendar"
+                           : "a time-like axis in " + Quote(summary.time_axis->units()) +
+                                 ", which are not CF time units: it has no calendar";
+      custom.push_back(std::move(t));
+    }
+  }
+  if (summary.level_axis) extent["vertical"] = AxisExtent(*summary.level_axis);
+  if (!custom.empty()) extent["custom"] = std::move(custom);
   doc["extent"] = extent;
   doc["data_queries"] = DataQueries(url);
   doc["crs"] = {"CRS84"};

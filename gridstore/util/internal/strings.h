@@ -72,6 +72,11 @@ bool PercentDecode(std::string_view text, bool plus_is_space, std::string* out);
 // FormatDouble(3) == "3"; "nan", "inf", "-inf".
 std::string FormatDouble(double value);
 
+// One CSV field (RFC 4180): as is, unless it holds a comma, a double quote, CR or LF, or starts
+// or ends with a space; then in double quotes, with each double quote doubled. Every CSV writer
+// (fetch's and extract's) quotes through this one function.
+std::string CsvField(std::string_view text);
+
 // The compact form of benchmark tables and block sizes: ShapeCross({10, 2, 9, 9}) == "10x2x9x9".
 std::string ShapeCross(std::span<const int64_t> extents);
 
