@@ -2,7 +2,6 @@
 //
 // Creates a store and a dataset with three 4-D variables, writes every plane, and marks the
 // dataset DONE: the lifecycle an import follows (meta with INIT, then data, then DONE).
-#include <chrono>
 
 #include "sample_common.h"
 
@@ -64,14 +63,8 @@ int main(int argc, char** argv) {
       }
     }
   }
-  Check(writer->Flush(), "Flush");
-
-  meta.set_status(kStatusDone);
-  meta.attributes["create_time"] =
-      AttributeValue::Int64(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                std::chrono::system_clock::now().time_since_epoch())
-                                .count());
-  Check(store->UpdateDataSetMeta(meta), "UpdateDataSetMeta");
+  // Publishes the dataset (DONE, create_time) only if every plane was written.
+  Check(writer->Finish(), "Finish");
   WriteStats stats = writer->stats();
   std::printf("wrote %ld planes, %ld blocks: %ld raw bytes stored in %ld (ratio %.2f)\n",
               long(stats.planes), long(stats.blocks), long(stats.raw_bytes),

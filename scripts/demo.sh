@@ -14,10 +14,13 @@ if [ ! -d "$data" ]; then
 fi
 bash scripts/install-deps.sh
 bash scripts/build.sh build
-# The Python package for Debian's python3 (/usr/local/lib/python3.11/dist-packages): docs/python.md.
-cmake --install build --component python > /dev/null
+# Installed into /usr/local, so that a shell finds what the docs write: `gridstore` on PATH, its
+# man page (`man gridstore`) and bash completion, the library and headers for find_package, and
+# the Python package for Debian's python3 (/usr/local/lib/python3.11/dist-packages).
+cmake --install build > /dev/null
+command -v gridstore > /dev/null || { echo "demo: gridstore is not on PATH after install" >&2; exit 1; }
 
-gs() { echo "+ gridstore $*" >&2; build/tools/gridstore --store out/demo-store "$@"; }
+gs() { echo "+ gridstore $*" >&2; gridstore --store out/demo-store "$@"; }
 rm -rf out/demo-store
 mkdir -p out
 

@@ -11,7 +11,8 @@
 #   4. Clang with -Wthread-safety -Werror: every source of the library, the command and the
 #      service compiled on its own (scripts/check-sources.sh: lock annotations checked, and no
 #      source relying on includes of another); and the tree follows .clang-format;
-#   5. libFuzzer: the request parsing of `gridstore serve`, fuzzed for 60 s (scripts/fuzz.sh).
+#   5. libFuzzer: the request parsing of `gridstore serve` for 60 s, then the file-header checks
+#      and the coordinate/time/level parsers for 20 s each (scripts/fuzz.sh).
 # Builds 1-3 and 5 are unity builds (CMAKE_UNITY_BUILD, see scripts/build.sh): with them, -O1
 # in the sanitizer builds, and step 4 compiling without code generation, the whole run went
 # from 59 min to 23 on 2 cores.
@@ -31,10 +32,14 @@ echo "== 1/5 normal build"
 # The benchmark programs are built too (not run: docs/BENCHMARKS.md has their commands), so that
 # they cannot rot unnoticed.
 bash scripts/build.sh build -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA" -DGRIDSTORE_BUILD_BENCHMARKS=ON
-# The Python package, installed for Debian's python3 (/usr/local/lib/python3.11/dist-packages),
-# so that `python3 -c "import gridstore"` and xr.open_dataset(..., engine="gridstore") work after
-# this command; the tests themselves use the build tree's copy (python.install checks the install).
-cmake --install build --component python
+# Installed into /usr/local: `gridstore` on PATH with its man page and bash completion, the
+# library, and the Python package for Debian's python3 (/usr/local/lib/python3.11/dist-packages),
+# so that `gridstore --version`, `man gridstore`, `python3 -c "import gridstore"` and
+# xr.open_dataset(..., engine="gridstore") work after this command; the tests themselves use the
+# build tree's copies (python.install and install.* check the installs).
+cmake --install build > /dev/null
+command -v gridstore > /dev/null || { echo "gridstore is not on PATH after install" >&2; exit 1; }
+test -f /usr/local/share/man/man1/gridstore.1 || { echo "the man page was not installed" >&2; exit 1; }
 /usr/bin/python3 -c "import gridstore, xarray; assert 'gridstore' in xarray.backends.list_engines()"
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
 
@@ -64,6 +69,6 @@ TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/tests/t
 echo "== 4/5 Clang: thread-safety analysis, every source compiled alone"
 bash scripts/check-sources.sh build-clang
 
-echo "== 5/5 libFuzzer: the service's request parsing, 60 s"
+echo "== 5/5 libFuzzer: the service's request parsing (60 s), file headers and parsers (20 s each)"
 bash scripts/fuzz.sh 60 build-fuzz
 echo "== all test builds passed"

@@ -75,6 +75,38 @@ bool TakesAnId(const CLI::App* command) {
   return !ids.empty();
 }
 
+// Levenshtein distance, for "did you mean".
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The command's long option nearest `given` ("--piont" -> "--point"), or "" if none is close
+// (at most 2 edits, and fewer than half the name).
+std::string NearestOption(const CLI::App* command, const std::string& given) {
+  std::string best;
+  size_t best_distance = 3;
+  const std::string name = given.substr(0, given.find('='));
+  for (const CLI::Option* o : command->get_options()) {
+    for (const std::string& l : o->get_lnames()) {
+      const std::string candidate = "--" + l;
+      const size_t d = EditDistance(name, candidate);
+      if (d < best_distance && d * 2 < candidate.size()) best = candidate, best_distance = d;
+    }
+  }
+  return best;
+}
+
 // One line, like every other error (CLI11's default adds a second one).
 std::string FailureMessage(const CLI::App* top, const CLI::Error& e) {
   const CLI::App* command = DeepestSelected(top);
@@ -86,7 +118,9 @@ std::string FailureMessage(const CLI::App* top, const CLI::Error& e) {
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && !option.empty()) {
     what = "unknown option " + Quote(option);
     const std::vector<std::string> own = command->remaining();  // given after the command
-    if (TakesAnId(command) && std::find(own.begin(), own.end(), option) != own.end()) {
+    if (const std::string near = NearestOption(command, option); !near.empty()) {
+      what += " (did you mean " + near + "?)";
+    } else if (TakesAnId(command) && std::find(own.begin(), own.end(), option) != own.end()) {
       what += kDashId + CommandPath(command) + " -- " + EscapeBytes(option);
     }
   } else if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr &&

@@ -83,7 +83,8 @@ Result<std::vector<std::string>> ParseNameList(std::string_view text, std::strin
   std::vector<std::string> items;
   if (text.empty()) {
     return Status::InvalidArgument(std::string(flag) +
-                                   " is empty; name at least one, or leave the option out");
+                                   " is empty; name at least one, or leave the option out for "
+                                   "every one");
   }
   while (true) {
     const size_t comma = text.find(',');

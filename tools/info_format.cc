@@ -91,6 +91,17 @@ std::string GridText(const grid::DataSetMeta& meta, const grid::VariableMeta& v)
   return "none (" + std::string(grid.status().message()) + ")";
 }
 
+// A coordinate that is some variable's t axis but has no CF time units (`Month`, `mon`, a bare
+// number): shown as such, since its values are not dates (issue 29, 3.2).
+static bool IsTimeAxisWithoutCalendar(const grid::DataSetMeta& meta, const grid::Coordinate& c,
+                                      const grid::CoordinateSummary& summary) {
+  if (summary.is_time) return false;
+  for (const grid::VariableMeta& v : meta.variables) {
+    if (v.dimension_names[grid::kT] == c.name) return true;
+  }
+  return false;
+}
+
 std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t> stored_bytes) {
   std::ostringstream out;
   out << "dataset      " << EscapeBytes(meta.id) << "\n";
@@ -150,6 +161,7 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
     if (summary.step) out << ", step " << Num(*summary.step);
     if (std::string units = Attr(c.attributes, "units"); !units.empty()) out << "  " << units;
     if (std::string cal = Attr(c.attributes, "calendar"); !cal.empty()) out << "  calendar " << cal;
+    if (IsTimeAxisWithoutCalendar(meta, c, summary)) out << "  (not CF time: no calendar)";
     out << "\n";
   }
   out << "attributes   " << meta.attributes.size() << "\n";
@@ -225,6 +237,7 @@ std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t
     }
     if (!summary.direction.empty()) j["direction"] = summary.direction;
     if (summary.step) j["step"] = *summary.step;
+    if (IsTimeAxisWithoutCalendar(meta, c, summary)) j["time_axis_without_calendar"] = true;
     j["attributes"] = AttributesJson(c.attributes);
     coords.push_back(std::move(j));
   }

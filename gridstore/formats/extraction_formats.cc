@@ -5,6 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <span>
+#include <sstream>
 
 #include "gridstore/util/internal/strings.h"
 
@@ -224,15 +226,17 @@ json TrajectoryCoverage(const Extraction& r, size_t i) {
   const grid::ExtractPlan& plan = r.plan;
   const size_t n = plan.points.size(), nz = plan.num_levels();
   const bool section = nz > 1;
+  // A level in each tuple only where the variable has a level axis (else z has no reference).
+  const bool with_level = !section && !r.level_axis.name().empty();
   json tuples = json::array();
   for (size_t p = 0; p < n; ++p) {
     json tuple = {TimeValue(r, plan.TimeOf(p, i)), plan.points[p].requested.lon,
                   plan.points[p].requested.lat};
-    if (!section) tuple.push_back(r.level_axis.values()[size_t(plan.LevelOf(p, 0))]);
+    if (with_level) tuple.push_back(r.level_axis.values()[size_t(plan.LevelOf(p, 0))]);
     tuples.push_back(tuple);
   }
   std::vector<std::string> coordinates = {TimeKey(r), "x", "y"};
-  if (!section) coordinates.push_back("z");
+  if (with_level) coordinates.push_back("z");
   json axes = {
       {"composite", {{"dataType", "tuple"}, {"coordinates", coordinates}, {"values", tuples}}}};
   if (section) axes["z"] = {{"values", LevelValues(r, plan.levels)}};
@@ -254,16 +258,16 @@ json TrajectoryCoverage(const Extraction& r, size_t i) {
 
 json GridCoverage(const Extraction& r, RawArrays* raw) {
   const grid::ExtractPlan& plan = r.plan;
-  const auto [x0, y0, nx, ny] = plan.area;
+  const int64_t nx = plan.area[2], ny = plan.area[3];
   json xs = json::array(), ys = json::array();
   const bool x_is_lat = r.grid->x_is_latitude();
   for (int64_t y = 0; y < ny; ++y) {
-    const grid::LonLat c = r.grid->At({x0, y0 + y});
-    (x_is_lat ? xs : ys).push_back(x_is_lat ? c.lon : c.lat);
+    const grid::LonLat c = r.grid->At(plan.AreaCell(0, y));
+    (x_is_lat ? xs : ys).push_back(x_is_lat ? plan.Lon(c.lon) : c.lat);
   }
   for (int64_t x = 0; x < nx; ++x) {
-    const grid::LonLat c = r.grid->At({x0 + x, y0});
-    (x_is_lat ? ys : xs).push_back(x_is_lat ? c.lat : c.lon);
+    const grid::LonLat c = r.grid->At(plan.AreaCell(x, 0));
+    (x_is_lat ? ys : xs).push_back(x_is_lat ? c.lat : plan.Lon(c.lon));
   }
   json axes = {{"x", {{"values", xs}}}, {"y", {{"values", ys}}}};
   AddTimeAndLevelAxes(r, plan.times, plan.levels, &axes);
@@ -287,7 +291,7 @@ json GridCoverage(const Extraction& r, RawArrays* raw) {
 // time), one coverage per level.
 json MultiPointCoverage(const Extraction& r, size_t j) {
   const grid::ExtractPlan& plan = r.plan;
-  const auto [x0, y0, nx, ny] = plan.area;
+  const int64_t nx = plan.area[2], ny = plan.area[3];
   // MultiPoint domains have no z axis: a level goes into each tuple (x, y, z).
   const bool with_level = !r.level_axis.name().empty();
   json tuples = json::array();
@@ -295,8 +299,8 @@ json MultiPointCoverage(const Extraction& r, size_t j) {
   for (int64_t x = 0; x < nx; ++x) {
     for (int64_t y = 0; y < ny; ++y) {
       if (!plan.mask[size_t(x * ny + y)]) continue;
-      const grid::LonLat c = r.grid->At({x0 + x, y0 + y});
-      json tuple = {c.lon, c.lat};
+      const grid::LonLat c = r.grid->At(plan.AreaCell(x, y));
+      json tuple = {plan.Lon(c.lon), c.lat};
       if (with_level) tuple.push_back(r.level_axis.values()[size_t(plan.levels[j])]);
       tuples.push_back(tuple);
       cells.push_back(size_t(x * ny + y));
@@ -385,26 +389,35 @@ Status WriteCoverageJson(const Extraction& r, std::ostream& out, JsonLayout layo
   return Emit(doc, out, layout, &raw);
 }
 
-// One row per (place, time, level). `lat`/`lon` are where the user asked (for an area, the cell
+namespace {
+
+// The rows of one extraction under the header `columns` (every variable of the response): one
+// row per (place, time, level). `lat`/`lon` are where the user asked (for an area, the cell
 // itself); `cell_lat`/`cell_lon` the centre of the cell whose value the row holds, and
 // `distance_km` how far apart the two are (issue 29, 3.4: on a 3-degree grid they can be 100 km
-// apart, and a CSV that shows only the asked place hides that).
-Status WriteExtractionCsv(const Extraction& r, std::ostream& out) {
+// apart, and a CSV that shows only the asked place hides that). A column of another extraction
+// (variables on other axes) is empty.
+void CsvRows(const Extraction& r, const std::vector<std::string>& columns, std::string* text) {
   const grid::ExtractPlan& plan = r.plan;
-  std::string text = "time,level,lat,lon,cell_lat,cell_lon,distance_km";
-  for (const auto& v : r.variables) text += "," + CsvField(v.meta.name);
-  text += "\n";
+  std::vector<const Extraction::Variable*> by_column;
+  for (const std::string& name : columns) {
+    const Extraction::Variable* found = nullptr;
+    for (const auto& v : r.variables) found = v.meta.name == name ? &v : found;
+    by_column.push_back(found);
+  }
   auto row = [&](const grid::LonLat& at, const grid::LonLat& cell, double distance_km, int64_t t,
                  int64_t z, auto value_of) {
-    text += CsvField(r.time_axis.Label(t)) + "," + CsvField(r.level_axis.Label(z)) + "," +
-            FormatDouble(at.lat) + "," + FormatDouble(at.lon) + "," + FormatDouble(cell.lat) + "," +
-            FormatDouble(cell.lon) + "," + FormatDouble(std::round(distance_km * 1000) / 1000);
-    for (const auto& v : r.variables) {
-      const double value = value_of(v);
-      text += ",";
-      if (std::isfinite(value)) text += FormatDouble(value);
+    *text += CsvField(r.time_axis.Label(t)) + "," + CsvField(r.level_axis.Label(z)) + "," +
+             FormatDouble(at.lat) + "," + FormatDouble(at.lon) + "," + FormatDouble(cell.lat) +
+             "," + FormatDouble(cell.lon) + "," +
+             FormatDouble(std::round(distance_km * 1000) / 1000);
+    for (const Extraction::Variable* v : by_column) {
+      *text += ",";
+      if (v == nullptr) continue;
+      const double value = value_of(*v);
+      if (std::isfinite(value)) *text += FormatDouble(value);
     }
-    text += "\n";
+    *text += "\n";
   };
   if (plan.kind != grid::FeatureKind::kArea) {
     for (size_t p = 0; p < plan.points.size(); ++p)
@@ -413,22 +426,74 @@ Status WriteExtractionCsv(const Extraction& r, std::ostream& out) {
           row(plan.points[p].requested, plan.points[p].grid, plan.points[p].distance_km,
               plan.TimeOf(p, i), plan.LevelOf(p, j),
               [&](const Extraction::Variable& v) { return PointValue(r, v, p, i, j); });
-  } else {
-    const auto [x0, y0, nx, ny] = plan.area;
-    const size_t plane = size_t(nx * ny);
-    for (size_t i = 0; i < plan.times.size(); ++i)
-      for (size_t j = 0; j < plan.levels.size(); ++j)
-        for (size_t c = 0; c < plane; ++c) {
-          if (!plan.mask[c]) continue;
-          const int64_t x = int64_t(c) / ny, y = int64_t(c) % ny;
-          const grid::LonLat cell = r.grid->At({x0 + x, y0 + y});
-          row(cell, cell, 0, plan.times[i], plan.levels[j], [&](const Extraction::Variable& v) {
-            return v.values[(i * plan.levels.size() + j) * plane + c];
-          });
-        }
+    return;
   }
+  const int64_t ny = plan.area[3];
+  const size_t plane = size_t(plan.area[2] * ny);
+  for (size_t i = 0; i < plan.times.size(); ++i)
+    for (size_t j = 0; j < plan.levels.size(); ++j)
+      for (size_t c = 0; c < plane; ++c) {
+        if (!plan.mask[c]) continue;
+        const int64_t x = int64_t(c) / ny, y = int64_t(c) % ny;
+        grid::LonLat cell = r.grid->At(plan.AreaCell(x, y));
+        cell.lon = plan.Lon(cell.lon);
+        row(cell, cell, 0, plan.times[i], plan.levels[j], [&](const Extraction::Variable& v) {
+          return v.values[(i * plan.levels.size() + j) * plane + c];
+        });
+      }
+}
+
+Status WriteText(const std::string& text, std::ostream& out) {
   out.write(text.data(), std::streamsize(text.size()));
   return out ? Status::OK() : Status::Unavailable("writing the output failed");
+}
+
+}  // namespace
+
+Status WriteExtractionCsv(const Extraction& r, std::ostream& out) {
+  return WriteExtractionCsv(std::span<const Extraction>(&r, 1), out);
+}
+
+Status WriteExtractionCsv(std::span<const Extraction> results, std::ostream& out) {
+  std::vector<std::string> columns;
+  for (const Extraction& r : results) {
+    for (const auto& v : r.variables) columns.push_back(v.meta.name);
+  }
+  std::string text = "time,level,lat,lon,cell_lat,cell_lon,distance_km";
+  for (const std::string& name : columns) text += "," + CsvField(name);
+  text += "\n";
+  for (const Extraction& r : results) CsvRows(r, columns, &text);
+  return WriteText(text, out);
+}
+
+Status WriteCoverageJson(std::span<const Extraction> results, std::ostream& out,
+                         JsonLayout layout) {
+  if (results.size() == 1) return WriteCoverageJson(results[0], out, layout);
+  // Variables on different axes: one CoverageCollection, each coverage with its own domain.
+  RawArrays raw;
+  json coverages = json::array(), parameters = json::object();
+  for (const Extraction& r : results) {
+    for (json& c : Coverages(r, &raw)) coverages.push_back(std::move(c));
+    const json own = Parameters(r);
+    for (auto it = own.begin(); it != own.end(); ++it) parameters[it.key()] = it.value();
+  }
+  json doc = {{"type", "CoverageCollection"}, {"parameters", parameters}, {"coverages", coverages}};
+  return Emit(doc, out, layout, &raw);
+}
+
+Status WriteExtractionJson(std::span<const Extraction> results, std::ostream& out) {
+  if (results.size() == 1) return WriteExtractionJson(results[0], out);
+  // One document per group of variables on the same axes.
+  std::string text = "{\"groups\": [\n";
+  for (size_t i = 0; i < results.size(); ++i) {
+    std::ostringstream one;
+    GRIDSTORE_RETURN_IF_ERROR(WriteExtractionJson(results[i], one));
+    std::string doc = one.str();
+    while (!doc.empty() && doc.back() == '\n') doc.pop_back();
+    text += doc + (i + 1 < results.size() ? ",\n" : "\n");
+  }
+  text += "]}\n";
+  return WriteText(text, out);
 }
 
 Status WriteExtractionJson(const Extraction& r, std::ostream& out) {
@@ -459,6 +524,11 @@ Status WriteExtractionJson(const Extraction& r, std::ostream& out) {
   if (plan.kind == grid::FeatureKind::kArea)
     doc["area"] = {
         {"x0", plan.area[0]}, {"y0", plan.area[1]}, {"nx", plan.area[2]}, {"ny", plan.area[3]}};
+  if (plan.kind == grid::FeatureKind::kArea && plan.wrap_axis >= 0) {
+    // The area runs past the grid's last column: its indices along this axis are modulo.
+    doc["area"]["wraps"] = {{"axis", plan.wrap_axis == grid::kX ? "x" : "y"},
+                            {"period", plan.wrap_period}};
+  }
   return Emit(doc, out);
 }
 

@@ -7,6 +7,7 @@
 #define GRIDSTORE_FORMATS_EXTRACTION_FORMATS_H_
 
 #include <ostream>
+#include <span>
 #include <string>
 
 #include "gridstore/grid/extract.h"
@@ -28,6 +29,15 @@ Status WriteExtractionCsv(const grid::Extraction& result, std::ostream& out);
 // {"points": [{"lon", "lat", "grid_lon", "grid_lat", "distance_km", "x", "y"}...],
 //  "times": [...], "levels": [...], "values": {"var": [...]}} (layout as Extraction::Variable).
 Status WriteExtractionJson(const grid::Extraction& result, std::ostream& out);
+
+// "Every variable at a place" (grid::ExtractEvery): one result per group of variables on the same
+// axes. CoverageJSON: one CoverageCollection, each coverage with its own domain (a variable's own
+// z axis); CSV: one header with every variable, each row holding its group's; JSON: {"groups":
+// [one document per group]}. One result writes as above.
+Status WriteCoverageJson(std::span<const grid::Extraction> results, std::ostream& out,
+                         JsonLayout layout = JsonLayout::kIndented);
+Status WriteExtractionCsv(std::span<const grid::Extraction> results, std::ostream& out);
+Status WriteExtractionJson(std::span<const grid::Extraction> results, std::ostream& out);
 
 }  // namespace gridstore::formats
 

@@ -112,13 +112,13 @@ Result<double> AxisCoordinate::ParseValue(std::string_view text) const {
     if (!v.ok()) return v.status().WithContext(Describe());
     return *v;
   }
-  std::string s(text);
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end == s.c_str() || !std::isfinite(v)) {
+  size_t used = 0;
+  const std::optional<double> parsed = ParseDecimal(text, &used);
+  if (!parsed) {
     return Status::InvalidArgument(Describe() + ": " + Quote(text) + " is not a number");
   }
-  const std::string_view unit = Trim(std::string_view(end));
+  const double v = *parsed;
+  const std::string_view unit = Trim(text.substr(used));
   if (unit.empty()) return v;  // in the coordinate's own units
   // A value with units ("850hPa", "1.5 km"): converted to the coordinate's units if both are
   // pressures or both lengths.
@@ -131,7 +131,7 @@ Result<double> AxisCoordinate::ParseValue(std::string_view text) const {
   return v * given->factor / own->factor;
 }
 
-Result<std::vector<int64_t>> AxisCoordinate::Select(std::string_view spec) const {
+Result<std::vector<int64_t>> AxisCoordinate::Select(std::string_view spec, AxisMatch match) const {
   std::vector<int64_t> out;
   if (Trim(spec).empty()) {
     for (int64_t i = 0; i < size(); ++i) out.push_back(i);
@@ -148,7 +148,15 @@ Result<std::vector<int64_t>> AxisCoordinate::Select(std::string_view spec) const
     if (hi_text != "..") {
       GRIDSTORE_ASSIGN_OR_RETURN(hi, ParseValue(hi_text));
     }
-    if (lo > hi) std::swap(lo, hi);
+    if (lo > hi) {
+      // A time range backwards is a mistake (it used to be read forwards: issue 29, 4.7); a
+      // level range may run either way (pressure falls with height: "1000/500").
+      if (time_units_) {
+        return Status::InvalidArgument(Describe() + ": the interval " + Quote(spec) +
+                                       " is reversed: its start is after its end");
+      }
+      std::swap(lo, hi);
+    }
     const double eps = time_units_ ? 0.5e6 / double(time_units_->unit_microseconds()) : 0;
     for (int64_t i = 0; i < size(); ++i) {
       if (values_[size_t(i)] >= lo - eps && values_[size_t(i)] <= hi + eps) out.push_back(i);
@@ -165,21 +173,43 @@ Result<std::vector<int64_t>> AxisCoordinate::Select(std::string_view spec) const
   }
   for (const std::string& item : items) {
     GRIDSTORE_ASSIGN_OR_RETURN(const double v, ParseValue(item));
-    // Times match to the second, levels to a relative 1e-6.
-    const double eps = time_units_ ? 0.5e6 / double(time_units_->unit_microseconds())
-                                   : 1e-6 * std::max(1.0, std::fabs(v));
     int64_t found = -1;
-    for (int64_t i = 0; i < size() && found < 0; ++i) {
-      if (std::fabs(values_[size_t(i)] - v) <= eps) found = i;
+    if (match == AxisMatch::kNearest) {
+      GRIDSTORE_ASSIGN_OR_RETURN(found, NearestIndex(v, Quote(item)));
+    } else {
+      // Times match to the second, levels to a relative 1e-6.
+      const double eps = time_units_ ? 0.5e6 / double(time_units_->unit_microseconds())
+                                     : 1e-6 * std::max(1.0, std::fabs(v));
+      for (int64_t i = 0; i < size() && found < 0; ++i) {
+        if (std::fabs(values_[size_t(i)] - v) <= eps) found = i;
+      }
     }
     if (found < 0) {
       return Status::OutOfRange(Describe() + ": there is no " +
                                 std::string(time_units_ ? "time " : "value ") + Quote(item) +
-                                "; give one of its values, or a range V1/V2");
+                                NearestHint(v) + "; give one of its values, a range V1/V2, or " +
+                                "ask for the nearest (" +
+                                (axis_ == kT ? "--time-method" : "--level-method") + " nearest)");
     }
-    out.push_back(found);
+    // The same value twice is one selection, as for a range (issue 29, 4.7).
+    if (std::find(out.begin(), out.end(), found) == out.end()) out.push_back(found);
   }
   return out;
+}
+
+std::string AxisCoordinate::NearestHint(double v) const {
+  int64_t below = -1, above = -1;
+  for (int64_t i = 0; i < size(); ++i) {
+    const double x = values_[size_t(i)];
+    if (x <= v && (below < 0 || x > values_[size_t(below)])) below = i;
+    if (x >= v && (above < 0 || x < values_[size_t(above)])) above = i;
+  }
+  std::vector<std::string> near;
+  if (below >= 0) near.push_back(Label(below));
+  if (above >= 0 && above != below) near.push_back(Label(above));
+  if (near.empty()) return "";
+  return near.size() == 1 ? " (the nearest is " + near[0] + ")"
+                          : " (the nearest are " + near[0] + " and " + near[1] + ")";
 }
 
 Result<int64_t> AxisCoordinate::NearestIndex(double value, std::string_view label) const {

@@ -71,6 +71,9 @@ class HorizontalGrid {
   LonLat At(const Cell& cell) const;
   // Rectilinear only: true if x is the latitude axis (a (lat, lon) variable).
   bool x_is_latitude() const { return x_is_lat_; }
+  // Rectilinear only: true if the longitudes go once round the Earth at a regular step (a global
+  // 0..359 or -180..179 grid), so that the cell after the last one is the first.
+  bool longitude_wraps() const;
 
   struct Nearest {
     Cell cell;
@@ -130,6 +133,11 @@ class HorizontalGrid {
   std::unique_ptr<KdTree> tree_;
 };
 
+// How a single value selects from an axis: the value itself, or the value nearest it (within
+// half a step of the outer values). EDR has no such parameter: `time-method` / `level-method`
+// are GridStore's documented extension.
+enum class AxisMatch { kExact, kNearest };
+
 // The values of a variable's t or z axis with their meaning: times decoded with their CF units
 // and calendar, levels with their units. An axis without a coordinate has plain index values.
 class AxisCoordinate {
@@ -153,7 +161,11 @@ class AxisCoordinate {
   // value or list item must equal a coordinate value (times to the second, levels to 1e-6
   // relative); a range selects every value inside it. InvalidArgument / OutOfRange naming the axis,
   // the value and the coordinate's extent otherwise. Empty `spec`: every index.
-  Result<std::vector<int64_t>> Select(std::string_view spec) const;
+  // With AxisMatch::kNearest, a single value or list item selects the nearest value instead.
+  // A time range whose start is after its end is InvalidArgument (a level range may run either
+  // way); a value given twice is selected once; an exact miss names the nearest values.
+  Result<std::vector<int64_t>> Select(std::string_view spec,
+                                      AxisMatch match = AxisMatch::kExact) const;
   // The index of the value nearest `value` (in the coordinate's units). OutOfRange naming the
   // axis and `label` if `value` lies beyond the outer values by more than half a step.
   Result<int64_t> NearestIndex(double value, std::string_view label) const;
@@ -161,6 +173,8 @@ class AxisCoordinate {
  private:
   Result<double> ParseValue(std::string_view text) const;
   std::string Describe() const;
+  // " (the nearest are A and B)" for a value that is not on the axis.
+  std::string NearestHint(double v) const;
   int axis_ = kT;
   std::string variable_, name_, units_;
   std::optional<TimeUnits> time_units_;

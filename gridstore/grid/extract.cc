@@ -8,6 +8,7 @@
 
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/internal/extract_internal.h"
+#include "gridstore/util/internal/strings.h"
 
 namespace gridstore::grid {
 namespace {
@@ -24,15 +25,20 @@ std::vector<double> AreaValues(const ExtractPlan& plan, const std::vector<GridDa
   const int64_t nx = plan.area[2], ny = plan.area[3];
   const size_t nz = plan.levels.size(), plane = size_t(nx * ny);
   std::vector<double> values(plan.times.size() * nz * plane, NAN);
+  // The area index of a grid index along an axis (the area may wrap round a global grid).
+  auto local = [&](int64_t index, int axis) {
+    const int64_t d = index - plan.area[axis == kX ? 0 : 1];
+    return plan.wrap_axis == axis ? (d + plan.wrap_period) % plan.wrap_period : d;
+  };
   for (const GridDataSet& box : read) {
     const Grid4D& g = *box.GetVariable(name);
-    const int64_t y0 = g.origin()[kY] - plan.area[1];
+    const int64_t x0 = local(g.origin()[kX], kX), y0 = local(g.origin()[kY], kY);
     for (size_t i = 0; i < plan.times.size(); ++i) {
       for (size_t j = 0; j < nz; ++j) {
         const int64_t t = plan.times[i] - g.origin()[kT], z = plan.levels[j] - g.origin()[kZ];
-        for (int64_t x = 0; x < nx; ++x) {
+        for (int64_t x = 0; x < g.shape()[kX]; ++x) {
           for (int64_t y = 0; y < g.shape()[kY]; ++y) {
-            const size_t cell = size_t(x * ny + y0 + y);
+            const size_t cell = size_t((x0 + x) * ny + y0 + y);
             if (plan.mask[cell]) values[(i * nz + j) * plane + cell] = g.ValueAsDouble(t, z, x, y);
           }
         }
@@ -97,6 +103,73 @@ Result<Extraction> Extract(GridStore& store, std::string_view dataset,
     out.variables.push_back(std::move(v));
   }
   out.plan = std::move(r.plan);
+  return out;
+}
+
+std::vector<std::vector<std::string>> VariableGroups(const DataSetMeta& meta,
+                                                     std::vector<std::string>* left_out) {
+  std::vector<std::vector<std::string>> groups;
+  std::vector<const VariableMeta*> firsts;
+  for (const VariableMeta& v : meta.variables) {
+    Result<std::shared_ptr<const HorizontalGrid>> g = internal_grid::CachedGrid(meta, v);
+    if (!g.ok()) {
+      if (left_out != nullptr) {
+        left_out->push_back(Quote(v.name) + ": " + std::string(g.status().message()));
+      }
+      continue;
+    }
+    size_t k = 0;
+    while (k < firsts.size() &&
+           (firsts[k]->shape != v.shape || firsts[k]->dimension_names != v.dimension_names)) {
+      ++k;
+    }
+    if (k == firsts.size()) {
+      firsts.push_back(&v);
+      groups.emplace_back();
+    }
+    groups[k].push_back(v.name);
+  }
+  return groups;
+}
+
+Result<std::vector<Extraction>> ExtractEvery(GridStore& store, std::string_view dataset,
+                                             const ExtractRequest& request,
+                                             std::vector<std::string>* left_out) {
+  std::vector<Extraction> out;
+  if (!request.variables.empty()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(Extraction one, Extract(store, dataset, request));
+    out.push_back(std::move(one));
+    return out;
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, store.GetDataSetMeta(dataset));
+  std::vector<std::string> reasons;
+  const std::vector<std::vector<std::string>> groups = VariableGroups(meta, &reasons);
+  Status first_error;
+  for (const std::vector<std::string>& group : groups) {
+    ExtractRequest one = request;
+    one.variables = group;
+    Result<Extraction> r = Extract(store, dataset, one);
+    if (r.ok()) {
+      out.push_back(std::move(*r));
+      continue;
+    }
+    // A group whose axes lack the time or level asked, or whose grid does not hold the place.
+    const StatusCode code = r.status().code();
+    if (code != StatusCode::kOutOfRange && code != StatusCode::kInvalidArgument &&
+        code != StatusCode::kFailedPrecondition) {
+      return r.status();
+    }
+    if (first_error.ok()) first_error = r.status();
+    reasons.push_back(Join(group, ", ", [](const std::string& n) { return Quote(n); }) + ": " +
+                      std::string(r.status().message()));
+  }
+  if (out.empty()) {
+    if (!first_error.ok()) return first_error;
+    return Status::InvalidArgument("dataset " + Quote(dataset) +
+                                   " has no variable with a horizontal grid" +
+                                   (reasons.empty() ? "" : " (" + Join(reasons, "; ") + ")"));
+  }
+  if (left_out != nullptr) left_out->insert(left_out->end(), reasons.begin(), reasons.end());
   return out;
 }
 

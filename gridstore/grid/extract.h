@@ -18,6 +18,7 @@
 #define GRIDSTORE_GRID_EXTRACT_H_
 
 #include <array>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +62,10 @@ struct ExtractRequest {
   // replace them.
   std::string time;
   std::string level;
+  // A single time / level (or list item) not on the axis: an error naming the nearest values
+  // (kExact), or the nearest value (kNearest; `--time-method` / `--level-method nearest`).
+  AxisMatch time_match = AxisMatch::kExact;
+  AxisMatch level_match = AxisMatch::kExact;
   InterpolationMethod method = InterpolationMethod::kNearest;  // points and trajectories
   double tolerance_km = 0;  // curvilinear grids: 0 is the local cell spacing
   bool unpack = true;       // values as floating point, NaN where missing
@@ -87,6 +92,15 @@ struct ExtractPlan {
   // them are (x-major over the box; 1 inside).
   std::array<int64_t, 4> area = {0, 0, 0, 0};  // x0, y0, nx, ny
   std::vector<uint8_t> mask;
+  // On a grid whose longitudes go round the Earth, an area runs east from the feature's west edge
+  // and may pass the grid's last column (Europe on a 0..357 grid): along `wrap_axis` (kX or kY;
+  // -1 if none) the area's grid indices are taken modulo `wrap_period`. AreaCell maps.
+  int wrap_axis = -1;
+  int64_t wrap_period = 0;
+  // Longitudes are answered in the request's convention: lon_from + ((lon - lon_from) mod 360),
+  // so that a point asked at -129.09 on a 0..360 grid answers -129.1, not 230.9 (NaN: as the
+  // grid has them).
+  double lon_from = NAN;
   std::vector<int64_t> times, levels;  // selected indices
   // True if each point carries its own time / level (a trajectory with M / Z): the values then
   // have one time / level per point.
@@ -95,6 +109,19 @@ struct ExtractPlan {
   int64_t blocks = 0;               // distinct blocks read (all variables)
   int64_t max_bytes_to_decode = 0;  // their raw size: the most decoded (frames may cut it)
 
+  // The grid cell of area cell (x, y), 0 <= x < area[2], 0 <= y < area[3].
+  Cell AreaCell(int64_t x, int64_t y) const {
+    Cell c{area[0] + x, area[1] + y};
+    if (wrap_axis == kX) c.x %= wrap_period;
+    if (wrap_axis == kY) c.y %= wrap_period;
+    return c;
+  }
+  // A longitude of the grid in the request's convention (lon_from).
+  double Lon(double lon) const {
+    return std::isnan(lon_from)
+               ? lon
+               : lon_from + (lon - lon_from - 360 * std::floor((lon - lon_from) / 360));
+  }
   size_t num_times() const { return time_per_point ? 1 : times.size(); }
   size_t num_levels() const { return level_per_point ? 1 : levels.size(); }
   // The time / level index of value (point p, i-th time / level).
@@ -131,6 +158,20 @@ Result<ExtractPlan> PlanExtract(const DataSetMeta& meta, const ExtractRequest& r
 // Plans, then reads every box in one batched read and interpolates.
 Result<Extraction> Extract(GridStore& store, std::string_view dataset,
                            const ExtractRequest& request);
+
+// The variables of `meta` that have a horizontal grid, grouped so that each group shares one
+// grid and time/level axes (shape and dimension names): what one Extract can read together.
+// The others go to *left_out (if not null) as "'NAME': why".
+std::vector<std::vector<std::string>> VariableGroups(const DataSetMeta& meta,
+                                                     std::vector<std::string>* left_out);
+
+// "Every variable at a place" in one call: `request` with no variables extracts every group of
+// VariableGroups, each with its own axes (one Extraction per group, in meta order). A group the
+// request does not fit (a time or level its axes lack) is left out, its reason in *left_out;
+// an error only if no group can answer. With variables, the same as Extract (one result).
+Result<std::vector<Extraction>> ExtractEvery(GridStore& store, std::string_view dataset,
+                                             const ExtractRequest& request,
+                                             std::vector<std::string>* left_out);
 
 }  // namespace gridstore::grid
 

@@ -27,6 +27,8 @@ using grid::LonLat;
 
 constexpr double kKmPerDegree = M_PI * grid::kEarthRadiusKm / 180;
 constexpr size_t kMaxTrajectorySamples = 200'000;
+// Cell tests one area may cost (cells in its box x the test's cost): about a second of CPU.
+constexpr double kMaxAreaWork = 2e7;
 
 std::string PointText(const LonLat& p) {
   return "(" + FormatDouble(p.lon) + ", " + FormatDouble(p.lat) + ")";
@@ -103,10 +105,21 @@ Result<ExtractPlan::Point> Locate(const ExtractRequest& r, const HorizontalGrid&
 }
 
 // The cells among those in the lon/lat box whose centres pass `inside`, as the plan's area.
+// `work_per_cell` is what testing one cell costs (a corridor's path segments): over
+// kMaxAreaWork in all, ResourceExhausted before any is tested (issue 29, 4.6: an 800-vertex
+// corridor took 4.5 s of a server's CPU).
 template <typename Inside>
 Status PlanArea(const std::array<double, 4>& box, const std::string& what, Inside inside,
-                ResolvedExtract* r) {
+                ResolvedExtract* r, double work_per_cell = 1) {
   std::vector<Cell> cells = r->grid->CellsInBox(box[0], box[1], box[2], box[3]);
+  const double work = double(cells.size()) * work_per_cell;
+  if (work > kMaxAreaWork) {
+    return Status::ResourceExhausted(
+        what + " asks for " + FormatDouble(std::round(work / 1e6)) + " million cell tests (" +
+        std::to_string(cells.size()) + " cells in its box x " + FormatDouble(work_per_cell) +
+        "); the most one request may take is " + FormatDouble(kMaxAreaWork / 1e6) +
+        " million: narrow the area or simplify the path");
+  }
   std::erase_if(cells, [&](const Cell& c) { return !inside(r->grid->At(c)); });
   if (cells.empty()) {
     return Status::OutOfRange(what + " holds no cell centre of variable " +
@@ -115,10 +128,32 @@ Status PlanArea(const std::array<double, 4>& box, const std::string& what, Insid
   }
   ExtractPlan& plan = r->plan;
   plan.kind = grid::FeatureKind::kArea;
+  plan.lon_from = box[0];
   plan.area = HorizontalGrid::BoundsOf(cells);
+  if (r->grid->longitude_wraps()) {
+    // The area in the order of the asked longitudes, east from the west edge: its first column
+    // is the cell nearest east of the edge, and the grid's columns follow modulo its width.
+    const int axis = r->grid->x_is_latitude() ? grid::kY : grid::kX;
+    const int64_t period = axis == grid::kY ? r->grid->ny() : r->grid->nx();
+    auto column = [&](const Cell& c) { return axis == grid::kY ? c.y : c.x; };
+    const Cell* first = &cells[0];
+    for (const Cell& c : cells) {
+      if (plan.Lon(r->grid->At(c).lon) < plan.Lon(r->grid->At(*first).lon)) first = &c;
+    }
+    const int64_t start = column(*first);
+    int64_t width = 0;
+    for (const Cell& c : cells) width = std::max(width, (column(c) - start + period) % period + 1);
+    plan.wrap_axis = axis;
+    plan.wrap_period = period;
+    plan.area[axis == grid::kY ? 1 : 0] = start;
+    plan.area[axis == grid::kY ? 3 : 2] = width;
+  }
   plan.mask.assign(size_t(plan.area[2] * plan.area[3]), 0);
   for (const Cell& c : cells) {
-    plan.mask[size_t((c.x - plan.area[0]) * plan.area[3] + (c.y - plan.area[1]))] = 1;
+    int64_t x = c.x - plan.area[0], y = c.y - plan.area[1];
+    if (plan.wrap_axis == grid::kX) x = (x + plan.wrap_period) % plan.wrap_period;
+    if (plan.wrap_axis == grid::kY) y = (y + plan.wrap_period) % plan.wrap_period;
+    plan.mask[size_t(x * plan.area[3] + y)] = 1;
   }
   return Status::OK();
 }
@@ -176,6 +211,7 @@ Status PlanTrajectory(const ExtractRequest& request, ResolvedExtract* r) {
   }
   ExtractPlan& plan = r->plan;
   plan.kind = grid::FeatureKind::kTrajectory;
+  plan.lon_from = path[0].at.lon - 180;
   plan.time_per_point = path[0].m.has_value();
   plan.level_per_point = path[0].z.has_value();
   // Refused before sampling: a long path on a fine grid would otherwise fill memory first.
@@ -218,6 +254,8 @@ Status PlanTrajectory(const ExtractRequest& request, ResolvedExtract* r) {
 
 Status PlanFeature(const ExtractRequest& request, ResolvedExtract* r) {
   if (!request.points.empty()) {
+    // Answers in the first point's convention: within 180 degrees of where it was asked.
+    r->plan.lon_from = request.points[0].lon - 180;
     for (const LonLat& p : request.points) {
       GRIDSTORE_ASSIGN_OR_RETURN(ExtractPlan::Point point, Locate(request, *r->grid, p));
       r->plan.points.push_back(point);
@@ -253,7 +291,8 @@ Status PlanFeature(const ExtractRequest& request, ResolvedExtract* r) {
     return PlanArea(
         Widen(PathBox(path), half),
         "the corridor " + FormatDouble(request.corridor_width_km) + " km wide",
-        [&](const LonLat& p) { return DistanceToPathKm(p, path) <= half; }, r);
+        [&](const LonLat& p) { return DistanceToPathKm(p, path) <= half; }, r,
+        double(std::max<size_t>(1, path.size() - 1)));
   }
   return PlanTrajectory(request, r);
 }
@@ -266,23 +305,32 @@ void PlanBoxes(const grid::DataSetMeta& meta, ResolvedExtract* r) {
   const auto [z_lo, z_hi] = std::minmax_element(plan.levels.begin(), plan.levels.end());
   const int64_t t0 = *t_lo, nt = *t_hi - *t_lo + 1, z0 = *z_lo, nz = *z_hi - *z_lo + 1;
   if (plan.kind == grid::FeatureKind::kArea) {
-    // One box per run of columns that hold a cell inside: an area across the antimeridian on a
-    // -180..180 grid reads its two ends, not the width between them.
+    // One box per run of columns (along the longitude axis if it wraps, else y) that hold a cell
+    // inside and are next to each other in the grid: an area across the antimeridian on a
+    // -180..180 grid (or across 0 on a 0..360 one) reads its two ends, not the width between.
     const int64_t nx = plan.area[2], ny = plan.area[3];
-    std::vector<bool> used(size_t(ny), false);
+    const bool along_x = plan.wrap_axis == grid::kX;
+    const int64_t n = along_x ? nx : ny;
+    std::vector<bool> used(size_t(n), false);
     for (int64_t x = 0; x < nx; ++x)
       for (int64_t y = 0; y < ny; ++y)
-        used[size_t(y)] = used[size_t(y)] || plan.mask[size_t(x * ny + y)];
-    for (int64_t y = 0; y < ny;) {
-      if (!used[size_t(y)]) {
-        ++y;
+        used[size_t(along_x ? x : y)] =
+            used[size_t(along_x ? x : y)] || plan.mask[size_t(x * ny + y)];
+    auto grid_index = [&](int64_t i) {
+      const Cell c = plan.AreaCell(along_x ? i : 0, along_x ? 0 : i);
+      return along_x ? c.x : c.y;
+    };
+    for (int64_t i = 0; i < n;) {
+      if (!used[size_t(i)]) {
+        ++i;
         continue;
       }
-      int64_t end = y;
-      while (end < ny && used[size_t(end)]) ++end;
-      plan.boxes.push_back(
-          grid::Box{{t0, z0, plan.area[0], plan.area[1] + y}, {nt, nz, nx, end - y}});
-      y = end;
+      int64_t end = i + 1;
+      while (end < n && used[size_t(end)] && grid_index(end) == grid_index(end - 1) + 1) ++end;
+      const Cell first = plan.AreaCell(along_x ? i : 0, along_x ? 0 : i);
+      plan.boxes.push_back(along_x ? grid::Box{{t0, z0, first.x, first.y}, {nt, nz, end - i, ny}}
+                                   : grid::Box{{t0, z0, first.x, first.y}, {nt, nz, nx, end - i}});
+      i = end;
     }
   }
   for (const ExtractPlan::Point& p : plan.points) {
@@ -375,17 +423,19 @@ Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
   r.time_axis = std::move(time);
   r.level_axis = std::move(level);
   GRIDSTORE_RETURN_IF_ERROR(PlanFeature(request, &r));
+  for (ExtractPlan::Point& p : r.plan.points) p.grid.lon = r.plan.Lon(p.grid.lon);
   // A trajectory's own times / levels replace --time / --level.
   if (r.plan.time_per_point) {
     for (const auto& p : r.plan.points) r.plan.times.push_back(p.time);
   } else {
-    GRIDSTORE_ASSIGN_OR_RETURN(r.plan.times, r.time_axis->Select(request.time));
+    GRIDSTORE_ASSIGN_OR_RETURN(r.plan.times, r.time_axis->Select(request.time, request.time_match));
     if (Trim(request.time).empty()) GRIDSTORE_RETURN_IF_ERROR(KeepCompleteSteps(meta, request, &r));
   }
   if (r.plan.level_per_point) {
     for (const auto& p : r.plan.points) r.plan.levels.push_back(p.level);
   } else {
-    GRIDSTORE_ASSIGN_OR_RETURN(r.plan.levels, r.level_axis->Select(request.level));
+    GRIDSTORE_ASSIGN_OR_RETURN(r.plan.levels,
+                               r.level_axis->Select(request.level, request.level_match));
   }
   if (r.plan.times.empty() || r.plan.levels.empty()) {
     return Status::InvalidArgument("the request selects no " +

@@ -1,7 +1,11 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/grid/grid_data_writer.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "gridstore/grid/internal/block_codec.h"
@@ -36,11 +40,18 @@ struct GridDataWriterImpl::PlaneJob {
 
 GridDataWriterImpl::GridDataWriterImpl(internal_grid::StoreContext* context,
                                        std::shared_ptr<const DataSetMeta> meta,
-                                       const WriteGridOptions& options, uint64_t series_starts_seen)
+                                       const WriteGridOptions& options, uint64_t series_starts_seen,
+                                       Publish publish)
     : context_(context),
       meta_(std::move(meta)),
       options_(options),
-      series_starts_seen_(series_starts_seen) {}
+      series_starts_seen_(series_starts_seen),
+      publish_(std::move(publish)) {
+  MutexLock lock(&mu_);
+  for (const VariableMeta& v : meta_->variables) {
+    written_.emplace_back(size_t(std::max<int64_t>(0, v.shape[kT] * v.shape[kZ])), false);
+  }
+}
 
 GridDataWriter::~GridDataWriter() = default;
 GridDataWriterImpl::~GridDataWriterImpl() { Flush().IgnoreError(); }
@@ -138,6 +149,7 @@ Status GridDataWriterImpl::WriteBatchAndInvalidate(storage::WriteBatch* batch) {
 Status GridDataWriterImpl::WriteGrid2D(std::string_view variable, int64_t t, int64_t z,
                                        const Grid2D& plane) {
   GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
+  GRIDSTORE_RETURN_IF_ERROR(MarkWritten(var, t, z));
   GRIDSTORE_ASSIGN_OR_RETURN(auto dictionary, DictionaryFor(*var, plane));
   const int64_t n = BlockGeometry(*var, meta_->layout).num_blocks();
   std::vector<std::string> keys(n), values(n);
@@ -170,6 +182,7 @@ Status GridDataWriterImpl::WriteGrid2D(std::string_view variable, int64_t t, int
 Status GridDataWriterImpl::SubmitGrid2D(std::string_view variable, int64_t t, int64_t z,
                                         Grid2D plane) {
   GRIDSTORE_ASSIGN_OR_RETURN(const VariableMeta* var, CheckPlane(variable, t, z, plane));
+  GRIDSTORE_RETURN_IF_ERROR(MarkWritten(var, t, z));
   GRIDSTORE_ASSIGN_OR_RETURN(auto dictionary, DictionaryFor(*var, plane));
   const size_t bytes = plane.size_bytes();
   auto job = std::make_shared<PlaneJob>(var, t, z, std::move(plane), meta_->layout);
@@ -194,6 +207,116 @@ Status GridDataWriterImpl::SubmitGrid2D(std::string_view variable, int64_t t, in
     const int64_t last = std::min(n, first + blocks_per_task);
     context_->pool->Schedule([this, job, first, last] { RunBlockTask(job, first, last); });
   }
+  return Status::OK();
+}
+
+Status GridDataWriterImpl::MarkWritten(const VariableMeta* var, int64_t t, int64_t z) {
+  MutexLock lock(&mu_);
+  if (finished_) {
+    return Status::FailedPrecondition("dataset '" + EscapeForMessage(meta_->id) +
+                                      "' is finished: its writer takes no more planes");
+  }
+  written_[size_t(var - meta_->variables.data())][size_t(t * var->shape[kZ] + z)] = true;
+  return Status::OK();
+}
+
+namespace {
+
+// "3, 5-7, 9" for sorted indices.
+std::string Ranges(const std::vector<int64_t>& v) {
+  std::string out;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(v[i]);
+    if (j > i) out += "-" + std::to_string(v[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+// netCDF's default fill of each type (netcdf.h NC_FILL_*), for a variable without one whose
+// unwritten planes must read as missing.
+void SetDefaultFill(VariableMeta* v) {
+  VisitDataType(v->type, [&](auto tag) {
+    using T = decltype(tag);
+    T fill;
+    if constexpr (std::is_floating_point_v<T>) {
+      fill = static_cast<T>(9.9692099683868690e+36);
+    } else if constexpr (std::is_signed_v<T>) {
+      fill = static_cast<T>(std::numeric_limits<T>::min() + 1);
+    } else {
+      fill = static_cast<T>(std::numeric_limits<T>::max() - (sizeof(T) == 8 ? 1 : 0));
+    }
+    v->set_fill_value(fill);
+    v->attributes["_FillValue"] =
+        std::is_floating_point_v<T>
+            ? AttributeValue::Floats(v->type, {static_cast<double>(fill)})
+            : AttributeValue::Integers(v->type, {static_cast<int64_t>(fill)});
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> GridDataWriterImpl::MissingPlanes(size_t max_lines) const {
+  std::vector<std::string> lines;
+  MutexLock lock(&mu_);
+  for (size_t i = 0; i < meta_->variables.size(); ++i) {
+    const VariableMeta& v = meta_->variables[i];
+    const int64_t nz = v.shape[kZ];
+    std::vector<int64_t> steps;  // with a level missing
+    for (int64_t t = 0; t < v.shape[kT]; ++t) {
+      for (int64_t z = 0; z < nz; ++z) {
+        if (!written_[i][size_t(t * nz + z)]) {
+          steps.push_back(t);
+          break;
+        }
+      }
+    }
+    if (steps.empty()) continue;
+    if (lines.size() == max_lines) {
+      lines.push_back("...");
+      break;
+    }
+    lines.push_back("'" + EscapeForMessage(v.name) + "': " + std::to_string(steps.size()) + " of " +
+                    std::to_string(v.shape[kT]) + " step(s) not (wholly) written: t " +
+                    Ranges(steps));
+  }
+  return lines;
+}
+
+Status GridDataWriterImpl::Finish(const FinishOptions& options) {
+  GRIDSTORE_RETURN_IF_ERROR(Flush());
+  if (!publish_) {
+    return Status::FailedPrecondition("this writer of dataset '" + EscapeForMessage(meta_->id) +
+                                      "' cannot publish it");
+  }
+  const std::vector<std::string> missing = MissingPlanes(20);
+  if (!missing.empty() && !options.allow_missing) {
+    std::string text;
+    for (const std::string& line : missing) text += (text.empty() ? "" : "; ") + line;
+    return Status::FailedPrecondition(
+        "dataset '" + EscapeForMessage(meta_->id) + "' is not complete: " + text +
+        "; write them, or finish with allow_missing to publish them as fill values");
+  }
+  DataSetMeta meta = *meta_;
+  if (!missing.empty()) {
+    MutexLock lock(&mu_);
+    for (size_t i = 0; i < meta.variables.size(); ++i) {
+      const bool all =
+          std::all_of(written_[i].begin(), written_[i].end(), [](bool b) { return b; });
+      if (!all && !meta.variables[i].has_fill_value()) SetDefaultFill(&meta.variables[i]);
+    }
+  }
+  for (const auto& [name, value] : options.attributes) meta.attributes[name] = value;
+  meta.set_status(kStatusDone);
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  meta.attributes[std::string(kCreateTimeAttribute)] =
+      AttributeValue::Int64(std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+  GRIDSTORE_RETURN_IF_ERROR(publish_(meta));
+  MutexLock lock(&mu_);
+  finished_ = true;
   return Status::OK();
 }
 

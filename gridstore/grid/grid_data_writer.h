@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gridstore/grid/codec_options.h"
 #include "gridstore/grid/grid.h"
@@ -52,6 +53,15 @@ struct WriteStats {
   int64_t stored_bytes = 0;
 };
 
+// How GridDataWriter::Finish publishes a dataset.
+struct FinishOptions {
+  // Set on the dataset as it is published (they win over its own).
+  Attributes attributes;
+  // Publish even if some planes were never written. They then read as the variable's fill value
+  // (a variable without one gets netCDF's default fill of its type, and `_FillValue` says so).
+  bool allow_missing = false;
+};
+
 class GridDataWriter {
  public:
   // Waits for submitted planes to be written (their errors are dropped: call Flush to see them).
@@ -76,6 +86,17 @@ class GridDataWriter {
 
   // Waits until every submitted plane is stored, then returns the first error any of them met.
   virtual Status Flush() = 0;
+
+  // The planes of the dataset this writer has not written, one line per variable that has some
+  // ("'t2m': 3 of 24 steps x 1 level: t 5, 7-8"), at most `max_lines` lines. Empty if complete.
+  virtual std::vector<std::string> MissingPlanes(size_t max_lines = 20) const = 0;
+
+  // Flushes, then publishes the dataset: status DONE, create_time, options.attributes (for a
+  // replacement writer, readers switch to it in one step) and makes it durable. Unless
+  // options.allow_missing, FailedPrecondition naming the variables and steps never written
+  // (MissingPlanes) if any plane was not, and nothing is published. After an OK Finish, writes
+  // are FailedPrecondition. Errors of the store pass through.
+  virtual Status Finish(const FinishOptions& options = {}) = 0;
 
   virtual const DataSetMeta& meta() const = 0;
   virtual WriteStats stats() const = 0;

@@ -555,8 +555,11 @@ Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetDataWriter(
         " has a series layout, which writing planes would leave stale; drop it first "
         "(gridstore relayout ID --drop series), write, then add it again");
   }
-  return std::unique_ptr<GridDataWriter>(
-      new GridDataWriterImpl(context_.get(), meta, options, seen));
+  return std::unique_ptr<GridDataWriter>(new GridDataWriterImpl(
+      context_.get(), meta, options, seen, [this](const DataSetMeta& done) -> Status {
+        GRIDSTORE_RETURN_IF_ERROR(UpdateDataSetMeta(done));
+        return Flush();
+      }));
 }
 
 Result<std::unique_ptr<GridDataFetcher>> GridStoreImpl::GetDataFetcher(std::string_view id) {

@@ -81,7 +81,11 @@ Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetReplacementWriter(
   }
   auto meta = std::make_shared<const DataSetMeta>(staged);
   return std::unique_ptr<GridDataWriter>(new GridDataWriterImpl(
-      context_.get(), meta, options, series_fence_->Starts(staged.id, staged.incarnation)));
+      context_.get(), meta, options, series_fence_->Starts(staged.id, staged.incarnation),
+      [this](const DataSetMeta& done) -> Status {
+        GRIDSTORE_RETURN_IF_ERROR(CommitReplacement(done));
+        return Flush();
+      }));
 }
 
 Status GridStoreImpl::CommitReplacement(const DataSetMeta& meta) {

@@ -326,7 +326,26 @@ Result<HorizontalGrid::Nearest> HorizontalGrid::FindNearest(const LonLat& p,
         ") is not on the Earth (latitude must be in [-90, 90], longitude a finite number of "
         "degrees, wrapped modulo 360)");
   }
-  if (type_ == GridType::kRectilinear) return NearestRectilinear(p);
+  if (type_ == GridType::kRectilinear) {
+    Result<Nearest> inside = NearestRectilinear(p);
+    if (inside.ok() || !(tolerance_km > 0)) return inside;
+    // Outside the grid, but a tolerance was given: the nearest edge cell, if close enough.
+    Nearest best{{0, 0}, INFINITY};
+    const int64_t ilat_near = std::min_element(lat1_.begin(), lat1_.end(),
+                                               [&](double a, double b) {
+                                                 return std::fabs(a - p.lat) < std::fabs(b - p.lat);
+                                               }) -
+                              lat1_.begin();
+    for (size_t j = 0; j < lon1_.size(); ++j) {
+      const double d = GreatCircleKm(p, LonLat{lon1_[j], lat1_[size_t(ilat_near)]});
+      if (d < best.distance_km) {
+        best.distance_km = d;
+        best.cell = x_is_lat_ ? Cell{ilat_near, int64_t(j)} : Cell{int64_t(j), ilat_near};
+      }
+    }
+    if (best.distance_km > tolerance_km) return inside.status();
+    return best;
+  }
   return NearestCurvilinear(p, tolerance_km);
 }
 

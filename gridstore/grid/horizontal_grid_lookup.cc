@@ -163,6 +163,16 @@ Result<HorizontalGrid::Weights> HorizontalGrid::BilinearCurvilinear(const LonLat
   return w;
 }
 
+bool HorizontalGrid::longitude_wraps() const {
+  if (type_ != GridType::kRectilinear || lon1_.size() < 2) return false;
+  const double n = double(lon1_.size());
+  const double step = (lon1_.back() - lon1_.front()) / (n - 1);
+  for (size_t j = 1; j < lon1_.size(); ++j) {
+    if (std::fabs(lon1_[j] - lon1_[j - 1] - step) > 1e-3 * std::fabs(step)) return false;
+  }
+  return std::fabs(std::fabs(step) * n - 360) < 1e-3 * std::fabs(step);
+}
+
 std::vector<Cell> HorizontalGrid::CellsInBox(double west, double south, double east,
                                              double north) const {
   std::vector<Cell> cells;

@@ -495,7 +495,11 @@ Result<Query> ParseQuery(std::string_view text) {
 
 Result<std::vector<SortField>> ParseSortFields(std::string_view text, std::string_view what) {
   std::vector<SortField> keys;
-  if (text.empty()) return keys;
+  // One grammar for the command, the service and Python (issue 29, 4.7): an empty list is a
+  // mistake (a variable that expanded to nothing), not "no order".
+  if (Trim(text).empty()) {
+    return Status::InvalidArgument(std::string(what) + " is empty; name a field, or leave it out");
+  }
   const std::vector<std::string> items = SplitList(text, ',');
   if (items.size() != size_t(std::count(text.begin(), text.end(), ',')) + 1) {
     return Status::InvalidArgument(std::string(what) + " " + Quote(text) + " has an empty name");

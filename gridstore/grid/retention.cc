@@ -156,6 +156,13 @@ Result<RetentionReport> ApplyRetention(GridStore& store, const RetentionPolicy& 
   RetentionReport report;
   report.examined = static_cast<int64_t>(selected.metas.size());
   for (const DataSetMeta& meta : selected.metas) {
+    if (meta.variables.empty()) {  // `meta put`: an entry of the catalog, not a dataset
+      report.skipped.push_back({meta.id,
+                                "a catalog entry without data (`meta put`), not a "
+                                "dataset: delete it with `gridstore delete` if it is "
+                                "no longer wanted"});
+      continue;
+    }
     if (meta.status() != kStatusDone) {
       report.skipped.push_back({meta.id, "status " + Quote(meta.status()) +
                                              ": not complete (an import running, or one that "

@@ -3,6 +3,7 @@
 
 #include <netcdf.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -29,7 +30,57 @@ bool IsRange(const std::vector<int64_t>& indices) {
   return true;
 }
 
-Status WriteArea(const std::string& path, const grid::DataSetMeta& meta, const Extraction& r) {
+// An area that wraps round a global grid (ExtractPlan::wrap_axis) as a box of its own: every
+// coordinate along the wrapped dimension reordered to the area's columns (origin 0 then), and the
+// longitudes (and their bounds) in the request's convention, so that the file holds the box
+// contiguous, as asked (issue 29, 3.1).
+grid::DataSetMeta RolledMeta(const grid::DataSetMeta& meta, const Extraction& r) {
+  const ExtractPlan& plan = r.plan;
+  const int axis = plan.wrap_axis;
+  const std::string dim = r.variables[0].meta.dimension_names[axis];
+  const int64_t width = plan.area[axis == grid::kX ? 2 : 3];
+  std::vector<int64_t> columns;
+  for (int64_t i = 0; i < width; ++i) {
+    const grid::Cell c = plan.AreaCell(axis == grid::kX ? i : 0, axis == grid::kX ? 0 : i);
+    columns.push_back(axis == grid::kX ? c.x : c.y);
+  }
+  grid::DataSetMeta rolled = meta;
+  const grid::Coordinate* lon = meta.FindCoordinate(dim);
+  for (grid::Coordinate& c : rolled.coordinates) {
+    const auto at = std::find(c.dimensions.begin(), c.dimensions.end(), dim);
+    if (at == c.dimensions.end()) continue;
+    const size_t k = size_t(at - c.dimensions.begin());
+    // Shape (outer, n, inner) around the dimension; values reordered along it.
+    int64_t outer = 1, inner = 1;
+    for (size_t d = 0; d < c.shape.size(); ++d) {
+      if (d < k) outer *= c.shape[d];
+      if (d > k) inner *= c.shape[d];
+    }
+    const int64_t n = c.shape[k];
+    const bool is_lon =
+        lon != nullptr &&
+        (c.name == lon->name || grid::StringAttribute(lon->attributes, "bounds") == c.name);
+    std::vector<double> values;
+    values.reserve(size_t(outer * width * inner));
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t col : columns) {
+        // The longitude's shift into the request's convention, the same for its bounds.
+        const double shift = is_lon && lon != nullptr
+                                 ? plan.Lon(lon->values[size_t(col)]) - lon->values[size_t(col)]
+                                 : 0;
+        for (int64_t i = 0; i < inner; ++i) {
+          values.push_back(c.values[size_t((o * n + col) * inner + i)] + shift);
+        }
+      }
+    }
+    c.values = std::move(values);
+    c.shape[k] = width;
+  }
+  return rolled;
+}
+
+Status WriteArea(const std::string& path, const grid::DataSetMeta& source_meta,
+                 const Extraction& r) {
   const ExtractPlan& plan = r.plan;
   if (!IsRange(plan.times) || !IsRange(plan.levels)) {
     return Status::InvalidArgument(
@@ -37,7 +88,9 @@ Status WriteArea(const std::string& path, const grid::DataSetMeta& meta, const E
         ": netCDF output of an area needs its times and levels as a range "
         "(--time A/B), not a list");
   }
-  const grid::Shape4 origin = {plan.times[0], plan.levels[0], plan.area[0], plan.area[1]};
+  const grid::DataSetMeta meta = plan.wrap_axis >= 0 ? RolledMeta(source_meta, r) : source_meta;
+  grid::Shape4 origin = {plan.times[0], plan.levels[0], plan.area[0], plan.area[1]};
+  if (plan.wrap_axis >= 0) origin[plan.wrap_axis] = 0;  // the rolled coordinates start there
   const grid::Shape4 shape = {int64_t(plan.times.size()), int64_t(plan.levels.size()), plan.area[2],
                               plan.area[3]};
   grid::GridDataSet data;

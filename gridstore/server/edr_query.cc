@@ -19,13 +19,13 @@ std::string Lower(std::string_view text) {
 }
 
 Result<double> Number(std::string_view text, std::string_view what) {
-  const std::string item(Trim(text));
-  char* end = nullptr;
-  const double v = std::strtod(item.c_str(), &end);
-  if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(v)) {
+  const std::string_view item = Trim(text);
+  size_t used = 0;
+  const std::optional<double> v = ParseDecimal(item, &used);
+  if (!v || used != item.size()) {
     return Status::InvalidArgument(std::string(what) + ": " + Quote(text) + " is not a number");
   }
-  return v;
+  return *v;
 }
 
 // The body of "KEYWORD ( body )", case-insensitive keyword, or nullopt if `wkt` is not of it.
@@ -79,8 +79,10 @@ bool StartsWithWord(std::string_view wkt, std::string_view word) {
 
 // The parameters each query type takes (EDR 1.1, section 8.2), beyond the common ones.
 std::set<std::string, std::less<>> Allowed(EdrQueryType type) {
-  std::set<std::string, std::less<>> allowed = {"datetime", "parameter-name", "crs", "f",
-                                                "z",        "method"};
+  // time-method / level-method: GridStore's extension (EDR has none): "nearest" takes the
+  // value nearest a datetime / z that is not on the axis (docs/serve.md).
+  std::set<std::string, std::less<>> allowed = {
+      "datetime", "parameter-name", "crs", "f", "z", "method", "time-method", "level-method"};
   switch (type) {
     case EdrQueryType::kCube:
       allowed.insert("bbox");
@@ -296,8 +298,6 @@ Result<EdrQuery> ParseEdrQuery(EdrQueryType type, const QueryParameters& paramet
       return Status::InvalidArgument("parameter-name is empty; name one or more of " +
                                      Join(variables, ", "));
     }
-  } else {
-    q.request.variables = variables;
   }
   if (const std::string* t = Find(parameters, "datetime")) q.request.time = std::string(Trim(*t));
   if (const std::string* z = Find(parameters, "z")) {
@@ -309,6 +309,16 @@ Result<EdrQuery> ParseEdrQuery(EdrQueryType type, const QueryParameters& paramet
     } else if (*m != "nearest") {
       return Status::InvalidArgument("method " + Quote(*m) + " is not nearest or bilinear");
     }
+  }
+  for (const char* name : {"time-method", "level-method"}) {
+    const std::string* m = Find(parameters, name);
+    if (m == nullptr) continue;
+    if (*m != "nearest" && *m != "exact") {
+      return Status::InvalidArgument(std::string(name) + " " + Quote(*m) +
+                                     " is not exact or nearest");
+    }
+    (name[0] == 't' ? q.request.time_match : q.request.level_match) =
+        *m == "nearest" ? grid::AxisMatch::kNearest : grid::AxisMatch::kExact;
   }
   q.request.unpack = true;  // CoverageJSON, NetCDF and CSV all carry values
   return q;

@@ -39,8 +39,9 @@ struct EdrQuery {
 
 using QueryParameters = std::map<std::string, std::string, std::less<>>;
 
-// `parameters` of a query of `type` on a dataset whose data variables are `variables` (the
-// default for a missing parameter-name is all of them). `f` accepts the advertised names and
+// `parameters` of a query of `type` on a dataset whose data variables are `variables` (named in
+// errors). A missing parameter-name leaves the request's variables empty: every variable, each
+// group on its own axes (grid::ExtractEvery). `f` accepts the advertised names and
 // covjson / nc / csv, in any case.
 Result<EdrQuery> ParseEdrQuery(EdrQueryType type, const QueryParameters& parameters,
                                const std::vector<std::string>& variables);

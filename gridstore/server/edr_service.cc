@@ -131,14 +131,30 @@ EdrService::EdrService(StoreSource* source, ServiceOptions options)
 EdrService::~EdrService() = default;
 
 HttpResponse EdrService::Handle(const HttpRequest& request) const {
+  if (request.method == "OPTIONS") {
+    // A CORS preflight (browsers send one before a request with Authorization): it carries no
+    // credentials, so it is answered without a token (issue 29, 4.4). The transport adds
+    // Access-Control-Allow-Origin when `serve --cors` names an origin.
+    HttpResponse r;
+    r.status = 204;
+    r.content_type = "text/plain";
+    r.headers.emplace_back("Allow", "GET, HEAD, OPTIONS");
+    r.headers.emplace_back("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+    r.headers.emplace_back("Access-Control-Allow-Headers", "Authorization");
+    r.headers.emplace_back("Access-Control-Max-Age", "600");
+    return r;
+  }
   if (request.method != "GET" && request.method != "HEAD") {
     HttpResponse r = ErrorResponse(
         405, "MethodNotAllowed",
         "the service is read-only: " + Quote(request.method) + " is not allowed (GET, HEAD)");
-    r.headers.emplace_back("Allow", "GET, HEAD");
+    r.headers.emplace_back("Allow", "GET, HEAD, OPTIONS");
     return r;
   }
-  if (!options_.tokens.empty() && !Authorized(options_.tokens, request.authorization)) {
+  // The viewer's page and scripts hold no data: they load without a token and ask for it.
+  const bool viewer = request.target == "/viewer" || request.target.starts_with("/viewer/") ||
+                      request.target.starts_with("/viewer?");
+  if (!viewer && !options_.tokens.empty() && !Authorized(options_.tokens, request.authorization)) {
     HttpResponse r =
         ErrorResponse(401, "Unauthorized", "this service needs an Authorization: Bearer token");
     r.headers.emplace_back("WWW-Authenticate", "Bearer");
@@ -148,6 +164,16 @@ HttpResponse EdrService::Handle(const HttpRequest& request) const {
   if (!target.ok()) return ErrorResponse(target.status());
   EndpointContext context{source_->Current(), &options_, summaries_.get(), BaseUrl(request)};
   return Route(context, *target);
+}
+
+bool EdrService::IsExpensive(const HttpRequest& request) {
+  std::string_view path = request.target;
+  path = path.substr(0, path.find('?'));
+  const std::string_view last = path.substr(path.rfind('/') + 1);
+  for (std::string_view heavy : {"map.png", "area", "cube", "radius", "trajectory", "corridor"}) {
+    if (last == heavy) return path.starts_with("/collections/");
+  }
+  return false;
 }
 
 Result<grid::DataSetMeta> CollectionMeta(const EndpointContext& context, const std::string& id) {

@@ -48,6 +48,11 @@ class EdrService {
   // Thread-safe: called by many workers at once.
   HttpResponse Handle(const HttpRequest& request) const;
 
+  // Whether a request may cost much CPU (areas, cubes, radii, trajectories, corridors and
+  // map.png), for the transport's expensive lane (HttpServerOptions::is_expensive). Positions,
+  // documents and the catalog are cheap.
+  static bool IsExpensive(const HttpRequest& request);
+
  private:
   StoreSource* const source_;
   const ServiceOptions options_;

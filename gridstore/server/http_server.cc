@@ -133,15 +133,18 @@ bool IsHttpParseError(const beast::error_code& ec) {
          ec != http::error::end_of_stream && ec != http::error::partial_message;
 }
 
-HttpRequest ToHttpRequest(const http::request<http::string_body>& req) {
+// `proxy`: whether the peer is a trusted reverse proxy, whose X-Forwarded-* are believed.
+HttpRequest ToHttpRequest(const http::request<http::string_body>& req, bool proxy) {
   HttpRequest r;
   r.method = Str(req.method_string());
   r.target = Str(req.target());
   r.authorization = Str(req[http::field::authorization]);
   r.host = Str(req[http::field::host]);
-  r.forwarded_proto = Str(req["X-Forwarded-Proto"]);
-  r.forwarded_host = Str(req["X-Forwarded-Host"]);
-  r.forwarded_prefix = Str(req["X-Forwarded-Prefix"]);
+  if (proxy) {
+    r.forwarded_proto = Str(req["X-Forwarded-Proto"]);
+    r.forwarded_host = Str(req["X-Forwarded-Host"]);
+    r.forwarded_prefix = Str(req["X-Forwarded-Prefix"]);
+  }
   return r;
 }
 
@@ -202,8 +205,12 @@ class ServerImpl final : public HttpServer {
         retry_timer_(strand_),
         pool_(options.worker_threads > 0
                   ? options.worker_threads
-                  : std::max(2, static_cast<int>(std::thread::hardware_concurrency()))) {}
-  ~ServerImpl() override { pool_.stop(); }
+                  : std::max(2, static_cast<int>(std::thread::hardware_concurrency()))),
+        expensive_pool_(std::max(1, options.expensive_threads)) {}
+  ~ServerImpl() override {
+    pool_.stop();
+    expensive_pool_.stop();
+  }
 
   Status Open(const net::ip::address& address);
   uint16_t port() const override { return port_; }
@@ -212,9 +219,18 @@ class ServerImpl final : public HttpServer {
 
   // For sessions.
   const HttpServerOptions& options() const { return options_; }
+  bool TrustsProxy(const std::string& address) const {
+    return std::find(options_.trusted_proxies.begin(), options_.trusted_proxies.end(), address) !=
+           options_.trusted_proxies.end();
+  }
   bool stopping() const { return stopping_.load(std::memory_order_acquire); }
   net::io_context& ioc() { return ioc_; }
   net::thread_pool& pool() { return pool_; }
+  // The lane of a request: expensive ones queue apart, so that cheap ones never wait behind
+  // them (issue 29, 4.6).
+  net::thread_pool& pool_for(const HttpRequest& request) {
+    return options_.is_expensive && options_.is_expensive(request) ? expensive_pool_ : pool_;
+  }
   // Counts a request as in flight (queued or running), unless max_inflight are already.
   bool TryAcquireSlot() {
     if (inflight_.fetch_add(1) < options_.max_inflight) return true;
@@ -261,6 +277,7 @@ class ServerImpl final : public HttpServer {
   net::steady_timer retry_timer_;
   std::optional<net::signal_set> signals_;
   net::thread_pool pool_;
+  net::thread_pool expensive_pool_;
 };
 
 // ---- Session ----
@@ -346,9 +363,11 @@ void Session::HandleRequest() {
   }
   // The worker holds a work guard: the io_context must not run out of work while the handler
   // runs (the session has no I/O pending meanwhile).
-  net::post(server_->pool(), [self = shared_from_this(), request = ToHttpRequest(req),
-                              exchange = std::move(exchange),
-                              work = net::make_work_guard(server_->ioc())]() mutable {
+  HttpRequest request = ToHttpRequest(req, server_->TrustsProxy(remote_));
+  net::thread_pool& lane = server_->pool_for(request);
+  net::post(lane, [self = shared_from_this(), request = std::move(request),
+                   exchange = std::move(exchange),
+                   work = net::make_work_guard(server_->ioc())]() mutable {
     std::shared_ptr<Response> response =
         self->server_->MakeResponse(self->server_->Invoke(request), exchange);
     self->server_->ReleaseSlot();
@@ -502,6 +521,7 @@ void ServerImpl::Run() {
   WaitForIo();
   for (std::thread& t : io) t.join();
   pool_.join();  // idle by now, unless the deadline forced the io_context to stop
+  expensive_pool_.join();
 }
 
 void ServerImpl::RunIo() {

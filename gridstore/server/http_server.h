@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gridstore/server/http_message.h"
 #include "gridstore/util/result.h"
@@ -28,10 +29,18 @@ struct HttpServerOptions {
   int io_threads = 2;
   int worker_threads = 0;  // 0: the number of cores, at least 2
   int max_inflight = 64;
+  // Requests `is_expensive` says are (areas, maps: the handler's own judgement) run on
+  // `expensive_threads` workers of their own, the rest on `worker_threads`: a burst of heavy
+  // requests queues behind itself, never in front of a point query.
+  std::function<bool(const HttpRequest&)> is_expensive;
+  int expensive_threads = 1;
   size_t max_header_bytes = 16 * 1024;  // request line and headers together
   size_t max_target_bytes = 8 * 1024;
   std::chrono::seconds read_timeout{30};  // to receive a whole request
   std::string cors_origin;                // "" none; else Access-Control-Allow-Origin
+  // Addresses of reverse proxies whose X-Forwarded-Proto/Host/Prefix are believed; from any
+  // other client they are dropped (a client could make the links point anywhere otherwise).
+  std::vector<std::string> trusted_proxies;
   bool access_log = true;
   bool handle_signals = true;  // SIGTERM / SIGINT shut down gracefully
 };

@@ -21,6 +21,7 @@ enum class StatusCode : int {
   kInvalidArgument = 3,
   kNotFound = 5,
   kAlreadyExists = 6,
+  kResourceExhausted = 8,  // a request beyond a documented work budget
   kFailedPrecondition = 9,
   kAborted = 10,
   kOutOfRange = 11,
@@ -54,6 +55,9 @@ class [[nodiscard]] Status {
   // A conflict with a concurrent writer (a conditional write whose condition no longer held);
   // retrying the whole read-modify-write can succeed.
   static Status Aborted(std::string_view msg) { return {StatusCode::kAborted, msg}; }
+  static Status ResourceExhausted(std::string_view msg) {
+    return {StatusCode::kResourceExhausted, msg};
+  }
   static Status OutOfRange(std::string_view msg) { return {StatusCode::kOutOfRange, msg}; }
   static Status Unimplemented(std::string_view msg) { return {StatusCode::kUnimplemented, msg}; }
   static Status Internal(std::string_view msg) { return {StatusCode::kInternal, msg}; }

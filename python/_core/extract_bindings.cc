@@ -110,6 +110,18 @@ py::dict ExtractionToPython(Extraction r) {
   out["time_axis"] = r.time_axis.name();
   out["level_axis"] = r.level_axis.name();
   out["area"] = py::make_tuple(plan.area[0], plan.area[1], plan.area[2], plan.area[3]);
+  // An area round a global grid's edge: the wrapped axis (2 = x, 3 = y) and its grid indices.
+  out["wrap"] = py::none();
+  if (plan.kind == grid::FeatureKind::kArea && plan.wrap_axis >= 0) {
+    std::vector<int64_t> columns;
+    const bool along_x = plan.wrap_axis == grid::kX;
+    for (int64_t i = 0; i < plan.area[along_x ? 2 : 3]; ++i) {
+      const grid::Cell c = plan.AreaCell(along_x ? i : 0, along_x ? 0 : i);
+      columns.push_back(along_x ? c.x : c.y);
+    }
+    out["wrap"] = py::make_tuple(plan.wrap_axis, CopyToArray(columns));
+  }
+  out["lon_from"] = plan.lon_from;
   py::array_t<uint8_t> mask = CopyToArray(plan.mask);
   if (plan.kind == grid::FeatureKind::kArea) {
     mask = mask.attr("reshape")(py::make_tuple(plan.area[2], plan.area[3]));

@@ -8,7 +8,6 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -69,20 +68,16 @@ class PyWriter {
     ThrowIfError(writer_->Flush());
   }
 
-  // Marks the dataset DONE (with create_time) and settles the store.
-  void Finish(const py::object& attributes) {
+  // Publishes the dataset through the library's GridDataWriter::Finish: DONE with create_time,
+  // refused (naming the planes never written) unless complete or `allow_missing`.
+  void Finish(const py::object& attributes, bool allow_missing) {
     CheckOpen();
-    grid::Attributes extra = AttributesFromPython(attributes, "dataset '" + meta_.id + "'");
+    grid::FinishOptions options;
+    options.attributes = AttributesFromPython(attributes, "dataset '" + meta_.id + "'");
+    options.allow_missing = allow_missing;
     py::gil_scoped_release release;
-    ThrowIfError(writer_->Flush());
+    ThrowIfError(writer_->Finish(options));
     writer_.reset();
-    for (auto& [name, value] : extra) meta_.attributes[name] = value;
-    meta_.set_status(grid::kStatusDone);
-    const auto now = std::chrono::system_clock::now().time_since_epoch();
-    meta_.attributes[std::string(grid::kCreateTimeAttribute)] = grid::AttributeValue::Int64(
-        std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
-    ThrowIfError(replacing_ ? store_->CommitReplacement(meta_) : store_->UpdateDataSetMeta(meta_));
-    ThrowIfError(store_->Flush());
     done_ = true;
   }
 
@@ -131,7 +126,7 @@ void BindWriter(py::module_& m) {
   py::class_<PyWriter>(m, "Writer")
       .def("write", &PyWriter::Write, py::arg("variable"), py::arg("values"), py::arg("t0"),
            py::arg("z0"))
-      .def("finish", &PyWriter::Finish, py::arg("attributes"))
+      .def("finish", &PyWriter::Finish, py::arg("attributes"), py::arg("allow_missing") = false)
       .def("abort", &PyWriter::Abort)
       .def_property_readonly("done", &PyWriter::done)
       .def_property_readonly("stats", &PyWriter::Stats)

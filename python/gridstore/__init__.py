@@ -15,7 +15,8 @@ docs/python.md has a walkthrough; help(gridstore.Store) lists every method.
 from ._core import __version__
 from ._errors import (AbortedError, AlreadyExistsError, DataLossError, FailedPreconditionError,
                       GridStoreError, InternalError, InvalidArgumentError, NotFoundError,
-                      OutOfRangeError, UnavailableError, UnimplementedError)
+                      OutOfRangeError, ResourceExhaustedError, UnavailableError,
+                      UnimplementedError)
 from ._store import Store, open
 from ._writer import DatasetWriter
 
@@ -38,4 +39,5 @@ def open_datasets(store, where=None, **kwargs):
 __all__ = ["open", "open_dataset", "open_datasets", "Store", "DatasetWriter", "GridStoreError",
            "InvalidArgumentError", "NotFoundError", "AlreadyExistsError",
            "FailedPreconditionError", "AbortedError", "OutOfRangeError", "UnimplementedError",
-           "InternalError", "UnavailableError", "DataLossError", "__version__"]
+           "InternalError", "UnavailableError", "DataLossError", "ResourceExhaustedError",
+           "__version__"]

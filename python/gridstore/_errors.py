@@ -43,6 +43,10 @@ class AlreadyExistsError(GridStoreError):
     code = "AlreadyExists"
 
 
+class ResourceExhaustedError(GridStoreError, RuntimeError):
+    code = "ResourceExhausted"
+
+
 class FailedPreconditionError(GridStoreError, RuntimeError):
     code = "FailedPrecondition"
 

@@ -177,6 +177,13 @@ def _unpacked_dtype(var: Dict[str, Any]) -> np.dtype:
 def _area_dataset(info: Dict[str, Any], r: Dict[str, Any]) -> xr.Dataset:
     x0, y0, nx, ny = r["area"]
     times, levels = r["times"], r["levels"]
+    xs, ys = slice(x0, x0 + nx), slice(y0, y0 + ny)
+    wrap = r.get("wrap")  # an area round a global grid's edge: the wrapped axis's grid indices
+    if wrap is not None:
+        if wrap[0] == 2:
+            xs = wrap[1]
+        else:
+            ys = wrap[1]
     by_name = {v["name"]: v for v in info["variables"]}
     coordinate_names = {c["name"] for c in info["coordinates"]}
     variables, cut = {}, {}
@@ -186,7 +193,7 @@ def _area_dataset(info: Dict[str, Any], r: Dict[str, Any]) -> xr.Dataset:
         axes = _cf.variable_axes(var)
         dims = _cf.variable_dims(var)
         for a, dim in zip(axes, dims):
-            cut[dim] = (times, levels, slice(x0, x0 + nx), slice(y0, y0 + ny))[a]
+            cut[dim] = (times, levels, xs, ys)[a]
         attrs = {k: v for k, v in var["attributes"].items()
                  if k not in _PACKING_ATTRIBUTES and k not in ("bounds", "climatology")}
         if var["packing"] or np.dtype(var["dtype"]).kind != "f":
@@ -200,7 +207,26 @@ def _area_dataset(info: Dict[str, Any], r: Dict[str, Any]) -> xr.Dataset:
     coords = {name: (dims, values, attrs)
               for name, (dims, values, attrs) in _cf.coordinate_variables(info, cut).items()
               if set(dims) <= used_dims}
+    if wrap is not None:
+        _longitudes_as_asked(coords, by_name[next(iter(r["variables"]))], wrap[0], r["lon_from"])
     return xr.Dataset(variables, coords, _cf.dataset_attributes(info))
+
+
+def _longitudes_as_asked(coords: Dict[str, Any], var: Dict[str, Any], axis: int,
+                         lon_from: float) -> None:
+    """The wrapped axis's longitudes (and their bounds) in the request's convention, so that the
+    area reads east from its west edge without a jump (-25..45, not 335..357 then 0..45)."""
+    dim = var["dimensions"][axis]
+    if dim not in coords:
+        return
+    dims, lon, attrs = coords[dim]
+    lon = np.asarray(lon, dtype="float64")
+    shift = (lon_from + np.mod(lon - lon_from, 360.0)) - lon
+    coords[dim] = (dims, lon + shift, attrs)
+    bounds = attrs.get("bounds")
+    if bounds in coords:
+        bdims, b, battrs = coords[bounds]
+        coords[bounds] = (bdims, np.asarray(b, dtype="float64") + shift[:, None], battrs)
 
 
 def extract(store: Any, id: str, variables: Optional[List[str]], request: Dict[str, Any]):

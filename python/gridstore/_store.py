@@ -79,11 +79,20 @@ def _paths(value: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]) ->
 
 
 def _names(value: Union[None, str, Iterable[str]]) -> Optional[List[str]]:
+    """None (every variable), a name, or names; an empty list is refused as the command refuses
+    `--variables ''` (issue 29, 5: one rule), since it is a mistake, not "all"."""
     if value is None:
         return None
     if isinstance(value, str):
+        if not value:
+            raise InvalidArgumentError("variables is empty: name one or more, or pass None for "
+                                       "every variable")
         return [value]
-    return [str(v) for v in value]
+    names = [str(v) for v in value]
+    if not names:
+        raise InvalidArgumentError("variables is empty: name one or more, or pass None for "
+                                   "every variable")
+    return names
 
 
 def _keep(value: Optional[Mapping[str, int]], what: str) -> Dict[str, int]:

@@ -84,6 +84,24 @@ def _coordinate(name: str, spec: Any) -> Dict[str, Any]:
             "dtype": str(values.dtype), "attributes": dict(spec.get("attributes") or {})}
 
 
+def _check_coordinate_lengths(id: str, specs: Mapping[str, Dict[str, Any]],
+                              coordinates: Mapping[str, Any]) -> None:
+    """Refuses a coordinate whose length along a dimension differs from that dimension's length
+    in the variables (it would label the wrong cells, or read past its values)."""
+    lengths: Dict[str, int] = {}
+    for spec in specs.values():
+        for axis, dim in zip("tzxy", spec["dimensions"]):
+            if dim:
+                lengths.setdefault(dim, spec["shape"]["tzxy".index(axis)])
+    for name, c in coordinates.items():
+        c = _coordinate(name, c)
+        for dim, n in zip(c["dimensions"], np.shape(c["values"])):
+            if dim in lengths and lengths[dim] != n:
+                raise InvalidArgumentError(
+                    f"dataset {id!r}: coordinate {name!r} has {n} values along {dim!r}, but the "
+                    f"variables' dimension {dim!r} has {lengths[dim]}")
+
+
 class DatasetWriter:
     """Writes the variables of a new dataset, then makes it complete with finish().
 
@@ -135,10 +153,15 @@ class DatasetWriter:
             shape4["tzxy".index(a)] = n
         self._core.write(variable, np.ascontiguousarray(array).reshape(shape4), int(t), int(z))
 
-    def finish(self, attributes: Optional[Mapping[str, Any]] = None) -> None:
+    def finish(self, attributes: Optional[Mapping[str, Any]] = None, *,
+               allow_missing: bool = False) -> None:
         """Marks the dataset DONE (with create_time and any further `attributes`) and makes it
-        durable; with overwrite, switches readers to it in one step."""
-        self._core.finish(dict(attributes or {}))
+        durable; with overwrite, switches readers to it in one step.
+
+        Raises FailedPreconditionError naming the variables and steps never written unless
+        every plane was written, or `allow_missing=True`: the missing planes then read as the
+        variable's fill value (netCDF's default fill of its dtype if it has none)."""
+        self._core.finish(dict(attributes or {}), bool(allow_missing))
 
     def abort(self) -> None:
         """Removes what was written (the new dataset, or the unfinished replacement)."""
@@ -151,7 +174,11 @@ class DatasetWriter:
         if self._core.done:
             return
         if exc_type is None:
-            self.finish()
+            try:
+                self.finish()
+            except Exception:
+                self.abort()  # not complete: nothing of it stays (the old one, if replacing)
+                raise
         else:
             self.abort()
 
@@ -166,6 +193,7 @@ def create_dataset(store: Any, id: str, variables: Mapping[str, Mapping[str, Any
     block = [int(v) for v in block]
     if len(block) != 2:
         raise InvalidArgumentError(f"block must be (x, y), not {block}")
+    _check_coordinate_lengths(id, specs, coordinates or {})
     meta = {
         "id": id,
         "attributes": dict(attributes or {}),

@@ -135,5 +135,70 @@ TEST(GridDataWriterFaultTest, FailedWritesSurfaceFromWriteAndFlush) {
                 kUnavailable, "disk on fire");
 }
 
+// Issue 29, 1.3: a dataset published with planes never written read them back as 0.0.
+TEST_F(GridDataWriterTest, Issue29FinishRefusesPlanesNeverWrittenAndNamesThem) {
+  for (int t = 0; t < 3; ++t) {
+    ASSERT_OK(writer_->WriteGrid2D("ps", t, 0, PatternPlane(meta_.variables[1], 0, t, 0)));
+  }
+  ASSERT_OK(writer_->WriteGrid2D("T", 0, 0, PatternPlane(meta_.variables[0], 0, 0, 0)));
+  ASSERT_OK(writer_->WriteGrid2D("T", 0, 1, PatternPlane(meta_.variables[0], 0, 0, 1)));
+  ASSERT_OK(writer_->WriteGrid2D("T", 2, 0, PatternPlane(meta_.variables[0], 0, 2, 0)));
+  EXPECT_EQ(writer_->MissingPlanes(),
+            std::vector<std::string>{"'T': 2 of 3 step(s) not (wholly) written: t 1-2"});
+  ASSERT_OK_AND_ASSIGN(const DataSetMeta before, store_->GetDataSetMeta("run"));
+  EXPECT_STATUS(writer_->Finish(), kFailedPrecondition, "dataset 'run' is not complete",
+                "'T': 2 of 3 step(s)", "t 1-2", "allow_missing");
+  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("run"));
+  EXPECT_EQ(meta.generation, before.generation);  // nothing published
+  ASSERT_OK(writer_->WriteGrid2D("T", 1, 0, PatternPlane(meta_.variables[0], 0, 1, 0)));
+  ASSERT_OK(writer_->WriteGrid2D("T", 1, 1, PatternPlane(meta_.variables[0], 0, 1, 1)));
+  ASSERT_OK(writer_->WriteGrid2D("T", 2, 1, PatternPlane(meta_.variables[0], 0, 2, 1)));
+  EXPECT_TRUE(writer_->MissingPlanes().empty());
+  ASSERT_OK(writer_->Finish({.attributes = {{"source", AttributeValue::String("test")}}}));
+  ASSERT_OK_AND_ASSIGN(meta, store_->GetDataSetMeta("run"));
+  EXPECT_EQ(meta.status(), kStatusDone);
+  EXPECT_EQ(StringAttribute(meta.attributes, "source"), "test");
+  EXPECT_TRUE(meta.attributes.count(std::string(kCreateTimeAttribute)));
+  EXPECT_STATUS(writer_->WriteGrid2D("T", 0, 0, PatternPlane(meta_.variables[0], 0, 0, 0)),
+                kFailedPrecondition, "finished");
+}
+
+TEST_F(GridDataWriterTest, Issue29FinishWithAllowMissingReadsTheFillValue) {
+  ASSERT_OK(writer_->WriteGrid2D("ps", 0, 0, PatternPlane(meta_.variables[1], 0, 0, 0)));
+  ASSERT_OK(writer_->Finish({.allow_missing = true}));
+  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("run"));
+  EXPECT_EQ(meta.status(), kStatusDone);
+  // Neither variable had a fill value: each gets netCDF's default, and its planes read as it.
+  ASSERT_TRUE(meta.variables[0].has_fill_value());
+  EXPECT_EQ(meta.variables[0].FillValueAsDouble(), double(9.9692099683868690e+36f));
+  EXPECT_EQ(meta.variables[1].FillValueAsDouble(), -32767);
+  ASSERT_OK_AND_ASSIGN(auto fetcher, store_->GetDataFetcher("run"));
+  fetcher->SetVariablesToGet({"T", "ps"});
+  ASSERT_OK_AND_ASSIGN(GridDataSet result, fetcher->Fetch());
+  for (float v : result.GetVariable("T")->data<float>()) ASSERT_EQ(v, 9.9692099683868690e+36f);
+  auto ps = result.GetVariable("ps")->data<int16_t>();
+  const int64_t plane = 37 * 45;
+  EXPECT_NE(ps[0], -32767);  // written
+  for (int64_t i = plane; i < 3 * plane; ++i) ASSERT_EQ(ps[size_t(i)], -32767);
+}
+
+TEST_F(GridDataWriterTest, Issue29ReplacementWriterFinishSwitchesReaders) {
+  ASSERT_OK(writer_->Finish({.allow_missing = true}));
+  DataSetMeta staged = meta_;
+  ASSERT_OK_AND_ASSIGN(staged, store_->BeginReplacement(staged));
+  ASSERT_OK_AND_ASSIGN(auto writer, store_->GetReplacementWriter(staged));
+  EXPECT_STATUS(writer->Finish(), kFailedPrecondition, "'T': 3 of 3", "'ps': 3 of 3");
+  for (int t = 0; t < 3; ++t) {
+    for (int z = 0; z < 2; ++z) {
+      ASSERT_OK(writer->WriteGrid2D("T", t, z, PatternPlane(meta_.variables[0], 1, t, z)));
+    }
+    ASSERT_OK(writer->WriteGrid2D("ps", t, 0, PatternPlane(meta_.variables[1], 1, t, 0)));
+  }
+  ASSERT_OK(writer->Finish());
+  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("run"));
+  EXPECT_EQ(meta.status(), kStatusDone);
+  EXPECT_EQ(meta.incarnation, staged.incarnation);
+}
+
 }  // namespace
 }  // namespace gridstore::grid

@@ -320,6 +320,38 @@ def test_writer_aborts_on_error_and_overwrite_keeps_old(writable, data_dir):
         w.write("v", np.ones((8, 8)))
 
 
+def test_issue29_finish_refuses_planes_never_written(writable):
+    # finish() used to publish planes never written, which read back as 0.0.
+    spec = {"v": {"dims": ("time", "x", "y"), "shape": (3, 4, 5), "dtype": "float32"}}
+    w = writable.create_dataset("part", spec)
+    w.write("v", np.ones((4, 5), "float32"), t=0)
+    with pytest.raises(gridstore.FailedPreconditionError, match=r"'v': 2 of 3 step\(s\).*t 1-2"):
+        w.finish()
+    assert writable.info("part")["status"] == "INIT"
+    w.finish(allow_missing=True)
+    got = writable.fetch("part", unpack=True)["v"]
+    assert (got[0] == 1).all()
+    assert np.isnan(got[1:]).all()  # the fill value (netCDF's default, now _FillValue) masked
+    # The context manager aborts what it cannot finish: no half-made dataset stays.
+    with pytest.raises(gridstore.FailedPreconditionError, match="not complete"):
+        with writable.create_dataset("half", spec) as w2:
+            w2.write("v", np.ones((4, 5), "float32"), t=1)
+    assert "half" not in writable.datasets()
+
+
+def test_issue29_coordinates_must_match_their_dimension(writable):
+    spec = {"v": {"dims": ("lat", "lon"), "shape": (4, 5), "dtype": "float32"}}
+    with pytest.raises(gridstore.InvalidArgumentError, match="'lon' has 6 values along 'lon'.*5"):
+        writable.create_dataset("c", spec, coordinates={"lat": np.arange(4.0),
+                                                        "lon": np.arange(6.0)})
+    assert "c" not in writable.datasets()
+
+
+def test_issue29_an_empty_variable_list_is_an_error(store):
+    with pytest.raises(gridstore.InvalidArgumentError, match="variables is empty"):
+        store.fetch("sub.nc", [])
+
+
 def test_create_errors(writable):
     with pytest.raises(gridstore.InvalidArgumentError, match="'v'.*dims"):
         writable.create_dataset("a", {"v": {"dims": ("x",), "shape": (8,), "dtype": "f4"}})

@@ -242,7 +242,9 @@ TEST(HttpServerTest, KeepAliveServesSeveralRequestsOnOneConnection) {
 TEST(HttpServerTest, HandlerSeesDecodedFields) {
   std::mutex mu;
   HttpRequest seen;
-  TestServer server(TestOptions(), [&](const HttpRequest& request) {
+  HttpServerOptions options = TestOptions();
+  options.trusted_proxies = {"127.0.0.1"};  // the test's client is the proxy
+  TestServer server(options, [&](const HttpRequest& request) {
     std::lock_guard<std::mutex> lock(mu);
     seen = request;
     return HttpResponse{};
@@ -263,6 +265,26 @@ TEST(HttpServerTest, HandlerSeesDecodedFields) {
   EXPECT_EQ(seen.forwarded_proto, "https");
   EXPECT_EQ(seen.forwarded_host, "maps.example.org");
   EXPECT_EQ(seen.forwarded_prefix, "/gridstore");
+}
+
+// Issue 29, 4.5: X-Forwarded-* from a client that is no trusted proxy used to make the links
+// (X-Forwarded-Proto: javascript made javascript:// links): they are dropped.
+TEST(HttpServerTest, Issue29ForwardedHeadersOnlyFromATrustedProxy) {
+  std::mutex mu;
+  HttpRequest seen;
+  TestServer server(TestOptions(), [&](const HttpRequest& request) {
+    std::lock_guard<std::mutex> lock(mu);
+    seen = request;
+    return HttpResponse{};
+  });
+  Client client(server.port());
+  ASSERT_TRUE(client.Send(Get("/",
+                              "X-Forwarded-Proto: javascript\r\n"
+                              "X-Forwarded-Host: evil.example\r\n")));
+  ASSERT_TRUE(client.Read().has_value());
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_EQ(seen.forwarded_proto, "");
+  EXPECT_EQ(seen.forwarded_host, "");
 }
 
 TEST(HttpServerTest, HeadSendsTheLengthButNoBody) {

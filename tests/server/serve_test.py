@@ -147,8 +147,12 @@ class ServeTest(unittest.TestCase):
         for query, d in doc["data_queries"].items():
             self.assertEqual(d["link"]["variables"]["query_type"], query)
             self.assertIn("CoverageJSON", d["link"]["variables"]["output_formats"])
+        # OGC API-EDR 1.1 extent.yaml: an interval is an array of [start, end] arrays.
+        self.assertEqual(doc["extent"]["temporal"]["interval"],
+                         [[values[0], values[-1]]])
         colpex = self.json("/collections/ukmo%2Fcolpex")
         self.assertIn("vertical", colpex["extent"])
+        self.assertEqual(len(colpex["extent"]["vertical"]["interval"][0]), 2)
         self.assertIn("curvilinear", colpex["gridstore"]["grid"])
 
     def test_catalog_search(self):
@@ -321,8 +325,59 @@ class ServeTest(unittest.TestCase):
                                  {"Authorization": "Bearer s3cret-on"})[0], 401)
             self.assertEqual(get(guarded.url + "/collections",
                                  {"Authorization": "Bearer s3cret-two"})[0], 200)
+            # Issue 29, 4.4: the viewer's page loads without a token (it asks for one); the
+            # data behind it does not.
+            code, headers, body = get(guarded.url + "/viewer")
+            self.assertEqual(code, 200)
+            self.assertIn(b"GridStore viewer", body)
+            self.assertEqual(get(guarded.url + "/viewer/viewer.js")[0], 200)
+            self.assertEqual(get(guarded.url + "/collections/ocean%2Ftos/map.png")[0], 401)
         finally:
             self.assertEqual(guarded.stop(), 0)
+
+    def test_issue29_cors_preflight_is_answered_without_a_token(self):
+        token_file = os.path.join(WORK, "tokens-cors")
+        with open(token_file, "w") as f:
+            f.write("tok\n")
+        guarded = Server("--token-file", token_file, "--cors", "*", "--refresh-seconds", "0")
+        try:
+            req = urllib.request.Request(
+                guarded.url + "/collections", method="OPTIONS",
+                headers={"Origin": "https://maps.example", "Access-Control-Request-Method": "GET",
+                         "Access-Control-Request-Headers": "authorization"})
+            with urllib.request.urlopen(req, timeout=30) as r:
+                self.assertEqual(r.status, 204)
+                self.assertEqual(r.headers["Access-Control-Allow-Origin"], "*")
+                self.assertIn("Authorization", r.headers["Access-Control-Allow-Headers"])
+                self.assertIn("GET", r.headers["Access-Control-Allow-Methods"])
+        finally:
+            self.assertEqual(guarded.stop(), 0)
+
+    def test_issue29_parameters_with_one_grammar(self):
+        # limit=0 used to be taken, with a `next` link equal to `self`: a client never stopped.
+        code, _, body = get(self.url + "/collections?limit=0")
+        self.assertEqual(code, 400, body)
+        self.assertIn(b"from 1 to 1000", body)
+        doc = self.json("/collections?limit=1")
+        links = {l["rel"]: l["href"] for l in doc["links"]}
+        self.assertNotEqual(links["self"], links["next"])
+        # An empty sort is refused as the command refuses it.
+        self.assertEqual(get(self.url + "/collections?sort=")[0], 400)
+        # Hexadecimal is not a coordinate (POINT(0x10 0) was longitude 16).
+        code, _, body = get(self.url + "/collections/ocean%2Ftos/position?" +
+                            q(coords="POINT(0x10 0)"))
+        self.assertEqual(code, 400, body)
+        # A reversed time interval is an error, not the same interval forwards.
+        code, _, body = get(self.url + "/collections/ocean%2Ftos/position?" +
+                            q(coords="POINT(-30 0)", datetime="2002-01-16/2001-01-16"))
+        self.assertEqual(code, 400, body)
+        self.assertIn(b"reversed", body)
+        # The same time twice is one.
+        t = self.json("/collections/ocean%2Ftos")["extent"]["temporal"]["values"][0]
+        code, _, body = get(self.url + "/collections/ocean%2Ftos/position?" +
+                            q(coords="POINT(-30 0)", datetime=f"{t},{t}"))
+        self.assertEqual(code, 200, body)
+        self.assertEqual(len(json.loads(body)["ranges"]["tos"]["values"]), 1)
 
     # ---- map.png ----
 

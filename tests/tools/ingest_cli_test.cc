@@ -186,5 +186,38 @@ TEST(IngestCliTest, WatchIngestsFilesAsTheyAppearAndSkipsThemOnRestart) {
   EXPECT_EQ(again.out.find("ingested"), std::string::npos) << again.out;
 }
 
+// Issue 29, 1.2: a GRIB file with one header bit flipped made ecCodes abort the process; ingest
+// then died on that file at every restart and never reached later files. Now the file costs one
+// error line and goes to quarantine (with the reason beside it); the next files are ingested,
+// and a restart does not try it again.
+TEST(IngestCliTest, Issue29CorruptFileIsQuarantinedAndTheRestGoOn) {
+  testing::ScopedTempDir dir;
+  const std::string store = dir.Sub("store"), in = dir.Sub("incoming");
+  std::filesystem::create_directories(in);
+  std::filesystem::create_directories(dir.Sub("cli"));
+  ASSERT_EQ(testing::WriteRunStep(in + "/era.t00z.f006", 1), 4);
+  {
+    std::string bytes = testing::ReadFile(testing::GribDir() + "/lambert.grib2");
+    bytes[208] ^= 0x01;  // section 7's length
+    std::ofstream(in + "/era.t00z.f000", std::ios::binary) << bytes;
+  }
+  const std::vector<std::string> args = {
+      "ingest",    "--watch",    in,      "--dataset-from", "era.t{run}z.f{step}",
+      "--dataset", "era/{run}Z", "--once"};
+  RunResult first = RunGridStore(dir.Sub("cli"), store, args);
+  EXPECT_EQ(first.exit_code, 1) << first.err;  // a file failed
+  EXPECT_THAT(first.err,
+              ::testing::HasSubstr("era.t00z.f000': GRIB message 1 (at byte offset 0) is corrupt"));
+  EXPECT_THAT(first.err, ::testing::HasSubstr("quarantined"));
+  EXPECT_THAT(first.out, ::testing::HasSubstr("ingested era.t00z.f006 into 'era/00Z'"));
+  EXPECT_FALSE(std::filesystem::exists(in + "/era.t00z.f000"));
+  EXPECT_TRUE(std::filesystem::exists(in + "/quarantine/era.t00z.f000"));
+  EXPECT_THAT(testing::ReadFile(in + "/quarantine/era.t00z.f000.error"),
+              ::testing::HasSubstr("corrupt"));
+  RunResult again = RunGridStore(dir.Sub("cli"), store, args);
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.err.find("corrupt"), std::string::npos) << again.err;
+}
+
 }  // namespace
 }  // namespace gridstore

@@ -38,8 +38,17 @@ class CommandContext {
   void set_store(std::string uri) { store_ = std::move(uri); }
   const std::string& store() const { return store_; }
 
+  // The store; a missing one says how to name or make one (issue 29, 3.7).
   Result<std::unique_ptr<grid::GridStore>> OpenStore(const grid::GridStoreOptions& options) const {
-    return grid::GridStore::Open(store_, options);
+    Result<std::unique_ptr<grid::GridStore>> store = grid::GridStore::Open(store_, options);
+    if (!store.ok() && store.status().IsNotFound()) {
+      return Status::NotFound(
+          std::string(store.status().message()) +
+          ": name the store with --store URI or $GRIDSTORE_STORE (the default is "
+          "./gridstore-data), "
+          "or make one by importing a file: gridstore --store URI import FILE --dataset ID");
+    }
+    return store;
   }
 
  private:

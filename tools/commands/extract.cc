@@ -19,13 +19,14 @@
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
 #include "tools/output_file.h"
+#include "tools/text_escape.h"
 
 namespace gridstore::tools {
 namespace {
 
 struct ExtractArgs {
   std::string id;
-  std::string variables;
+  std::optional<std::string> variables;  // none: every variable (grid::ExtractEvery)
   std::vector<std::string> points;
   std::optional<std::string> bbox;
   std::string polygon;
@@ -34,6 +35,7 @@ struct ExtractArgs {
   double width_km = 0;
   std::string time, level;
   std::string method = "nearest";
+  std::string time_method = "exact", level_method = "exact";
   double tolerance_km = 0;
   bool unpack = false;  // the default since issue 29; kept so that scripts that pass it still work
   bool raw = false;
@@ -48,13 +50,14 @@ Result<std::vector<double>> ParseNumbers(std::string_view text, size_t count, st
                                          std::string_view form) {
   std::vector<double> out;
   for (const std::string& item : SplitList(text, ',')) {
-    char* end = nullptr;
-    const double v = std::strtod(item.c_str(), &end);
-    if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(v)) {
+    const std::string_view trimmed = Trim(item);
+    size_t used = 0;
+    const std::optional<double> v = ParseDecimal(trimmed, &used);
+    if (!v || used != trimmed.size()) {
       return Status::InvalidArgument(std::string(flag) + " " + Quote(text) + ": " + Quote(item) +
                                      " is not a number (expected " + std::string(form) + ")");
     }
-    out.push_back(v);
+    out.push_back(*v);
   }
   if (out.size() != count) {
     return Status::InvalidArgument(std::string(flag) + " " + Quote(text) + " is not " +
@@ -63,9 +66,18 @@ Result<std::vector<double>> ParseNumbers(std::string_view text, size_t count, st
   return out;
 }
 
+Result<grid::AxisMatch> ParseAxisMatch(const std::string& text, std::string_view flag) {
+  if (text == "exact") return grid::AxisMatch::kExact;
+  if (text == "nearest") return grid::AxisMatch::kNearest;
+  return Status::InvalidArgument(std::string(flag) + " " + Quote(text) +
+                                 " is not exact or nearest");
+}
+
 Result<grid::ExtractRequest> ParseRequest(const ExtractArgs& args) {
   grid::ExtractRequest r;
-  GRIDSTORE_ASSIGN_OR_RETURN(r.variables, ParseNameList(args.variables, "--variables"));
+  if (args.variables) {
+    GRIDSTORE_ASSIGN_OR_RETURN(r.variables, ParseNameList(*args.variables, "--variables"));
+  }
   for (const std::string& p : args.points) {
     GRIDSTORE_ASSIGN_OR_RETURN(std::vector<double> v, ParseNumbers(p, 2, "--point", "LON,LAT"));
     r.points.push_back({v[0], v[1]});
@@ -98,6 +110,8 @@ Result<grid::ExtractRequest> ParseRequest(const ExtractArgs& args) {
   }
   r.time = args.time;
   r.level = args.level;
+  GRIDSTORE_ASSIGN_OR_RETURN(r.time_match, ParseAxisMatch(args.time_method, "--time-method"));
+  GRIDSTORE_ASSIGN_OR_RETURN(r.level_match, ParseAxisMatch(args.level_method, "--level-method"));
   r.tolerance_km = args.tolerance_km;
   // Values as the variable means them (scale/offset applied, fill values missing) in every
   // format: a packed short or a 1e20 fill printed as data misleads (issue 29, 3.3). --raw gives
@@ -155,11 +169,33 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
   GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.read_only = true}));
   if (args.explain) {
     GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
+    if (request.variables.empty()) {  // every variable: the plan of the first group
+      const auto groups = grid::VariableGroups(meta, nullptr);
+      if (!groups.empty()) request.variables = groups[0];
+    }
     GRIDSTORE_ASSIGN_OR_RETURN(grid::ExtractPlan plan, grid::PlanExtract(meta, request));
     std::fputs(PlanText(plan).c_str(), stdout);
     return Status::OK();
   }
-  GRIDSTORE_ASSIGN_OR_RETURN(grid::Extraction result, grid::Extract(*store, args.id, request));
+  std::vector<std::string> left_out;
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<grid::Extraction> results,
+                             grid::ExtractEvery(*store, args.id, request, &left_out));
+  if (args.format == "nc" && results.size() > 1) {
+    // One netCDF file holds one group's axes: the first group, the others named as left out.
+    for (size_t k = 1; k < results.size(); ++k) {
+      left_out.push_back(
+          Join(results[k].variables, ", ",
+               [](const grid::Extraction::Variable& v) { return Quote(v.meta.name); }) +
+          ": on other axes than " + Quote(results[0].variables[0].meta.name) +
+          ", which one netCDF file cannot hold; extract them with --variables (or --format "
+          "covjson, csv or json for all)");
+    }
+    results.resize(1);
+  }
+  for (const std::string& why : left_out) {
+    std::fprintf(stderr, "note: left out %s\n", SanitizeMessage(why, false).c_str());
+  }
+  const grid::Extraction& result = results[0];
   Status s;
   if (args.format == "nc") {
     GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
@@ -175,11 +211,11 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
     return out->Commit();
   }
   if (args.format == "covjson") {
-    s = formats::WriteCoverageJson(result, out->stream());
+    s = formats::WriteCoverageJson(results, out->stream());
   } else if (args.format == "csv") {
-    s = formats::WriteExtractionCsv(result, out->stream());
+    s = formats::WriteExtractionCsv(results, out->stream());
   } else {
-    s = formats::WriteExtractionJson(result, out->stream());
+    s = formats::WriteExtractionJson(results, out->stream());
   }
   if (!s.ok()) {
     Status io = out->WriteError();
@@ -197,7 +233,9 @@ Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
       "Extract values at points, in areas or along paths given in longitude/latitude, by time "
       "and level");
   app->add_option("ID", args->id, "Dataset id")->required();
-  app->add_option("--variables", args->variables, "Variables: A,B")->required()->type_name("A,B");
+  AddOptionalString(app, "--variables", &args->variables,
+                    "Variables: A,B (default: every variable, each group on its own axes)")
+      ->type_name("A,B");
   app->add_option("--point", args->points, "A point LON,LAT (repeat for several)")
       ->type_name("LON,LAT");
   AddOptionalString(app, "--bbox", &args->bbox,
@@ -220,6 +258,14 @@ Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
       ->type_name("ISO[/ISO]");
   app->add_option("--level", args->level, "Levels by value: V, V1/V2 or V1,V2 (default all)")
       ->type_name("V[/V]");
+  app->add_option("--time-method", args->time_method,
+                  "A --time value not on the axis: exact (default: an error naming the nearest) "
+                  "or nearest")
+      ->type_name("exact|nearest");
+  app->add_option("--level-method", args->level_method,
+                  "A --level value not on the axis: exact (default) or nearest (hybrid levels "
+                  "786.5/866.4 for 850)")
+      ->type_name("exact|nearest");
   app->add_option("--method", args->method, "nearest (default) or bilinear")
       ->type_name("nearest|bilinear");
   app->add_option("--tolerance-km", args->tolerance_km,

@@ -55,10 +55,9 @@ Result<QueryRequest> ParseRequest(const QueryArgs& args) {
     if (!parsed.ok()) return parsed.status().WithContext("--where");
     request.query = *std::move(parsed);
   }
-  if (args.sort && args.sort->empty()) {
-    return Status::InvalidArgument("--sort is empty; name a field, or leave the option out");
+  if (args.sort) {
+    GRIDSTORE_ASSIGN_OR_RETURN(request.params.sort, ParseSort(*args.sort));
   }
-  GRIDSTORE_ASSIGN_OR_RETURN(request.params.sort, ParseSort(args.sort.value_or("")));
   request.params.get_total_count = true;
   request.params.ids_only = args.ids;
   return request;

@@ -4,12 +4,14 @@
 // [--max-inflight N] [--cors ORIGIN]`: the store over HTTP, read-only: OGC API-EDR, the catalog,
 // quick-look maps and the viewer (gridstore/server/, docs/serve.md).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "gridstore/server/edr_service.h"
 #include "gridstore/server/http_server.h"
@@ -26,6 +28,7 @@ struct ServeArgs {
   double max_response_mb = 20;
   int max_inflight = 64;
   std::string cors;
+  std::vector<std::string> trusted_proxies;
   double refresh_seconds = 2;
 };
 
@@ -67,6 +70,7 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
   }
   http.max_inflight = args.max_inflight;
   http.cors_origin = args.cors;
+  http.trusted_proxies = args.trusted_proxies;
   server::ServiceOptions service;
   service.max_response_bytes = static_cast<int64_t>(args.max_response_mb * 1024 * 1024);
   if (args.token_file) {
@@ -77,6 +81,10 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
       server::StoreSource::Open(context.store(), std::chrono::milliseconds(static_cast<int64_t>(
                                                      args.refresh_seconds * 1000))));
   server::EdrService edr(source.get(), std::move(service));
+  // Heavy queries run on a lane of their own, half the cores: a burst of maps and areas leaves
+  // the other half to point queries (issue 29, 4.6).
+  http.is_expensive = &server::EdrService::IsExpensive;
+  http.expensive_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
   Result<std::unique_ptr<server::HttpServer>> listener = server::HttpServer::Listen(
       http, [&edr](const server::HttpRequest& request) { return edr.Handle(request); });
   if (!listener.ok()) {  // say which option: the transport names only the address
@@ -110,6 +118,10 @@ Command RegisterServe(CLI::App& parent, const CommandContext& context) {
   app->add_option("--max-inflight", args->max_inflight,
                   "Answer 503 (Retry-After) beyond N requests at once (default 64)")
       ->type_name("N");
+  app->add_option("--trusted-proxy", args->trusted_proxies,
+                  "A reverse proxy's address (repeat for several) whose X-Forwarded-Proto/Host/"
+                  "Prefix headers make the links; from other clients they are ignored")
+      ->type_name("ADDR");
   app->add_option("--cors", args->cors, "Allow browser pages from ORIGIN (CORS)")
       ->type_name("ORIGIN");
   app->add_option("--refresh-seconds", args->refresh_seconds,

@@ -21,6 +21,10 @@ struct ResolvedExtract {
 };
 
 // Checks and plans `request` against `meta` (see PlanExtract).
+// The horizontal grid of `var`, built once per dataset state and variable (extract_plan.cc).
+Result<std::shared_ptr<const grid::HorizontalGrid>> CachedGrid(const grid::DataSetMeta& meta,
+                                                               const grid::VariableMeta& var);
+
 Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
                                        const grid::ExtractRequest& request);
 

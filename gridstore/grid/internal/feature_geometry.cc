@@ -120,13 +120,14 @@ Result<std::vector<PathVertex>> ParseLineString(std::string_view wkt) {
   std::vector<PathVertex> path;
   for (const std::string& item : SplitList(text.substr(open + 1, close - open - 1), ',')) {
     std::vector<double> values;
-    const char* s = item.c_str();
-    char* end = nullptr;
-    for (double v = std::strtod(s, &end); end != s; v = std::strtod(s, &end)) {
-      values.push_back(v);
-      s = end;
+    std::string_view s = Trim(item);
+    for (size_t used = 0; !s.empty();) {
+      const std::optional<double> v = ParseDecimal(s, &used);
+      if (!v) break;  // not a decimal number ("0x10", "inf"): refused below
+      values.push_back(*v);
+      s = Trim(s.substr(used));
     }
-    if (!Trim(s).empty() || values.size() < 2 || values.size() > 4) {
+    if (!s.empty() || values.size() < 2 || values.size() > 4) {
       return bad("vertex " + Quote(Trim(item)) + " is not LON LAT[ Z][ M]");
     }
     const size_t expected = 2 + dims.size();

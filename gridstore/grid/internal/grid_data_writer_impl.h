@@ -6,6 +6,7 @@
 #define GRIDSTORE_GRID_INTERNAL_GRID_DATA_WRITER_IMPL_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,19 +22,27 @@ namespace gridstore::grid {
 class GridDataWriterImpl final : public GridDataWriter {
  public:
   // `series_starts_seen`: SeriesFence::Starts of the dataset, read before `meta` was.
+  // Publishes the finished meta (Finish): GridStore::UpdateDataSetMeta, or CommitReplacement
+  // for a replacement; then makes the store durable.
+  using Publish = std::function<Status(const DataSetMeta&)>;
   GridDataWriterImpl(internal_grid::StoreContext* context, std::shared_ptr<const DataSetMeta> meta,
-                     const WriteGridOptions& options, uint64_t series_starts_seen);
+                     const WriteGridOptions& options, uint64_t series_starts_seen,
+                     Publish publish = nullptr);
   ~GridDataWriterImpl() override;
 
   Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z, const Grid2D& plane) override;
   Status SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) override;
   Status Flush() override;
+  std::vector<std::string> MissingPlanes(size_t max_lines) const override;
+  Status Finish(const FinishOptions& options) override;
   const DataSetMeta& meta() const override { return *meta_; }
   WriteStats stats() const override;
 
  private:
   struct PlaneJob;
 
+  // Records that `var`'s plane (t, z) was written; FailedPrecondition after Finish.
+  Status MarkWritten(const VariableMeta* var, int64_t t, int64_t z);
   Result<const VariableMeta*> CheckPlane(std::string_view variable, int64_t t, int64_t z,
                                          const Grid2D& plane) const;
   // Compresses block `index` of `plane` (variable `var` at t, z) into its key and value.
@@ -54,6 +63,7 @@ class GridDataWriterImpl final : public GridDataWriter {
   const std::shared_ptr<const DataSetMeta> meta_;
   const WriteGridOptions options_;
   const uint64_t series_starts_seen_;
+  const Publish publish_;
 
   mutable Mutex mu_;
   CondVar cv_;
@@ -62,6 +72,9 @@ class GridDataWriterImpl final : public GridDataWriter {
   storage::WriteBatch batch_ GUARDED_BY(mu_);  // blocks encoded but not yet written
   Status first_error_ GUARDED_BY(mu_);
   WriteStats stats_ GUARDED_BY(mu_);
+  // Per variable (meta order), one flag per plane (t * nz + z): written by this writer.
+  std::vector<std::vector<bool>> written_ GUARDED_BY(mu_);
+  bool finished_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace gridstore::grid

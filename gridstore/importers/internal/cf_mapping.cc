@@ -160,6 +160,16 @@ bool IsPressureUnit(std::string_view units) {
 References CollectReferences(const FileStructure& f) {
   References refs;
   for (const NcVariable& v : f.variables) {
+    if (StringAttribute(v.attributes, "cf_role") == "mesh_topology") {
+      for (const char* attr :
+           {"face_node_connectivity", "edge_node_connectivity", "boundary_node_connectivity",
+            "face_edge_connectivity", "face_face_connectivity", "edge_face_connectivity",
+            "volume_node_connectivity"}) {
+        for (auto& n : SplitWhitespace(StringAttribute(v.attributes, attr))) {
+          refs.mesh_connectivity.insert(n);
+        }
+      }
+    }
     for (const char* attr : {"bounds", "climatology"}) {
       for (auto& n : SplitWhitespace(StringAttribute(v.attributes, attr))) refs.bounds.insert(n);
     }
@@ -205,11 +215,25 @@ Classified Classify(const NcVariable& v, const References& refs) {
   if (!ToDataType(v.type)) return {Role::kSkipped, "user-defined type"};
   if (refs.bounds.count(v.name)) return {Role::kSkipped, "bounds variable"};
   if (refs.grid_mappings.count(v.name)) return {Role::kSkipped, "grid mapping variable"};
+  if (refs.mesh_connectivity.count(v.name)) {
+    return {Role::kSkipped, "UGRID mesh connectivity (unstructured meshes are not supported yet)"};
+  }
   if (IsCoordinateVariable(v)) return {Role::kCoordinate, ""};
   if (refs.coordinates.count(v.name) && v.dim_names.size() <= 2) return {Role::kCoordinate, ""};
   if (v.dim_names.size() == 2 && IsLatitudeOrLongitude(v)) return {Role::kCoordinate, ""};
   if (v.dim_names.empty()) return {Role::kSkipped, "scalar variable"};
-  if (v.dim_names.size() == 1) return {Role::kSkipped, "1-D variable that is not a coordinate"};
+  if (v.dim_names.size() == 1) {
+    // Data on the cells of an unstructured grid (CAM-SE `ncol`, a UGRID mesh's faces): one
+    // horizontal dimension, not rows and columns.
+    if (FindAttribute(v.attributes, "mesh") != nullptr ||
+        FindAttribute(v.attributes, "location") != nullptr) {
+      return {Role::kSkipped, "data on the " + StringAttribute(v.attributes, "location") +
+                                  "s of UGRID mesh " +
+                                  Quote(StringAttribute(v.attributes, "mesh")) +
+                                  " (unstructured meshes are not supported yet)"};
+    }
+    return {Role::kSkipped, "1-D variable that is not a coordinate"};
+  }
   if (v.dim_names.size() > grid::kRank) return {Role::kTooManyDimensions, ""};
   for (size_t i = 0; i < v.dim_names.size(); ++i) {
     if (v.dim_lengths[i] == 0) {
@@ -388,8 +412,17 @@ Result<ImportPlan> PlanImport(const std::string& path,
     }
   }
   if (selected.empty()) {
+    // Say what the file is when its data lie on an unstructured grid: 1-D variables over a
+    // dimension that has its own 1-D latitude and longitude (CAM-SE `ncol`).
+    std::string unstructured;
+    for (const NcVariable& v : f->variables) {
+      if (v.dim_names.size() != 1 || IsCoordinateVariable(v) || !IsLatitudeOrLongitude(v)) continue;
+      unstructured = "; its data lie on an unstructured grid (dimension " + Quote(v.dim_names[0]) +
+                     " with 1-D latitude and longitude), which is not supported yet";
+      break;
+    }
     return Status::InvalidArgument(Quote(path) + " has no gridded variable to import (" +
-                                   Join(plan.notes, "; ") + ")");
+                                   Join(plan.notes, "; ") + ")" + unstructured);
   }
 
   DataSetMeta& meta = plan.meta;

@@ -67,6 +67,8 @@ struct References {
   std::set<std::string, std::less<>> bounds;
   std::set<std::string, std::less<>> grid_mappings;
   std::set<std::string, std::less<>> coordinates;
+  // UGRID: the connectivity arrays mesh topology variables name (face_node_connectivity...).
+  std::set<std::string, std::less<>> mesh_connectivity;
 };
 References CollectReferences(const FileStructure& f);
 

@@ -170,6 +170,7 @@ void ReadField(codes_handle* h, ParameterNames* names, GribField* f) {
   f->param_id = GetLong(h, "paramId", 0);
   names->Fill(h, f);
   f->type_of_level = GetString(h, "typeOfLevel");
+  f->step_type = GetString(h, "stepType");
   if (codes_get_double(h, "level", &f->level) != 0) f->level = 0;
   f->data_date = GetLong(h, "dataDate", 0);
   f->data_time = GetLong(h, "dataTime", 0);

@@ -27,6 +27,9 @@ struct GribField {
   long param_id = 0;
   std::string type_of_level;
   double level = 0;
+  // instant, avg, accum, max, min, diff... (ecCodes' stepType): the same parameter as an
+  // average and as an instant value are two variables (as cfgrib has them).
+  std::string step_type;
   long data_date = 0, data_time = 0;          // the reference time: YYYYMMDD, HHMM
   long validity_date = 0, validity_time = 0;  // the time it is valid at
   long member = -1;                           // perturbationNumber, or -1 if the field has none

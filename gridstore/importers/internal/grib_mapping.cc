@@ -88,11 +88,11 @@ Coordinate MakeCoordinate(std::string name, std::vector<std::string> dims,
 }
 
 struct VariableKey {
-  std::string short_name, type_of_level;
+  std::string short_name, type_of_level, step_type;
   long member = -1;  // perturbationNumber in an ensemble, else -1
   bool operator<(const VariableKey& o) const {
-    return std::tie(short_name, type_of_level, member) <
-           std::tie(o.short_name, o.type_of_level, o.member);
+    return std::tie(short_name, type_of_level, step_type, member) <
+           std::tie(o.short_name, o.type_of_level, o.step_type, o.member);
   }
 };
 
@@ -256,7 +256,10 @@ struct Collected {
   std::set<std::pair<long, long>> references;         // (dataDate, dataTime)
   std::vector<int64_t> times;                         // distinct validity times, seconds, ascending
   std::map<VariableKey, std::vector<size_t>> groups;  // the fields of each variable
-  std::map<std::string, std::set<double>> levels;     // the levels of each level type
+  // The levels of each variable (its own: 2t at 2 m and 10u at 10 m share no level axis), and
+  // the name of the level coordinate each distinct (level type, levels) gets.
+  std::map<VariableKey, std::set<double>> levels;
+  std::map<std::pair<std::string, std::set<double>>, std::string> level_names;
 };
 
 Result<Collected> Collect(const std::vector<std::string>& paths,
@@ -279,28 +282,52 @@ Result<Collected> Collect(const std::vector<std::string>& paths,
     c.ensemble |= f.ensemble_size > 1;
     c.references.insert({f.data_date, f.data_time});
     times.insert(EpochSeconds(f.validity_date, f.validity_time));
-    c.levels[f.type_of_level].insert(f.level);
   }
   // An ensemble (numberOfForecastsInEnsemble > 1, or several members): one variable per member.
   c.ensemble |= members.size() > 1;
   for (size_t i = 0; i < fields.size(); ++i) {
     const GribField& f = fields[i];
-    c.groups[{ShortName(f), f.type_of_level, c.ensemble ? f.member : -1}].push_back(i);
+    const VariableKey key{ShortName(f), f.type_of_level, f.step_type, c.ensemble ? f.member : -1};
+    c.groups[key].push_back(i);
+    c.levels[key].insert(f.level);
+  }
+  // A level coordinate per distinct set of levels of a type: named after the type when it is
+  // the type's only set (or its largest), else after the type and its level ("heightAboveGround"
+  // for 2t's 2 m beside "heightAboveGround_10" for 10u's 10 m).
+  std::map<std::string, std::vector<std::set<double>>> sets;
+  for (const auto& [key, levels] : c.levels) {
+    auto& of_type = sets[key.type_of_level];
+    if (std::find(of_type.begin(), of_type.end(), levels) == of_type.end())
+      of_type.push_back(levels);
+  }
+  for (auto& [type, of_type] : sets) {
+    std::stable_sort(of_type.begin(), of_type.end(),
+                     [](const auto& a, const auto& b) { return a.size() > b.size(); });
+    for (size_t k = 0; k < of_type.size(); ++k) {
+      std::string name = type;
+      if (k > 0) {
+        name +=
+            "_" + (of_type[k].size() == 1 ? FormatDouble(*of_type[k].begin()) : std::to_string(k));
+      }
+      c.level_names[{type, of_type[k]}] = name;
+    }
   }
   c.times.assign(times.begin(), times.end());
   return c;
 }
 
-// A coordinate per level type: 1-D with several levels, scalar with one.
-void AddLevels(const std::map<std::string, std::set<double>>& levels, grid::DataSetMeta* meta) {
-  for (const auto& [level_type, values] : levels) {
+// A coordinate per distinct set of levels (Collected::level_names): 1-D with several levels,
+// scalar with one.
+void AddLevels(const Collected& collected, grid::DataSetMeta* meta) {
+  for (const auto& [type_and_levels, name] : collected.level_names) {
+    const auto& [level_type, values] = type_and_levels;
     if (level_type.empty()) continue;
     Coordinate c;
     if (values.size() > 1) {
-      c = MakeCoordinate(level_type, {level_type}, {int64_t(values.size())},
+      c = MakeCoordinate(name, {name}, {int64_t(values.size())},
                          std::vector<double>(values.begin(), values.end()), DataType::kFloat64);
     } else {
-      c = MakeCoordinate(level_type, {}, {}, {*values.begin()}, DataType::kFloat64);
+      c = MakeCoordinate(name, {}, {}, {*values.begin()}, DataType::kFloat64);
     }
     DescribeLevel(level_type, &c.attributes);
     meta->coordinates.push_back(std::move(c));
@@ -323,13 +350,14 @@ Status AddVariable(const std::vector<std::string>& paths, const std::string& nam
                    const std::vector<GribField>& fields, const Collected& c, const Layout& layout,
                    GribPlan* plan) {
   const GribField& f0 = fields[indices.front()];
-  const std::set<double>& zs = c.levels.at(key.type_of_level);
+  const std::set<double>& zs = c.levels.at(key);
   const bool has_z = zs.size() > 1;
+  const std::string& level_name = c.level_names.at({key.type_of_level, zs});
   VariableMeta var;
   var.name = name;
   var.type = layout.type;
   var.shape = {int64_t(c.times.size()), has_z ? int64_t(zs.size()) : 1, plan->rows, plan->columns};
-  var.dimension_names = {layout.time_dim, has_z ? key.type_of_level : "", layout.plane_dims[0],
+  var.dimension_names = {layout.time_dim, has_z ? level_name : "", layout.plane_dims[0],
                          layout.plane_dims[1]};
   constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
   if (layout.type == DataType::kFloat32) {
@@ -344,12 +372,21 @@ Status AddVariable(const std::vector<std::string>& paths, const std::string& nam
   var.attributes["GRIB_paramId"] = AttributeValue::Int64(f0.param_id);
   var.attributes["GRIB_shortName"] = AttributeValue::String(key.short_name);
   var.attributes["GRIB_typeOfLevel"] = AttributeValue::String(key.type_of_level);
+  if (!key.step_type.empty()) {
+    var.attributes["GRIB_stepType"] = AttributeValue::String(key.step_type);
+  }
   if (key.member >= 0)
     var.attributes["GRIB_perturbationNumber"] = AttributeValue::Int64(key.member);
   if (layout.grid_mapping) var.attributes["grid_mapping"] = AttributeValue::String("crs");
+  std::vector<std::string> coordinates;
+  if (!has_z && !key.type_of_level.empty()) coordinates.push_back(level_name);  // its one level
   if (layout.projected) {
-    var.attributes["coordinates"] = AttributeValue::String("latitude longitude");
+    coordinates.push_back("latitude");
+    coordinates.push_back("longitude");
     var.attributes["GRIB_gridType"] = AttributeValue::String(layout.grid_type);
+  }
+  if (!coordinates.empty()) {
+    var.attributes["coordinates"] = AttributeValue::String(Join(coordinates, " "));
   }
   const size_t v = plan->meta.variables.size();
   std::map<std::pair<int64_t, int64_t>, const GribField*> seen;
@@ -403,7 +440,7 @@ Result<GribPlan> PlanGrib(const std::vector<std::string>& paths,
   Layout layout;
   AddHorizontal(first, plan.rows, plan.columns, lats, lons, &layout.plane_dims, &meta);
   AddTime(c.times, c.references, options.time_dimension, &layout.time_dim, &meta);
-  AddLevels(c.levels, &meta);
+  AddLevels(c, &meta);
   layout.grid_mapping = AddGridMapping(first, &meta);
   meta.attributes["Conventions"] = AttributeValue::String("CF-1.8");
   if (!first.centre_name.empty()) {
@@ -414,17 +451,24 @@ Result<GribPlan> PlanGrib(const std::vector<std::string>& paths,
   layout.type = options.type;
   layout.projected = IsProjected(first.grid_type);
   layout.grid_type = first.grid_type;
-  // Names: shortName where it is unique, else shortName_typeOfLevel; in an ensemble, then
-  // _member<perturbationNumber>.
-  std::map<std::string, std::set<std::string>> level_types;
+  // Names: shortName where it is unique, else shortName_typeOfLevel; a parameter that comes as
+  // several stepTypes (an 18-24 h average and an instant value) keeps its name for the instant
+  // one and gets _<stepType> for the others (cfgrib sets them apart the same way); in an
+  // ensemble, then _member<perturbationNumber>.
+  std::map<std::string, std::set<std::string>> level_types, step_types;
   for (const auto& group : c.groups) {
     level_types[group.first.short_name].insert(group.first.type_of_level);
+    step_types[group.first.short_name].insert(group.first.step_type);
   }
   plan.targets.resize(fields.size());
   for (const auto& [key, indices] : c.groups) {
     std::string name = level_types[key.short_name].size() > 1 && !key.type_of_level.empty()
                            ? key.short_name + "_" + key.type_of_level
                            : key.short_name;
+    if (step_types[key.short_name].size() > 1 && key.step_type != "instant" &&
+        !key.step_type.empty()) {
+      name += "_" + key.step_type;
+    }
     if (key.member >= 0) name += "_member" + std::to_string(key.member);
     GRIDSTORE_RETURN_IF_ERROR(AddVariable(paths, name, key, indices, fields, c, layout, &plan));
   }

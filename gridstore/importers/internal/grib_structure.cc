@@ -76,7 +76,7 @@ class Checker {
     uint64_t pos = 0;
     for (int number = 1;; ++number) {
       const uint64_t at = FindGrib(bytes_, pos);
-      if (at > pos) {
+      if (at > pos && !AllZero(pos, at)) {  // NUL padding after a message is not junk
         notes_.push_back(Quote(path_) + ": skipped " + std::to_string(at - pos) +
                          " byte(s) at offset " + std::to_string(pos) +
                          (at == bytes_.size() ? " after the last message"
@@ -98,6 +98,14 @@ class Checker {
     return Status::DataLoss(Quote(path_) + ": GRIB message " + std::to_string(number_) +
                             " (at byte offset " + std::to_string(offset_) +
                             ") is corrupt: " + what);
+  }
+
+  // True if bytes [from, to) are all NUL: the padding some writers put after a message (ECMWF's
+  // GRIB1 to an even length or a multiple of 120 bytes).
+  bool AllZero(uint64_t from, uint64_t to) const {
+    if (to - from > 4096) return false;
+    const std::string gap = bytes_.Read(from, size_t(to - from));
+    return gap.find_first_not_of('\0') == std::string::npos;
   }
 
   // The checked message's total length; 0 if it cannot be checked (large GRIB1).

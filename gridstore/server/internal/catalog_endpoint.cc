@@ -15,15 +15,16 @@ constexpr int64_t kDefaultLimit = 100;
 constexpr int64_t kMaxLimit = 1000;
 
 Result<int64_t> Integer(const RequestTarget& target, const char* name, int64_t fallback,
-                        int64_t max) {
+                        int64_t min, int64_t max) {
   auto it = target.query.find(name);
   if (it == target.query.end()) return fallback;
   int64_t v = -1;
   const std::string& text = it->second;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v < 0 || v > max) {
+  if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max) {
     return Status::InvalidArgument(std::string(name) + " " + Quote(text) +
-                                   " is not an integer from 0 to " + std::to_string(max));
+                                   " is not an integer from " + std::to_string(min) + " to " +
+                                   std::to_string(max));
   }
   return v;
 }
@@ -57,9 +58,9 @@ Result<HttpResponse> Catalog(const EndpointContext& context, const RequestTarget
   if (sort != target.query.end()) {
     GRIDSTORE_ASSIGN_OR_RETURN(params.sort, grid::ParseSortFields(sort->second, "sort"));
   }
-  GRIDSTORE_ASSIGN_OR_RETURN(params.limit, Integer(target, "limit", kDefaultLimit, kMaxLimit));
+  GRIDSTORE_ASSIGN_OR_RETURN(params.limit, Integer(target, "limit", kDefaultLimit, 1, kMaxLimit));
   GRIDSTORE_ASSIGN_OR_RETURN(params.offset,
-                             Integer(target, "offset", 0, std::numeric_limits<int64_t>::max()));
+                             Integer(target, "offset", 0, 0, std::numeric_limits<int64_t>::max()));
   params.get_total_count = true;
   GRIDSTORE_ASSIGN_OR_RETURN(grid::QueryResult found, context.store->QueryDataSets(query, params));
   ordered_json collections = ordered_json::array();

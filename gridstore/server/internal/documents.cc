@@ -2,6 +2,7 @@
 #include "gridstore/server/internal/documents.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -165,10 +166,37 @@ Result<std::shared_ptr<const CollectionSummary>> CollectionSummaries::Get(
   return summary;
 }
 
+namespace {
+
+// A host[:port] as a URL may hold it: letters, digits, '.', '-', ':' and IPv6 brackets. Anything
+// else (a client's "evil.com/x?", a line break) is not a host.
+bool IsHostName(std::string_view host) {
+  if (host.empty() || host.size() > 255) return false;
+  for (char c : host) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != ':' &&
+        c != '[' && c != ']') {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string BaseUrl(const HttpRequest& r) {
-  const std::string proto = r.forwarded_proto.empty() ? "http" : r.forwarded_proto;
-  const std::string host = r.forwarded_host.empty() ? r.host : r.forwarded_host;
+  // X-Forwarded-* reach here only from a trusted proxy (`serve --trusted-proxy`); even then
+  // the scheme is http or https and the host a host name, never a script's scheme or a path.
+  const std::string proto = r.forwarded_proto == "https" ? "https" : "http";
+  std::string host = IsHostName(r.forwarded_host) ? r.forwarded_host : r.host;
+  if (!IsHostName(host)) host = "";
   std::string prefix = r.forwarded_prefix;
+  for (char c : prefix) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) &&
+        std::string_view("/-._~").find(c) == std::string_view::npos) {
+      prefix.clear();  // a prefix is a path of plain segments
+      break;
+    }
+  }
   while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
   if (!prefix.empty() && prefix.front() != '/') prefix = "/" + prefix;
   return proto + "://" + (host.empty() ? "localhost" : host) + prefix;

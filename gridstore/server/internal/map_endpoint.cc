@@ -17,14 +17,17 @@ namespace gridstore::server {
 namespace {
 
 constexpr int kDefaultWidth = 800;
+// Pixels of a map of a curvilinear grid (each a k-d tree search): about 0.3 s of CPU.
+constexpr int64_t kMaxCurvilinearPixels = 1 << 20;
 
 Result<std::vector<double>> Numbers(const std::string& text, size_t count, const char* name) {
   std::vector<double> out;
   for (const std::string& item : SplitList(text, ',')) {
-    char* end = nullptr;
-    const double v = std::strtod(item.c_str(), &end);
-    if (end != item.c_str() + item.size() || !std::isfinite(v)) break;
-    out.push_back(v);
+    const std::string_view trimmed = Trim(item);
+    size_t used = 0;
+    const std::optional<double> v = ParseDecimal(trimmed, &used);
+    if (!v || used != trimmed.size()) break;
+    out.push_back(*v);
   }
   if (out.size() != count) {
     return Status::InvalidArgument(std::string(name) + " " + Quote(text) + " is not " +
@@ -100,9 +103,13 @@ struct PlaneSampler {
   std::vector<int64_t> column_cell, row_cell;  // rectilinear: per pixel column / row, -1 outside
 
   double Value(const grid::Cell& c) const {
-    const auto& a = result.plan.area;  // x0, y0, nx, ny
-    if (c.x < a[0] || c.y < a[1] || c.x >= a[0] + a[2] || c.y >= a[1] + a[3]) return NAN;
-    return result.variables[0].values[size_t((c.x - a[0]) * a[3] + (c.y - a[1]))];
+    const grid::ExtractPlan& plan = result.plan;
+    const auto& a = plan.area;  // x0, y0, nx, ny
+    int64_t x = c.x - a[0], y = c.y - a[1];
+    if (plan.wrap_axis == grid::kX) x = (x + plan.wrap_period) % plan.wrap_period;
+    if (plan.wrap_axis == grid::kY) y = (y + plan.wrap_period) % plan.wrap_period;
+    if (x < 0 || y < 0 || x >= a[2] || y >= a[3]) return NAN;
+    return result.variables[0].values[size_t(x * a[3] + y)];
   }
 };
 
@@ -119,6 +126,19 @@ Result<HttpResponse> Map(const EndpointContext& context, const std::string& id,
   const int height = std::clamp<int>(
       int(std::lround(p.width * (north - south) / std::max(lon_span, 1e-9))), 1, 4096);
   const grid::HorizontalGrid& g = *result.grid;
+  // A curvilinear grid costs a nearest-cell search per pixel: bounded, so that one request
+  // cannot take seconds of the service's CPU (issue 29, 4.6: width=4096 on a Lambert grid
+  // took 3.8 s).
+  const int64_t pixels = int64_t(p.width) * height;
+  if (g.type() != grid::GridType::kRectilinear && pixels > kMaxCurvilinearPixels) {
+    const int64_t width =
+        int64_t(double(p.width) * std::sqrt(double(kMaxCurvilinearPixels) / double(pixels)));
+    return Status::ResourceExhausted(
+        "map.png of " + std::to_string(p.width) + "x" + std::to_string(height) +
+        " pixels on a curvilinear grid takes a nearest-cell search per pixel; the most is " +
+        std::to_string(kMaxCurvilinearPixels) +
+        " pixels: ask for width=" + std::to_string(std::max<int64_t>(1, width)) + " or less");
+  }
   PlaneSampler sampler{result, {}, {}};
   auto lon_of = [&](int i) { return west + (i + 0.5) * lon_span / p.width; };
   auto lat_of = [&](int j) { return north - (j + 0.5) * (north - south) / height; };

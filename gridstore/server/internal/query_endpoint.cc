@@ -70,20 +70,51 @@ Result<HttpResponse> Query(const EndpointContext& context, const std::string& id
   GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, CollectionMeta(context, id));
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const CollectionSummary> summary,
                              context.summaries->Get(meta));
-  GRIDSTORE_ASSIGN_OR_RETURN(EdrQuery q,
-                             ParseEdrQuery(type, target.query, summary->default_variables));
-  GRIDSTORE_ASSIGN_OR_RETURN(grid::ExtractPlan plan, grid::PlanExtract(meta, q.request));
+  GRIDSTORE_ASSIGN_OR_RETURN(EdrQuery q, ParseEdrQuery(type, target.query, summary->variables));
+  // Without parameter-name, every variable: each group on its own axes is planned (and sized)
+  // on its own; a group the request does not fit is left out by ExtractEvery.
+  std::vector<std::vector<std::string>> groups = {q.request.variables};
+  if (q.request.variables.empty()) groups = grid::VariableGroups(meta, nullptr);
   const int64_t limit = context.options->max_response_bytes;
-  if (auto why = TooLarge(plan, q.request.variables.size(), q.format, limit)) {
-    return ErrorResponse(413, "PayloadTooLarge", *why);
+  for (const std::vector<std::string>& group : groups) {
+    grid::ExtractRequest one = q.request;
+    one.variables = group;
+    Result<grid::ExtractPlan> plan = grid::PlanExtract(meta, one);
+    if (!plan.ok()) {
+      if (groups.size() == 1) return plan.status();
+      continue;
+    }
+    if (auto why = TooLarge(*plan, group.size() * groups.size(), q.format, limit)) {
+      return ErrorResponse(413, "PayloadTooLarge", *why);
+    }
   }
-  GRIDSTORE_ASSIGN_OR_RETURN(grid::Extraction result, grid::Extract(*context.store, id, q.request));
-  if (result.incarnation != meta.incarnation || result.generation != meta.generation) {
-    return Status::Aborted("collection " + Quote(id) + " changed during the request; ask again");
+  std::vector<std::string> left_out;
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<grid::Extraction> results,
+                             grid::ExtractEvery(*context.store, id, q.request, &left_out));
+  for (const grid::Extraction& result : results) {
+    if (result.incarnation != meta.incarnation || result.generation != meta.generation) {
+      return Status::Aborted("collection " + Quote(id) + " changed during the request; ask again");
+    }
   }
   HttpResponse r;
+  if (q.format == OutputFormat::kNetCdf && results.size() > 1) {
+    // One netCDF file holds one group's axes: the first group (the collection's
+    // default_parameters), the others named as left out.
+    for (size_t k = 1; k < results.size(); ++k) {
+      left_out.push_back(
+          Join(results[k].variables, ", ",
+               [](const grid::Extraction::Variable& v) { return Quote(v.meta.name); }) +
+          ": on other axes than " + Quote(results[0].variables[0].meta.name) +
+          ", which one netCDF answer cannot hold; ask for them with parameter-name");
+    }
+    results.resize(1);
+  }
+  if (!left_out.empty()) {
+    // Said, not silent (issue 29, 3.6): what is not in the answer and why.
+    r.headers.emplace_back("X-GridStore-Left-Out", Join(left_out, "; "));
+  }
   if (q.format == OutputFormat::kNetCdf) {
-    GRIDSTORE_ASSIGN_OR_RETURN(r.body, NetCdfBytes(meta, result));
+    GRIDSTORE_ASSIGN_OR_RETURN(r.body, NetCdfBytes(meta, results[0]));
     r.content_type = "application/x-netcdf";
     r.headers.emplace_back(
         "Content-Disposition",
@@ -92,10 +123,10 @@ Result<HttpResponse> Query(const EndpointContext& context, const std::string& id
     std::ostringstream out;
     if (q.format == OutputFormat::kCoverageJson) {
       GRIDSTORE_RETURN_IF_ERROR(
-          formats::WriteCoverageJson(result, out, formats::JsonLayout::kCompact));
+          formats::WriteCoverageJson(results, out, formats::JsonLayout::kCompact));
       r.content_type = "application/prs.coverage+json";
     } else {
-      GRIDSTORE_RETURN_IF_ERROR(formats::WriteExtractionCsv(result, out));
+      GRIDSTORE_RETURN_IF_ERROR(formats::WriteExtractionCsv(results, out));
       r.content_type = "text/csv; charset=utf-8";
     }
     r.body = std::move(out).str();

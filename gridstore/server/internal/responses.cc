@@ -24,6 +24,9 @@ HttpResponse ErrorResponse(const Status& status) {
       return ErrorResponse(400, "InvalidParameterValue", std::string(status.message()));
     case StatusCode::kNotFound:
       return ErrorResponse(404, "NotFound", std::string(status.message()));
+    case StatusCode::kResourceExhausted:
+      // Beyond a work budget (grid/extract.h): what to narrow is in the description.
+      return ErrorResponse(413, "PayloadTooLarge", std::string(status.message()));
     case StatusCode::kFailedPrecondition:
       // The data's state, not the request, is the obstacle: a step of a run still arriving.
       return ErrorResponse(409, "Conflict", std::string(status.message()));

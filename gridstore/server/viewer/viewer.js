@@ -10,8 +10,22 @@ const enc = encodeURIComponent;
 
 function collectionUrl(id) { return '/collections/' + enc(id); }
 
+// With `serve --token-file` the data needs a bearer token: the page asks for it once and keeps
+// it for the tab (sessionStorage), so the viewer works behind tokens (issue 29, 4.4).
+const TOKEN_KEY = 'gridstore-token';
+async function authFetch(url) {
+  for (let attempt = 0; ; ++attempt) {
+    const token = sessionStorage.getItem(TOKEN_KEY);
+    const r = await fetch(url, token ? { headers: { Authorization: 'Bearer ' + token } } : {});
+    if (r.status !== 401 || attempt >= 3) return r;
+    const given = window.prompt('This GridStore service needs a token (serve --token-file):');
+    if (!given) return r;
+    sessionStorage.setItem(TOKEN_KEY, given.trim());
+  }
+}
+
 async function getJson(url) {
-  const r = await fetch(url);
+  const r = await authFetch(url);
   const body = await r.json();
   if (!r.ok) throw new Error(body.description || r.statusText);
   return body;
@@ -99,7 +113,7 @@ async function drawMap() {
   const p = planeParams();
   p.set('width', '720');
   p.set('colormap', $('colormap').value);
-  const r = await fetch(collectionUrl(c.id) + '/map.png?' + p);
+  const r = await authFetch(collectionUrl(c.id) + '/map.png?' + p);
   if (!r.ok) {
     $('readout').textContent = 'map: ' + (await r.json()).description;
     return;
@@ -240,6 +254,16 @@ function onUp(event) {
   const a = document.createElement('a');
   a.href = collectionUrl(state.current.id) + '/cube?' + p;
   a.download = state.current.id.replace(/[^A-Za-z0-9._-]/g, '_') + '.nc';
+  if (sessionStorage.getItem(TOKEN_KEY)) {
+    // A link cannot carry the token: the file is fetched with it and saved from memory.
+    authFetch(a.href).then((r) => r.blob()).then((blob) => {
+      a.href = URL.createObjectURL(blob);
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    });
+    return;
+  }
   document.body.appendChild(a);
   a.click();
   a.remove();
@@ -291,7 +315,7 @@ async function selfTest(params) {
   onDown({ shiftKey: true, preventDefault() {}, clientX: rect.left + x - 10, clientY: rect.top + y - 10 });
   onUp({ clientX: rect.left + x + 10, clientY: rect.top + y + 10 });
   HTMLAnchorElement.prototype.click = click;
-  const nc = await fetch(href);
+  const nc = await authFetch(href);
   const magic = new Uint8Array(await nc.arrayBuffer()).slice(0, 4);
   out.box = { href, status: nc.status, type: nc.headers.get('Content-Type'),
     magic: String.fromCharCode(...magic.slice(1, 4)) };

@@ -120,4 +120,32 @@ std::string CsvField(std::string_view text) {
   return out;
 }
 
+std::optional<double> ParseDecimal(std::string_view text, size_t* used) {
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - start;
+  };
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  size_t mantissa = digits();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return std::nullopt;
+  // "0x10": the hexadecimal prefix after a zero is not a number followed by text "x10".
+  if (i < text.size() && (text[i] == 'x' || text[i] == 'X')) return std::nullopt;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    const size_t mark = i++;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) i = mark;  // "5e" is 5 followed by "e" (a unit, say)
+  }
+  const std::string number(text.substr(0, i));
+  const double v = std::strtod(number.c_str(), nullptr);
+  if (!std::isfinite(v)) return std::nullopt;
+  if (used != nullptr) *used = i;
+  return v;
+}
+
 }  // namespace gridstore

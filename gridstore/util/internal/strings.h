@@ -7,6 +7,7 @@
 #define GRIDSTORE_UTIL_INTERNAL_STRINGS_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -71,6 +72,12 @@ bool PercentDecode(std::string_view text, bool plus_is_space, std::string* out);
 // The shortest text that reads back as the same double: FormatDouble(0.1) == "0.1",
 // FormatDouble(3) == "3"; "nan", "inf", "-inf".
 std::string FormatDouble(double value);
+
+// The decimal number at the start of `text` as people write it: an optional sign, digits with an
+// optional point, an optional exponent. Not hexadecimal (strtod reads "0x10" as 16: issue 29,
+// 4.7), not "inf" or "nan", not a value that overflows. *used (if not null) gets the characters
+// it took. nullopt if `text` does not start with such a number.
+std::optional<double> ParseDecimal(std::string_view text, size_t* used = nullptr);
 
 // One CSV field (RFC 4180): as is, unless it holds a comma, a double quote, CR or LF, or starts
 // or ends with a space; then in double quotes, with each double quote doubled. Every CSV writer

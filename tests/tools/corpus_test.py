@@ -1,0 +1,304 @@
+#!/usr/bin/python3
+# Copyright 2026 The GridStore Authors.
+#
+# Issue 29's corpus test: every real file of ../shared/data, ../shared/grib and ../shared/corpus
+# (files written by others, as models and centres write them) through the whole product. Each
+# file imports with the grid kind EXPECTED gives, or is refused with one line naming it; `info`
+# shows the grid; `extract --point` at a cell's own centre returns that cell (0 km away) with the
+# value `fetch` reads there and, for netCDF, the value netCDF-C (netCDF4-python) reads; a bbox and
+# "all variables" answer; every EDR endpoint and format of `serve` answers without a 5xx and the
+# process stays up; the xarray engine opens and loads it. No command may die by a signal.
+# The table docs/files.md shows users is the same as EXPECTED.
+# Usage: corpus_test.py GRIDSTORE DATA_DIR WORK_DIR
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import unittest
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import netCDF4
+import numpy as np
+
+GRIDSTORE, DATA, WORK = sys.argv[1:4]
+del sys.argv[1:4]
+SHARED = os.path.dirname(os.path.abspath(DATA))
+STORE = os.path.join(WORK, "store")
+
+# file -> "rectilinear" | "curvilinear" | "refused: <words the error must hold>"
+EXPECTED = {
+    "data/SMALL_total_column_co2.nc": "rectilinear",
+    "data/contour.cdf": "rectilinear",
+    "data/era5_1995-07-14T12.nc": "rectilinear",
+    "data/nc4uvt.nc": "rectilinear",
+    "data/reduced.nc": "rectilinear",
+    "data/small_theta_colpex.nc": "curvilinear",
+    "data/sub.nc": "rectilinear",
+    "data/tos_O1_2001-2002.nc": "rectilinear",
+    "grib/3_layer.grib2": "refused: on another grid",
+    "grib/CMC_glb_TMP_ISBL_1015_ps30km_2013052000_P006.grib2": "curvilinear",
+    "grib/era5-2mt-2019-03-uk.grib": "rectilinear",
+    "grib/era5-levels-members.grib": "rectilinear",
+    "grib/lambert.grib2": "curvilinear",
+    "grib/missing_values.grib2": "rectilinear",
+    "grib/reduced_gg.grib2": "refused: no fixed rows and columns",
+    "grib/regular_gg.grib2": "rectilinear",
+    "grib/wafsgfs_L_t06z_intdsk60.grib2": "refused: no fixed rows and columns",
+    "corpus/HSURF_regional_model_0.44deg.nc": "curvilinear",
+    "corpus/ST4.2013052210.01h.grib1": "curvilinear",
+    "corpus/archv.0021_016_00_3zu.nc": "rectilinear",
+    "corpus/camse_unstructured_grid.nc": "refused: unstructured grid",
+    "corpus/euro_air_temp_laea.nc": "curvilinear",
+    "corpus/flxf2006040100.grib1": "refused: the same variable",
+    "corpus/geo_em_d01_polarstereo.nc": "none",
+    "corpus/ineg_jneg.grib2": "rectilinear",
+    "corpus/ineg_jpos.grib2": "rectilinear",
+    "corpus/ipos_jpos.grib2": "rectilinear",
+    "corpus/met_em.d01.2005-08-28_12.nc": "none",
+    "corpus/mm5_d3.nc": "curvilinear",
+    "corpus/pre.8912.mon.nc": "curvilinear",
+    "corpus/reduced_ll.grib1": "refused: no fixed rows and columns",
+    "corpus/rotPole_landAreaFraction.nc": "curvilinear",
+    "corpus/test_lcc.nc": "curvilinear",
+    "corpus/time_bound.grib2": "rectilinear",
+    "corpus/tmean_1910_1910.nc": "curvilinear",
+    "corpus/toa_brightness_temperature_mercator.nc": "curvilinear",
+    "corpus/ugrid_21_triangle_example.nc": "refused: unstructured meshes are not supported yet",
+    "corpus/ugrid_data_C4.nc": "refused: unstructured meshes are not supported yet",
+    # Made by the test from HSURF (issue 29, 2.1): only rlat/rlon and a `char rotated_pole`.
+    "made/cordex_rlat_rlon_only.nc": "curvilinear",
+}
+
+
+def run(*args, check=False):
+    p = subprocess.run([GRIDSTORE, "--store", STORE, *args], capture_output=True, text=True,
+                       timeout=600)
+    if p.returncode < 0:
+        raise AssertionError(f"gridstore {' '.join(args)} died by signal {-p.returncode}: "
+                             f"{p.stderr[-2000:]}")
+    if check and p.returncode != 0:
+        raise AssertionError(f"gridstore {' '.join(args)} failed: {p.stderr}")
+    return p
+
+
+def dataset_id(name):
+    return "corpus/" + name.replace("/", "_")
+
+
+def get(url):
+    try:
+        with urllib.request.urlopen(url, timeout=120) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+class CorpusTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        shutil.rmtree(WORK, ignore_errors=True)
+        os.makedirs(os.path.join(WORK, "made"))
+        cls.paths = {}
+        for name in EXPECTED:
+            folder, file = name.split("/", 1)
+            if folder == "made":
+                continue
+            cls.paths[name] = os.path.join(SHARED, folder, file)
+        cordex = os.path.join(WORK, "made", "cordex_rlat_rlon_only.nc")
+        subprocess.run(["ncks", "-O", "-x", "-v", "lat,lon",
+                        cls.paths["corpus/HSURF_regional_model_0.44deg.nc"], cordex], check=True)
+        cls.paths["made/cordex_rlat_rlon_only.nc"] = cordex
+        cls.imported = {}  # name -> info --json
+        cls.refusals = {}
+        for name, path in cls.paths.items():
+            p = run("import", path, "--dataset", dataset_id(name))
+            if p.returncode == 0:
+                cls.imported[name] = json.loads(run("info", dataset_id(name), "--json",
+                                                    check=True).stdout)
+            else:
+                cls.refusals[name] = p.stderr.strip()
+
+    def test_every_shared_file_is_in_the_table(self):
+        for folder in ("data", "grib", "corpus"):
+            for f in sorted(os.listdir(os.path.join(SHARED, folder))):
+                if f in ("README.md", "SHA256SUMS"):
+                    continue
+                self.assertIn(f"{folder}/{f}", EXPECTED, "a new file: add it to EXPECTED")
+
+    def test_imports_or_refusals_as_expected(self):
+        for name, expected in EXPECTED.items():
+            with self.subTest(name):
+                if expected.startswith("refused"):
+                    self.assertIn(name, self.refusals, "imported, but expected refused")
+                    error = self.refusals[name]
+                    self.assertEqual(len(error.splitlines()), 1, error)
+                    self.assertIn(os.path.basename(self.paths[name]), error)
+                    self.assertIn(expected.split(": ", 1)[1], error)
+                    continue
+                self.assertIn(name, self.imported, self.refusals.get(name))
+                grids = [v.get("grid", "") for v in self.imported[name]["variables"]]
+                kinds = {g.split(" ")[0] for g in grids}
+                if expected == "none":
+                    self.assertEqual(kinds, {"none"}, grids)
+                else:
+                    self.assertIn(expected, kinds, grids)
+
+    def gridded(self, name):
+        info = self.imported[name]
+        return [v for v in info["variables"] if not v.get("grid", "none").startswith("none")]
+
+    def first_cell(self, name, var):
+        """A cell's own centre: the nearest cell to the middle of the collection's box."""
+        p = run("extract", dataset_id(name), "--variables", var["name"], "--point", "0,0",
+                "--tolerance-km", "100000", "--format", "json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return json.loads(p.stdout)["points"][0]
+
+    def test_point_at_a_cell_centre_is_that_cell_and_its_value(self):
+        for name in self.imported:
+            for var in self.gridded(name)[:3]:
+                with self.subTest(f"{name} {var['name']}"):
+                    cell = self.first_cell(name, var)
+                    lon, lat = cell["grid_lon"], cell["grid_lat"]
+                    p = run("extract", dataset_id(name), "--variables", var["name"], "--point",
+                            f"{lon!r},{lat!r}", "--format", "json")
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    doc = json.loads(p.stdout)
+                    at = doc["points"][0]
+                    self.assertEqual((at["x"], at["y"]), (cell["x"], cell["y"]))
+                    self.assertLess(at["distance_km"], 1e-3)
+                    got = doc["values"][var["name"]][0]
+                    f = run("fetch", dataset_id(name), "--variables", var["name"], "--origin",
+                            f"0,0,{at['x']},{at['y']}", "--shape", "1,1,1,1", "--unpack",
+                            "--format", "json", check=True)
+                    fetched = json.loads(f.stdout)["rows"][0][var["name"]]
+                    self.assertTrue(same(got, fetched), (got, fetched))
+                    if self.paths[name].endswith((".nc", ".cdf")):
+                        self.assertTrue(same(got, self.netcdf_value(name, var, at)),
+                                        (got, self.netcdf_value(name, var, at)))
+
+    def netcdf_value(self, name, var, at):
+        with netCDF4.Dataset(self.paths[name]) as nc:
+            v = nc[var["name"]]
+            index = {d: 0 for d in v.dimensions}
+            index[var["dimensions"][2]] = at["x"]
+            index[var["dimensions"][3]] = at["y"]
+            value = v[tuple(index[d] for d in v.dimensions)]
+            return None if np.ma.is_masked(value) else float(value)
+
+    def test_bbox_and_all_variables_answer(self):
+        for name in self.imported:
+            vars_ = self.gridded(name)
+            if not vars_:
+                continue
+            with self.subTest(name):
+                cell = self.first_cell(name, vars_[0])
+                lon, lat = cell["grid_lon"], cell["grid_lat"]
+                bbox = f"{lon - 2},{max(lat - 2, -90)},{lon + 2},{min(lat + 2, 90)}"
+                p = run("extract", dataset_id(name), "--variables", vars_[0]["name"], "--bbox",
+                        bbox, "--format", "csv")
+                self.assertIn(p.returncode, (0, 1), p.stderr)
+                if p.returncode == 1:
+                    self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+                names = ",".join(v["name"] for v in vars_)
+                p = run("extract", dataset_id(name), "--variables", names, "--point",
+                        f"{lon!r},{lat!r}", "--format", "csv")
+                self.assertIn(p.returncode, (0, 1), p.stderr)
+                if p.returncode == 1:
+                    self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+
+    def test_serve_every_endpoint_and_format_no_5xx_and_alive(self):
+        proc = subprocess.Popen([GRIDSTORE, "--store", STORE, "serve", "--listen", "127.0.0.1:0"],
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            line = proc.stderr.readline()
+            m = re.search(r"listening on (http://[^ ]+)", line)
+            self.assertIsNotNone(m, line)
+            threading.Thread(target=proc.stderr.read, daemon=True).start()
+            url = m.group(1)
+            for path in ("/", "/conformance", "/api", "/collections", "/collections?limit=1000"):
+                code, body = get(url + path)
+                self.assertEqual(code, 200, (path, body[:300]))
+            listed = {c["id"] for c in json.loads(get(url + "/collections?limit=1000")[1])
+                      ["collections"]}
+            for name in self.imported:
+                ident = dataset_id(name)
+                gridded = self.gridded(name)
+                with self.subTest(name):
+                    c = "/collections/" + urllib.parse.quote(ident, safe="")
+                    code, body = get(url + c)
+                    self.assertLess(code, 500, body[:300])
+                    if not gridded:
+                        self.assertNotIn(ident, listed)
+                        continue
+                    self.assertIn(ident, listed)
+                    self.assertEqual(code, 200, body[:300])
+                    doc = json.loads(body)
+                    for key in ("temporal", "vertical"):
+                        if key in doc["extent"]:
+                            interval = doc["extent"][key]["interval"]
+                            self.assertIsInstance(interval, list)
+                            self.assertEqual(len(interval[0]), 2)
+                    cell = self.first_cell(name, gridded[0])
+                    lon, lat = cell["grid_lon"], cell["grid_lat"]
+                    pt = f"POINT({lon!r} {lat!r})"
+                    box = (f"POLYGON(({lon - 1} {lat - 1},{lon + 1} {lat - 1},{lon + 1} "
+                           f"{lat + 1},{lon - 1} {lat + 1},{lon - 1} {lat - 1}))")
+                    line_ = f"LINESTRING({lon - 1} {lat},{lon + 1} {lat})"
+                    queries = [
+                        ("position", {"coords": pt}),
+                        ("area", {"coords": box}),
+                        ("cube", {"bbox": f"{lon - 1},{lat - 1},{lon + 1},{lat + 1}"}),
+                        ("radius", {"coords": pt, "within": "50", "within-units": "km"}),
+                        ("trajectory", {"coords": line_}),
+                        ("corridor", {"coords": line_, "corridor-width": "20",
+                                      "width-units": "km"}),
+                    ]
+                    for query, params in queries:
+                        for fmt in ("CoverageJSON", "NetCDF", "CSV"):
+                            q = urllib.parse.urlencode({**params, "f": fmt})
+                            code, body = get(f"{url}{c}/{query}?{q}")
+                            self.assertLess(code, 500, (query, fmt, body[:300]))
+                            if query == "position":
+                                self.assertEqual(code, 200, (fmt, body[:300]))
+                    code, body = get(f"{url}{c}/map.png?width=256")
+                    self.assertLess(code, 500, body[:300])
+                    self.assertIsNone(proc.poll(), "serve died")
+        finally:
+            alive = proc.poll() is None
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=60)
+        self.assertTrue(alive, "serve died")
+
+    def test_xarray_engine_opens_and_loads_every_dataset(self):
+        script = ("import sys, xarray as xr\n"
+                  "ds = xr.open_dataset(sys.argv[1], engine='gridstore', dataset=sys.argv[2])\n"
+                  "for v in ds.data_vars:\n"
+                  "    a = ds[v]\n"
+                  "    a.isel({d: 0 for d in a.dims[:-2]}).load()\n")
+        env = dict(os.environ)
+        for name in self.imported:
+            with self.subTest(name):
+                p = subprocess.run([sys.executable, "-c", script, STORE, dataset_id(name)],
+                                   capture_output=True, text=True, env=env, timeout=300)
+                self.assertGreaterEqual(p.returncode, 0, p.stderr[-2000:])
+                self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+
+
+def same(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, float) and math.isnan(a):
+        return isinstance(b, float) and math.isnan(b)
+    return math.isclose(float(a), float(b), rel_tol=1e-6, abs_tol=1e-9)
+
+
+if __name__ == "__main__":
+    unittest.main()
