@@ -43,7 +43,11 @@ struct Cell {
   bool operator==(const Cell&) const = default;
 };
 
-enum class GridType { kRectilinear, kCurvilinear };
+// kUnstructured: a cell axis (along y, x of size 1) whose cells have their own latitude and
+// longitude and no rows or columns: reduced Gaussian and lat/lon grids, CAM-SE `ncol`, UGRID mesh
+// faces, a satellite's view. Points are answered by the nearest cell, areas by the cells whose
+// centres lie inside; never interpolated.
+enum class GridType { kRectilinear, kCurvilinear, kUnstructured };
 
 class HorizontalGrid {
  public:
@@ -53,7 +57,9 @@ class HorizontalGrid {
   // 2. else 1-D coordinates of its x and y dimensions that are latitude and longitude
   //    (rectilinear);
   // 3. else 1-D projected or rotated coordinates and the grid mapping its `grid_mapping`
-  //    attribute names, converted with PROJ (curvilinear).
+  //    attribute names, converted with PROJ (curvilinear);
+  // 4. a variable with cells along y only (no x dimension) whose y dimension has 1-D latitude
+  //    and longitude (in degrees or radians): unstructured.
   // InvalidArgument naming the variable and what is missing otherwise.
   static Result<std::shared_ptr<const HorizontalGrid>> Build(const DataSetMeta& meta,
                                                              const VariableMeta& var);
@@ -111,6 +117,12 @@ class HorizontalGrid {
  private:
   HorizontalGrid() = default;
   struct KdTree;
+  // Places every cell by projected or rotated 1-D coordinates and a CF grid mapping (PROJ).
+  Status PlaceByMapping(const Coordinate& cx, const Coordinate& cy, const Coordinate& mapping);
+  static Result<std::shared_ptr<const HorizontalGrid>> BuildUnstructured(const DataSetMeta& meta,
+                                                                         const VariableMeta& var);
+  // The distance from a cell's centre to the nearest other centre (a cell axis's spacing).
+  double NeighbourKm(const Cell& cell) const;
   Result<Nearest> NearestRectilinear(const LonLat& p) const;
   Result<Nearest> NearestCurvilinear(const LonLat& p, double tolerance_km) const;
   Result<Weights> BilinearRectilinear(const LonLat& p) const;

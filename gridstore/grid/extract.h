@@ -118,9 +118,8 @@ struct ExtractPlan {
   }
   // A longitude of the grid in the request's convention (lon_from).
   double Lon(double lon) const {
-    return std::isnan(lon_from)
-               ? lon
-               : lon_from + (lon - lon_from - 360 * std::floor((lon - lon_from) / 360));
+    // A whole number of turns off, so that 329 becomes exactly -31.
+    return std::isnan(lon_from) ? lon : lon - 360 * std::floor((lon - lon_from) / 360);
   }
   size_t num_times() const { return time_per_point ? 1 : times.size(); }
   size_t num_levels() const { return level_per_point ? 1 : levels.size(); }

@@ -423,4 +423,13 @@ DataType UnpackedType(const VariableMeta& var) {
   return IsFloatingPoint(var.type) ? var.type : DataType::kFloat64;
 }
 
+BlockLayout ForOneRowPlanes(BlockLayout layout) {
+  const BlockLayout defaults;
+  if (layout.block_x == defaults.block_x && layout.block_y == defaults.block_y) {
+    layout.block_y = layout.block_x * layout.block_y;
+    layout.block_x = 1;
+  }
+  return layout;
+}
+
 }  // namespace gridstore::grid

@@ -178,6 +178,11 @@ struct BlockLayout {
   bool operator==(const BlockLayout&) const = default;
 };
 
+// The layout for planes of one row (a cell axis: grid/coordinates.h kUnstructured): the default
+// 256x256 blocks would cut them into blocks of 1x256 values, so it becomes 1x65536 (as many
+// values per block). Any other layout, chosen by the user, stays as given.
+BlockLayout ForOneRowPlanes(BlockLayout layout);
+
 // The optional second layout of every variable of a dataset: blocks that run along t over a small
 // (x, y) tile, so that a point or small-area time series reads one block per level and
 // `block_t` steps instead of one block per step (docs/format.md, "Series layout"). Each block

@@ -120,6 +120,22 @@ size_t MaskUnusable(std::vector<double>* values, double limit) {
   return usable;
 }
 
+// Masks (MaskUnusable) cells whose latitude or longitude is unusable, both to NaN; returns the
+// number of cells left with a place.
+size_t MaskUnplaced(std::vector<double>* lat, std::vector<double>* lon) {
+  MaskUnusable(lat, 90);
+  MaskUnusable(lon, 720);
+  size_t placed = 0;
+  for (size_t i = 0; i < lat->size(); ++i) {
+    if (std::isnan((*lat)[i]) || std::isnan((*lon)[i])) {
+      (*lat)[i] = (*lon)[i] = NAN;
+    } else {
+      ++placed;
+    }
+  }
+  return placed;
+}
+
 // A 2-D latitude or longitude over the variable's x and y dimensions that no `coordinates`
 // attribute names (MM5 writes `lat(x_cross, y_cross)` with units and standard_name only).
 std::pair<const Coordinate*, const Coordinate*> UnnamedLatLon(const DataSetMeta& meta,
@@ -201,6 +217,7 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
   const std::string& xdim = var.dimension_names[kX];
   const std::string& ydim = var.dimension_names[kY];
   const std::string where = "variable " + Quote(var.name);
+  if (xdim.empty() && !ydim.empty() && var.shape[kX] == 1) return BuildUnstructured(meta, var);
   if (xdim.empty() || ydim.empty()) {
     return Status::InvalidArgument(where +
                                    " has no horizontal coordinates: it lacks an x or y dimension");
@@ -217,17 +234,7 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
   if (lat2 != nullptr && lon2 != nullptr) {
     g->lat2_ = AsXMajor(*lat2, xdim, g->nx_, g->ny_);
     g->lon2_ = AsXMajor(*lon2, xdim, g->nx_, g->ny_);
-    MaskUnusable(&g->lat2_, 90);
-    MaskUnusable(&g->lon2_, 720);
-    size_t placed = 0;
-    for (size_t i = 0; i < g->lat2_.size(); ++i) {
-      if (std::isnan(g->lat2_[i]) || std::isnan(g->lon2_[i])) {
-        g->lat2_[i] = g->lon2_[i] = NAN;
-      } else {
-        ++placed;
-      }
-    }
-    if (placed > 0) {
+    if (MaskUnplaced(&g->lat2_, &g->lon2_) > 0) {
       g->type_ = GridType::kCurvilinear;
       g->description_ = "curvilinear (2-D " + lat2->name + ", " + lon2->name + ")";
       g->BuildKdTree();
@@ -257,26 +264,7 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
   const Coordinate* mapping =
       g->grid_mapping_.empty() ? nullptr : meta.FindCoordinate(g->grid_mapping_);
   if (cx != nullptr && cy != nullptr && mapping != nullptr) {
-    const bool x_is_easting = IsProjectedX(*cx);
-    const Coordinate& east = x_is_easting ? *cx : *cy;
-    const Coordinate& north = x_is_easting ? *cy : *cx;
-    std::vector<double> xs(size_t(g->nx_ * g->ny_)), ys(xs.size());
-    for (int64_t x = 0; x < g->nx_; ++x) {
-      for (int64_t y = 0; y < g->ny_; ++y) {
-        xs[x * g->ny_ + y] = x_is_easting ? east.values[x] : east.values[y];
-        ys[x * g->ny_ + y] = x_is_easting ? north.values[y] : north.values[x];
-      }
-    }
-    std::vector<std::string> notes;
-    GRIDSTORE_RETURN_IF_ERROR(internal_grid::ToGeographic(*mapping,
-                                                          StringAttribute(east.attributes, "units"),
-                                                          xs, ys, &g->lon2_, &g->lat2_, &notes)
-                                  .WithContext(where));
-    g->type_ = GridType::kCurvilinear;
-    g->description_ = "curvilinear (" + north.name + ", " + east.name + " and grid mapping " +
-                      mapping->name + ")";
-    if (!notes.empty()) g->description_ += "; note: " + Join(notes, "; ");
-    g->BuildKdTree();
+    GRIDSTORE_RETURN_IF_ERROR(g->PlaceByMapping(*cx, *cy, *mapping).WithContext(where));
     return std::shared_ptr<const HorizontalGrid>(std::move(g));
   }
   return Status::InvalidArgument(
@@ -287,9 +275,88 @@ Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSe
       unusable);
 }
 
+Status HorizontalGrid::PlaceByMapping(const Coordinate& cx, const Coordinate& cy,
+                                      const Coordinate& mapping) {
+  const bool x_is_easting = IsProjectedX(cx);
+  const Coordinate& east = x_is_easting ? cx : cy;
+  const Coordinate& north = x_is_easting ? cy : cx;
+  std::vector<double> xs(size_t(nx_ * ny_)), ys(xs.size());
+  for (int64_t x = 0; x < nx_; ++x) {
+    for (int64_t y = 0; y < ny_; ++y) {
+      xs[x * ny_ + y] = x_is_easting ? east.values[x] : east.values[y];
+      ys[x * ny_ + y] = x_is_easting ? north.values[y] : north.values[x];
+    }
+  }
+  std::vector<std::string> notes;
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::ToGeographic(
+      mapping, StringAttribute(east.attributes, "units"), xs, ys, &lon2_, &lat2_, &notes));
+  type_ = GridType::kCurvilinear;
+  description_ =
+      "curvilinear (" + north.name + ", " + east.name + " and grid mapping " + mapping.name + ")";
+  if (!notes.empty()) description_ += "; note: " + Join(notes, "; ");
+  BuildKdTree();
+  return Status::OK();
+}
+
+Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::BuildUnstructured(
+    const DataSetMeta& meta, const VariableMeta& var) {
+  const std::string& dim = var.dimension_names[kY];
+  const int64_t n = var.shape[kY];
+  const Coordinate *lat = nullptr, *lon = nullptr;
+  for (const Coordinate& c : meta.coordinates) {
+    if (c.dimensions.size() != 1 || c.dimensions[0] != dim || c.values.size() != size_t(n))
+      continue;
+    if (lat == nullptr && IsLatitude(c)) lat = &c;
+    if (lon == nullptr && IsLongitude(c)) lon = &c;
+  }
+  if (lat == nullptr || lon == nullptr) {
+    return Status::InvalidArgument("variable " + Quote(var.name) + " has its cells along " +
+                                   Quote(dim) +
+                                   " only, which has no 1-D latitude and longitude: its cells "
+                                   "cannot be placed");
+  }
+  std::shared_ptr<HorizontalGrid> g(new HorizontalGrid());
+  g->variable_ = var.name;
+  g->type_ = GridType::kUnstructured;
+  g->nx_ = 1;
+  g->ny_ = n;
+  g->lat2_ = lat->values;
+  g->lon2_ = lon->values;
+  // UGRID allows radians (its node and face coordinates often are).
+  for (auto [c, values] : {std::pair{lat, &g->lat2_}, std::pair{lon, &g->lon2_}}) {
+    const std::string units = StringAttr(c->attributes, "units");
+    if (units.starts_with("rad")) {
+      for (double& v : *values) v *= 180 / M_PI;
+    }
+  }
+  if (MaskUnplaced(&g->lat2_, &g->lon2_) == 0) {
+    return Status::InvalidArgument("variable " + Quote(var.name) + ": its cells' " +
+                                   Quote(lat->name) + " and " + Quote(lon->name) +
+                                   " hold no usable latitude/longitude");
+  }
+  g->description_ = "unstructured (" + std::to_string(n) + " cells along " + dim + "; " +
+                    lat->name + ", " + lon->name + ")";
+  g->BuildKdTree();
+  return std::shared_ptr<const HorizontalGrid>(std::move(g));
+}
+
+double HorizontalGrid::NeighbourKm(const Cell& cell) const {
+  const LonLat c = At(cell);
+  if (!std::isfinite(c.lat) || tree_->cells.size() < 2) return 1;
+  const std::array<double, 3> q = ToUnitVector(c);
+  size_t index[2];
+  double chord2[2];
+  tree_->index->knnSearch(q.data(), 2, index, chord2);
+  const double d = 2 * kEarthRadiusKm * std::asin(std::min(1.0, std::sqrt(chord2[1]) / 2));
+  return d > 0 ? d : 1;
+}
+
 double HorizontalGrid::SpacingKm(const Cell& cell) const { return SpacingKm(cell, false); }
 
 double HorizontalGrid::SpacingKm(const Cell& cell, bool largest) const {
+  // A cell axis has no neighbours by index: the nearest other centre, and (for the tolerance of
+  // a point between cells, which can lie farther on an irregular mesh) half as much again.
+  if (type_ == GridType::kUnstructured) return NeighbourKm(cell) * (largest ? 1.5 : 1.0);
   const LonLat c = At(cell);
   double spacing = largest ? 0 : INFINITY;
   for (const auto& [dx, dy] : {std::pair{-1, 0}, {1, 0}, {0, -1}, {0, 1}}) {
@@ -302,7 +369,7 @@ double HorizontalGrid::SpacingKm(const Cell& cell, bool largest) const {
 }
 
 LonLat HorizontalGrid::At(const Cell& cell) const {
-  if (type_ == GridType::kCurvilinear) {
+  if (type_ != GridType::kRectilinear) {
     const size_t i = size_t(cell.x * ny_ + cell.y);
     return {lon2_[i], lat2_[i]};
   }

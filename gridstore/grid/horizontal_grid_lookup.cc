@@ -106,6 +106,11 @@ Result<HorizontalGrid::Weights> HorizontalGrid::Bilinear(const LonLat& p) const 
     return FindNearest(p).status();  // the same error
   }
   if (type_ == GridType::kRectilinear) return BilinearRectilinear(p);
+  if (type_ == GridType::kUnstructured) {
+    return Status::InvalidArgument(
+        "variable " + Quote(variable_) + " lies on an unstructured grid (" + description_ +
+        "): its cells have no rows and columns to interpolate between; use method nearest");
+  }
   return BilinearCurvilinear(p);
 }
 

@@ -87,7 +87,7 @@ Result<PlannedGrib> ScanAndPlan(const std::vector<std::string>& paths,
   planned.plan.notes.insert(planned.plan.notes.begin(), file_notes.begin(), file_notes.end());
   DataSetMeta& meta = planned.plan.meta;
   for (const auto& [name, value] : options.attributes) meta.attributes[name] = value;
-  meta.layout = options.layout;
+  meta.layout = planned.plan.rows == 1 ? grid::ForOneRowPlanes(options.layout) : options.layout;
   GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
   return planned;
 }

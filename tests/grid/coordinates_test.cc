@@ -353,11 +353,11 @@ TEST(HorizontalGridTest, DescendingLongitudesAndAnUnsupportedMapping) {
     EXPECT_NEAR(n->distance_km, BruteForceNearestKm(*g, p), 1e-9);
   }
   Attributes a;
-  a["grid_mapping_name"] = AttributeValue::String("sinusoidal");
+  a["grid_mapping_name"] = AttributeValue::String("healpix");
   auto bad = HorizontalGrid::Build(ProjectedMeta(Range(0, 1, 3), Range(0, 1, 3), a),
                                    ProjectedMeta(Range(0, 1, 3), Range(0, 1, 3), a).variables[0]);
   ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(bad.status().message(), HasSubstr("'sinusoidal' is not supported"));
+  EXPECT_THAT(bad.status().message(), HasSubstr("'healpix' is not supported"));
 }
 
 TEST(HorizontalGridTest, AVariableWithoutHorizontalCoordinatesIsNamed) {

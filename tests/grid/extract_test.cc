@@ -199,24 +199,36 @@ TEST_F(ExtractTest, AnAreaAcrossTheAntimeridianReadsItsTwoEndsOnly) {
   request.bbox = std::array<double, 4>{170, -5, -170, 5};
   ASSERT_OK_AND_ASSIGN(Extraction r, Extract(*store_, "global", request));
   const auto [x0, y0, nx, ny] = r.plan.area;
-  EXPECT_EQ(ny, 180);                  // the index box spans the width...
-  ASSERT_EQ(r.plan.boxes.size(), 2u);  // ...but two boxes are read: columns 0..4 and 175..179
+  // Issue 29, 3.1: the area runs east from 170 as one box of 10 columns (171 .. 189 in the asked
+  // longitudes), wrapping past the grid's last column; two boxes are read: columns 175..179
+  // and 0..4.
+  EXPECT_EQ(ny, 10);
+  EXPECT_EQ(r.plan.wrap_axis, kY);
+  EXPECT_EQ(r.plan.wrap_period, 180);
+  ASSERT_EQ(r.plan.boxes.size(), 2u);
   // Blocks of 16 columns: block 0 at the west end, blocks 10 and 11 at the east end; not all 12.
   EXPECT_EQ(r.stats.blocks, 3);
   int64_t inside = 0;
+  double previous = -INFINITY;
   for (int64_t x = 0; x < nx; ++x)
     for (int64_t y = 0; y < ny; ++y) {
-      const double lon = lons[size_t(y0 + y)], lat = lats[size_t(x0 + x)];
+      const Cell cell = r.plan.AreaCell(x, y);
+      const double lon = lons[size_t(cell.y)], lat = lats[size_t(cell.x)];
       const bool in = (lon >= 170 || lon <= -170) && lat >= -5 && lat <= 5;
       const double value = r.variables[0].values[size_t(x * ny + y)];
       ASSERT_EQ(r.plan.mask[size_t(x * ny + y)] == 1, in) << lon << " " << lat;
+      if (x == 0) {  // the columns in the asked order: 171, 173, ... 189, without a jump
+        EXPECT_GT(r.plan.Lon(lon), previous);
+        previous = r.plan.Lon(lon);
+      }
       if (in) {
         ++inside;
-        EXPECT_EQ(value, float(PatternValue(2, 0, 0, x0 + x, y0 + y)));
+        EXPECT_EQ(value, float(PatternValue(2, 0, 0, cell.x, cell.y)));
       } else {
         EXPECT_TRUE(std::isnan(value));
       }
     }
+  EXPECT_EQ(previous, 189);
   EXPECT_EQ(inside, 6 * 10);  // latitudes -5..5 (6 rows) x longitudes 171..179, -179..-171
 }
 

@@ -152,7 +152,7 @@ TEST(CfMappingTest, PlanImportsGriddedVariablesWithTheirCoordinatesAndNotesTheRe
   // The bounds and the grid mapping are CF cell metadata: kept, for extraction and export.
   EXPECT_THAT(coordinates, ElementsAre("time", "plev", "lat", "lon", "lat_bnds", "crs"));
   ASSERT_EQ(plan.coordinate_sources.size(), 6u);
-  EXPECT_EQ(plan.coordinate_sources[2], f.Find("lat"));
+  EXPECT_EQ(plan.coordinate_sources[2].variable, f.Find("lat"));
   EXPECT_TRUE(plan.meta.coordinates[2].values.empty());  // read from the file later
   EXPECT_THAT(plan.notes, ElementsAre());
   EXPECT_EQ(plan.meta.status(), grid::kStatusInit);

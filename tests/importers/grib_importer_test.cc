@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/grid/coordinates.h"
 #include "gridstore/grid/grid_store.h"
 #include "tests/importers/grib_testutil.h"
 #include "tests/test_util.h"
@@ -138,14 +139,41 @@ TEST_F(GribImportTest, CoordinatesTimesAndLevels) {
   EXPECT_EQ(grid::StringAttribute(level->attributes, "units"), "hPa");
 }
 
+// Issue 29, 2.5: a grid without fixed rows (reduced Gaussian) is a cell axis with every point's
+// own latitude and longitude, its values ecCodes' own, and a point at a cell's centre answers it.
+TEST_F(GribImportTest, Issue29ReducedGaussianIsACellAxis) {
+  const std::string path = GribDir() + "/reduced_gg.grib2";
+  GribImportOptions options;
+  options.dataset_id = "reduced";
+  ASSERT_OK(ImportGrib(store_.get(), path, options).status());
+  ASSERT_OK_AND_ASSIGN(grid::DataSetMeta meta, store_->GetDataSetMeta("reduced"));
+  const std::vector<testing::DecodedField> fields = testing::DecodeWithEcCodes(path);
+  ASSERT_EQ(fields.size(), 1u);
+  const grid::VariableMeta& z = meta.variables[0];
+  EXPECT_EQ(z.shape[grid::kX], 1);
+  EXPECT_EQ(z.shape[grid::kY], int64_t(fields[0].values.size()));
+  EXPECT_EQ(z.dimension_names[grid::kX], "");
+  EXPECT_EQ(meta.layout.block_x, 1);  // blocks along the one row
+  ASSERT_OK_AND_ASSIGN(auto g, grid::HorizontalGrid::Build(meta, z));
+  EXPECT_EQ(g->type(), grid::GridType::kUnstructured);
+  ASSERT_OK_AND_ASSIGN(auto fetcher, store_->GetDataFetcher("reduced"));
+  fetcher->SetVariablesToGet({z.name});
+  ASSERT_OK_AND_ASSIGN(grid::GridDataSet all, fetcher->Fetch());
+  auto values = all.GetVariable(z.name)->data<float>();
+  for (size_t i = 0; i < values.size(); ++i) {
+    ASSERT_EQ(values[i], float(fields[0].values[i])) << i;
+  }
+  // A point at cell 1234's centre is that cell; bilinear is refused.
+  const grid::LonLat centre = g->At({0, 1234});
+  ASSERT_OK_AND_ASSIGN(auto nearest, g->FindNearest(centre));
+  EXPECT_EQ(nearest.cell, (grid::Cell{0, 1234}));
+  EXPECT_STATUS(g->Bilinear(centre).status(), kInvalidArgument, "unstructured", "nearest");
+}
+
 TEST_F(GribImportTest, RefusalsNameTheFileAndField) {
   const std::string dir = GribDir();
   GribImportOptions options;
   options.dataset_id = "x";
-  auto reduced = ImportGrib(store_.get(), dir + "/reduced_gg.grib2", options);
-  EXPECT_TRUE(reduced.status().IsInvalidArgument());
-  EXPECT_THAT(std::string(reduced.status().message()),
-              HasSubstr("reduced_gg.grib2': field 1 ('z', hybrid 1): gridType 'reduced_gg'"));
   auto grids = ImportGrib(store_.get(), dir + "/3_layer.grib2", options);
   EXPECT_THAT(std::string(grids.status().message()),
               HasSubstr("field 2 ('t', isobaricInhPa 1000): on another grid (rotated_ll 600x360) "

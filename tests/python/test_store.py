@@ -415,9 +415,13 @@ def test_import_grib_equals_grib_get_data(writable):
         writable.import_netcdf(grib, "v")
     with pytest.raises(gridstore.InvalidArgumentError, match="not GRIB"):
         writable.import_grib(DATA / "sub.nc", "v")
-    with pytest.raises(gridstore.InvalidArgumentError, match="reduced_gg"):
-        writable.import_grib(path / "reduced_gg.grib2", "v")
+    with pytest.raises(gridstore.InvalidArgumentError, match="3_layer.grib2.*another grid"):
+        writable.import_grib(path / "3_layer.grib2", "v")
     assert writable.datasets() == ["u"]
+    # Issue 29, 2.5: a reduced Gaussian grid is a cell axis, extracted by the nearest cell.
+    writable.import_grib(path / "reduced_gg.grib2", "rgg")
+    point = writable.extract("rgg", None, points=(10, 50))
+    assert point.z.size == 1 and np.isfinite(point.z.values).all()
 
 
 def _run_step(tmp_path, k):

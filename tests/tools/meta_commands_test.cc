@@ -28,8 +28,8 @@ TEST(MetaCommandsTest, ParseSort) {
   EXPECT_EQ(keys[1].order, SortOrder::kAscending);
   EXPECT_EQ(keys[2].field, "source");
   EXPECT_EQ(keys[2].order, SortOrder::kAscending);
-  ASSERT_OK_AND_ASSIGN(auto none, ParseSort(""));
-  EXPECT_TRUE(none.empty());
+  // Empty is a mistake, as over HTTP and in Python (issue 29, 4.7: one grammar).
+  EXPECT_THAT(ParseSort("").status().message(), HasSubstr("--sort is empty"));
   EXPECT_THAT(ParseSort("t:down").status().message(),
               HasSubstr("--sort 't:down': the order must be asc or desc"));
   EXPECT_THAT(ParseSort(":desc").status().message(), HasSubstr("the field name is empty"));

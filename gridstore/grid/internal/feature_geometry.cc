@@ -123,7 +123,11 @@ Result<std::vector<PathVertex>> ParseLineString(std::string_view wkt) {
     std::string_view s = Trim(item);
     for (size_t used = 0; !s.empty();) {
       const std::optional<double> v = ParseDecimal(s, &used);
-      if (!v) break;  // not a decimal number ("0x10", "inf"): refused below
+      if (!v) {  // not a finite decimal number ("0x10", "inf", "nan")
+        const std::string_view token = s.substr(0, s.find(' '));
+        return bad("vertex " + Quote(Trim(item)) + ": " + Quote(token) +
+                   " is not a finite number (decimal)");
+      }
       values.push_back(*v);
       s = Trim(s.substr(used));
     }

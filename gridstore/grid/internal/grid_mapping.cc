@@ -2,6 +2,7 @@
 #include "gridstore/grid/internal/grid_mapping.h"
 
 #include <cmath>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -17,6 +18,14 @@ class MappingAttributes {
  public:
   explicit MappingAttributes(const grid::Coordinate& mapping) : mapping_(mapping) {}
 
+  // A string attribute trimmed and in lower case, or "".
+  std::string Text(std::string_view name) const {
+    auto it = mapping_.attributes.find(name);
+    if (it == mapping_.attributes.end() || !it->second.is_string()) return "";
+    std::string v(Trim(it->second.string_value()));
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return v;
+  }
   std::string Name() const {
     auto it = mapping_.attributes.find("grid_mapping_name");
     return it != mapping_.attributes.end() && it->second.is_string() ? it->second.string_value()
@@ -67,13 +76,6 @@ class MappingAttributes {
  private:
   const grid::Coordinate& mapping_;
 };
-
-// A string attribute of the mapping in lower case, or "".
-std::string StringAttr(const grid::Coordinate& mapping, std::string_view name) {
-  std::string v(Trim(grid::StringAttribute(mapping.attributes, name)));
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return v;
-}
 
 struct ProjDeleter {
   void operator()(PJ* p) const { proj::proj_destroy(p); }
@@ -129,26 +131,132 @@ constexpr const char* kSupported =
 
 }  // namespace
 
+namespace {
+
+// Each family of CF grid mappings as PROJ parameters: `d` holds the definition so far and
+// collects notes; the earth and false origin are added by ProjDefinition.
+using Builder = Status (*)(const std::string& name, const MappingAttributes& a, Definition* d);
+
+// The CF names of the origin. Writers often give the projection origin's longitude for the
+// central meridian and the reverse, so each accepts the other with a note.
+Status Lat0(Definition* d) { return d->Param("lat_0", {"latitude_of_projection_origin"}, 0.0); }
+Status Lon0Origin(Definition* d) {
+  return d->Param("lon_0", {"longitude_of_projection_origin", "longitude_of_central_meridian"},
+                  0.0);
+}
+Status Lon0Meridian(Definition* d) {
+  return d->Param("lon_0", {"longitude_of_central_meridian", "longitude_of_projection_origin"},
+                  0.0);
+}
+// A standard parallel if given, else the scale factor at the origin (Mercator, stereographic...).
+Status ParallelOrScale(const MappingAttributes& a, Definition* d) {
+  if (a.Has("standard_parallel")) return d->Param("lat_ts", {"standard_parallel"});
+  return d->Param("k_0", {"scale_factor_at_projection_origin"}, 1.0);
+}
+
+Status Conic(const std::string& name, const MappingAttributes& a, Definition* d) {
+  GRIDSTORE_RETURN_IF_ERROR(a.Require({"standard_parallel"}));
+  const double lat1 = a.Get("standard_parallel", 0, 0);
+  const double lat2 = a.Count("standard_parallel") > 1 ? a.Get("standard_parallel", 0, 1) : lat1;
+  d->Add(std::string(name == "albers_conical_equal_area" ? "+proj=aea" : "+proj=lcc") +
+         " +lat_1=" + FormatDouble(lat1) + " +lat_2=" + FormatDouble(lat2));
+  GRIDSTORE_RETURN_IF_ERROR(Lat0(d));
+  return Lon0Meridian(d);
+}
+
+Status Stereographic(const std::string& name, const MappingAttributes& a, Definition* d) {
+  d->Add("+proj=stere");
+  if (name == "stereographic") {
+    GRIDSTORE_RETURN_IF_ERROR(Lat0(d));
+    GRIDSTORE_RETURN_IF_ERROR(Lon0Origin(d));
+    return d->Param("k_0", {"scale_factor_at_projection_origin"}, 1.0);
+  }
+  GRIDSTORE_RETURN_IF_ERROR(d->Param("lat_0", {"latitude_of_projection_origin"}));
+  GRIDSTORE_RETURN_IF_ERROR(d->Param(
+      "lon_0", {"straight_vertical_longitude_from_pole", "longitude_of_projection_origin"}, 0.0));
+  return ParallelOrScale(a, d);
+}
+
+Status TransverseMercator(const std::string&, const MappingAttributes&, Definition* d) {
+  d->Add("+proj=tmerc");
+  GRIDSTORE_RETURN_IF_ERROR(Lat0(d));
+  GRIDSTORE_RETURN_IF_ERROR(Lon0Meridian(d));
+  return d->Param("k_0", {"scale_factor_at_central_meridian", "scale_factor_at_projection_origin"},
+                  1.0);
+}
+
+Status Mercator(const std::string&, const MappingAttributes& a, Definition* d) {
+  d->Add("+proj=merc");
+  GRIDSTORE_RETURN_IF_ERROR(Lon0Origin(d));
+  return ParallelOrScale(a, d);
+}
+
+Status ObliqueMercator(const std::string&, const MappingAttributes&, Definition* d) {
+  d->Add("+proj=omerc");
+  GRIDSTORE_RETURN_IF_ERROR(Lat0(d));
+  GRIDSTORE_RETURN_IF_ERROR(d->Param("lonc", {"longitude_of_projection_origin"}));
+  GRIDSTORE_RETURN_IF_ERROR(d->Param("alpha", {"azimuth_of_central_line"}));
+  return d->Param("k_0", {"scale_factor_at_projection_origin"}, 1.0);
+}
+
+Status Azimuthal(const std::string& name, const MappingAttributes&, Definition* d) {
+  d->Add(name == "lambert_azimuthal_equal_area" ? "+proj=laea"
+         : name == "orthographic"               ? "+proj=ortho"
+                                                : "+proj=aeqd");
+  GRIDSTORE_RETURN_IF_ERROR(Lat0(d));
+  return Lon0Origin(d);
+}
+
+Status CylindricalEqualArea(const std::string&, const MappingAttributes& a, Definition* d) {
+  d->Add("+proj=cea");
+  GRIDSTORE_RETURN_IF_ERROR(Lon0Meridian(d));
+  return ParallelOrScale(a, d);
+}
+
+Status Sinusoidal(const std::string&, const MappingAttributes&, Definition* d) {
+  d->Add("+proj=sinu");
+  return Lon0Meridian(d);
+}
+
+Status Perspective(const std::string& name, const MappingAttributes& a, Definition* d) {
+  const bool geos = name == "geostationary";
+  d->Add(geos ? "+proj=geos" : "+proj=nsper");
+  GRIDSTORE_RETURN_IF_ERROR(d->Param("h", {"perspective_point_height"}));
+  if (!geos) GRIDSTORE_RETURN_IF_ERROR(Lat0(d));
+  GRIDSTORE_RETURN_IF_ERROR(Lon0Origin(d));
+  if (geos) {
+    // CF names the sweep axis, or the fixed one (the other); x is the default (GOES).
+    const std::string sweep = a.Text("sweep_angle_axis"), fixed = a.Text("fixed_angle_axis");
+    d->Add(std::string(" +sweep=") + (sweep == "y" || (sweep.empty() && fixed == "x") ? "y" : "x"));
+  }
+  return Status::OK();
+}
+
+const std::map<std::string, Builder, std::less<>>& Builders() {
+  static const auto* builders = new std::map<std::string, Builder, std::less<>>{
+      {"albers_conical_equal_area", Conic},
+      {"azimuthal_equidistant", Azimuthal},
+      {"geostationary", Perspective},
+      {"lambert_azimuthal_equal_area", Azimuthal},
+      {"lambert_conformal_conic", Conic},
+      {"lambert_cylindrical_equal_area", CylindricalEqualArea},
+      {"mercator", Mercator},
+      {"oblique_mercator", ObliqueMercator},
+      {"orthographic", Azimuthal},
+      {"polar_stereographic", Stereographic},
+      {"sinusoidal", Sinusoidal},
+      {"stereographic", Stereographic},
+      {"transverse_mercator", TransverseMercator},
+      {"vertical_perspective", Perspective}};
+  return *builders;
+}
+
+}  // namespace
+
 Result<std::string> ProjDefinition(const grid::Coordinate& mapping,
                                    std::vector<std::string>* notes) {
   const MappingAttributes a(mapping);
   const std::string name = a.Name();
-  Definition d(a, notes);
-  // The CF names of the origin; lon/lat of the projection origin are often written for the
-  // central meridian and the reverse, so each accepts the other with a note.
-  auto lat0 = [&] { return d.Param("lat_0", {"latitude_of_projection_origin"}, 0.0); };
-  auto lon0_origin = [&] {
-    return d.Param("lon_0", {"longitude_of_projection_origin", "longitude_of_central_meridian"},
-                   0.0);
-  };
-  auto lon0_meridian = [&] {
-    return d.Param("lon_0", {"longitude_of_central_meridian", "longitude_of_projection_origin"},
-                   0.0);
-  };
-  auto finish = [&](bool metres) {
-    d.Add(a.FalseOrigin() + a.Earth() + (metres ? " +units=m" : "") + " +no_defs");
-    return d.text();
-  };
   if (name == "rotated_latitude_longitude") {
     GRIDSTORE_RETURN_IF_ERROR(a.Require({"grid_north_pole_latitude", "grid_north_pole_longitude"}));
     return "+proj=ob_tran +o_proj=longlat +o_lon_p=" +
@@ -158,106 +266,20 @@ Result<std::string> ProjDefinition(const grid::Coordinate& mapping,
            " +no_defs";
   }
   if (name == "latitude_longitude") return std::string("+proj=longlat") + a.Earth() + " +no_defs";
-  if (name == "lambert_conformal_conic" || name == "albers_conical_equal_area") {
-    GRIDSTORE_RETURN_IF_ERROR(a.Require({"standard_parallel"}));
-    const double lat1 = a.Get("standard_parallel", 0, 0);
-    const double lat2 = a.Count("standard_parallel") > 1 ? a.Get("standard_parallel", 0, 1) : lat1;
-    d.Add(std::string(name == "albers_conical_equal_area" ? "+proj=aea" : "+proj=lcc") +
-          " +lat_1=" + FormatDouble(lat1) + " +lat_2=" + FormatDouble(lat2));
-    GRIDSTORE_RETURN_IF_ERROR(lat0());
-    GRIDSTORE_RETURN_IF_ERROR(lon0_meridian());
-    return finish(true);
-  }
-  if (name == "polar_stereographic" || name == "stereographic") {
-    const bool polar = name == "polar_stereographic";
-    d.Add("+proj=stere");
-    GRIDSTORE_RETURN_IF_ERROR(polar ? d.Param("lat_0", {"latitude_of_projection_origin"}) : lat0());
-    if (polar) {
-      GRIDSTORE_RETURN_IF_ERROR(d.Param(
-          "lon_0", {"straight_vertical_longitude_from_pole", "longitude_of_projection_origin"},
-          0.0));
-    } else {
-      GRIDSTORE_RETURN_IF_ERROR(lon0_origin());
+  const auto builder = Builders().find(name);
+  if (builder == Builders().end()) {
+    if (name.empty()) {
+      return Status::InvalidArgument("grid mapping " + Quote(mapping.name) +
+                                     " has no grid_mapping_name (supported: " + kSupported + ")");
     }
-    if (polar && a.Has("standard_parallel")) {
-      GRIDSTORE_RETURN_IF_ERROR(d.Param("lat_ts", {"standard_parallel"}));
-    } else {
-      GRIDSTORE_RETURN_IF_ERROR(d.Param("k_0", {"scale_factor_at_projection_origin"}, 1.0));
-    }
-    return finish(true);
+    return Status::InvalidArgument(
+        "grid mapping " + Quote(mapping.name) + ": grid_mapping_name " + Quote(name) +
+        " is not supported (supported: " + kSupported +
+        "); give the grid 2-D latitude and longitude coordinates instead");
   }
-  if (name == "transverse_mercator") {
-    d.Add("+proj=tmerc");
-    GRIDSTORE_RETURN_IF_ERROR(lat0());
-    GRIDSTORE_RETURN_IF_ERROR(lon0_meridian());
-    GRIDSTORE_RETURN_IF_ERROR(d.Param(
-        "k_0", {"scale_factor_at_central_meridian", "scale_factor_at_projection_origin"}, 1.0));
-    return finish(true);
-  }
-  if (name == "mercator") {
-    d.Add("+proj=merc");
-    GRIDSTORE_RETURN_IF_ERROR(lon0_origin());
-    if (a.Has("standard_parallel")) {
-      GRIDSTORE_RETURN_IF_ERROR(d.Param("lat_ts", {"standard_parallel"}));
-    } else {
-      GRIDSTORE_RETURN_IF_ERROR(d.Param("k_0", {"scale_factor_at_projection_origin"}, 1.0));
-    }
-    return finish(true);
-  }
-  if (name == "oblique_mercator") {
-    d.Add("+proj=omerc");
-    GRIDSTORE_RETURN_IF_ERROR(lat0());
-    GRIDSTORE_RETURN_IF_ERROR(d.Param("lonc", {"longitude_of_projection_origin"}));
-    GRIDSTORE_RETURN_IF_ERROR(d.Param("alpha", {"azimuth_of_central_line"}));
-    GRIDSTORE_RETURN_IF_ERROR(d.Param("k_0", {"scale_factor_at_projection_origin"}, 1.0));
-    return finish(true);
-  }
-  if (name == "lambert_azimuthal_equal_area" || name == "azimuthal_equidistant" ||
-      name == "orthographic") {
-    d.Add(name == "lambert_azimuthal_equal_area" ? "+proj=laea"
-          : name == "orthographic"               ? "+proj=ortho"
-                                                 : "+proj=aeqd");
-    GRIDSTORE_RETURN_IF_ERROR(lat0());
-    GRIDSTORE_RETURN_IF_ERROR(lon0_origin());
-    return finish(true);
-  }
-  if (name == "lambert_cylindrical_equal_area") {
-    d.Add("+proj=cea");
-    GRIDSTORE_RETURN_IF_ERROR(lon0_meridian());
-    if (a.Has("standard_parallel")) {
-      GRIDSTORE_RETURN_IF_ERROR(d.Param("lat_ts", {"standard_parallel"}));
-    } else {
-      GRIDSTORE_RETURN_IF_ERROR(d.Param("k_0", {"scale_factor_at_projection_origin"}, 1.0));
-    }
-    return finish(true);
-  }
-  if (name == "sinusoidal") {
-    d.Add("+proj=sinu");
-    GRIDSTORE_RETURN_IF_ERROR(lon0_meridian());
-    return finish(true);
-  }
-  if (name == "geostationary" || name == "vertical_perspective") {
-    const bool geos = name == "geostationary";
-    d.Add(geos ? "+proj=geos" : "+proj=nsper");
-    GRIDSTORE_RETURN_IF_ERROR(d.Param("h", {"perspective_point_height"}));
-    if (!geos) GRIDSTORE_RETURN_IF_ERROR(lat0());
-    GRIDSTORE_RETURN_IF_ERROR(lon0_origin());
-    if (geos) {
-      // CF names the sweep axis, or the fixed one (the other); x is the default (GOES).
-      const std::string sweep = StringAttr(mapping, "sweep_angle_axis");
-      const std::string fixed = StringAttr(mapping, "fixed_angle_axis");
-      d.Add(std::string(" +sweep=") +
-            (sweep == "y" || (sweep.empty() && fixed == "x") ? "y" : "x"));
-    }
-    return finish(true);
-  }
-  if (name.empty()) {
-    return Status::InvalidArgument("grid mapping " + Quote(mapping.name) +
-                                   " has no grid_mapping_name (supported: " + kSupported + ")");
-  }
-  return Status::InvalidArgument("grid mapping " + Quote(mapping.name) + ": grid_mapping_name " +
-                                 Quote(name) + " is not supported (supported: " + kSupported +
-                                 "); give the grid 2-D latitude and longitude coordinates instead");
+  Definition d(a, notes);
+  GRIDSTORE_RETURN_IF_ERROR(builder->second(name, a, &d));
+  return d.text() + a.FalseOrigin() + a.Earth() + " +units=m +no_defs";
 }
 
 Status ToGeographic(const grid::Coordinate& mapping, std::string_view xy_units,

@@ -142,6 +142,34 @@ grid::Coordinate MakeCoordinate(const NcVariable& v) {
   return c;
 }
 
+// A WRF coordinate as CF has it: XLAT/XLONG without their Time dimension, with a standard name
+// and CF units (WRF writes "degrees latitude"), found by HorizontalGrid over the variables' own
+// dimensions (the U and V grids get theirs); `Times` as the time coordinate of its dimension.
+grid::Coordinate MakeWrfCoordinate(const NcVariable& v) {
+  grid::Coordinate c;
+  c.attributes = v.attributes;
+  if (v.type == NC_CHAR) {  // Times(Time, DateStrLen)
+    c.name = v.dim_names[0];
+    c.dimensions = {v.dim_names[0]};
+    c.shape = {int64_t(v.dim_lengths[0])};
+    c.type = DataType::kFloat64;
+    c.attributes.clear();
+    c.attributes["standard_name"] = AttributeValue::String("time");
+    c.attributes["long_name"] = AttributeValue::String("time (from WRF's Times)");
+    return c;  // units "seconds since <the first time>" once read (ReadCoordinateValues)
+  }
+  c.name = v.name;
+  c.type = *ToDataType(v.type);
+  for (size_t i = v.dim_names.size() - 2; i < v.dim_names.size(); ++i) {
+    c.dimensions.push_back(v.dim_names[i]);
+    c.shape.push_back(static_cast<int64_t>(v.dim_lengths[i]));
+  }
+  const bool lat = v.name.find("LAT") != std::string::npos;
+  c.attributes["standard_name"] = AttributeValue::String(lat ? "latitude" : "longitude");
+  c.attributes["units"] = AttributeValue::String(lat ? "degrees_north" : "degrees_east");
+  return c;
+}
+
 }  // namespace
 
 const AttributeValue* FindAttribute(const Attributes& attributes, std::string_view name) {
@@ -157,9 +185,32 @@ bool IsPressureUnit(std::string_view units) {
   return kPressure.count(Lower(gridstore::Trim(units))) > 0;
 }
 
+// WRF's coordinates: latitudes and longitudes of the mass, U and V grids (and geogrid's
+// computational grid), 2-D or with a leading Time dimension.
+static bool IsWrfLatLon(const NcVariable& v) {
+  static const std::set<std::string, std::less<>> kNames = {
+      "XLAT",    "XLONG",  "XLAT_M",  "XLONG_M", "XLAT_U",
+      "XLONG_U", "XLAT_V", "XLONG_V", "CLAT",    "CLONG"};
+  if (!kNames.count(v.name) || !ToDataType(v.type)) return false;
+  return v.dim_names.size() == 2 || (v.dim_names.size() == 3 && v.dim_names[0] == "Time");
+}
+
 References CollectReferences(const FileStructure& f) {
   References refs;
+  if (FindAttribute(f.global_attributes, "MAP_PROJ") != nullptr) {
+    for (const NcVariable& v : f.variables) {
+      if (IsWrfLatLon(v)) refs.wrf_lat_lon.insert(v.name);
+      if (v.name == "Times" && v.type == NC_CHAR && v.dim_names.size() == 2) {
+        refs.wrf_times = v.name;
+      }
+    }
+  }
   for (const NcVariable& v : f.variables) {
+    if (v.dim_names.size() == 1 && !IsCoordinateVariable(v) && IsLatitudeOrLongitude(v)) {
+      // A 1-D latitude or longitude over a dimension that is not its own: unstructured cells.
+      // Counted as a cell dimension once it has both (below).
+      refs.cell_dims.insert(v.dim_names[0]);
+    }
     if (StringAttribute(v.attributes, "cf_role") == "mesh_topology") {
       for (const char* attr :
            {"face_node_connectivity", "edge_node_connectivity", "boundary_node_connectivity",
@@ -190,6 +241,18 @@ References CollectReferences(const FileStructure& f) {
       }
     }
   }
+  // Keep only dimensions with both a latitude and a longitude over them.
+  std::erase_if(refs.cell_dims, [&](const std::string& dim) {
+    bool lat = false, lon = false;
+    for (const NcVariable& v : f.variables) {
+      if (v.dim_names.size() != 1 || v.dim_names[0] != dim || !IsLatitudeOrLongitude(v)) continue;
+      const std::string sn = StringAttribute(v.attributes, "standard_name");
+      const std::string units = StringAttribute(v.attributes, "units");
+      const bool is_lat = sn == "latitude" || units.find("north") != std::string::npos;
+      (is_lat ? lat : lon) = true;
+    }
+    return !(lat && lon);
+  });
   return refs;
 }
 
@@ -210,13 +273,24 @@ bool IsLatitudeOrLongitude(const NcVariable& v) {
 }
 
 Classified Classify(const NcVariable& v, const References& refs) {
+  if (refs.wrf_lat_lon.count(v.name)) return {Role::kCoordinate, ""};
+  if (v.name == refs.wrf_times && !v.name.empty()) return {Role::kCoordinate, ""};
   if (v.type == NC_CHAR) return {Role::kSkipped, "character variable"};
   if (v.type == NC_STRING) return {Role::kSkipped, "string variable"};
   if (!ToDataType(v.type)) return {Role::kSkipped, "user-defined type"};
   if (refs.bounds.count(v.name)) return {Role::kSkipped, "bounds variable"};
   if (refs.grid_mappings.count(v.name)) return {Role::kSkipped, "grid mapping variable"};
-  if (refs.mesh_connectivity.count(v.name)) {
-    return {Role::kSkipped, "UGRID mesh connectivity (unstructured meshes are not supported yet)"};
+  if (refs.mesh_connectivity.count(v.name) ||
+      StringAttribute(v.attributes, "cf_role").ends_with("_connectivity")) {
+    return {Role::kSkipped, "UGRID mesh connectivity"};
+  }
+  if (StringAttribute(v.attributes, "cf_role") == "mesh_topology") {
+    return {Role::kSkipped, "UGRID mesh topology"};
+  }
+  // Over a cell dimension: a latitude/longitude of the cells, or data on them (1 to 3 dims).
+  if (!v.dim_names.empty() && refs.cell_dims.count(v.dim_names.back())) {
+    if (v.dim_names.size() == 1 && IsLatitudeOrLongitude(v)) return {Role::kCoordinate, ""};
+    if (v.dim_names.size() <= 3 && !IsCoordinateVariable(v)) return {Role::kGridded, ""};
   }
   if (IsCoordinateVariable(v)) return {Role::kCoordinate, ""};
   if (refs.coordinates.count(v.name) && v.dim_names.size() <= 2) return {Role::kCoordinate, ""};
@@ -230,7 +304,7 @@ Classified Classify(const NcVariable& v, const References& refs) {
       return {Role::kSkipped, "data on the " + StringAttribute(v.attributes, "location") +
                                   "s of UGRID mesh " +
                                   Quote(StringAttribute(v.attributes, "mesh")) +
-                                  " (unstructured meshes are not supported yet)"};
+                                  ", whose cells have no 1-D latitude and longitude"};
     }
     return {Role::kSkipped, "1-D variable that is not a coordinate"};
   }
@@ -255,7 +329,17 @@ bool IsVerticalDimension(const FileStructure& f, const std::string& dim) {
 
 // DESIGN.md: the last two dimensions are x and y; with four, the first two are t and z; with
 // three, the leading one is z if vertical, else t.
-std::vector<int> MapAxes(const FileStructure& f, const NcVariable& v) {
+std::vector<int> MapAxes(const FileStructure& f, const NcVariable& v, const References& refs) {
+  if (!v.dim_names.empty() && refs.cell_dims.count(v.dim_names.back())) {
+    switch (v.dim_names.size()) {
+      case 3:
+        return {kT, kZ, kY};
+      case 2:
+        return {IsVerticalDimension(f, v.dim_names[0]) ? kZ : kT, kY};
+      default:
+        return {kY};
+    }
+  }
   switch (v.dim_names.size()) {
     case 4:
       return {kT, kZ, kX, kY};
@@ -389,6 +473,38 @@ std::set<std::string, std::less<>> CellMetadataOf(const FileStructure& f,
 
 }  // namespace
 
+// Adds `v` (a coordinate, or cell metadata in `kept`) to the plan if the variables use it: the
+// coordinate variables of the dimensions used, the auxiliary coordinates named, the grid
+// mappings and bounds that describe them, latitudes and longitudes over the dimensions used
+// that no `coordinates` attribute names, and WRF's coordinates.
+static void AddCoordinate(const NcVariable& v, const References& refs,
+                          const std::set<std::string, std::less<>>& used_dims,
+                          const std::set<std::string, std::less<>>& aux_names,
+                          const std::set<std::string, std::less<>>& kept, ImportPlan* plan) {
+  const bool unnamed_lat_lon = IsLatitudeOrLongitude(v) &&
+                               ((v.dim_names.size() == 2 && used_dims.count(v.dim_names[0]) &&
+                                 used_dims.count(v.dim_names[1])) ||
+                                (v.dim_names.size() == 1 && refs.cell_dims.count(v.dim_names[0]) &&
+                                 used_dims.count(v.dim_names[0])));
+  const bool wrf = refs.wrf_lat_lon.count(v.name) > 0 || v.name == refs.wrf_times;
+  const bool wanted = (IsCoordinateVariable(v) && used_dims.count(v.name)) ||
+                      aux_names.count(v.name) || kept.count(v.name) || unnamed_lat_lon || wrf;
+  if (!wanted) return;
+  if (std::count(v.dim_lengths.begin(), v.dim_lengths.end(), size_t{0}) > 0) {
+    plan->notes.push_back("skipped coordinate " + Quote(v.name) + ": it has no values");
+    return;
+  }
+  if (wrf) {
+    plan->meta.coordinates.push_back(MakeWrfCoordinate(v));
+    plan->coordinate_sources.push_back({&v, v.name == refs.wrf_times
+                                                ? CoordinateSource::Kind::kWrfTimes
+                                                : CoordinateSource::Kind::kFirstOfTime});
+    return;
+  }
+  plan->meta.coordinates.push_back(MakeCoordinate(v));
+  plan->coordinate_sources.push_back({&v});
+}
+
 Result<ImportPlan> PlanImport(const std::string& path,
                               const importers::NetCdfImportOptions& options,
                               const FileStructure& file) {
@@ -412,17 +528,8 @@ Result<ImportPlan> PlanImport(const std::string& path,
     }
   }
   if (selected.empty()) {
-    // Say what the file is when its data lie on an unstructured grid: 1-D variables over a
-    // dimension that has its own 1-D latitude and longitude (CAM-SE `ncol`).
-    std::string unstructured;
-    for (const NcVariable& v : f->variables) {
-      if (v.dim_names.size() != 1 || IsCoordinateVariable(v) || !IsLatitudeOrLongitude(v)) continue;
-      unstructured = "; its data lie on an unstructured grid (dimension " + Quote(v.dim_names[0]) +
-                     " with 1-D latitude and longitude), which is not supported yet";
-      break;
-    }
     return Status::InvalidArgument(Quote(path) + " has no gridded variable to import (" +
-                                   Join(plan.notes, "; ") + ")" + unstructured);
+                                   Join(plan.notes, "; ") + ")");
   }
 
   DataSetMeta& meta = plan.meta;
@@ -431,7 +538,7 @@ Result<ImportPlan> PlanImport(const std::string& path,
   std::set<std::string, std::less<>> used_dims, aux_names;
   for (size_t i : selected) {
     const NcVariable& v = f->variables[i];
-    PlannedVariable pv{&v, MapAxes(*f, v)};
+    PlannedVariable pv{&v, MapAxes(*f, v, refs)};
     meta.variables.push_back(MakeVariableMeta(v, pv.axes));
     plan.variables.push_back(std::move(pv));
     used_dims.insert(v.dim_names.begin(), v.dim_names.end());
@@ -439,24 +546,14 @@ Result<ImportPlan> PlanImport(const std::string& path,
       aux_names.insert(n);
     }
   }
-  // Coordinate variables of the dimensions used, the auxiliary coordinates named, and the grid
-  // mappings and bounds that describe them.
   for (size_t i = 0; i < f->variables.size(); ++i) {
-    const NcVariable& v = f->variables[i];
-    if (roles[i].role != Role::kCoordinate && !kept.count(v.name)) continue;
-    // A 2-D latitude or longitude over dimensions the variables use is theirs even where no
-    // `coordinates` attribute names it.
-    const bool unnamed_lat_lon = v.dim_names.size() == 2 && IsLatitudeOrLongitude(v) &&
-                                 used_dims.count(v.dim_names[0]) && used_dims.count(v.dim_names[1]);
-    const bool wanted = (IsCoordinateVariable(v) && used_dims.count(v.name)) ||
-                        aux_names.count(v.name) || kept.count(v.name) || unnamed_lat_lon;
-    if (!wanted) continue;
-    if (std::count(v.dim_lengths.begin(), v.dim_lengths.end(), size_t{0}) > 0) {
-      plan.notes.push_back("skipped coordinate " + Quote(v.name) + ": it has no values");
-      continue;
-    }
-    meta.coordinates.push_back(MakeCoordinate(v));
-    plan.coordinate_sources.push_back(&v);
+    if (roles[i].role != Role::kCoordinate && !kept.count(f->variables[i].name)) continue;
+    AddCoordinate(f->variables[i], refs, used_dims, aux_names, kept, &plan);
+  }
+  // Every variable on a cell axis (one row per plane): blocks along the row.
+  if (std::all_of(meta.variables.begin(), meta.variables.end(),
+                  [](const grid::VariableMeta& v) { return v.dimension_names[kX].empty(); })) {
+    meta.layout = grid::ForOneRowPlanes(meta.layout);
   }
   meta.attributes = f->global_attributes;
   for (const auto& [name, value] : options.attributes) meta.attributes[name] = value;

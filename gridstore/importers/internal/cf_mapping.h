@@ -69,6 +69,13 @@ struct References {
   std::set<std::string, std::less<>> coordinates;
   // UGRID: the connectivity arrays mesh topology variables name (face_node_connectivity...).
   std::set<std::string, std::less<>> mesh_connectivity;
+  // WRF (global attribute MAP_PROJ): its latitudes and longitudes (XLAT, XLONG, XLAT_M, XLAT_U,
+  // ... over (Time, south_north, west_east) or without Time), and its `Times` text variable.
+  std::set<std::string, std::less<>> wrf_lat_lon;
+  std::string wrf_times;
+  // Dimensions of unstructured cells: each has 1-D latitude and longitude variables over it
+  // (CAM-SE's `ncol`, a UGRID mesh's faces), so that data over it is a cell axis.
+  std::set<std::string, std::less<>> cell_dims;
 };
 References CollectReferences(const FileStructure& f);
 
@@ -82,7 +89,9 @@ bool IsLatitudeOrLongitude(const NcVariable& v);
 bool IsVerticalDimension(const FileStructure& f, const std::string& dim);
 // The axis (kT, kZ, kX, kY) of each of `v`'s dimensions (DESIGN.md: the last two are x and y;
 // with four, the first two are t and z; with three, the leading one is z if vertical, else t).
-std::vector<int> MapAxes(const FileStructure& f, const NcVariable& v);
+// Over a cell dimension (References::cell_dims) the last is y alone (x has size 1), and the
+// ones before it are t and z as above.
+std::vector<int> MapAxes(const FileStructure& f, const NcVariable& v, const References& refs = {});
 // `v`'s GridStore meta: shape and dimension names by axis, attributes, fill value (the
 // _FillValue if exact in the type, else netCDF's default fill), missing values, packing.
 grid::VariableMeta MakeVariableMeta(const NcVariable& v, const std::vector<int>& axes);
@@ -95,10 +104,21 @@ struct PlannedVariable {
   std::optional<grid::Precision> precision;
 };
 
+// Where a coordinate's values come from (ReadCoordinateValues).
+struct CoordinateSource {
+  const NcVariable* variable = nullptr;
+  enum class Kind {
+    kValues,       // the variable's values as they are (a text grid mapping: one 0)
+    kFirstOfTime,  // WRF's XLAT/XLONG (Time, y, x): one time's, and refused if times differ
+    kWrfTimes,     // WRF's Times ("2005-08-28_12:00:00" per time): seconds since the first
+  } kind = Kind::kValues;
+  bool operator==(const NcVariable* v) const { return variable == v; }
+};
+
 struct ImportPlan {
   grid::DataSetMeta meta;  // status INIT; coordinates without values (ReadCoordinateValues)
-  std::vector<PlannedVariable> variables;             // parallel to meta.variables
-  std::vector<const NcVariable*> coordinate_sources;  // parallel to meta.coordinates
+  std::vector<PlannedVariable> variables;            // parallel to meta.variables
+  std::vector<CoordinateSource> coordinate_sources;  // parallel to meta.coordinates
   std::vector<std::string> notes;
 };
 

@@ -169,7 +169,28 @@ void ReadField(codes_handle* h, ParameterNames* names, GribField* f) {
   f->edition = GetLong(h, "edition", 0);
   f->param_id = GetLong(h, "paramId", 0);
   names->Fill(h, f);
+  if (f->short_name.empty()) {
+    // A parameter of a local table ecCodes does not know (NCEP's flux files have 22): named by
+    // its number as CDO does ("var121", with the table when not 2), or GRIB2's discipline,
+    // category and number, so that unknown parameters stay apart instead of all "unknown".
+    if (f->edition == 1) {
+      const long table = GetLong(h, "table2Version", 2);
+      f->short_name = "var" + std::to_string(GetLong(h, "indicatorOfParameter", 0)) +
+                      (table == 2 ? "" : "_t" + std::to_string(table));
+    } else {
+      f->short_name = "param" + std::to_string(GetLong(h, "discipline", 0)) + "." +
+                      std::to_string(GetLong(h, "parameterCategory", 0)) + "." +
+                      std::to_string(GetLong(h, "parameterNumber", 0));
+    }
+  }
   f->type_of_level = GetString(h, "typeOfLevel");
+  if (f->type_of_level.empty()) {
+    // A level type ecCodes has no name for (NCEP's cloud bottoms and tops, 212-234): named by
+    // its code, so that a parameter on two of them stays two variables.
+    f->type_of_level = f->edition == 1
+                           ? "level" + std::to_string(GetLong(h, "indicatorOfTypeOfLevel", 0))
+                           : "level" + std::to_string(GetLong(h, "typeOfFirstFixedSurface", 0));
+  }
   f->step_type = GetString(h, "stepType");
   if (codes_get_double(h, "level", &f->level) != 0) f->level = 0;
   f->data_date = GetLong(h, "dataDate", 0);

@@ -125,6 +125,19 @@ void AddHorizontal(const GribField& first, int64_t rows, int64_t columns,
     meta->coordinates.push_back(std::move(b));
     return;
   }
+  if (rows == 1 && !IsProjected(first.grid_type)) {
+    // A grid without fixed rows (reduced Gaussian or lat/lon, a satellite's view, unstructured):
+    // a cell axis "values" with every point's own latitude and longitude (HorizontalGrid's
+    // unstructured grid), no x dimension.
+    *dims = {"", "values"};
+    Coordinate lat = MakeCoordinate("latitude", {"values"}, {columns}, lats, DataType::kFloat64);
+    Coordinate lon = MakeCoordinate("longitude", {"values"}, {columns}, lons, DataType::kFloat64);
+    lat.attributes = lat_attrs;
+    lon.attributes = lon_attrs;
+    meta->coordinates.push_back(std::move(lat));
+    meta->coordinates.push_back(std::move(lon));
+    return;
+  }
   *dims = {"y", "x"};
   Coordinate lat =
       MakeCoordinate("latitude", {"y", "x"}, {rows, columns}, lats, DataType::kFloat64);
@@ -421,17 +434,26 @@ Result<GribPlan> PlanGrib(const std::vector<std::string>& paths,
                           const std::vector<GribField>& fields, const GribPlanOptions& options,
                           const std::vector<double>& lats, const std::vector<double>& lons) {
   const GribField& first = fields.front();
-  if (!IsRegularLatLon(first.grid_type) && !IsProjected(first.grid_type)) {
-    return Refuse(paths, first,
-                  "gridType " + Quote(first.grid_type) +
-                      " has no fixed rows and columns, so its fields are not planes; regrid "
-                      "them to a regular grid first (e.g. with CDO or MIR)");
-  }
   GribPlan plan;
-  plan.rows = first.j_consecutive ? first.ni : first.nj;
-  plan.columns = first.j_consecutive ? first.nj : first.ni;
+  const bool cells = !IsRegularLatLon(first.grid_type) && !IsProjected(first.grid_type);
+  if (cells) {
+    // No fixed rows and columns (reduced_gg, reduced_ll, space_view, ...): one cell axis of
+    // every point, placed by ecCodes' own latitudes and longitudes of each.
+    if (first.num_values <= 0 || lats.size() != size_t(first.num_values)) {
+      return Refuse(paths, first,
+                    "gridType " + Quote(first.grid_type) +
+                        " gives no latitude and longitude of its points, so they cannot be "
+                        "placed");
+    }
+    plan.rows = 1;
+    plan.columns = first.num_values;
+  } else {
+    plan.rows = first.j_consecutive ? first.ni : first.nj;
+    plan.columns = first.j_consecutive ? first.nj : first.ni;
+  }
   if (plan.rows <= 0 || plan.columns <= 0 || first.num_values != plan.rows * plan.columns ||
-      lats.size() != size_t(first.num_values) || lons.size() != size_t(first.num_values)) {
+      (cells && lons.size() != lats.size()) || lats.size() != size_t(first.num_values) ||
+      lons.size() != size_t(first.num_values)) {
     return Refuse(paths, first, "Ni x Nj does not match its number of values");
   }
   GRIDSTORE_ASSIGN_OR_RETURN(const Collected c, Collect(paths, fields));

@@ -164,6 +164,37 @@ class Checker {
     return total;
   }
 
+  // The points of the grid definition section at `p`: checked against its rows and columns
+  // where the template has them.
+  Result<uint64_t> GridPoints(uint64_t p, uint64_t length) const {
+    const std::string g = bytes_.Read(p, std::min<uint64_t>(length, 38));
+    if (g.size() < 14) return Broken("its grid definition section is too short");
+    const uint64_t points = BigEndian(g, 6, 4);
+    const int templ = int(BigEndian(g, 12, 2));
+    // Templates whose octets 31-38 are the points along a row and the rows.
+    static constexpr int kRowsColumns[] = {0, 1, 2, 3, 10, 20, 30, 31, 40, 41, 42, 43, 90, 110};
+    if (g.size() >= 38 && std::count(std::begin(kRowsColumns), std::end(kRowsColumns), templ)) {
+      const uint64_t ni = BigEndian(g, 30, 4), nj = BigEndian(g, 34, 4);
+      if (ni != 0xFFFFFFFF && nj != 0xFFFFFFFF && ni * nj != points) {
+        return Broken("its grid (template 3." + std::to_string(templ) + ") has " +
+                      std::to_string(ni) + " x " + std::to_string(nj) + " points but says " +
+                      std::to_string(points));
+      }
+    }
+    return points;
+  }
+
+  // The data representation section at `p` holds no more values than the grid has points.
+  Status CheckValueCount(uint64_t p, uint64_t grid_points) const {
+    const std::string r = bytes_.Read(p, 9);
+    const uint64_t values = r.size() == 9 ? BigEndian(r, 5, 4) : 0;
+    if (values > grid_points) {
+      return Broken("its data representation section holds " + std::to_string(values) +
+                    " values for a grid of " + std::to_string(grid_points) + " points");
+    }
+    return Status::OK();
+  }
+
   Result<uint64_t> Grib2(const std::string& head) {
     if (head.size() < 16) return Broken("the file ends inside its indicator section");
     const uint64_t total = BigEndian(head, 8, 8);
@@ -214,29 +245,9 @@ class Checker {
                       std::to_string(p) + ") cannot follow section " + std::to_string(previous));
       }
       if (section == 3) {
-        const std::string g = bytes_.Read(p, std::min<uint64_t>(length, 38));
-        if (g.size() < 14) return Broken("its grid definition section is too short");
-        grid_points = BigEndian(g, 6, 4);
-        const int templ = int(BigEndian(g, 12, 2));
-        // Templates whose octets 31-38 are the points along a row and the rows.
-        static constexpr int kRowsColumns[] = {0, 1, 2, 3, 10, 20, 30, 31, 40, 41, 42, 43, 90, 110};
-        if (g.size() >= 38 && std::count(std::begin(kRowsColumns), std::end(kRowsColumns), templ)) {
-          const uint64_t ni = BigEndian(g, 30, 4), nj = BigEndian(g, 34, 4);
-          if (ni != 0xFFFFFFFF && nj != 0xFFFFFFFF && ni * nj != grid_points) {
-            return Broken("its grid (template 3." + std::to_string(templ) + ") has " +
-                          std::to_string(ni) + " x " + std::to_string(nj) + " points but says " +
-                          std::to_string(grid_points));
-          }
-        }
+        GRIDSTORE_ASSIGN_OR_RETURN(grid_points, GridPoints(p, length));
       }
-      if (section == 5) {
-        const std::string r = bytes_.Read(p, 9);
-        const uint64_t values = r.size() == 9 ? BigEndian(r, 5, 4) : 0;
-        if (values > grid_points) {
-          return Broken("its data representation section holds " + std::to_string(values) +
-                        " values for a grid of " + std::to_string(grid_points) + " points");
-        }
-      }
+      if (section == 5) GRIDSTORE_RETURN_IF_ERROR(CheckValueCount(p, grid_points));
       has_data |= section == 7;
       previous = section;
       p += length;

@@ -31,6 +31,7 @@
   X(nc_get_att_text) \
   X(nc_get_var_chunk_cache) \
   X(nc_get_var_double) \
+  X(nc_get_var_text) \
   X(nc_get_vara) \
   X(nc_inq_att) \
   X(nc_inq_attname) \

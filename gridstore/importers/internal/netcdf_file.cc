@@ -4,6 +4,7 @@
 #include <netcdf.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "gridstore/grid/cf_time.h"
 #include "gridstore/importers/internal/classic_file_check.h"
 #include "gridstore/importers/internal/netcdf_api.h"
 #include "gridstore/importers/internal/netcdf_util.h"
@@ -213,10 +215,87 @@ Result<FileStructure> ReadStructure(int ncid, const std::string& path) {
   return f;
 }
 
+namespace {
+
+// WRF's Times ("2005-08-28_12:00:00", one per time) as seconds since the first: the time axis
+// that `--time ISO` selects on.
+Status ReadWrfTimes(int ncid, const std::string& path, const NcVariable& v, grid::Coordinate* c) {
+  const size_t n = v.dim_lengths[0], width = v.dim_lengths[1];
+  std::string text(n * width, '\0');
+  const int rc = netcdf::nc_get_var_text(ncid, v.id, text.data());
+  if (rc != NC_NOERR) return NcError(rc, path, "variable " + Quote(v.name));
+  std::optional<grid::TimeUnits> units;
+  if (text.starts_with("0000-00-00")) {
+    // geogrid writes static fields with Times of zeros: no date, so the axis is the index.
+    c->attributes["long_name"] =
+        grid::AttributeValue::String("WRF's Times holds no date (0000-00-00: static fields)");
+    for (size_t t = 0; t < n; ++t) c->values.push_back(double(t));
+    return Status::OK();
+  }
+  for (size_t t = 0; t < n; ++t) {
+    std::string iso(
+        Trim(std::string_view(text).substr(t * width, width), std::string_view("\0 ", 2)));
+    if (iso.size() > 10 && iso[10] == '_') iso[10] = 'T';
+    if (!units) {
+      auto parsed = grid::TimeUnits::Parse("seconds since " + iso, "standard");
+      if (!parsed.ok()) {
+        return Status::InvalidArgument(Quote(path) + ": WRF's " + Quote(v.name) + " holds " +
+                                       Quote(iso) + ", not a time YYYY-MM-DD_hh:mm:ss");
+      }
+      units = *parsed;
+      c->attributes["units"] = grid::AttributeValue::String("seconds since " + iso);
+      c->attributes["calendar"] = grid::AttributeValue::String("standard");
+    }
+    auto value = units->FromIso(iso);
+    if (!value.ok()) return value.status().WithContext(Quote(path) + ": WRF's " + Quote(v.name));
+    c->values.push_back(*value);
+  }
+  return Status::OK();
+}
+
+// WRF's XLAT/XLONG over (Time, y, x): the first time's, the same for every time. A moving nest
+// (its grid moves with the storm) has other coordinates at other times: refused, never answered
+// from another time's grid.
+Status ReadFirstOfTime(int ncid, const std::string& path, const NcVariable& v,
+                       grid::Coordinate* c) {
+  size_t count = 1;
+  for (size_t length : v.dim_lengths) count *= length;
+  std::vector<double> all(count);
+  const int rc = netcdf::nc_get_var_double(ncid, v.id, all.data());
+  if (rc != NC_NOERR) return NcError(rc, path, "coordinate " + Quote(v.name));
+  const size_t plane = v.dim_names.size() == 3 ? v.dim_lengths[1] * v.dim_lengths[2] : count;
+  for (size_t k = plane; k < count; ++k) {
+    const double a = all[k % plane], b = all[k];
+    if (!(a == b || (std::isnan(a) && std::isnan(b)))) {
+      return Status::Unimplemented(
+          Quote(path) + ": " + Quote(v.name) + " differs between times (time " +
+          std::to_string(k / plane) +
+          " is not time 0): a moving nest, whose every time needs its "
+          "own grid, which GridStore does not hold yet; import one time at a time (ncks -d "
+          "Time,N)");
+    }
+  }
+  all.resize(plane);
+  c->values = std::move(all);
+  return Status::OK();
+}
+
+}  // namespace
+
 Status ReadCoordinateValues(int ncid, const std::string& path, ImportPlan* plan) {
   for (size_t i = 0; i < plan->meta.coordinates.size(); ++i) {
     grid::Coordinate& c = plan->meta.coordinates[i];
-    const NcVariable& v = *plan->coordinate_sources[i];
+    const NcVariable& v = *plan->coordinate_sources[i].variable;
+    switch (plan->coordinate_sources[i].kind) {
+      case CoordinateSource::Kind::kWrfTimes:
+        GRIDSTORE_RETURN_IF_ERROR(ReadWrfTimes(ncid, path, v, &c));
+        continue;
+      case CoordinateSource::Kind::kFirstOfTime:
+        GRIDSTORE_RETURN_IF_ERROR(ReadFirstOfTime(ncid, path, v, &c));
+        continue;
+      case CoordinateSource::Kind::kValues:
+        break;
+    }
     if (!ToDataType(v.type)) {  // a text grid mapping (MakeCoordinate): only its attributes count
       c.values.assign(1, 0.0);
       continue;
