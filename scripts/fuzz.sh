@@ -14,21 +14,19 @@ seconds=${1:-60}
 build=${2:-build-fuzz}
 shared=${3:-$(pwd)/../shared}
 targets=(request_fuzzer header_fuzzer parser_fuzzer)
-missing=0
-for t in "${targets[@]}"; do [ -x "$build/tests/fuzz/$t" ] || missing=1; done
-if [ "$missing" = 1 ]; then
+if [ ! -f "$build/build.ninja" ]; then
   CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGRIDSTORE_SANITIZE=fuzzer \
     -DCMAKE_UNITY_BUILD=ON -DGRIDSTORE_BUILD_TESTS=OFF -DGRIDSTORE_BUILD_SAMPLES=OFF > /dev/null
-  cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 fi
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"  # nothing to do when up to date
 run() {  # TARGET CORPUS SECONDS [extra libFuzzer flags...]
   local target=$1 corpus=$2 time=$3
   shift 3
   echo "-- $target, $time s"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$build/tests/fuzz/$target" -max_total_time="$time" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 "$@" "$corpus"
+    -print_final_stats=1 -artifact_prefix="$build/" "$@" "$corpus"
 }
 # The request seeds: one request target per line of tests/fuzz/corpus_seeds.txt.
 corpus="$build/fuzz-corpus"

@@ -206,6 +206,7 @@ void HorizontalGrid::BuildKdTree() {
     tree_->points.xyz.push_back(ToUnitVector(LonLat{lon2_[i], lat2_[i]}));
     tree_->cells.push_back(i);
   }
+  if (tree_->cells.empty()) return;  // no cell has a place (FindNearest says so)
   tree_->index = std::make_unique<KdTree::Index>(3, tree_->points,
                                                  nanoflann::KDTreeSingleIndexAdaptorParams(16));
 }

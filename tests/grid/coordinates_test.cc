@@ -431,5 +431,102 @@ TEST(AxisCoordinateTest, LevelsSelectByValue) {
                         "'hPa'"));
 }
 
+// Issue 29, 3.5 and 4.7: hybrid levels 786.5/866.4 answer 850 by the nearest on request, and an
+// exact miss names the nearest values; a reversed time interval is an error (a level range may
+// run either way); a value given twice is selected once; a hexadecimal number is no level.
+TEST(AxisCoordinateTest, Issue29NearestMatchReversedIntervalsAndRepeats) {
+  DataSetMeta meta = TimeMeta();
+  meta.variables[0].shape[kZ] = 3;
+  meta.variables[0].dimension_names[kZ] = "lev";
+  meta.coordinates.push_back(Coord1D("lev", {1000, 866.4, 786.5}, "hPa"));
+  auto levels = AxisCoordinate::Build(meta, meta.variables[0], kZ);
+  ASSERT_TRUE(levels.ok());
+  EXPECT_THAT(levels->Select("850").status().message(),
+              HasSubstr("there is no value '850' (the nearest are 786.5 and 866.4)"));
+  EXPECT_THAT(levels->Select("850").status().message(), HasSubstr("--level-method nearest"));
+  EXPECT_EQ(*levels->Select("850", AxisMatch::kNearest), (std::vector<int64_t>{1}));
+  EXPECT_EQ(*levels->Select("790,1000", AxisMatch::kNearest), (std::vector<int64_t>{2, 0}));
+  EXPECT_FALSE(levels->Select("2000", AxisMatch::kNearest).ok());        // beyond half a step
+  EXPECT_EQ(*levels->Select("1000/800"), (std::vector<int64_t>{0, 1}));  // either way
+  EXPECT_EQ(*levels->Select("866.4,866.4,866.4"), (std::vector<int64_t>{1}));
+  EXPECT_THAT(levels->Select("0x3E8").status().message(), HasSubstr("is not a number"));
+  auto times = AxisCoordinate::Build(meta, meta.variables[0], kT);
+  ASSERT_TRUE(times.ok());
+  EXPECT_THAT(times->Select("2002-01-01/2001-01-01").status().message(),
+              HasSubstr("the interval '2002-01-01/2001-01-01' is reversed"));
+  EXPECT_EQ(*times->Select("2001-02-16,2001-02-16"), (std::vector<int64_t>{1}));
+  EXPECT_EQ(*times->Select("2001-02-10", AxisMatch::kNearest), (std::vector<int64_t>{1}));
+}
+
+// Issue 29, 2.6: 2-D latitudes and longitudes that are all netCDF's default fill used to be
+// taken as a grid, and every point landed 11,408 km away. They are not used: the grid mapping
+// places the cells instead, or the variable says it has no usable coordinates.
+TEST(HorizontalGridTest, Issue29CoordinatesThatAreAllFillAreNotUsed) {
+  Attributes laea;
+  laea["grid_mapping_name"] = AttributeValue::String("lambert_azimuthal_equal_area");
+  laea["latitude_of_projection_origin"] = AttributeValue::Double(52);
+  laea["longitude_of_projection_origin"] = AttributeValue::Double(10);
+  DataSetMeta meta = ProjectedMeta(Range(-50000, 10000, 11), Range(-50000, 10000, 11), laea);
+  meta.variables[0].attributes["coordinates"] = AttributeValue::String("lat lon");
+  for (const char* name : {"lat", "lon"}) {
+    Coordinate c;
+    c.name = name;
+    c.dimensions = {"y", "x"};
+    c.shape = {11, 11};
+    c.values.assign(121, 9.969209968386869e36);
+    c.attributes["units"] =
+        AttributeValue::String(name == std::string("lat") ? "degrees_north" : "degrees_east");
+    meta.coordinates.push_back(c);
+  }
+  auto g = Grid(meta);
+  ASSERT_NE(g, nullptr);
+  EXPECT_THAT(g->description(), HasSubstr("grid mapping crs"));
+  auto n = g->FindNearest({10, 52});
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  EXPECT_LT(n->distance_km, 1);
+  EXPECT_EQ(n->cell, (Cell{5, 5}));
+  // Without the mapping: one sentence saying why.
+  meta.variables[0].attributes.erase("grid_mapping");
+  auto none = HorizontalGrid::Build(meta, meta.variables[0]);
+  ASSERT_FALSE(none.ok());
+  EXPECT_THAT(none.status().message(), HasSubstr("hold no usable latitude/longitude"));
+}
+
+// Issue 29, 2.2 and 2.6: every CF grid mapping PROJ can express; transverse Mercator written
+// with the projection origin's names (as some writers do) is accepted, with a note.
+TEST(HorizontalGridTest, Issue29GridMappingsOfCfAndCommonNonCfNames) {
+  Attributes tm;
+  tm["grid_mapping_name"] = AttributeValue::String("transverse_mercator");
+  tm["latitude_of_projection_origin"] = AttributeValue::Double(49);
+  tm["longitude_of_projection_origin"] = AttributeValue::Double(-2);
+  tm["scale_factor_at_projection_origin"] = AttributeValue::Double(0.9996012717);
+  tm["false_easting"] = AttributeValue::Double(400000);
+  tm["false_northing"] = AttributeValue::Double(-100000);
+  // The Greenwich meridian at 51.4779 N on the British national grid is near (538,900,
+  // 177,300) m.
+  auto g = Grid(ProjectedMeta(Range(536000, 1000, 6), Range(175000, 1000, 5), tm));
+  ASSERT_NE(g, nullptr);
+  EXPECT_THAT(g->description(),
+              HasSubstr("note: grid mapping attribute 'longitude_of_projection_origin' taken for "
+                        "CF's 'longitude_of_central_meridian'"));
+  auto n = g->FindNearest({0, 51.4779});
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  EXPECT_LT(n->distance_km, 1.5);
+  for (const char* name :
+       {"albers_conical_equal_area", "sinusoidal", "mercator", "lambert_cylindrical_equal_area",
+        "orthographic", "azimuthal_equidistant", "stereographic", "oblique_mercator"}) {
+    Attributes a;
+    a["grid_mapping_name"] = AttributeValue::String(name);
+    a["standard_parallel"] = AttributeValue::Double(40);
+    a["azimuth_of_central_line"] = AttributeValue::Double(30);
+    a["longitude_of_projection_origin"] = AttributeValue::Double(10);
+    a["latitude_of_projection_origin"] = AttributeValue::Double(40);
+    auto one =
+        HorizontalGrid::Build(ProjectedMeta(Range(0, 1000, 3), Range(0, 1000, 3), a),
+                              ProjectedMeta(Range(0, 1000, 3), Range(0, 1000, 3), a).variables[0]);
+    EXPECT_TRUE(one.ok()) << name << ": " << one.status().ToString();
+  }
+}
+
 }  // namespace
 }  // namespace gridstore::grid

@@ -232,6 +232,30 @@ TEST_F(ExtractTest, AnAreaAcrossTheAntimeridianReadsItsTwoEndsOnly) {
   EXPECT_EQ(inside, 6 * 10);  // latitudes -5..5 (6 rows) x longitudes 171..179, -179..-171
 }
 
+// Issue 29, 4.6: a corridor costs cells x path segments; beyond the budget it is
+// ResourceExhausted (HTTP 413) before any cell is tested, naming what to narrow.
+TEST_F(ExtractTest, Issue29ACorridorBeyondItsWorkBudgetIsRefusedBeforeItRuns) {
+  VariableMeta v = MakeVariable("g", DataType::kFloat32, {1, 1, 180, 360});
+  v.dimension_names = {"", "", "lat", "lon"};
+  DataSetMeta meta = MakeMeta("world", {v}, 64, 64);
+  std::vector<double> lats, lons;
+  for (int i = 0; i < 180; ++i) lats.push_back(-89.5 + i);
+  for (int j = 0; j < 360; ++j) lons.push_back(-179.5 + j);
+  meta.coordinates = {Coord1D("lat", lats, "degrees_north"), Coord1D("lon", lons, "degrees_east")};
+  std::string path = "LINESTRING(";
+  for (int i = 0; i < 800; ++i) {
+    path += (i ? "," : "") + std::to_string(-170 + (i % 340)) + " " + (i % 2 ? "60" : "-60");
+  }
+  ExtractRequest request;
+  request.variables = {"g"};
+  request.trajectory = path + ")";
+  request.corridor_width_km = 100;
+  EXPECT_STATUS(PlanExtract(meta, request).status(), kResourceExhausted, "million cell tests",
+                "x 799", "narrow the area or simplify the path");
+  request.trajectory = "LINESTRING(-10 0.5, 10 0.5)";  // a short one is planned
+  EXPECT_OK(PlanExtract(meta, request).status());
+}
+
 TEST_F(ExtractTest, ErrorsComeBeforeAnyRead) {
   ExtractRequest request;
   request.variables = {"t"};

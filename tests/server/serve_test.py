@@ -314,6 +314,44 @@ class ServeTest(unittest.TestCase):
         finally:
             self.assertEqual(small.stop(), 0)
 
+    def test_issue29_work_budgets_are_413_naming_what_to_narrow(self):
+        # (The corridor's budget is tested in the library, tests/grid/extract_test.cc: a path long
+        # enough to pass it does not fit in a request target of 8 KiB.)
+        # A 4096-pixel-wide map of a curvilinear grid: a nearest-cell search per pixel.
+        code, _, body = get(self.url + "/collections/ukmo%2Fcolpex/map.png?width=4096")
+        self.assertEqual(code, 413, body[:300])
+        self.assertIn("ask for width=", json.loads(body)["description"])
+        # Cheap queries still answer meanwhile.
+        code, _, _ = get(self.url + "/collections/ocean%2Ftos/position?" +
+                         q(coords="POINT(200 -10)"))
+        self.assertEqual(code, 200)
+
+    def test_issue29_every_parameter_at_a_point_in_one_request(self):
+        # contour.cdf's variables lie on two level axes: without parameter-name all of them come,
+        # each group a coverage with its own domain; NetCDF holds one group and names the rest.
+        gridstore("import", os.path.join(DATA, "contour.cdf"), "--dataset", "ncar/contour")
+        try:
+            for _ in range(50):
+                if get(self.url + "/collections/ncar%2Fcontour")[0] == 200:
+                    break
+                time.sleep(0.2)
+            code, _, body = get(self.url + "/collections/ncar%2Fcontour/position?" +
+                                q(coords="POINT(-100 40)"))
+            self.assertEqual(code, 200, body[:300])
+            doc = json.loads(body)
+            self.assertEqual(doc["type"], "CoverageCollection")
+            names = set()
+            for c in doc["coverages"]:
+                names |= set(c["ranges"])
+            self.assertEqual(names, set(doc["parameters"]))
+            self.assertGreaterEqual(len(names), 3)
+            code, headers, body = get(self.url + "/collections/ncar%2Fcontour/position?" +
+                                      q(coords="POINT(-100 40)", f="NetCDF"))
+            self.assertEqual(code, 200)
+            self.assertIn("which one netCDF answer cannot hold", headers["X-GridStore-Left-Out"])
+        finally:
+            gridstore("delete", "ncar/contour")
+
     def test_tokens(self):
         token_file = os.path.join(WORK, "tokens")
         with open(token_file, "w") as f:

@@ -118,6 +118,20 @@ TEST_F(CliAppTest, UnknownOrMissingCommandsSaySoAndListTheCommands) {
   EXPECT_FALSE(fs::exists(Sub("gridstore-data")));
 }
 
+// Issue 29, 3.7: `--piont` answered as if it were a dataset id; a missing store said only that
+// it was missing.
+TEST_F(CliAppTest, Issue29TyposSuggestTheOptionAndAMissingStoreSaysWhatToDo) {
+  ExpectUsageError(Run({"extract", "x", "--piont", "0,0"}),
+                   "unknown option '--piont' (did you mean --point?)");
+  ExpectUsageError(Run({"fetch", "x", "--varables", "t"}), "(did you mean --variables?)");
+  const RunResult r = Run({"--store", Sub("nowhere"), "info", "x"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("no GridStore store at"));
+  EXPECT_THAT(r.err, HasSubstr("--store URI or $GRIDSTORE_STORE"));
+  EXPECT_THAT(r.err, HasSubstr("gridstore --store URI import FILE --dataset ID"));
+  EXPECT_FALSE(fs::exists(Sub("nowhere")));
+}
+
 // Arguments a fuzzer or a careless script would give: each is a usage error of one line, never a
 // crash, and opens no store.
 TEST_F(CliAppTest, HostileArgumentsAreUsageErrorsNotCrashes) {

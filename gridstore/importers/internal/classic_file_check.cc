@@ -127,7 +127,8 @@ Status CheckDataEnds(const std::string& path, uint64_t file_size, uint64_t recor
     if (end > file_size) {
       char name[NC_MAX_NAME + 1] = "?";
       int ncid;
-      if (netcdf::nc_open(path.c_str(), NC_NOWRITE, &ncid) == NC_NOERR) {
+      // The variable's name from netCDF-C (loaded at run time: this check may run first).
+      if (LoadNetCdf().ok() && netcdf::nc_open(path.c_str(), NC_NOWRITE, &ncid) == NC_NOERR) {
         netcdf::nc_inq_varname(ncid, v.index, name);
         netcdf::nc_close(ncid);
       }
