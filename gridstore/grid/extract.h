@@ -67,7 +67,9 @@ struct ExtractRequest {
   AxisMatch time_match = AxisMatch::kExact;
   AxisMatch level_match = AxisMatch::kExact;
   InterpolationMethod method = InterpolationMethod::kNearest;  // points and trajectories
-  double tolerance_km = 0;  // curvilinear grids: 0 is the local cell spacing
+  // How far the nearest cell centre may be: on curvilinear and unstructured grids 0 is the local
+  // cell spacing; on rectilinear ones a point outside the grid is taken within it (0: never).
+  double tolerance_km = 0;
   bool unpack = true;       // values as floating point, NaN where missing
   bool allow_incomplete = false;
 };

@@ -269,8 +269,9 @@ Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
   app->add_option("--method", args->method, "nearest (default) or bilinear")
       ->type_name("nearest|bilinear");
   app->add_option("--tolerance-km", args->tolerance_km,
-                  "On curvilinear grids, how far the nearest cell centre may be (default: the "
-                  "local cell spacing)")
+                  "How far the nearest cell centre may be (default: the local cell spacing on "
+                  "curvilinear and unstructured grids; on rectilinear ones, points outside the "
+                  "grid are taken within KM of its edge)")
       ->type_name("KM");
   app->add_flag("--unpack", args->unpack,
                 "Apply scale/offset; fill values become empty / null (the default: kept for "
