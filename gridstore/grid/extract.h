@@ -70,7 +70,7 @@ struct ExtractRequest {
   // How far the nearest cell centre may be: on curvilinear and unstructured grids 0 is the local
   // cell spacing; on rectilinear ones a point outside the grid is taken within it (0: never).
   double tolerance_km = 0;
-  bool unpack = true;       // values as floating point, NaN where missing
+  bool unpack = true;  // values as floating point, NaN where missing
   bool allow_incomplete = false;
 };
 
