@@ -391,6 +391,12 @@ class ServeTest(unittest.TestCase):
         finally:
             self.assertEqual(guarded.stop(), 0)
 
+    def test_issue29_trusted_proxy_must_be_an_address(self):
+        for bad in ("", "proxy.example", "127.0.0.1/8"):
+            p = gridstore("serve", "--listen", "127.0.0.1:0", "--trusted-proxy", bad, check=False)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn("is not an IP address", p.stderr)
+
     def test_issue29_parameters_with_one_grammar(self):
         # limit=0 used to be taken, with a `next` link equal to `self`: a client never stopped.
         code, _, body = get(self.url + "/collections?limit=0")

@@ -3,6 +3,9 @@
 // `gridstore serve [--listen HOST:PORT] [--token-file FILE] [--max-response-mb N]
 // [--max-inflight N] [--cors ORIGIN]`: the store over HTTP, read-only: OGC API-EDR, the catalog,
 // quick-look maps and the viewer (gridstore/server/, docs/serve.md).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -70,6 +73,14 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
   }
   http.max_inflight = args.max_inflight;
   http.cors_origin = args.cors;
+  for (const std::string& proxy : args.trusted_proxies) {
+    unsigned char address[sizeof(in6_addr)];
+    if (inet_pton(AF_INET, proxy.c_str(), address) != 1 &&
+        inet_pton(AF_INET6, proxy.c_str(), address) != 1) {
+      return Status::InvalidArgument("--trusted-proxy " + Quote(proxy) +
+                                     " is not an IP address (e.g. 127.0.0.1 or ::1)");
+    }
+  }
   http.trusted_proxies = args.trusted_proxies;
   server::ServiceOptions service;
   service.max_response_bytes = static_cast<int64_t>(args.max_response_mb * 1024 * 1024);
