@@ -27,6 +27,7 @@ packages=(
   chromium fonts-dejavu-core              # the viewer's test in a real (headless) browser
   python3-pil                             # the service test decodes map.png
   python3-jsonschema                      # the service's documents checked against OGC API-EDR's rules
+  python3-eccodes                         # GRIB values compared with ecCodes (tests/tools/corpus_test.py)
   libclang-rt-14-dev                      # libFuzzer (clang -fsanitize=fuzzer): the request fuzzer
   libmicrohttpd-dev libcpp-httplib-dev    # the other candidates in bench/http_choice.sh
   strace                                  # the output test (what fetch --sync syncs)

@@ -50,6 +50,33 @@ bool LooksLikeTime(const Coordinate& c) {
   return units.find(" since ") != std::string::npos;
 }
 
+bool LooksLikeLatLon(const Coordinate& c) {
+  const std::string units = StringAttribute(c.attributes, "units");
+  const std::string standard = StringAttribute(c.attributes, "standard_name");
+  return units.starts_with("degree") || standard == "latitude" || standard == "longitude";
+}
+
+// Scalar coordinates that are neither the valid time nor a level.
+bool IsRunOrMember(const Coordinate& c) {
+  const std::string standard = StringAttribute(c.attributes, "standard_name");
+  return standard == "forecast_reference_time" || standard == "forecast_period" ||
+         standard == "realization" || c.name == "step" || c.name == "number";
+}
+
+// A one-value axis without a dimension: the scalar coordinate the variable's `coordinates`
+// attribute names for it (CF 5.7; how GRIB's `2t` says it lies at 2 m), a time for the time axis
+// and anything but a time, lat/lon, run or member for the level axis.
+const Coordinate* NamedScalar(const DataSetMeta& meta, const VariableMeta& var, int axis) {
+  for (const std::string& name : SplitWhitespace(StringAttribute(var.attributes, "coordinates"))) {
+    const Coordinate* c = meta.FindCoordinate(name);
+    if (c == nullptr || !c->dimensions.empty() || c->values.size() != 1 || IsRunOrMember(*c)) {
+      continue;
+    }
+    if (axis == kT ? LooksLikeTime(*c) : !LooksLikeTime(*c) && !LooksLikeLatLon(*c)) return c;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 Result<AxisCoordinate> AxisCoordinate::Build(const DataSetMeta& meta, const VariableMeta& var,
@@ -59,6 +86,7 @@ Result<AxisCoordinate> AxisCoordinate::Build(const DataSetMeta& meta, const Vari
   a.variable_ = var.name;
   const std::string& dim = var.dimension_names[axis];
   const Coordinate* c = dim.empty() ? nullptr : meta.FindCoordinate(dim);
+  if (c == nullptr && var.shape[axis] == 1) c = NamedScalar(meta, var, axis);
   if (c == nullptr && axis == kT && var.shape[kT] == 1) {
     // A single-time file often has a scalar time coordinate instead of a dimension.
     const Coordinate* scalar = meta.FindCoordinate("time");

@@ -119,10 +119,7 @@ std::vector<std::vector<std::string>> VariableGroups(const DataSetMeta& meta,
       continue;
     }
     size_t k = 0;
-    while (k < firsts.size() &&
-           (firsts[k]->shape != v.shape || firsts[k]->dimension_names != v.dimension_names)) {
-      ++k;
-    }
+    while (k < firsts.size() && !internal_grid::ShareAxes(meta, *firsts[k], v)) ++k;
     if (k == firsts.size()) {
       firsts.push_back(&v);
       groups.emplace_back();

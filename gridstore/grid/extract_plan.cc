@@ -78,11 +78,10 @@ Result<std::vector<const grid::VariableMeta*>> ResolveVariables(const grid::Data
   for (const std::string& name : r.variables) {
     const grid::VariableMeta* v = meta.FindVariable(name);
     if (v == nullptr) return NoSuchVariable(meta, name);
-    if (!vars.empty() &&
-        (v->shape != vars[0]->shape || v->dimension_names != vars[0]->dimension_names)) {
-      return Status::InvalidArgument(
-          "variables " + Quote(vars[0]->name) + " and " + Quote(name) +
-          " lie on different grids (shape or dimensions differ); extract them separately");
+    if (!vars.empty() && !ShareAxes(meta, *vars[0], *v)) {
+      return Status::InvalidArgument("variables " + Quote(vars[0]->name) + " and " + Quote(name) +
+                                     " lie on different grids or levels (shape, dimensions or "
+                                     "level coordinates differ); extract them separately");
     }
     vars.push_back(v);
   }
@@ -364,6 +363,18 @@ void PlanBoxes(const grid::DataSetMeta& meta, ResolvedExtract* r) {
 // Horizontal grids are built once per dataset incarnation, meta generation and variable: the
 // k-d tree of a large curvilinear grid takes far longer than a point read. Incarnations are
 // random 64-bit numbers, so the key is unique across stores too. Bounded: cleared when full.
+bool ShareAxes(const grid::DataSetMeta& meta, const grid::VariableMeta& a,
+               const grid::VariableMeta& b) {
+  if (a.shape != b.shape || a.dimension_names != b.dimension_names) return false;
+  for (int axis : {grid::kT, grid::kZ}) {
+    if (!a.dimension_names[axis].empty()) continue;  // the same named dimension
+    Result<grid::AxisCoordinate> x = grid::AxisCoordinate::Build(meta, a, axis);
+    Result<grid::AxisCoordinate> y = grid::AxisCoordinate::Build(meta, b, axis);
+    if (x.ok() != y.ok() || (x.ok() && x->name() != y->name())) return false;
+  }
+  return true;
+}
+
 Result<std::shared_ptr<const HorizontalGrid>> CachedGrid(const grid::DataSetMeta& meta,
                                                          const grid::VariableMeta& var) {
   using Key = std::tuple<std::string, uint64_t, uint64_t, std::string>;

@@ -149,12 +149,20 @@ void BindExtract(py::class_<PyStore, std::shared_ptr<PyStore>>& store) {
       [](PyStore& self, const std::string& id, const py::dict& request) {
         const grid::ExtractRequest parsed = RequestFromPython(request);
         auto gs = self.Get();
-        Extraction result;
+        std::vector<Extraction> results;
+        std::vector<std::string> left_out;
         {
           py::gil_scoped_release release;
-          result = ValueOrThrow(grid::Extract(*gs, id, parsed));
+          // No variables: every variable, one result per group of variables sharing a grid and
+          // axes (grid/extract.h), as `gridstore extract` without --variables.
+          results = ValueOrThrow(grid::ExtractEvery(*gs, id, parsed, &left_out));
         }
-        return ExtractionToPython(std::move(result));
+        py::list groups;
+        for (Extraction& r : results) groups.append(ExtractionToPython(std::move(r)));
+        py::dict out;
+        out["groups"] = groups;
+        out["left_out"] = py::cast(left_out);
+        return out;
       },
       py::arg("id"), py::arg("request"));
 }

@@ -229,15 +229,37 @@ def _longitudes_as_asked(coords: Dict[str, Any], var: Dict[str, Any], axis: int,
         coords[bounds] = (bdims, np.asarray(b, dtype="float64") + shift[:, None], battrs)
 
 
-def extract(store: Any, id: str, variables: Optional[List[str]], request: Dict[str, Any]):
-    info = store.info(id)
-    if variables is None:
-        variables = [v["name"] for v in info["variables"]]
-    r = store._core.extract(id, _request(variables, request))
+def _group_dataset(store: Any, id: str, info: Dict[str, Any], r: Dict[str, Any]) -> xr.Dataset:
     if r["incarnation"] != info["incarnation"]:  # replaced in between: label with its meta
         info = store.info(id)
     ds = _area_dataset(info, r) if r["kind"] == "area" else _points_dataset(info, r)
     ds = xr.decode_cf(ds)
     ds.encoding["gridstore"] = {"dataset": id, "grid": r["grid"], "stats": r["stats"],
                                 "distance_km": r["points"]["distance_km"]}
+    return ds
+
+
+def extract(store: Any, id: str, variables: Optional[List[str]], request: Dict[str, Any]):
+    info = store.info(id)
+    # No variables: every variable, in groups that share a grid, time and level axes, each
+    # group with its own level dimension, merged into one Dataset.
+    result = store._core.extract(id, _request(variables or [], request))
+    parts = [_group_dataset(store, id, info, r) for r in result["groups"]]
+    if len(parts) == 1:
+        ds = parts[0]
+    else:
+        try:
+            ds = xr.merge(parts, join="outer", compat="no_conflicts",
+                          combine_attrs="drop_conflicts")
+        except (ValueError, xr.MergeError) as e:
+            names = ["/".join(p.data_vars) for p in parts]
+            raise InvalidArgumentError(
+                f"dataset {id!r}: its variables lie on {len(parts)} different grids or axes "
+                f"({'; '.join(names)}) that one Dataset cannot hold ({e}); ask for the "
+                f"variables of one group at a time") from None
+        ds.encoding["gridstore"] = {
+            "dataset": id, "grid": parts[0].encoding["gridstore"]["grid"],
+            "stats": [p.encoding["gridstore"]["stats"] for p in parts],
+            "distance_km": parts[0].encoding["gridstore"]["distance_km"]}
+    ds.encoding["gridstore"]["left_out"] = list(result["left_out"])
     return ds

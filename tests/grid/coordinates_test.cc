@@ -431,6 +431,29 @@ TEST(AxisCoordinateTest, LevelsSelectByValue) {
                         "'hPa'"));
 }
 
+// A one-level variable without a level dimension takes the scalar coordinate its `coordinates`
+// attribute names (GRIB's 2 m temperature: `coordinates = "heightAboveGround_2"`), not index 0;
+// a scalar run time or member number named there is no level.
+TEST(AxisCoordinateTest, ScalarCoordinateNamedByTheVariableIsItsLevel) {
+  DataSetMeta meta = RectilinearMeta(Range(0, 1, 2), Range(0, 1, 2));
+  Coordinate height = Coord1D("heightAboveGround_2", {2}, "m");
+  height.dimensions.clear();
+  Coordinate run = Coord1D("number", {5}, "1");
+  run.dimensions.clear();
+  meta.coordinates.push_back(height);
+  meta.coordinates.push_back(run);
+  meta.variables[0].attributes["coordinates"] = AttributeValue::String("number heightAboveGround_2");
+  auto axis = AxisCoordinate::Build(meta, meta.variables[0], kZ);
+  ASSERT_TRUE(axis.ok());
+  EXPECT_EQ(axis->name(), "heightAboveGround_2");
+  EXPECT_EQ(axis->Label(0), "2");
+  EXPECT_EQ(*axis->Select("2"), (std::vector<int64_t>{0}));
+  meta.variables[0].attributes["coordinates"] = AttributeValue::String("number");
+  axis = AxisCoordinate::Build(meta, meta.variables[0], kZ);
+  ASSERT_TRUE(axis.ok());
+  EXPECT_EQ(axis->Label(0), "0");  // the index: no level is named
+}
+
 // Issue 29, 3.5 and 4.7: hybrid levels 786.5/866.4 answer 850 by the nearest on request, and an
 // exact miss names the nearest values; a reversed time interval is an error (a level range may
 // run either way); a value given twice is selected once; a hexadecimal number is no level.

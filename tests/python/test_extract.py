@@ -9,7 +9,7 @@ import pytest
 import xarray as xr
 
 import gridstore
-from conftest import run_cli
+from conftest import DATA, run_cli
 
 CASES = {
     "points-time-range": ("tos_O1_2001-2002.nc", ["--point", "-30,0", "--point", "10,-20",
@@ -82,3 +82,26 @@ def test_extract_errors(store):
     with pytest.raises(KeyError):
         store.extract("nope", "u", points=(5, 50))
     assert isinstance(store.extract("sub.nc", "u", points=np.array([5.0, 50.0])), xr.Dataset)
+
+
+def test_every_variable_of_a_grib_run_on_mixed_level_axes(writable):
+    """Issue 29, 3.6: without variables, a GRIB run whose variables lie on different level types
+    (`2t` at 2 m, `q` on hybrid levels, fluxes at the surface) answers every variable, each with
+    its own level dimension, with the values each gives alone."""
+    corpus = DATA.parent / "corpus"
+    writable.import_grib(corpus / "flxf2006040100.grib1", "gfs")
+    names = {v["name"] for v in writable.info("gfs")["variables"]}
+    ds = writable.extract("gfs", points=(10.3, 50.1))
+    assert set(ds.data_vars) == names
+    assert ds.encoding["gridstore"]["left_out"] == []
+    assert ds["2t"].dims == ("station", "time", "heightAboveGround_2")
+    assert float(ds["heightAboveGround_2"][0]) == 2.0
+    assert "hybrid" in ds["q_hybrid"].dims
+    for name in ("2t", "q_hybrid", "lhf_avg", "var145"):
+        alone = writable.extract("gfs", name, points=(10.3, 50.1))
+        np.testing.assert_array_equal(ds[name].values.ravel(), alone[name].values.ravel())
+    # A level only one group has: the others are left out, each named with its reason.
+    some = writable.extract("gfs", points=(10.3, 50.1), level=2)
+    assert "2t" in some.data_vars and "q_hybrid" not in some.data_vars
+    left_out = some.encoding["gridstore"]["left_out"]
+    assert any("'q_hybrid'" in item and "no value" in item for item in left_out), left_out

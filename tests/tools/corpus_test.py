@@ -5,11 +5,15 @@
 # (files written by others, as models and centres write them) through the whole product. Each
 # file imports with the grid kind EXPECTED gives, or is refused with one line naming it; `info`
 # shows the grid; `extract --point` at a cell's own centre returns that cell (0 km away) with the
-# value `fetch` reads there and, for netCDF, the value netCDF-C (netCDF4-python) reads; a bbox and
+# value `fetch` reads there and, for netCDF, the value netCDF-C (netCDF4-python) reads; for GRIB,
+# every variable's values at that cell, at every time and level, equal ecCodes' (each matched to
+# its own message by parameter, step type, level type, level, member and valid time); a bbox and
 # "all variables" answer; every EDR endpoint and format of `serve` answers without a 5xx and the
 # process stays up; the xarray engine opens and loads it. No command may die by a signal.
 # The table docs/files.md shows users is the same as EXPECTED.
 # Usage: corpus_test.py GRIDSTORE DATA_DIR WORK_DIR
+import csv
+import io
 import json
 import math
 import os
@@ -24,6 +28,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+import eccodes
 import netCDF4
 import numpy as np
 
@@ -194,6 +199,37 @@ class CorpusTest(unittest.TestCase):
             value = v[tuple(index[d] for d in v.dimensions)]
             return None if np.ma.is_masked(value) else float(value)
 
+    def test_grib_values_at_a_cell_centre_equal_eccodes(self):
+        for name in self.imported:
+            if self.paths[name].endswith((".nc", ".cdf")):
+                continue
+            messages = GribMessages(self.paths[name])
+            try:
+                for var in self.gridded(name):
+                    with self.subTest(f"{name} {var['name']}"):
+                        self.check_against_eccodes(name, var, messages)
+            finally:
+                messages.release()
+
+    def check_against_eccodes(self, name, var, messages):
+        a = var["attributes"]
+        cell = self.first_cell(name, var)
+        p = run("extract", dataset_id(name), "--variables", var["name"], "--point",
+                f"{cell['grid_lon']!r},{cell['grid_lat']!r}", "--format", "csv")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = list(csv.DictReader(io.StringIO(p.stdout)))
+        self.assertEqual(len(rows), var["shape"][0] * var["shape"][1])
+        for row in rows:
+            wanted = {"name": a["GRIB_shortName"], "typeOfLevel": a["GRIB_typeOfLevel"],
+                      "stepType": a.get("GRIB_stepType"),
+                      "perturbationNumber": a.get("GRIB_perturbationNumber"),
+                      "time": row["time"], "level": row["level"]}
+            found = messages.find(wanted)
+            self.assertEqual(len(found), 1, (wanted, len(found)))
+            want = messages.value_at(found[0], float(row["cell_lat"]), float(row["cell_lon"]))
+            got = None if row[var["name"]] == "" else float(row[var["name"]])
+            self.assertTrue(same(got, want), (wanted, got, want))
+
     def test_bbox_and_all_variables_answer(self):
         for name in self.imported:
             vars_ = self.gridded(name)
@@ -291,6 +327,71 @@ class CorpusTest(unittest.TestCase):
                                    capture_output=True, text=True, env=env, timeout=300)
                 self.assertGreaterEqual(p.returncode, 0, p.stderr[-2000:])
                 self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+
+
+class GribMessages:
+    """Every message of a GRIB file read by ecCodes, with the keys GridStore names variables by
+    (importers/internal/grib_file.cc: unknown parameters as var<N>[_t<table>] or
+    param<d>.<c>.<n>, unknown level types as level<code>)."""
+
+    def __init__(self, path):
+        self.messages = []
+        with open(path, "rb") as f:
+            while (gid := eccodes.codes_grib_new_from_file(f)) is not None:
+                self.messages.append((self.keys(gid), gid))
+
+    @staticmethod
+    def keys(gid):
+        def get(key, default=None):
+            try:
+                return eccodes.codes_get(gid, key)
+            except eccodes.CodesInternalError:
+                return default
+        edition = get("edition")
+        name = get("shortName", "unknown")
+        if name in ("unknown", ""):
+            if edition == 1:
+                table = get("table2Version", 2)
+                name = f"var{get('indicatorOfParameter')}" + ("" if table == 2 else f"_t{table}")
+            else:
+                name = (f"param{get('discipline')}.{get('parameterCategory')}."
+                        f"{get('parameterNumber')}")
+        level_type = get("typeOfLevel", "unknown")
+        if level_type in ("unknown", ""):
+            code = get("indicatorOfTypeOfLevel" if edition == 1 else "typeOfFirstFixedSurface")
+            level_type = f"level{code}"
+        d, t = get("validityDate"), get("validityTime")
+        return {"name": name, "typeOfLevel": level_type, "stepType": get("stepType"),
+                "perturbationNumber": get("perturbationNumber"), "level": get("level", 0),
+                "time": f"{d // 10000:04d}-{d // 100 % 100:02d}-{d % 100:02d}T"
+                        f"{t // 100:02d}:{t % 100:02d}:00Z"}
+
+    def find(self, wanted):
+        def matches(k):
+            return (k["name"] == wanted["name"] and k["typeOfLevel"] == wanted["typeOfLevel"]
+                    and wanted["stepType"] in (None, k["stepType"])
+                    and wanted["perturbationNumber"] in (None, k["perturbationNumber"])
+                    and k["time"] == wanted["time"]
+                    and (wanted["level"] == "" or float(wanted["level"]) == k["level"]))
+        return [gid for k, gid in self.messages if matches(k)]
+
+    @staticmethod
+    def value_at(gid, lat, lon):
+        """The message's value at the grid point at exactly (lat, lon); None where missing."""
+        lats = eccodes.codes_get_double_array(gid, "latitudes")
+        lons = eccodes.codes_get_double_array(gid, "longitudes")
+        turns = np.abs((lons - lon + 180.0) % 360.0 - 180.0)
+        i = int(np.argmin(np.abs(lats - lat) + turns))
+        assert abs(lats[i] - lat) < 1e-6 and turns[i] < 1e-6, (lat, lon, lats[i], lons[i])
+        value = eccodes.codes_get_double_array(gid, "values")[i]
+        if eccodes.codes_get(gid, "bitmapPresent") and value == eccodes.codes_get(
+                gid, "missingValue"):
+            return None
+        return float(value)
+
+    def release(self):
+        for _, gid in self.messages:
+            eccodes.codes_release(gid)
 
 
 # The build's Python package (ctest sets it where the package is built): the xarray engine is

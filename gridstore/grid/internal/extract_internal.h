@@ -25,6 +25,12 @@ struct ResolvedExtract {
 Result<std::shared_ptr<const grid::HorizontalGrid>> CachedGrid(const grid::DataSetMeta& meta,
                                                                const grid::VariableMeta& var);
 
+// Whether `a` and `b` can be read by one extraction: the same shape, dimensions and time and level
+// coordinates (two one-level variables without a level dimension may still lie at different
+// scalar levels: GRIB's `2t` at 2 m, `10u` at 10 m).
+bool ShareAxes(const grid::DataSetMeta& meta, const grid::VariableMeta& a,
+               const grid::VariableMeta& b);
+
 Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
                                        const grid::ExtractRequest& request);
 
