@@ -442,7 +442,8 @@ TEST(AxisCoordinateTest, ScalarCoordinateNamedByTheVariableIsItsLevel) {
   run.dimensions.clear();
   meta.coordinates.push_back(height);
   meta.coordinates.push_back(run);
-  meta.variables[0].attributes["coordinates"] = AttributeValue::String("number heightAboveGround_2");
+  meta.variables[0].attributes["coordinates"] =
+      AttributeValue::String("number heightAboveGround_2");
   auto axis = AxisCoordinate::Build(meta, meta.variables[0], kZ);
   ASSERT_TRUE(axis.ok());
   EXPECT_EQ(axis->name(), "heightAboveGround_2");
