@@ -24,9 +24,15 @@ gs() { echo "+ gridstore $*" >&2; gridstore --store out/demo-store "$@"; }
 rm -rf out/demo-store
 mkdir -p out
 
-echo "== import: sea surface temperature, 24 months (classic netCDF) and a 4-D T/U/V run (netCDF-4)"
-gs import "$data/tos_O1_2001-2002.nc" --dataset ipsl/tos-2001 --attr source=IPSL --attr model=CM4
-gs import "$data/nc4uvt.nc" --dataset ncar/uvt --attr source=NCAR --block 32x64
+grib=${GRIDSTORE_TEST_GRIB:-$data/../grib}
+echo "== import: sea surface temperature, 24 months (classic netCDF), a 4-D T/U/V run (netCDF-4),"
+echo "   ERA5 surface fields, packed CO2, a rotated-pole model run and NCEP's Lambert GRIB2"
+echo "   (scripts/demo-datasets.txt: the store the docs' examples are run against)"
+while read -r file id options; do
+  case "$file" in ''|'#'*) continue ;; data/*) path=$data/${file#data/} ;; grib/*) path=$grib/${file#grib/} ;; esac
+  # shellcheck disable=SC2086  # the options are words
+  gs import "$path" --dataset "$id" $options
+done < scripts/demo-datasets.txt
 gs info ipsl/tos-2001
 gs query
 
@@ -50,7 +56,6 @@ echo "== in the forecaster's terms: tos at 30W on the equator, Jan-Mar 2001 (360
 gs extract ipsl/tos-2001 --variables tos --point -30,0 --time 2001-01-16/2001-03-16 --unpack \
   | sed -n 1,12p
 echo "== a rotated-pole model (colpex): a point by geographic lon/lat, where it landed and why"
-gs import "$data/small_theta_colpex.nc" --dataset metoffice/colpex
 gs extract metoffice/colpex --variables air_potential_temperature --point -3.2,52.4 --level 3 \
   --method bilinear --explain
 gs extract metoffice/colpex --variables air_potential_temperature --point -3.2,52.4 --level 3 \
@@ -61,9 +66,7 @@ gs extract ipsl/tos-2001 --variables tos --polygon 'POLYGON((-40 -5,-20 -5,-30 1
 ncdump -h out/tos-polygon.nc | sed -n 1,8p
 gs extract ipsl/tos-2001 --variables tos --trajectory 'LINESTRING(-60 10, -20 40)' \
   --time 2001-07-16 --unpack --format csv | sed -n 1,6p
-echo "== GRIB2: NCEP's 2 m temperature on a Lambert conformal grid, then a point in lon/lat"
-grib=${GRIDSTORE_TEST_GRIB:-$data/../grib}
-gs import "$grib/lambert.grib2" --dataset ncep/nam-2t
+echo "== GRIB2: NCEP's 2 m temperature on a Lambert conformal grid, a point in lon/lat"
 gs extract ncep/nam-2t --variables 2t --point -100,40 --format csv
 echo "== a run arriving step by step: ERA5 fields (member 0) relabelled as steps 0, 6, 12 of one"
 echo "   run with ecCodes' grib_copy/grib_set; each appended as it comes, readable meanwhile"
