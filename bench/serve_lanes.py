@@ -4,9 +4,10 @@
 # Cheap queries while expensive ones run (issue 29, 4.6): `gridstore serve` on a store with a
 # Lambert grid (GRIB, 1799x1059 cells) and tos; EXPENSIVE client threads ask without pause for
 # map.png of the Lambert grid at width 1024 and 100x100-degree areas of tos, while one client
-# asks point series of tos one after another. Prints the point queries' p50/p99 (and, for
-# comparison, the same with no expensive load) and how many expensive requests were answered
-# (200) or refused (413). Exits 1 if any request got a 5xx or failed; times are printed, never
+# asks point series of tos one after another. Run twice, side by side: with serve's own lane for
+# expensive requests (the default) and with one lane shared by all (--expensive-threads 0).
+# Prints, for each, the point queries' p50/p99 (and the same with no expensive load) and how
+# many expensive requests were answered (200) or refused (413), then the ratio of the p99s. Exits 1 if any request got a 5xx or failed; times are printed, never
 # asserted (ctest server.lanes runs it for 5 s; docs/BENCHMARKS.md has the 30 s figures).
 #   bench/serve_lanes.py GRIDSTORE SHARED_DIR WORK_DIR [SECONDS=30] [EXPENSIVE=16]
 import os
@@ -33,16 +34,9 @@ for path, ident in ((os.path.join(shared, "grib", "lambert.grib2"), "lambert"),
     subprocess.run([gridstore, "--store", store, "import", path, "--dataset", ident],
                    check=True, capture_output=True)
 
-server = subprocess.Popen([gridstore, "--store", store, "serve", "--listen", "127.0.0.1:0",
-                           "--refresh-seconds", "0", "--max-inflight", "256"],
-                          stderr=subprocess.PIPE, text=True)
-url = re.search(r"listening on (http://\S+)", server.stderr.readline()).group(1)
-threading.Thread(target=server.stderr.read, daemon=True).start()
-
 failures = []
-counts = {"200": 0, "413": 0}
 lock = threading.Lock()
-stop = threading.Event()
+url = None
 
 
 def get(path):
@@ -56,7 +50,7 @@ def get(path):
         return str(e)
 
 
-def expensive_client(seed):
+def expensive_client(seed, stop, counts):
     rng = random.Random(seed)
     while not stop.is_set():
         if rng.random() < 0.5:
@@ -94,25 +88,47 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(p / 100 * len(values)))] * 1000
 
 
-try:
-    quiet = point_latencies(min(5.0, seconds / 3))
-    threads = [threading.Thread(target=expensive_client, args=(i,)) for i in range(expensive)]
-    for t in threads:
-        t.start()
-    time.sleep(1)  # let the expensive queue fill
-    loaded = point_latencies(seconds)
-    stop.set()
-    for t in threads:
-        t.join()
-finally:
-    server.send_signal(signal.SIGTERM)
-    server.wait(timeout=120)
+def measure(serve_options):
+    """Point latencies alone and under the expensive load, for a server started with
+    `serve_options`; and the expensive requests' outcomes."""
+    global url
+    server = subprocess.Popen([gridstore, "--store", store, "serve", "--listen", "127.0.0.1:0",
+                               "--refresh-seconds", "0", "--max-inflight", "256",
+                               *serve_options], stderr=subprocess.PIPE, text=True)
+    url = re.search(r"listening on (http://\S+)", server.stderr.readline()).group(1)
+    threading.Thread(target=server.stderr.read, daemon=True).start()
+    counts = {"200": 0, "413": 0}
+    stop = threading.Event()
+    try:
+        quiet = point_latencies(min(5.0, seconds / 3))
+        threads = [threading.Thread(target=expensive_client, args=(i, stop, counts))
+                   for i in range(expensive)]
+        for t in threads:
+            t.start()
+        time.sleep(1)  # let the expensive queue fill
+        loaded = point_latencies(seconds)
+        stop.set()
+        for t in threads:
+            t.join()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=120)
+    return quiet, loaded, counts
 
-print(f"point series alone:            p50 {percentile(quiet, 50):.1f} ms  "
-      f"p99 {percentile(quiet, 99):.1f} ms  ({len(quiet)} requests)")
-print(f"point series with {expensive} expensive: p50 {percentile(loaded, 50):.1f} ms  "
-      f"p99 {percentile(loaded, 99):.1f} ms  ({len(loaded)} requests)")
-print(f"expensive requests: {counts['200']} answered, {counts['413']} refused (413)")
+
+# The expensive lane (serve's default) against one lane shared by every request, in one run.
+results = {"own lane (default)": measure([]),
+           "one shared lane": measure(["--expensive-threads", "0"])}
+for name, (quiet, loaded, counts) in results.items():
+    print(f"{name}:")
+    print(f"  point series alone:            p50 {percentile(quiet, 50):.1f} ms  "
+          f"p99 {percentile(quiet, 99):.1f} ms  ({len(quiet)} requests)")
+    print(f"  point series with {expensive} expensive: p50 {percentile(loaded, 50):.1f} ms  "
+          f"p99 {percentile(loaded, 99):.1f} ms  ({len(loaded)} requests)")
+    print(f"  expensive requests: {counts['200']} answered, {counts['413']} refused (413)")
+own, shared_lane = (results[k][1] for k in results)
+print(f"point p99 under load, one shared lane / own lane: "
+      f"{percentile(shared_lane, 99) / percentile(own, 99):.1f}x")
 if failures:
     print(f"{len(failures)} failed requests, e.g. {failures[:3]}")
     sys.exit(1)

@@ -1,7 +1,8 @@
 // Copyright 2026 The GridStore Authors.
 //
 // `gridstore serve [--listen HOST:PORT] [--token-file FILE] [--max-response-mb N]
-// [--max-inflight N] [--cors ORIGIN]`: the store over HTTP, read-only: OGC API-EDR, the catalog,
+// [--max-inflight N] [--cors ORIGIN] [--trusted-proxy ADDR]... [--refresh-seconds S]
+// [--expensive-threads N]`: the store over HTTP, read-only: OGC API-EDR, the catalog,
 // quick-look maps and the viewer (gridstore/server/, docs/serve.md).
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -33,6 +34,8 @@ struct ServeArgs {
   std::string cors;
   std::vector<std::string> trusted_proxies;
   double refresh_seconds = 2;
+  // Workers of the lane for areas and maps; 0: one lane shared by every request.
+  int expensive_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
 };
 
 // "HOST:PORT" or "[IPv6]:PORT".
@@ -71,6 +74,10 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
     return Status::InvalidArgument("--refresh-seconds " + FormatDouble(args.refresh_seconds) +
                                    " is not a number of seconds from 0 to 86400");
   }
+  if (args.expensive_threads < 0 || args.expensive_threads > 1024) {
+    return Status::InvalidArgument("--expensive-threads " + std::to_string(args.expensive_threads) +
+                                   " is not a number of threads from 0 to 1024");
+  }
   http.max_inflight = args.max_inflight;
   http.cors_origin = args.cors;
   for (const std::string& proxy : args.trusted_proxies) {
@@ -92,10 +99,13 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
       server::StoreSource::Open(context.store(), std::chrono::milliseconds(static_cast<int64_t>(
                                                      args.refresh_seconds * 1000))));
   server::EdrService edr(source.get(), std::move(service));
-  // Heavy queries run on a lane of their own, half the cores: a burst of maps and areas leaves
-  // the other half to point queries (issue 29, 4.6).
-  http.is_expensive = &server::EdrService::IsExpensive;
-  http.expensive_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+  // Heavy queries run on a lane of their own (by default half the cores): a burst of maps and
+  // areas leaves the other half to point queries (issue 29, 4.6; docs/BENCHMARKS.md compares it
+  // with one shared lane, --expensive-threads 0).
+  if (args.expensive_threads > 0) {
+    http.is_expensive = &server::EdrService::IsExpensive;
+    http.expensive_threads = args.expensive_threads;
+  }
   Result<std::unique_ptr<server::HttpServer>> listener = server::HttpServer::Listen(
       http, [&edr](const server::HttpRequest& request) { return edr.Handle(request); });
   if (!listener.ok()) {  // say which option: the transport names only the address
@@ -139,6 +149,10 @@ Command RegisterServe(CLI::App& parent, const CommandContext& context) {
                   "Reopen the store this often to see other processes' imports and deletes "
                   "(default 2; 0 never)")
       ->type_name("S");
+  app->add_option("--expensive-threads", args->expensive_threads,
+                  "Threads for areas and maps, apart from the point queries' (default half the "
+                  "cores; 0: one lane for every request)")
+      ->type_name("N");
   return {app, Done([&context, args] { return RunServe(context, *args); })};
 }
 
