@@ -25,6 +25,7 @@ packages=(
   libboost-dev wrk                        # Boost.Beast for `serve`; wrk, its load test
   libpng-dev                              # serve's quick-look maps (map.png)
   chromium fonts-dejavu-core              # the viewer's test in a real (headless) browser
+  chromium-driver python3-selenium        # ... and behind a token (the page's prompt answered)
   python3-pil                             # the service test decodes map.png
   python3-jsonschema                      # the service's documents checked against OGC API-EDR's rules
   python3-eccodes                         # GRIB values compared with ecCodes (tests/tools/corpus_test.py)

@@ -256,13 +256,12 @@ function onUp(event) {
   a.download = state.current.id.replace(/[^A-Za-z0-9._-]/g, '_') + '.nc';
   if (sessionStorage.getItem(TOKEN_KEY)) {
     // A link cannot carry the token: the file is fetched with it and saved from memory.
-    authFetch(a.href).then((r) => r.blob()).then((blob) => {
+    return authFetch(a.href).then((r) => r.blob()).then((blob) => {
       a.href = URL.createObjectURL(blob);
       document.body.appendChild(a);
       a.click();
       a.remove();
     });
-    return;
   }
   document.body.appendChild(a);
   a.click();
@@ -313,7 +312,7 @@ async function selfTest(params) {
   const click = HTMLAnchorElement.prototype.click;
   HTMLAnchorElement.prototype.click = function () { href = this.href; };
   onDown({ shiftKey: true, preventDefault() {}, clientX: rect.left + x - 10, clientY: rect.top + y - 10 });
-  onUp({ clientX: rect.left + x + 10, clientY: rect.top + y + 10 });
+  await onUp({ clientX: rect.left + x + 10, clientY: rect.top + y + 10 });  // behind a token: a blob
   HTMLAnchorElement.prototype.click = click;
   const nc = await authFetch(href);
   const magic = new Uint8Array(await nc.arrayBuffer()).slice(0, 4);
