@@ -2,6 +2,7 @@
 #include "gridstore/importers/internal/grib_mapping.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -428,6 +429,28 @@ Status AddVariable(const std::vector<std::string>& paths, const std::string& nam
   return Status::OK();
 }
 
+// ecCodes (2.28) gives a satellite view's points off the Earth's disk latitude 0, longitude 0,
+// where a Meteosat view's sub-satellite point really lies. Those points get no place (NaN), all
+// but a (0, 0) whose neighbours along the scan are placed and near it (the sub-satellite point
+// itself). Returns how many were unplaced.
+size_t UnplaceOffDisk(std::vector<double>* lats, std::vector<double>* lons) {
+  const size_t n = lats->size();
+  auto at_origin = [&](size_t i) { return (*lats)[i] == 0 && (*lons)[i] == 0; };
+  auto placed_near = [&](size_t i) {  // within 10 degrees of (0, 0); longitudes may be 0..360
+    const double lon = std::remainder((*lons)[i], 360.0);
+    return !at_origin(i) && std::abs((*lats)[i]) < 10 && std::abs(lon) < 10;
+  };
+  std::vector<size_t> off;
+  for (size_t i = 0; i < n; ++i) {
+    if (!at_origin(i)) continue;
+    const bool sub_satellite = i > 0 && i + 1 < n && placed_near(i - 1) && placed_near(i + 1);
+    if (!sub_satellite) off.push_back(i);
+  }
+  if (off.size() < 2) return 0;  // one (0, 0) point is a place, not the off-disk marker
+  for (size_t i : off) (*lats)[i] = (*lons)[i] = NAN;
+  return off.size();
+}
+
 }  // namespace
 
 Result<GribPlan> PlanGrib(const std::vector<std::string>& paths,
@@ -460,7 +483,20 @@ Result<GribPlan> PlanGrib(const std::vector<std::string>& paths,
   grid::DataSetMeta& meta = plan.meta;
   meta.id = options.id;
   Layout layout;
-  AddHorizontal(first, plan.rows, plan.columns, lats, lons, &layout.plane_dims, &meta);
+  if (first.grid_type == "space_view") {
+    std::vector<double> on_disk_lats = lats, on_disk_lons = lons;
+    const size_t off = UnplaceOffDisk(&on_disk_lats, &on_disk_lons);
+    if (off > 0) {
+      plan.notes.push_back(std::to_string(off) + " of the satellite view's " +
+                           std::to_string(lats.size()) +
+                           " points lie off the Earth's disk: they have no place (points and "
+                           "areas never answer from them)");
+    }
+    AddHorizontal(first, plan.rows, plan.columns, on_disk_lats, on_disk_lons,
+                  &layout.plane_dims, &meta);
+  } else {
+    AddHorizontal(first, plan.rows, plan.columns, lats, lons, &layout.plane_dims, &meta);
+  }
   AddTime(c.times, c.references, options.time_dimension, &layout.time_dim, &meta);
   AddLevels(c, &meta);
   layout.grid_mapping = AddGridMapping(first, &meta);
