@@ -35,6 +35,7 @@ import numpy as np
 GRIDSTORE, DATA, WORK = sys.argv[1:4]
 del sys.argv[1:4]
 SHARED = os.path.dirname(os.path.abspath(DATA))
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STORE = os.path.join(WORK, "store")
 
 # file -> "rectilinear" | "curvilinear" | "unstructured" (a cell axis) | "none" (imports, no grid)
@@ -80,6 +81,10 @@ EXPECTED = {
     "corpus/ugrid_data_C4.nc": "unstructured",
     # Made by the test from HSURF (issue 29, 2.1): only rlat/rlon and a `char rotated_pole`.
     "made/cordex_rlat_rlon_only.nc": "curvilinear",
+    # Made from met_em (issue 29, 2.3), as wrfout holds times: two times (18:00 with TT + 1 K),
+    # and a moving nest (XLAT/CLAT moved 0.5 degrees at the second time).
+    "made/wrf_two_times.nc": "curvilinear",
+    "made/wrf_moving_nest.nc": "refused: a moving nest",
 }
 
 
@@ -121,6 +126,16 @@ class CorpusTest(unittest.TestCase):
         subprocess.run(["ncks", "-O", "-x", "-v", "lat,lon",
                         cls.paths["corpus/HSURF_regional_model_0.44deg.nc"], cordex], check=True)
         cls.paths["made/cordex_rlat_rlon_only.nc"] = cordex
+        met_em = cls.paths["corpus/met_em.d01.2005-08-28_12.nc"]
+        for name, moved in (("wrf_two_times.nc", False), ("wrf_moving_nest.nc", True)):
+            path = os.path.join(WORK, "made", name)
+            subprocess.run(["ncrcat", "-O", met_em, met_em, path], check=True)
+            with netCDF4.Dataset(path, "a") as nc:
+                nc["Times"][1] = netCDF4.stringtochar(np.array(["2005-08-28_18:00:00"], "S19"))[0]
+                nc["TT"][1] = nc["TT"][1] + 1.0
+                for v in ("XLAT_M", "XLAT_U", "XLAT_V", "CLAT") if moved else ():
+                    nc[v][1] = nc[v][1] + 0.5
+            cls.paths["made/" + name] = path
         cls.imported = {}  # name -> info --json
         cls.refusals = {}
         for name, path in cls.paths.items():
@@ -137,6 +152,25 @@ class CorpusTest(unittest.TestCase):
                 if f in ("README.md", "SHA256SUMS"):
                     continue
                 self.assertIn(f"{folder}/{f}", EXPECTED, "a new file: add it to EXPECTED")
+
+    def test_the_users_table_says_the_same(self):
+        """docs/files.md's table: every file of ../shared with the outcome and grid kind EXPECTED
+        gives (the files the test makes are not in it)."""
+        table = {}
+        with open(os.path.join(SOURCE, "docs", "files.md"), encoding="utf-8") as f:
+            for line in f:
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if len(cells) == 3 and cells[0].startswith(("data/", "grib/", "corpus/")):
+                    table[cells[0]] = (cells[1], cells[2])
+        shared = {k: v for k, v in EXPECTED.items() if not k.startswith("made/")}
+        self.assertEqual(set(table), set(shared))
+        for name, expected in shared.items():
+            outcome, grid = table[name]
+            if expected.startswith("refused"):
+                self.assertEqual(outcome, "refused", name)
+            else:
+                self.assertEqual(outcome, "imports", name)
+                self.assertTrue(grid.startswith(expected), (name, grid, expected))
 
     def test_imports_or_refusals_as_expected(self):
         for name, expected in EXPECTED.items():
@@ -198,6 +232,18 @@ class CorpusTest(unittest.TestCase):
             index[var["dimensions"][3]] = at["y"]
             value = v[tuple(index[d] for d in v.dimensions)]
             return None if np.ma.is_masked(value) else float(value)
+
+    def test_wrf_times_select_by_iso(self):
+        """WRF's `Times` is the time axis: --time 2005-08-28T18:00 is the second time."""
+        ident = dataset_id("made/wrf_two_times.nc")
+        rows = {}
+        for when in ("2005-08-28T12:00", "2005-08-28T18:00"):
+            p = run("extract", ident, "--variables", "TT", "--point", "-107.29,39.705",
+                    "--time", when, "--level", "0", "--format", "csv", check=True)
+            row = next(csv.DictReader(io.StringIO(p.stdout)))
+            self.assertEqual(row["time"], when + ":00Z")
+            rows[when] = float(row["TT"])
+        self.assertAlmostEqual(rows["2005-08-28T18:00"] - rows["2005-08-28T12:00"], 1.0, 4)
 
     def test_grib_values_at_a_cell_centre_equal_eccodes(self):
         for name in self.imported:
