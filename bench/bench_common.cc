@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "gridstore/grid/codec_options.h"
+#include "gridstore/model/codec_options.h"
 
 namespace gridstore::bench {
 namespace {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "bench/bench_common.h"
-#include "gridstore/grid/extract.h"
+#include "gridstore/geo/extract.h"
 #include "gridstore/grid/grid_store.h"
 
 namespace gridstore::bench {

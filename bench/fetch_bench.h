@@ -17,8 +17,8 @@
 #include "bench/bench_common.h"
 #include "bench/fetch_bench_engines.h"
 #include "bench/fetch_queries.h"
-#include "gridstore/grid/grid.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/model/grid.h"
 
 namespace gridstore::bench::fetch {
 

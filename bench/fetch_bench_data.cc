@@ -46,10 +46,10 @@
 
 #include "bench/bench_common.h"
 #include "bench/derived_fields.h"
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/blocks/internal/block_codec.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/block_codec.h"
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
+#include "gridstore/model/grid_meta.h"
 
 namespace {
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "bench/fetch_bench.h"
-#include "gridstore/grid/internal/block_codec.h"
-#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/blocks/internal/block_codec.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/model/internal/grid_keys.h"
 
 namespace gridstore::bench::fetch {
 namespace {

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "bench/fetch_queries.h"
-#include "gridstore/grid/grid.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/model/grid.h"
 
 namespace gridstore::bench::fetch {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/grid.h"
+#include "gridstore/model/grid.h"
 
 namespace gridstore::bench {
 

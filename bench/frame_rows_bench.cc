@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "bench/bench_common.h"
+#include "gridstore/blocks/internal/block_codec.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/block_codec.h"
 
 namespace {
 

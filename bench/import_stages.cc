@@ -40,8 +40,8 @@
 #include <vector>
 
 #include "bench/bench_common.h"
-#include "gridstore/grid/internal/block_codec.h"
-#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/blocks/internal/block_codec.h"
+#include "gridstore/model/internal/grid_keys.h"
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/storage/kv_store_factory.h"
 

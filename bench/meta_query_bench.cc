@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "bench/bench_common.h"
+#include "gridstore/catalog/meta_query.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/meta_query.h"
 
 namespace {
 

@@ -37,7 +37,7 @@
 #include "bench/bench_common.h"
 #include "bench/fetch_queries.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/model/internal/grid_keys.h"
 #include "gridstore/storage/kv_store_factory.h"
 
 namespace {

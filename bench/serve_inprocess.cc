@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "bench/bench_common.h"
-#include "gridstore/grid/extract.h"
+#include "gridstore/geo/extract.h"
 #include "gridstore/server/edr_service.h"
 #include "gridstore/server/query_string.h"
 

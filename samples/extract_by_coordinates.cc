@@ -4,7 +4,7 @@
 // the whole forecast, then at three cities at once, then inside a box around the Yangtze delta.
 // Points resolve to the nearest grid cell by great-circle distance; all of them are read in one
 // batched read.
-#include "gridstore/grid/extract.h"
+#include "gridstore/geo/extract.h"
 #include "sample_common.h"
 
 int main(int argc, char** argv) {

@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // A 4-D box: origin {2, 5, 10, 10}, shape {3, 10, 30, 30}, with an Eigen view of the result.
-#include "gridstore/grid/eigen_view.h"
+#include "gridstore/model/eigen_view.h"
 #include "sample_common.h"
 
 int main(int argc, char** argv) {

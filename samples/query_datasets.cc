@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/catalog/meta_query.h"
+#include "gridstore/catalog/query_parser.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/meta_query.h"
-#include "gridstore/grid/query_parser.h"
 #include "sample_common.h"
 
 namespace {

@@ -61,7 +61,8 @@ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRIDSTORE_
   "${sanitizer_flags[@]}" -DGRIDSTORE_ROCKSDB_SHARED=ON \
   -DGRIDSTORE_BUILD_SAMPLES=OFF -DGRIDSTORE_BUILD_TOOLS=OFF \
   -DGRIDSTORE_BUILD_SERVER=ON -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
-cmake --build build-tsan -j "$jobs" --target util_test storage_test rados_plugin_test grid_test importers_test \
+cmake --build build-tsan -j "$jobs" --target util_test storage_test rados_plugin_test model_test blocks_test catalog_test grid_test \
+  geo_test importers_test \
   server_test
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/tests/tsan.supp" \
   ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900 -E 'install|layering'

@@ -13,28 +13,55 @@ check() {  # check FOLDER_GLOB PATTERN WHY
   [ -n "$hits" ] && violation "$3:"$'\n'"$hits"
 }
 g=gridstore
-check "$g/util/*.h $g/util/*.cc $g/util/internal/*" '#include "gridstore/(storage|grid|importers)/|#include "tools/' "util/ includes a higher module"
-check "$g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rados/* $g/storage/rocksdb/*" '#include "gridstore/(grid|importers)/|#include "tools/' "storage/ includes a higher module"
+# The grid API's modules, lowest first (docs/architecture.md): each may include only modules to
+# its left, data flowing one way.
+#   util -> storage -> model -> {blocks, catalog} -> grid -> geo -> {importers, formats}
+#   -> {server, tools, python}
+api="model|blocks|catalog|grid|geo"
+upper="importers|formats|server"
+files() { for m in "$@"; do printf '%s ' "$g/$m/*.h" "$g/$m/*.cc" "$g/$m/internal/*"; done; }
+importers() { printf '%s ' $g/importers/internal/* $g/importers/{netcdf,grib}/*.* $g/importers/{netcdf,grib}/internal/*; }
+check "$g/util/*.h $g/util/*.cc $g/util/internal/*" "#include \"gridstore/(storage|$api|$upper)/|#include \"tools/" "util/ includes a higher module"
+check "$g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rados/* $g/storage/rocksdb/*" "#include \"gridstore/($api|$upper)/|#include \"tools/" "storage/ includes a higher module"
+check "$(files model)" "#include \"gridstore/(blocks|catalog|grid|geo|$upper)/|#include \"tools/" "model/ includes a higher module"
+check "$(files blocks)" "#include \"gridstore/(catalog|grid|geo|$upper)/|#include \"tools/" "blocks/ includes catalog/ or a higher module"
+check "$(files catalog)" "#include \"gridstore/(blocks|grid|geo|$upper)/|#include \"tools/" "catalog/ includes blocks/ or a higher module"
+check "$(files grid)" "#include \"gridstore/(geo|$upper)/|#include \"tools/" "grid/ includes geo/ or a higher module"
+check "$(files geo)" "#include \"gridstore/($upper)/|#include \"tools/" "geo/ includes a higher module"
+# Walls between rooms: a module's internal/ is its own. Allowed exceptions, each named: grid/
+# (the store) owns the block engine's caches, writers and layouts and the catalog's indexes it
+# creates, drops and rebuilds; geo/ sizes a plan in blocks (block_geometry.h). Every module may
+# use model/'s key grammar and messages and util/internal/.
+check "$(files blocks)" '#include "gridstore/catalog/internal/' "blocks/ includes catalog/'s internal/"
+check "$(files catalog)" '#include "gridstore/blocks/internal/' "catalog/ includes blocks/'s internal/"
+check "$(files geo)" '#include "gridstore/(catalog|grid)/internal/' "geo/ includes catalog/'s or grid/'s internal/"
+geo_blocks=$(grep -nE '#include "gridstore/blocks/internal/' $(files geo) 2>/dev/null | grep -v 'block_geometry.h' || true)
+[ -n "$geo_blocks" ] && violation "geo/ includes blocks/internal/ beyond block_geometry.h:"$'\n'"$geo_blocks"
 check "$g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rocksdb/!(rocksdb_internal).h" '#include <rocksdb/' "RocksDB outside storage/rocksdb/ (its .cc files and rocksdb_internal.h)"
-check "$g/util/*/* $g/util/*.* $g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rocksdb/* $g/storage/rados/!(rados_kv_store_impl).h $g/grid/*.h $g/grid/*.cc $g/grid/internal/* $g/importers/*/* $g/importers/*.* tools/* samples/* tests/*/* bench/*" '#include <rados/' "librados outside storage/rados/ (its .cc files and rados_kv_store_impl.h)"
-check "$g/grid/*.h $g/grid/*.cc $g/grid/internal/*" '#include "gridstore/(storage/rocksdb|storage/memory|storage/rados|importers)/|#include "tools/' "grid/ includes a backend or a higher module"
-check "$g/grid/*.h $g/grid/*.cc $g/grid/internal/*" '#include <(rocksdb|rados|netcdf|hdf5)' "grid/ includes an engine or file-format header"
-check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $g/grid/*.h $g/grid/*.cc $g/grid/internal/!(geo_libraries).* $g/importers/*/* $g/importers/*.* $g/formats/* tools/* samples/* bench/*" '#include <proj' "PROJ outside grid/internal/geo_libraries.{h,cc} (loaded at run time)"
-check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $g/grid/*.h $g/grid/*.cc $g/grid/internal/!(geo_libraries).* $g/importers/*/* $g/importers/*.* $g/formats/* tools/* samples/* bench/*" '#include <geos' "GEOS outside grid/internal/geo_libraries.{h,cc} (loaded at run time)"
-check "$g/grid/*.h" '#include <(zstd|xxhash)' "a public grid header exposes zstd/xxHash"
+check "$g/util/*/* $g/util/*.* $g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rocksdb/* $g/storage/rados/!(rados_kv_store_impl).h $(files model blocks catalog grid geo) $(importers) tools/* samples/* tests/*/* bench/*" '#include <rados/' "librados outside storage/rados/ (its .cc files and rados_kv_store_impl.h)"
+check "$(files model blocks catalog grid geo)" '#include "gridstore/(storage/rocksdb|storage/memory|storage/rados)/' "the grid API includes a storage backend"
+check "$(files model blocks catalog grid geo)" '#include <(rocksdb|rados|netcdf|hdf5)' "the grid API includes an engine or file-format header"
+check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model blocks catalog grid) $g/geo/*.h $g/geo/*.cc $g/geo/internal/!(geo_libraries).* $(importers) $g/formats/* tools/* samples/* bench/*" '#include <(proj|geos)' "PROJ or GEOS outside geo/internal/geo_libraries.{h,cc} (loaded at run time)"
+check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model catalog grid geo) $g/blocks/*.h $(importers) $g/formats/* tools/*" '#include <(zstd|xxhash)' "zstd/xxHash outside blocks/ (a public header of blocks/ included)"
 # Installed (public) headers include only other public headers: no internal/, no storage/.
-check "$g/util/*.h $g/grid/*.h $g/importers/*.h $g/formats/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
-# formats/ writes results from the grid module's public API: no storage, no grid internals, no
+check "$g/util/*.h $g/model/*.h $g/blocks/*.h $g/catalog/*.h $g/grid/*.h $g/geo/*.h $g/importers/netcdf/*.h $g/importers/grib/*.h $g/formats/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
+# formats/ writes results from the grid API's public headers: no storage, no internals, no
 # file-format library, nothing above it.
-check "$g/formats/*" '#include "gridstore/(storage|importers|grid/internal)/|#include "tools/|#include <(netcdf|rocksdb|rados|proj|geos)' "formats/ includes a lower layer's internals or a higher module"
+check "$g/formats/*" "#include \"gridstore/(storage|importers|($api)/internal)/|#include \"tools/|#include <(netcdf|rocksdb|rados|proj|geos)" "formats/ includes a lower layer's internals or a higher module"
 check "samples/*" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/|#include <(rocksdb|zstd|netcdf)' "samples/ includes a private or third-party header"
 # tools/ sees public headers, plus util/internal/ (text and thread helpers shared with the library).
-[ -d tools ] && check "tools/* tools/commands/*" '#include "gridstore/(grid|importers|storage)/internal/' "tools/ includes a private header"
-check "$g/importers/*.* $g/importers/internal/*" '#include "gridstore/(storage/rocksdb|storage/memory|storage/rados|grid/internal)/' "importers/ includes a backend or grid internals"
+[ -d tools ] && check "tools/* tools/commands/*" "#include \"gridstore/($api|importers|storage)/internal/" "tools/ includes a private header"
+check "$(importers)" "#include \"gridstore/(storage/rocksdb|storage/memory|storage/rados|($api)/internal)/" "importers/ includes a backend or the grid API's internals"
+# importers/: each format in its own folder; netCDF-C and HDF5 only in netcdf/internal/, ecCodes
+# only in grib/internal/; grib/ may use netcdf/'s public header (the shared import options).
+check "$g/importers/grib/*.* $g/importers/grib/internal/* $g/importers/internal/*" '#include "gridstore/importers/netcdf/internal/' "grib/ includes netcdf/'s internal/"
+check "$g/importers/netcdf/*.* $g/importers/netcdf/internal/* $g/importers/internal/*" '#include "gridstore/importers/grib/' "netcdf/ includes grib/"
+check "$(files util storage model blocks catalog grid geo formats server) $g/importers/grib/*.* $g/importers/grib/internal/* $g/importers/internal/* $g/importers/netcdf/*.h tools/* tools/commands/*" '#include <(netcdf|hdf5|H5)' "netCDF-C or HDF5 outside importers/netcdf/ (its .cc files and internal/)"
+check "$(files util storage model blocks catalog grid geo formats server) $g/importers/netcdf/*.* $g/importers/netcdf/internal/* $g/importers/internal/* $g/importers/grib/*.* tools/* tools/commands/*" '#include <(eccodes|grib_api)' "ecCodes outside importers/grib/internal/"
 # server/ (the HTTP service) sits beside tools/: it sees public headers, util/internal/ and
 # formats/internal/; nothing below it knows it; only http_server.cc includes the HTTP library.
-check "$g/server/*.* $g/server/internal/*" '#include "tools/|#include "gridstore/(storage|grid/internal|importers/internal)/' "server/ includes a private header or the command"
-check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $g/grid/*.* $g/grid/internal/* $g/importers/*/* $g/importers/*.* $g/formats/*.* $g/formats/internal/*" '#include "gridstore/server/' "a lower module includes server/"
+check "$g/server/*.* $g/server/internal/*" "#include \"tools/|#include \"gridstore/(storage|($api)/internal|importers/internal)/" "server/ includes a private header or the command"
+check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model blocks catalog grid geo) $(importers) $g/formats/*.* $g/formats/internal/*" '#include "gridstore/server/' "a lower module includes server/"
 beast=$(grep -rn --include='*.cc' --include='*.h' '#include <boost/' $g tools tests samples 2>/dev/null |
   grep -v -e '^gridstore/server/http_server.cc:' -e '^tests/server/http_server_test.cc:' || true)
 [ -n "$beast" ] && violation "Boost.Beast/Asio outside server/http_server.cc (and its test):"$'\n'"$beast"

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/model/grid_meta.h"
 #include "gridstore/util/result.h"
 
 namespace gridstore::tools {

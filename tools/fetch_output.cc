@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "gridstore/grid/slabs.h"
-#include "gridstore/importers/netcdf_exporter.h"
+#include "gridstore/importers/netcdf/netcdf_exporter.h"
+#include "gridstore/model/slabs.h"
 #include "tools/output_formats.h"
 
 namespace gridstore::tools {

@@ -1,6 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Writes a `gridstore fetch` to an nc, npy or csv output slab by slab (grid/slabs.h): one fetch
+// Writes a `gridstore fetch` to an nc, npy or csv output slab by slab (model/slabs.h): one fetch
 // per slab of at most a budget of bytes, each slab appended to the output as it arrives, so that
 // memory stays bounded whatever the size of the output (issue 18). A result within the budget is
 // one slab: one fetch, as before. The bytes written are those of writing the whole result at
@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gridstore/grid/grid_data_fetcher.h"
+#include "gridstore/blocks/grid_data_fetcher.h"
 #include "gridstore/util/status.h"
 #include "tools/output_file.h"
 

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "gridstore/formats/internal/attributes_json.h"
-#include "gridstore/grid/coordinates.h"
-#include "gridstore/grid/quantize.h"
+#include "gridstore/geo/coordinates.h"
+#include "gridstore/model/quantize.h"
 #include "tools/cli_parse.h"
 #include "tools/text_escape.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/model/grid_meta.h"
 
 namespace gridstore::tools {
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "gridstore/grid/names.h"
-#include "gridstore/grid/query_parser.h"
+#include "gridstore/catalog/query_parser.h"
+#include "gridstore/model/names.h"
 #include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/utf8.h"
 #include "tools/cli_parse.h"

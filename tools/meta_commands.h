@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/catalog/meta_query.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/meta_query.h"
+#include "gridstore/model/grid_meta.h"
 #include "gridstore/util/result.h"
 
 namespace gridstore::tools {

@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Writers for `gridstore fetch` outputs other than NetCDF (importers/netcdf_exporter.h): npy for
-// one variable in its stored type, and csv / json rows for small slices, one row per grid point
+// Writers for `gridstore fetch` outputs other than NetCDF (importers/netcdf/netcdf_exporter.h): npy
+// for one variable in its stored type, and csv / json rows for small slices, one row per grid point
 // with its indices, its coordinate values and the value of every fetched variable.
 #ifndef GRIDSTORE_TOOLS_OUTPUT_FORMATS_H_
 #define GRIDSTORE_TOOLS_OUTPUT_FORMATS_H_
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/grid.h"
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/model/grid.h"
+#include "gridstore/model/grid_meta.h"
 #include "gridstore/util/result.h"
 #include "gridstore/util/status.h"
 
@@ -38,7 +38,7 @@ ColumnNames MakeColumnNames(const std::vector<std::string>& variables,
 // A NumPy .npy (format 1.0) file: shape (t, z, x, y), little-endian, the grid's own type.
 Status WriteNpy(const grid::Grid4D& grid, std::ostream& out);
 // The header of WriteNpy alone, for values of `type` and `shape` that follow in row-major order
-// (written slab by slab: grid/slabs.h).
+// (written slab by slab: model/slabs.h).
 Status WriteNpyHeader(grid::DataType type, const grid::Shape4& shape, std::ostream& out);
 
 // Rows "@t,@z,@x,@y,<coordinate names...>,<variable names...>" (MakeColumnNames; a name with a
@@ -46,7 +46,7 @@ Status WriteNpyHeader(grid::DataType type, const grid::Shape4& shape, std::ostre
 // the same origin, shape and dimensions (InvalidArgument naming two that differ).
 Status WriteCsv(const grid::DataSetMeta& meta, const grid::GridDataSet& data, std::ostream& out);
 
-// WriteCsv slab by slab (grid/slabs.h): the header row, then each slab's rows as they come; the
+// WriteCsv slab by slab (model/slabs.h): the header row, then each slab's rows as they come; the
 // same bytes as WriteCsv of the whole box. Nothing is written before the first slab, so that a
 // fetch refused at once writes nothing to a stream.
 class CsvSlabWriter {

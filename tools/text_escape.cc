@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "gridstore/grid/names.h"
+#include "gridstore/model/names.h"
 #include "gridstore/util/internal/utf8.h"
 
 namespace gridstore::tools {

@@ -1,6 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Extraction results (grid/extract.h) as CoverageJSON (what OGC API-EDR returns), CSV and JSON:
+// Extraction results (geo/extract.h) as CoverageJSON (what OGC API-EDR returns), CSV and JSON:
 // the writers the command, the HTTP service and the Python package share. (netCDF output is in
 // importers/, the only code that includes netCDF-C.)
 #ifndef GRIDSTORE_FORMATS_EXTRACTION_FORMATS_H_
@@ -10,7 +10,7 @@
 #include <span>
 #include <string>
 
-#include "gridstore/grid/extract.h"
+#include "gridstore/geo/extract.h"
 #include "gridstore/util/status.h"
 
 namespace gridstore::formats {

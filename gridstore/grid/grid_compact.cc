@@ -8,9 +8,9 @@
 #include <chrono>
 
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/grid/internal/store_walk.h"
+#include "gridstore/model/internal/grid_keys.h"
 
 namespace gridstore::grid {
 

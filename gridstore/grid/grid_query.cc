@@ -5,8 +5,8 @@
 // named index), so every implementation of GridStore gets it.
 #include <algorithm>
 
+#include "gridstore/catalog/internal/meta_index_choice.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/meta_index_choice.h"
 
 namespace gridstore {
 namespace internal_grid {

@@ -28,11 +28,11 @@
 #include <string_view>
 #include <vector>
 
-#include "gridstore/grid/grid_data_fetcher.h"
-#include "gridstore/grid/grid_data_writer.h"
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/blocks/grid_data_fetcher.h"
+#include "gridstore/blocks/grid_data_writer.h"
+#include "gridstore/catalog/meta_query.h"
 #include "gridstore/grid/grid_verify.h"
-#include "gridstore/grid/meta_query.h"
+#include "gridstore/model/grid_meta.h"
 #include "gridstore/util/result.h"
 
 namespace gridstore::grid {
@@ -183,7 +183,7 @@ class GridStore {
   // reclaims the space of everything deleted. Never touches a dataset's current blocks.
   virtual Result<CompactReport> Compact(const CompactOptions& options = {}) = 0;
 
-  // ---- Meta queries (grid/meta_query.h; semantics in docs/meta-queries.md) ----
+  // ---- Meta queries (catalog/meta_query.h; semantics in docs/meta-queries.md) ----
 
   // Creates meta index `name` over the attributes `schema` declares, indexing every dataset
   // already stored (in bounded batches; meta writes wait meanwhile, queries do not, and the index

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/blocks/internal/block_codec.h"
+#include "gridstore/blocks/internal/series_fence.h"
+#include "gridstore/blocks/internal/series_geometry.h"
+#include "gridstore/blocks/internal/store_context.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/block_codec.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
-#include "gridstore/grid/internal/series_fence.h"
-#include "gridstore/grid/internal/series_geometry.h"
-#include "gridstore/grid/internal/store_context.h"
+#include "gridstore/model/internal/grid_keys.h"
 #include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/thread_pool.h"
 

@@ -6,14 +6,14 @@
 #include <string>
 #include <utility>
 
-#include "gridstore/grid/internal/block_cache.h"
-#include "gridstore/grid/internal/grid_data_writer_impl.h"
-#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/blocks/internal/block_cache.h"
+#include "gridstore/blocks/internal/grid_data_writer_impl.h"
+#include "gridstore/blocks/internal/series_fence.h"
+#include "gridstore/blocks/internal/store_context.h"
+#include "gridstore/catalog/internal/meta_index.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
-#include "gridstore/grid/internal/meta_index.h"
-#include "gridstore/grid/internal/series_fence.h"
-#include "gridstore/grid/internal/store_context.h"
 #include "gridstore/grid/internal/store_walk.h"
+#include "gridstore/model/internal/grid_keys.h"
 #include "gridstore/util/internal/coding.h"
 #include "gridstore/util/internal/strings.h"
 

@@ -12,15 +12,15 @@
 #include <mutex>
 #include <optional>
 
+#include "gridstore/blocks/internal/block_codec.h"
+#include "gridstore/blocks/internal/block_geometry.h"
+#include "gridstore/blocks/internal/dictionary_cache.h"
+#include "gridstore/blocks/internal/series_geometry.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/block_codec.h"
-#include "gridstore/grid/internal/block_geometry.h"
-#include "gridstore/grid/internal/dictionary_cache.h"
-#include "gridstore/grid/internal/grid_keys.h"
-#include "gridstore/grid/internal/grid_messages.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
-#include "gridstore/grid/internal/series_geometry.h"
 #include "gridstore/grid/internal/store_walk.h"
+#include "gridstore/model/internal/grid_keys.h"
+#include "gridstore/model/internal/grid_messages.h"
 #include "gridstore/util/internal/thread_pool.h"
 
 namespace gridstore::grid {

@@ -9,9 +9,9 @@
 #include <string>
 #include <utility>
 
-#include "gridstore/grid/cf_time.h"
+#include "gridstore/catalog/internal/query_syntax.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/query_syntax.h"
+#include "gridstore/model/cf_time.h"
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::grid {

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gridstore/grid/meta_query.h"
+#include "gridstore/catalog/meta_query.h"
 #include "gridstore/util/result.h"
 
 namespace gridstore::grid {
@@ -39,7 +39,7 @@ struct RetentionPolicy {
   // The age after which a dataset without its own `expires` / `ttl` goes; none: only datasets
   // that carry one expire.
   std::optional<int64_t> older_than_ms;
-  // Only datasets matching this (the query language of grid/query_parser.h) are considered.
+  // Only datasets matching this (the query language of catalog/query_parser.h) are considered.
   Query where;
   // What "now" is, in ms since the epoch; 0: the system clock.
   int64_t now_ms = 0;

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gridstore/grid/extract.h"
+#include "gridstore/geo/extract.h"
 #include "gridstore/util/result.h"
 
 namespace gridstore::server {

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "gridstore/grid/codec_options.h"
+#include "gridstore/model/codec_options.h"
 #include "python/_core/errors.h"
 
 namespace gridstore::python {

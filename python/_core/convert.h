@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/data_type.h"
-#include "gridstore/grid/grid.h"
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/model/data_type.h"
+#include "gridstore/model/grid.h"
+#include "gridstore/model/grid_meta.h"
 
 namespace gridstore::python {
 

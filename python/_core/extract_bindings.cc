@@ -1,6 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Store._extract: grid/extract.h's Extract, its result handed to Python as numpy arrays. The
+// Store._extract: geo/extract.h's Extract, its result handed to Python as numpy arrays. The
 // pure-Python layer (gridstore/_extract.py) turns them into an xarray.Dataset laid out as
 // `gridstore extract --format nc` writes its files.
 #include <pybind11/numpy.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/extract.h"
+#include "gridstore/geo/extract.h"
 #include "python/_core/convert.h"
 #include "python/_core/errors.h"
 #include "python/_core/py_store.h"
@@ -154,7 +154,7 @@ void BindExtract(py::class_<PyStore, std::shared_ptr<PyStore>>& store) {
         {
           py::gil_scoped_release release;
           // No variables: every variable, one result per group of variables sharing a grid and
-          // axes (grid/extract.h), as `gridstore extract` without --variables.
+          // axes (geo/extract.h), as `gridstore extract` without --variables.
           results = ValueOrThrow(grid::ExtractEvery(*gs, id, parsed, &left_out));
         }
         py::list groups;

@@ -12,11 +12,11 @@
 #include <tuple>
 #include <vector>
 
-#include "gridstore/grid/codec_options.h"
+#include "gridstore/catalog/query_parser.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/query_parser.h"
-#include "gridstore/importers/grib_importer.h"
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/grib/grib_importer.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
+#include "gridstore/model/codec_options.h"
 #include "python/_core/convert.h"
 #include "python/_core/errors.h"
 #include "python/_core/py_store.h"

@@ -1,5 +1,5 @@
 """Store.extract: the extraction library's result as an xarray.Dataset, laid out as
-``gridstore extract --format nc`` writes its files (importers/netcdf_extraction_writer.cc):
+``gridstore extract --format nc`` writes its files (importers/netcdf/netcdf_extraction_writer.cc):
 
 - points: a CF discrete sampling geometry (featureType timeSeries, or timeSeriesProfile with
   several levels) over (station, time[, level]) with lon/lat of the points asked and

@@ -1,9 +1,9 @@
 // Copyright 2026 The GridStore Authors.
 //
 // libFuzzer target for the readers that see a file's bytes before a C library does (issue 29):
-// the GRIB message structure check (importers/internal/grib_structure.h), which stands between a
-// damaged message and ecCodes' aborts, and the netCDF classic header check
-// (importers/internal/classic_file_check.h), which reads the header itself to find truncated
+// the GRIB message structure check (importers/grib/internal/grib_structure.h), which stands between
+// a damaged message and ecCodes' aborts, and the netCDF classic header check
+// (importers/netcdf/internal/classic_file_check.h), which reads the header itself to find truncated
 // files. The first byte picks the reader; the rest is the file. Seeded by scripts/fuzz.sh with
 // the real files of ../shared (their first 64 KiB). Any crash, sanitizer report or hang is a bug.
 #include <unistd.h>
@@ -13,8 +13,8 @@
 #include <cstdio>
 #include <string>
 
-#include "gridstore/importers/internal/classic_file_check.h"
-#include "gridstore/importers/internal/grib_structure.h"
+#include "gridstore/importers/grib/internal/grib_structure.h"
+#include "gridstore/importers/netcdf/internal/classic_file_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;

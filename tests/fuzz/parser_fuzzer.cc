@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // libFuzzer target for the text parsers that take coordinates, times and levels (issue 29):
-// WKT polygons and linestrings (grid/internal/feature_geometry.h), decimal numbers
+// WKT polygons and linestrings (geo/internal/feature_geometry.h), decimal numbers
 // (util ParseDecimal: no hexadecimal), CF time units, and time / level selections on a time and
 // a pressure axis (AxisCoordinate::Select, exact and nearest: intervals, lists, units, reversed
 // intervals). The first byte picks the parser. Any crash, sanitizer report or hang is a bug.
@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "gridstore/grid/cf_time.h"
-#include "gridstore/grid/coordinates.h"
-#include "gridstore/grid/internal/feature_geometry.h"
+#include "gridstore/geo/coordinates.h"
+#include "gridstore/geo/internal/feature_geometry.h"
+#include "gridstore/model/cf_time.h"
 #include "gridstore/util/internal/strings.h"
 
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "gridstore/grid/extract.h"
-#include "gridstore/grid/query_parser.h"
+#include "gridstore/catalog/query_parser.h"
+#include "gridstore/geo/extract.h"
 #include "gridstore/server/edr_query.h"
 #include "gridstore/server/query_string.h"
 

@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/model/internal/grid_keys.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/storage/fault_injection_kv_store.h"

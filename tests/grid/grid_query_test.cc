@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/catalog/internal/meta_index_choice.h"
+#include "gridstore/catalog/meta_query.h"
+#include "gridstore/catalog/query_parser.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
-#include "gridstore/grid/internal/meta_index_choice.h"
-#include "gridstore/grid/meta_query.h"
-#include "gridstore/grid/query_parser.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/test_util.h"

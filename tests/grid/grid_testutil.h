@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/grid.h"
-#include "gridstore/grid/grid_meta.h"
 #include "gridstore/grid/grid_store.h"
+#include "gridstore/model/grid.h"
+#include "gridstore/model/grid_meta.h"
 #include "tests/test_util.h"
 
 namespace gridstore::testing {

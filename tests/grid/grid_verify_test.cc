@@ -4,8 +4,8 @@
 #include <deque>
 
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/model/internal/grid_keys.h"
 #include "tests/grid/grid_testutil.h"
 
 namespace gridstore::grid {

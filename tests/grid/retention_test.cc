@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/catalog/query_parser.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/query_parser.h"
 #include "tests/grid/grid_testutil.h"
 
 namespace gridstore::grid {

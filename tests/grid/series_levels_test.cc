@@ -8,8 +8,8 @@
 
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/grid_verify.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/model/internal/grid_keys.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/grid/series_testutil.h"
 

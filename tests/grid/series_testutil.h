@@ -9,7 +9,7 @@
 #include <string>
 
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/model/internal/grid_keys.h"
 #include "tests/grid/grid_testutil.h"
 
 namespace gridstore::testing {

@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // The CF mapping rules on file structures built in memory: no file, no netCDF call.
-#include "gridstore/importers/internal/cf_mapping.h"
+#include "gridstore/importers/netcdf/internal/cf_mapping.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // (beside $GRIDSTORE_TEST_DATA, or $GRIDSTORE_TEST_GRIB), and its refusals: grids without fixed
 // rows, fields on different grids, duplicate fields, truncated files. Runs of many files,
 // appending and ensembles: grib_run_test.cc.
-#include "gridstore/importers/grib_importer.h"
+#include "gridstore/importers/grib/grib_importer.h"
 
 #include <eccodes.h>
 #include <gmock/gmock.h>
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/coordinates.h"
+#include "gridstore/geo/coordinates.h"
 #include "gridstore/grid/grid_store.h"
 #include "tests/importers/grib_testutil.h"
 #include "tests/test_util.h"

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/extract.h"
+#include "gridstore/geo/extract.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/importers/grib_importer.h"
+#include "gridstore/importers/grib/grib_importer.h"
 #include "tests/importers/grib_testutil.h"
 #include "tests/test_util.h"
 

@@ -4,13 +4,13 @@
 // corruption), in `import` and at every restart of `ingest --watch`. The structure check turns
 // such a message into one DataLoss naming the file, message and offset; bytes outside messages
 // are notes. Checked on the real files and on the exact damage the issue reports.
-#include "gridstore/importers/internal/grib_structure.h"
+#include "gridstore/importers/grib/internal/grib_structure.h"
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "gridstore/importers/grib_importer.h"
+#include "gridstore/importers/grib/grib_importer.h"
 #include "tests/importers/grib_testutil.h"
 #include "tests/test_util.h"
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/quantize.h"
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
+#include "gridstore/model/quantize.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/test_util.h"
 

@@ -2,7 +2,7 @@
 //
 // The exporter: slices of an imported file written back as netCDF-4 and read with netCDF-C.
 // Dimensions are sized to the slice, coordinates cut to match, attributes kept with their types.
-#include "gridstore/importers/netcdf_exporter.h"
+#include "gridstore/importers/netcdf/netcdf_exporter.h"
 
 #include <netcdf.h>
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/test_util.h"
 

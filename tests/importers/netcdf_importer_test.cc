@@ -3,7 +3,7 @@
 // The importer on NetCDF files written here through netCDF-C: every numeric type, the (t, z, x, y)
 // mapping, fill values and packing, memory bounds on a file larger than the budget, and bad input
 // (each with its own message, leaving the store as it was).
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
 
 #include <netcdf.h>
 

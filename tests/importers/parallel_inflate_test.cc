@@ -1,8 +1,8 @@
 // Copyright 2026 The GridStore Authors.
 //
-// The parallel chunk reader (importers/internal/chunk_plane_reader.h) against netCDF-C, on the
-// real files of $GRIDSTORE_TEST_DATA rewritten as netCDF-4 with deflate, shuffle, chunks that do
-// and do not line up with planes and blocks, partial edge chunks, chunks never written and
+// The parallel chunk reader (importers/netcdf/internal/chunk_plane_reader.h) against netCDF-C, on
+// the real files of $GRIDSTORE_TEST_DATA rewritten as netCDF-4 with deflate, shuffle, chunks that
+// do and do not line up with planes and blocks, partial edge chunks, chunks never written and
 // big-endian storage: each is imported with parallel inflate on and off, and every value is
 // compared with the other import and with nc_get_var. Then damaged files: a clear error naming
 // the file and the variable, and nothing left in the store.
@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/importers/internal/chunk_decoder.h"
-#include "gridstore/importers/internal/hdf5_chunk_index.h"
-#include "gridstore/importers/internal/netcdf_api.h"
-#include "gridstore/importers/internal/netcdf_util.h"
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/netcdf/internal/chunk_decoder.h"
+#include "gridstore/importers/netcdf/internal/hdf5_chunk_index.h"
+#include "gridstore/importers/netcdf/internal/netcdf_api.h"
+#include "gridstore/importers/netcdf/internal/netcdf_util.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/test_stores.h"
 #include "tests/test_util.h"

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/importers/netcdf_exporter.h"
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/netcdf/netcdf_exporter.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/test_stores.h"
 #include "tests/test_util.h"

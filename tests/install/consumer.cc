@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/importers/netcdf_exporter.h"
+#include "gridstore/importers/netcdf/netcdf_exporter.h"
 
 int main(int argc, char** argv) {
   using namespace gridstore::grid;

@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "gridstore/grid/extract.h"
+#include "gridstore/geo/extract.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
 #include "tests/test_util.h"
 
 namespace gridstore::server {

@@ -315,7 +315,7 @@ class ServeTest(unittest.TestCase):
             self.assertEqual(small.stop(), 0)
 
     def test_issue29_work_budgets_are_413_naming_what_to_narrow(self):
-        # (The corridor's budget is tested in the library, tests/grid/extract_test.cc: a path long
+        # (The corridor's budget is tested in the library, tests/geo/extract_test.cc: a path long
         # enough to pass it does not fit in a request target of 8 KiB.)
         # A 4096-pixel-wide map of a curvilinear grid: a nearest-cell search per pixel.
         code, _, body = get(self.url + "/collections/ukmo%2Fcolpex/map.png?width=4096")

@@ -18,7 +18,7 @@
 
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/grid_verify.h"
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
 #include "gridstore/storage/kv_store_factory.h"
 #include "tests/test_util.h"
 

@@ -20,7 +20,7 @@
 
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
 #include "tests/tools/nc_testutil.h"

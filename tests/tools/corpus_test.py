@@ -377,7 +377,7 @@ class CorpusTest(unittest.TestCase):
 
 class GribMessages:
     """Every message of a GRIB file read by ecCodes, with the keys GridStore names variables by
-    (importers/internal/grib_file.cc: unknown parameters as var<N>[_t<table>] or
+    (importers/grib/internal/grib_file.cc: unknown parameters as var<N>[_t<table>] or
     param<d>.<c>.<n>, unknown level types as level<code>)."""
 
     def __init__(self, path):

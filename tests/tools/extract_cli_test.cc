@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "gridstore/grid/coordinates.h"
+#include "gridstore/geo/coordinates.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
 

@@ -15,11 +15,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "gridstore/grid/grid_data_fetcher.h"
-#include "gridstore/grid/grid_data_writer.h"
+#include "gridstore/blocks/grid_data_fetcher.h"
+#include "gridstore/blocks/grid_data_writer.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/slabs.h"
-#include "gridstore/importers/netcdf_exporter.h"
+#include "gridstore/importers/netcdf/netcdf_exporter.h"
+#include "gridstore/model/slabs.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"

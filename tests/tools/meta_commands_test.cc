@@ -7,8 +7,8 @@
 
 #include <string>
 
+#include "gridstore/catalog/query_parser.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/query_parser.h"
 #include "tests/test_util.h"
 
 namespace gridstore::tools {

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/grid/internal/grid_keys.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/model/internal/grid_keys.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
 #include "tests/tools/nc_testutil.h"

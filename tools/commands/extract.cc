@@ -4,7 +4,7 @@
 // --radius LON,LAT,KM | --trajectory WKT [--width KM]) [--time ...] [--level ...]
 // [--method nearest|bilinear] [--format covjson|csv|json] [-o FILE] [--explain]`: values at
 // places given in longitude and latitude, times and levels given by value.
-#include "gridstore/grid/extract.h"
+#include "gridstore/geo/extract.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "gridstore/formats/extraction_formats.h"
-#include "gridstore/importers/netcdf_extraction_writer.h"
+#include "gridstore/importers/netcdf/netcdf_extraction_writer.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"

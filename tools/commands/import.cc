@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/names.h"
-#include "gridstore/importers/grib_importer.h"
-#include "gridstore/importers/netcdf_importer.h"
+#include "gridstore/importers/grib/grib_importer.h"
+#include "gridstore/importers/netcdf/netcdf_importer.h"
+#include "gridstore/model/names.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"

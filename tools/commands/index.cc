@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/names.h"
+#include "gridstore/model/names.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/commands/command.h"
 #include "tools/meta_commands.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/query_parser.h"
+#include "gridstore/catalog/query_parser.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"

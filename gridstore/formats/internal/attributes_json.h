@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/model/grid_meta.h"
 
 namespace gridstore::formats {
 

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "gridstore/grid/internal/grid_keys.h"
+#include "gridstore/model/internal/grid_keys.h"
 #include "gridstore/util/internal/coding.h"
 
 namespace gridstore::internal_grid {

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/model/grid_meta.h"
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/util/result.h"
 

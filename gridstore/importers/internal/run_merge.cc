@@ -5,7 +5,7 @@
 #include <cmath>
 #include <utility>
 
-#include "gridstore/grid/cf_time.h"
+#include "gridstore/model/cf_time.h"
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_importers {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/model/grid_meta.h"
 #include "gridstore/util/result.h"
 
 namespace gridstore::internal_importers {

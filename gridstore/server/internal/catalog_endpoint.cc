@@ -3,7 +3,7 @@
 // /collections (the catalog search: the --where language, sort, paging) and /collections/{id}.
 #include <charconv>
 
-#include "gridstore/grid/query_parser.h"
+#include "gridstore/catalog/query_parser.h"
 #include "gridstore/server/internal/endpoints.h"
 #include "gridstore/server/internal/responses.h"
 #include "gridstore/util/internal/strings.h"

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/grid/coordinates.h"
-#include "gridstore/grid/grid_meta.h"
+#include "gridstore/geo/coordinates.h"
+#include "gridstore/model/grid_meta.h"
 #include "gridstore/server/http_message.h"
 #include "gridstore/util/internal/mutex.h"
 #include "gridstore/util/result.h"

@@ -7,7 +7,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "gridstore/grid/extract.h"
+#include "gridstore/geo/extract.h"
 #include "gridstore/server/internal/endpoints.h"
 #include "gridstore/server/internal/responses.h"
 #include "gridstore/server/map_image.h"

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "gridstore/formats/extraction_formats.h"
-#include "gridstore/grid/extract.h"
-#include "gridstore/importers/netcdf_extraction_writer.h"
+#include "gridstore/geo/extract.h"
+#include "gridstore/importers/netcdf/netcdf_extraction_writer.h"
 #include "gridstore/server/internal/endpoints.h"
 #include "gridstore/server/internal/responses.h"
 #include "gridstore/util/internal/strings.h"

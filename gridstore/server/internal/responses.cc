@@ -25,7 +25,7 @@ HttpResponse ErrorResponse(const Status& status) {
     case StatusCode::kNotFound:
       return ErrorResponse(404, "NotFound", std::string(status.message()));
     case StatusCode::kResourceExhausted:
-      // Beyond a work budget (grid/extract.h): what to narrow is in the description.
+      // Beyond a work budget (geo/extract.h): what to narrow is in the description.
       return ErrorResponse(413, "PayloadTooLarge", std::string(status.message()));
     case StatusCode::kFailedPrecondition:
       // The data's state, not the request, is the obstacle: a step of a run still arriving.

@@ -3,7 +3,7 @@
 // Libraries loaded when first needed (dlopen), so that a process that never uses them does not
 // map them: netCDF-C and HDF5 (importers/), PROJ and GEOS (grid/). Each user keeps a table of
 // function pointers typed by decltype of the library's own declarations (see
-// importers/internal/netcdf_api.h) and fills it with FindSymbol.
+// importers/netcdf/internal/netcdf_api.h) and fills it with FindSymbol.
 #ifndef GRIDSTORE_UTIL_INTERNAL_SHARED_LIBRARY_H_
 #define GRIDSTORE_UTIL_INTERNAL_SHARED_LIBRARY_H_
 

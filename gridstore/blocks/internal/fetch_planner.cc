@@ -1,0 +1,92 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/blocks/internal/fetch_planner.h"
+
+#include "gridstore/blocks/internal/block_codec.h"
+#include "gridstore/blocks/internal/block_geometry.h"
+#include "gridstore/blocks/internal/series_geometry.h"
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::internal_grid {
+
+using grid::BlockLayout;
+using grid::Box;
+using grid::DataSetMeta;
+using grid::FetchLayout;
+using grid::kT;
+using grid::kX;
+using grid::kY;
+using grid::kZ;
+using grid::Shape4;
+using grid::VariableMeta;
+
+LayoutCost PlaneCost(const VariableMeta& var, const BlockLayout& layout, const Shape4& origin,
+                     const Shape4& shape) {
+  const BlockGeometry g(var, layout);
+  const int64_t es = static_cast<int64_t>(grid::DataTypeSize(var.type));
+  LayoutCost per_plane;
+  const BlockGeometry::BlockRange blocks = g.BlocksOf(origin, shape);
+  for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
+    for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
+      ++per_plane.blocks;
+      const BlockGeometry::Overlap o = g.OverlapOf(r, c, origin, shape);
+      const int64_t bx0 = g.row_begin(r);
+      const int64_t rows = grid::RowsToDecode(
+          static_cast<uint32_t>(g.rows_of(r)), static_cast<uint32_t>(layout.frame_rows),
+          static_cast<uint32_t>(o.x_lo - bx0), static_cast<uint32_t>(o.x_hi - bx0));
+      per_plane.bytes_to_decode += rows * g.cols_of(c) * es;
+    }
+  }
+  const int64_t planes = shape[kT] * shape[kZ];
+  return {per_plane.blocks * planes, per_plane.bytes_to_decode * planes};
+}
+
+LayoutChoice ChooseLayout(const DataSetMeta& meta, const VariableMeta& var,
+                          const std::vector<Box>& boxes, FetchLayout forced) {
+  LayoutChoice choice;
+  const bool series = meta.series && meta.series->ready;
+  if (series) choice.series.emplace();
+  for (const Box& box : boxes) {
+    choice.plane += PlaneCost(var, meta.layout, box.origin, box.shape);
+    if (series) {
+      *choice.series += SeriesCost(var, *meta.series, box.origin, box.shape);
+    }
+  }
+  choice.use_series =
+      series && (forced == FetchLayout::kSeries || (forced == FetchLayout::kCheapest &&
+                                                    choice.series->score() < choice.plane.score()));
+  return choice;
+}
+
+Status CheckForcedLayout(const DataSetMeta& meta, FetchLayout forced) {
+  if (forced != FetchLayout::kSeries || (meta.series && meta.series->ready)) return Status::OK();
+  return Status::FailedPrecondition("dataset " + Quote(meta.id) + " has no series layout to read" +
+                                    (meta.series
+                                         ? " yet (it is being written)"
+                                         : " (add one: gridstore relayout ID --add series)"));
+}
+
+LayoutCost SeriesCost(const grid::VariableMeta& var, const grid::SeriesLayout& series,
+                      const grid::Shape4& origin, const grid::Shape4& shape) {
+  const SeriesGeometry g(var, series);
+  const int64_t es = static_cast<int64_t>(grid::DataTypeSize(var.type));
+  const SeriesGeometry::BlockRange blocks = g.BlocksOf(origin, shape);
+  LayoutCost cost;
+  for (int64_t tb = blocks.tb_begin; tb < blocks.tb_end; ++tb) {
+    for (int64_t zb = blocks.zb_begin; zb < blocks.zb_end; ++zb) {
+      for (int64_t r = blocks.r_begin; r < blocks.r_end; ++r) {
+        for (int64_t c = blocks.c_begin; c < blocks.c_end; ++c) {
+          const SeriesGeometry::Overlap o = g.OverlapOf(tb, zb, r, c, origin, shape);
+          const int64_t block_rows = g.block_rows(zb, r, c);
+          const int64_t rows =
+              grid::RowsToDecode(static_cast<uint32_t>(block_rows), g.codec_frame_rows(block_rows),
+                                 static_cast<uint32_t>(o.row_lo), static_cast<uint32_t>(o.row_hi));
+          ++cost.blocks;
+          cost.bytes_to_decode += rows * g.steps_of(tb) * es;
+        }
+      }
+    }
+  }
+  return cost;
+}
+
+}  // namespace gridstore::internal_grid

@@ -1,0 +1,412 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/importers/grib/grib_importer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "gridstore/importers/grib/internal/grib_file.h"
+#include "gridstore/importers/grib/internal/grib_mapping.h"
+#include "gridstore/importers/internal/dataset_publish.h"
+#include "gridstore/importers/internal/read_and_work.h"
+#include "gridstore/importers/internal/run_merge.h"
+#include "gridstore/model/cf_time.h"
+#include "gridstore/model/grid.h"
+#include "gridstore/util/internal/strings.h"
+
+namespace gridstore::importers {
+
+// The files' headers read and planned; the files are opened again, one at a time, to write.
+// Outside the anonymous namespace: GribImportPlan, declared in the header, holds one.
+struct PlannedGrib {
+  std::vector<std::string> paths;
+  std::vector<size_t> fields_per_file;
+  internal_importers::GribPlan plan;
+};
+
+namespace {
+
+using grid::DataSetMeta;
+using internal_importers::GribFile;
+using internal_importers::GribPlan;
+
+// "'f006.grib2'", or "3 files ('f006.grib2', ...)".
+std::string Source(const std::vector<std::string>& paths) {
+  if (paths.size() == 1) return Quote(paths[0]);
+  return std::to_string(paths.size()) + " files (" + Quote(paths[0]) + ", ...)";
+}
+
+Result<PlannedGrib> ScanAndPlan(const std::vector<std::string>& paths,
+                                const GribImportOptions& options) {
+  if (paths.empty()) return Status::InvalidArgument("no GRIB file given to import");
+  if (options.dataset_id.empty()) {
+    return Status::InvalidArgument("no dataset id given for importing " + Source(paths));
+  }
+  if (options.type != grid::DataType::kFloat32 && options.type != grid::DataType::kFloat64) {
+    return Status::InvalidArgument("GRIB values are stored as float32 or float64, not " +
+                                   std::string(grid::DataTypeName(options.type)));
+  }
+  if (!options.append && (options.finish || options.expected_steps != 0)) {
+    return Status::InvalidArgument(
+        "finishing a run and its expected steps apply to appending (--append) only");
+  }
+  if (options.append && options.overwrite) {
+    return Status::InvalidArgument("appending to a run and overwriting it exclude each other");
+  }
+  if (options.expected_steps < 0) {
+    return Status::InvalidArgument("expected steps " + std::to_string(options.expected_steps) +
+                                   " is negative");
+  }
+  PlannedGrib planned;
+  planned.paths = paths;
+  std::vector<internal_importers::GribField> fields;
+  std::vector<double> values, lats, lons;
+  std::vector<std::string> file_notes;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    GRIDSTORE_ASSIGN_OR_RETURN(auto file, GribFile::Open(paths[i]));
+    GRIDSTORE_ASSIGN_OR_RETURN(auto scanned, file->Scan(static_cast<int>(i)));
+    file_notes.insert(file_notes.end(), file->notes().begin(), file->notes().end());
+    // The grid's point coordinates, from the first field (every field must share its grid).
+    if (i == 0) GRIDSTORE_RETURN_IF_ERROR(file->Next(&values, &lats, &lons));
+    planned.fields_per_file.push_back(scanned.size());
+    fields.insert(fields.end(), std::make_move_iterator(scanned.begin()),
+                  std::make_move_iterator(scanned.end()));
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      planned.plan,
+      internal_importers::PlanGrib(
+          paths, fields,
+          {.id = options.dataset_id, .type = options.type, .time_dimension = options.append}, lats,
+          lons));
+  planned.plan.notes.insert(planned.plan.notes.begin(), file_notes.begin(), file_notes.end());
+  DataSetMeta& meta = planned.plan.meta;
+  for (const auto& [name, value] : options.attributes) meta.attributes[name] = value;
+  meta.layout = planned.plan.rows == 1 ? grid::ForOneRowPlanes(options.layout) : options.layout;
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+  return planned;
+}
+
+// A decoded field as a plane of the stored type.
+grid::Grid2D ToPlane(const std::vector<double>& values, grid::DataType type, int64_t rows,
+                     int64_t columns) {
+  grid::Grid2D plane(type, rows, columns);
+  if (type == grid::DataType::kFloat32) {
+    auto out = plane.data<float>();
+    for (size_t i = 0; i < values.size(); ++i) out[i] = static_cast<float>(values[i]);
+  } else {
+    auto out = plane.data<double>();
+    std::copy(values.begin(), values.end(), out.begin());
+  }
+  return plane;
+}
+
+// Where each planned field goes in the dataset written: its variable and t (z as planned).
+struct Placement {
+  std::vector<size_t> variable_of;  // plan variable -> dataset variable
+  std::vector<int64_t> t_of;        // plan t -> dataset t
+};
+
+// Reads every planned field, file by file (one open at a time), and hands each to `take` with
+// its index in the plan; stops early when `take` returns false.
+template <typename Take>
+Status ReadFields(const PlannedGrib& planned, Take take) {
+  size_t field = 0;
+  for (size_t f = 0; f < planned.paths.size(); ++f) {
+    GRIDSTORE_ASSIGN_OR_RETURN(auto file, GribFile::Open(planned.paths[f]));
+    for (size_t n = 0; n < planned.fields_per_file[f]; ++n, ++field) {
+      GRIDSTORE_ASSIGN_OR_RETURN(auto message, file->NextMessage());
+      if (!take(std::move(message), field)) return Status::OK();
+    }
+  }
+  return Status::OK();
+}
+
+// Decodes every field and submits its plane to `writer` as `meta` places it. This thread reads
+// the fields, file by file; decoding (ecCodes' unpacking, the costly part) runs on one worker per
+// core, which also hand the planes to the writer.
+Status WriteFields(const PlannedGrib& planned, const Placement& placement, const DataSetMeta& meta,
+                   const GribImportOptions& options, grid::GridDataWriter* writer,
+                   ImportProgress* progress) {
+  const GribPlan& plan = planned.plan;
+  const size_t plane_bytes = size_t(plan.rows * plan.columns) * grid::DataTypeSize(options.type);
+  progress->planes_total = static_cast<int64_t>(plan.targets.size());
+  progress->bytes_total = progress->planes_total * static_cast<int64_t>(plane_bytes);
+  struct Job {
+    std::unique_ptr<internal_importers::GribMessage> message;
+    size_t field = 0;
+  };
+  auto read = [&](const std::function<bool(Job)>& push) {
+    return ReadFields(planned, [&](std::unique_ptr<internal_importers::GribMessage> message,
+                                   size_t field) {
+      if (!push({std::move(message), field})) return false;
+      ++progress->planes_done;
+      progress->bytes_done += static_cast<int64_t>(plane_bytes);
+      progress->variable = meta.variables[placement.variable_of[plan.targets[field].variable]].name;
+      if (options.on_progress) options.on_progress(*progress);
+      return true;
+    });
+  };
+  auto decode = [&](Job job) {
+    thread_local std::vector<double> values;
+    GRIDSTORE_RETURN_IF_ERROR(job.message->Decode(&values));
+    if (static_cast<int64_t>(values.size()) != plan.rows * plan.columns) {
+      return Status::DataLoss(Quote(job.message->path()) + ": field " +
+                              std::to_string(job.message->number()) + " decoded to " +
+                              std::to_string(values.size()) + " values, not " +
+                              std::to_string(plan.rows * plan.columns));
+    }
+    job.message.reset();  // its message's memory, before the plane's
+    const GribPlan::Target& target = plan.targets[job.field];
+    const grid::VariableMeta& var = meta.variables[placement.variable_of[target.variable]];
+    return writer->SubmitGrid2D(var.name, placement.t_of[target.t], target.z,
+                                ToPlane(values, options.type, plan.rows, plan.columns));
+  };
+  return internal_importers::ReadAndWork<Job>(internal_importers::WorkersPerCore(), 2, read,
+                                              decode);
+}
+
+Placement Identity(const GribPlan& plan) {
+  Placement p;
+  for (size_t v = 0; v < plan.meta.variables.size(); ++v) p.variable_of.push_back(v);
+  int64_t steps = 0;
+  for (const auto& var : plan.meta.variables) steps = std::max(steps, var.shape[grid::kT]);
+  for (int64_t t = 0; t < steps; ++t) p.t_of.push_back(t);
+  return p;
+}
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The time of step t of `meta`, for messages.
+std::string StepTime(const DataSetMeta& meta, int64_t t) {
+  const grid::Coordinate* time = meta.FindCoordinate("time");
+  if (time == nullptr || t >= static_cast<int64_t>(time->values.size())) {
+    return "step " + std::to_string(t);
+  }
+  auto units = grid::TimeUnits::Parse(grid::StringAttribute(time->attributes, "units"),
+                                      grid::StringAttribute(time->attributes, "calendar"));
+  auto iso = units.ok() ? units->ToIso(time->values[size_t(t)]) : Status::Internal("");
+  return "time " + (iso.ok() ? *iso : std::to_string(t));
+}
+
+// The (variable, t) steps this import writes, each checked to bring every level and not to be
+// complete already.
+Result<std::map<std::pair<size_t, int64_t>, int64_t>> StepsWritten(const PlannedGrib& planned,
+                                                                   const Placement& placement,
+                                                                   const DataSetMeta& meta) {
+  std::map<std::pair<size_t, int64_t>, int64_t> levels;
+  for (const GribPlan::Target& target : planned.plan.targets) {
+    ++levels[{placement.variable_of[target.variable], placement.t_of[target.t]}];
+  }
+  const std::string source = Source(planned.paths);
+  for (const auto& [step, count] : levels) {
+    const grid::VariableMeta& var = meta.variables[step.first];
+    if (var.complete_steps.Contains(step.second, step.second + 1)) {
+      return Status::FailedPrecondition(
+          source + ": variable " + Quote(var.name) + " at " + StepTime(meta, step.second) +
+          " is already complete in dataset " + Quote(meta.id) +
+          ": a step is written once (import the whole run with --overwrite to replace it)");
+    }
+    if (count != var.shape[grid::kZ]) {
+      return Status::FailedPrecondition(
+          source + " brings " + std::to_string(count) + " of the " +
+          std::to_string(var.shape[grid::kZ]) + " levels of variable " + Quote(var.name) + " at " +
+          StepTime(meta, step.second) +
+          ": a step arrives whole in one import (pass all of its files together)");
+    }
+  }
+  return levels;
+}
+
+// Marks the steps written complete (and the run DONE if finished); the run's meta afterwards.
+Result<DataSetMeta> MarkComplete(grid::GridStore* store, const std::string& id,
+                                 const std::map<std::pair<size_t, int64_t>, int64_t>& steps,
+                                 const std::vector<std::string>& paths,
+                                 const GribImportOptions& options, ImportSummary* summary) {
+  GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, store->GetDataSetMeta(id));
+  if (meta.status() != grid::kStatusIngesting) {
+    return Status::Aborted("dataset " + Quote(id) + " changed to status " + Quote(meta.status()) +
+                           " while this import appended to it");
+  }
+  for (const auto& [step, count] : steps) {
+    meta.variables[step.first].complete_steps.Add(step.second, step.second + 1);
+  }
+  if (!options.sources_attribute.empty()) {
+    std::string sources = grid::StringAttribute(meta.attributes, options.sources_attribute);
+    for (const std::string& path : paths) {
+      sources += (sources.empty() ? "" : "\n") + std::filesystem::path(path).filename().string();
+    }
+    meta.attributes[options.sources_attribute] = grid::AttributeValue::String(sources);
+  }
+  int64_t complete = -1;
+  for (const grid::VariableMeta& v : meta.variables) {
+    complete =
+        complete < 0 ? v.complete_steps.count() : std::min(complete, v.complete_steps.count());
+    summary->steps = std::max(summary->steps, v.shape[grid::kT]);
+  }
+  summary->complete_steps = std::max<int64_t>(complete, 0);
+  if (options.finish ||
+      (options.expected_steps > 0 && summary->complete_steps >= options.expected_steps)) {
+    for (grid::VariableMeta& v : meta.variables) {
+      if (!v.complete_steps.Contains(0, v.shape[grid::kT])) {
+        summary->notes.push_back(
+            "variable " + Quote(v.name) + " has steps " + v.complete_steps.ToString() + " of " +
+            std::to_string(v.shape[grid::kT]) + "; the others read as missing (NaN)");
+      }
+      v.complete_steps = {};
+    }
+    meta.set_status(grid::kStatusDone);
+  }
+  GRIDSTORE_RETURN_IF_ERROR(store->UpdateDataSetMeta(meta));
+  return meta;
+}
+
+// Appends the files to the run options.dataset_id (GribImportOptions::append).
+Result<ImportSummary> AppendGrib(grid::GridStore* store, const PlannedGrib& planned,
+                                 const GribImportOptions& options) {
+  const std::string& id = options.dataset_id;
+  DataSetMeta meta;
+  Placement placement;
+  Result<DataSetMeta> existing = store->GetDataSetMeta(id);
+  const bool create = existing.status().IsNotFound();
+  if (create) {
+    meta = planned.plan.meta;
+    placement = Identity(planned.plan);
+    meta.attributes[std::string(grid::kCreateTimeAttribute)] =
+        grid::AttributeValue::Int64(NowMillis());
+  } else {
+    if (!existing.ok()) return existing.status();
+    const std::string status = existing->status();
+    if (status != grid::kStatusDone && status != grid::kStatusIngesting) {
+      return Status::FailedPrecondition(
+          "dataset " + Quote(id) + " has status " + Quote(status) +
+          " (an import in progress, or one that failed): delete it, or import with --overwrite");
+    }
+    GRIDSTORE_ASSIGN_OR_RETURN(
+        internal_importers::RunMerge merge,
+        internal_importers::MergeIntoRun(*existing, planned.plan.meta, Source(planned.paths)));
+    meta = std::move(merge.merged);
+    placement = {std::move(merge.variable_of), std::move(merge.t_of)};
+    for (const auto& [name, value] : options.attributes) meta.attributes[name] = value;
+  }
+  meta.set_status(grid::kStatusIngesting);
+  GRIDSTORE_ASSIGN_OR_RETURN(auto steps, StepsWritten(planned, placement, meta));
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+  // Grow first (the new steps not complete, so no reader takes their blocks for data), then write,
+  // then mark them complete.
+  GRIDSTORE_RETURN_IF_ERROR(create ? store->PutDataSetMeta(meta) : store->UpdateDataSetMeta(meta));
+  grid::WriteGridOptions write_options;
+  write_options.max_pending_bytes = options.memory_budget_bytes;
+  write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
+  GRIDSTORE_ASSIGN_OR_RETURN(auto writer, store->GetDataWriter(id, write_options));
+  ImportProgress progress;
+  Status written = WriteFields(planned, placement, meta, options, writer.get(), &progress);
+  Status flushed = writer->Flush();
+  if (written.ok()) written = flushed;
+  const grid::WriteStats stats = writer->stats();
+  writer.reset();
+  if (!written.ok()) {
+    return written.WithContext("appending to dataset " + Quote(id) +
+                               " (its steps of this import stay incomplete; run it again)");
+  }
+  ImportSummary summary;
+  GRIDSTORE_ASSIGN_OR_RETURN(meta,
+                             MarkComplete(store, id, steps, planned.paths, options, &summary));
+  summary.dataset_id = id;
+  summary.status = meta.status();
+  summary.variables = static_cast<int>(planned.plan.meta.variables.size());
+  summary.planes = stats.planes;
+  summary.raw_bytes = stats.raw_bytes;
+  summary.stored_bytes = stats.stored_bytes;
+  summary.notes.insert(summary.notes.begin(), planned.plan.notes.begin(), planned.plan.notes.end());
+  return summary;
+}
+
+}  // namespace
+
+bool IsGribFile(const std::string& path) { return internal_importers::LooksLikeGrib(path); }
+
+Status CheckGribFile(const std::string& path) {
+  GRIDSTORE_ASSIGN_OR_RETURN(auto file, GribFile::Open(path));
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<internal_importers::GribField> fields, file->Scan());
+  std::vector<double> values, lats, lons;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    // The grid's coordinates where the import reads them (the first field); values everywhere.
+    GRIDSTORE_RETURN_IF_ERROR(
+        file->Next(&values, i == 0 ? &lats : nullptr, i == 0 ? &lons : nullptr));
+  }
+  return Status::OK();
+}
+
+Result<grid::DataSetMeta> ReadGribMeta(const std::vector<std::string>& paths,
+                                       const GribImportOptions& options,
+                                       std::vector<std::string>* notes) {
+  GRIDSTORE_ASSIGN_OR_RETURN(PlannedGrib planned, ScanAndPlan(paths, options));
+  if (notes != nullptr) *notes = planned.plan.notes;
+  return std::move(planned.plan.meta);
+}
+
+struct GribImportPlan {
+  PlannedGrib planned;
+  GribImportOptions options;
+};
+
+Result<std::shared_ptr<const GribImportPlan>> PlanGribImport(const std::vector<std::string>& paths,
+                                                             const GribImportOptions& options) {
+  auto plan = std::make_shared<GribImportPlan>();
+  GRIDSTORE_ASSIGN_OR_RETURN(plan->planned, ScanAndPlan(paths, options));
+  plan->options = options;
+  return std::shared_ptr<const GribImportPlan>(std::move(plan));
+}
+
+const grid::DataSetMeta& PlannedMeta(const GribImportPlan& plan) { return plan.planned.plan.meta; }
+
+Result<ImportSummary> ImportGrib(grid::GridStore* store, const std::vector<std::string>& paths,
+                                 const GribImportOptions& options) {
+  GRIDSTORE_ASSIGN_OR_RETURN(auto plan, PlanGribImport(paths, options));
+  return RunGribImport(store, *plan);
+}
+
+Result<ImportSummary> RunGribImport(grid::GridStore* store, const GribImportPlan& import,
+                                    std::function<void(const ImportProgress&)> on_progress) {
+  const auto started = std::chrono::steady_clock::now();
+  const PlannedGrib& planned = import.planned;
+  GribImportOptions options = import.options;
+  if (on_progress) options.on_progress = std::move(on_progress);
+  ImportSummary summary;
+  if (options.append) {
+    GRIDSTORE_ASSIGN_OR_RETURN(summary, AppendGrib(store, planned, options));
+  } else {
+    const GribPlan& plan = planned.plan;
+    grid::WriteGridOptions write_options;
+    write_options.max_pending_bytes = options.memory_budget_bytes;
+    write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
+    GRIDSTORE_ASSIGN_OR_RETURN(auto publisher,
+                               internal_importers::DatasetPublisher::Begin(
+                                   store, plan.meta, options.overwrite, write_options));
+    ImportProgress progress;
+    GRIDSTORE_RETURN_IF_ERROR(
+        WriteFields(planned, Identity(plan), plan.meta, options, publisher->writer(), &progress));
+    GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
+    summary.dataset_id = plan.meta.id;
+    summary.variables = static_cast<int>(plan.meta.variables.size());
+    summary.planes = publisher->stats().planes;
+    summary.raw_bytes = publisher->stats().raw_bytes;
+    summary.stored_bytes = publisher->stats().stored_bytes;
+    summary.notes = plan.notes;
+  }
+  summary.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return summary;
+}
+
+}  // namespace gridstore::importers
