@@ -20,7 +20,7 @@ g=gridstore
 api="model|blocks|catalog|grid|geo"
 upper="importers|formats|server"
 files() { for m in "$@"; do printf '%s ' "$g/$m/*.h" "$g/$m/*.cc" "$g/$m/internal/*"; done; }
-importers() { printf '%s ' $g/importers/internal/* $g/importers/{netcdf,grib}/*.* $g/importers/{netcdf,grib}/internal/*; }
+importers() { printf '%s ' $g/importers/*.* $g/importers/internal/* $g/importers/{netcdf,grib}/*.* $g/importers/{netcdf,grib}/internal/*; }
 check "$g/util/*.h $g/util/*.cc $g/util/internal/*" "#include \"gridstore/(storage|$api|$upper)/|#include \"tools/" "util/ includes a higher module"
 check "$g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rados/* $g/storage/rocksdb/*" "#include \"gridstore/($api|$upper)/|#include \"tools/" "storage/ includes a higher module"
 check "$(files model)" "#include \"gridstore/(blocks|catalog|grid|geo|$upper)/|#include \"tools/" "model/ includes a higher module"
@@ -44,7 +44,7 @@ check "$(files model blocks catalog grid geo)" '#include <(rocksdb|rados|netcdf|
 check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model blocks catalog grid) $g/geo/*.h $g/geo/*.cc $g/geo/internal/!(geo_libraries).* $(importers) $g/formats/* tools/* samples/* bench/*" '#include <(proj|geos)' "PROJ or GEOS outside geo/internal/geo_libraries.{h,cc} (loaded at run time)"
 check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model catalog grid geo) $g/blocks/*.h $(importers) $g/formats/* tools/*" '#include <(zstd|xxhash)' "zstd/xxHash outside blocks/ (a public header of blocks/ included)"
 # Installed (public) headers include only other public headers: no internal/, no storage/.
-check "$g/util/*.h $g/model/*.h $g/blocks/*.h $g/catalog/*.h $g/grid/*.h $g/geo/*.h $g/importers/netcdf/*.h $g/importers/grib/*.h $g/formats/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
+check "$g/util/*.h $g/model/*.h $g/blocks/*.h $g/catalog/*.h $g/grid/*.h $g/geo/*.h $g/importers/*.h $g/importers/netcdf/*.h $g/importers/grib/*.h $g/formats/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
 # formats/ writes results from the grid API's public headers: no storage, no internals, no
 # file-format library, nothing above it.
 check "$g/formats/*" "#include \"gridstore/(storage|importers|($api)/internal)/|#include \"tools/|#include <(netcdf|rocksdb|rados|proj|geos)" "formats/ includes a lower layer's internals or a higher module"

@@ -14,8 +14,7 @@
 
 #include "gridstore/catalog/query_parser.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/importers/grib/grib_importer.h"
-#include "gridstore/importers/netcdf/netcdf_importer.h"
+#include "gridstore/importers/import.h"
 #include "gridstore/model/codec_options.h"
 #include "python/_core/convert.h"
 #include "python/_core/errors.h"
@@ -153,50 +152,31 @@ struct ImportArgs {
 
 // The import, without the GIL: the file's content must be the format asked for.
 importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
-  grid::BlockLayout layout = {.frame_rows = importers::kDefaultImportFrameRows};
-  if (args.block) std::tie(layout.block_x, layout.block_y) = *args.block;
-  if (args.codec) layout.codec = ValueOrThrow(grid::ParseCodecOptions(*args.codec));
-  if (args.frame_rows) layout.frame_rows = *args.frame_rows;
+  importers::ImportOptions options;
+  options.dataset_id = args.dataset;
+  if (args.block) std::tie(options.layout.block_x, options.layout.block_y) = *args.block;
+  if (args.codec) options.layout.codec = ValueOrThrow(grid::ParseCodecOptions(*args.codec));
+  if (args.frame_rows) options.layout.frame_rows = *args.frame_rows;
+  options.attributes = args.attributes;
+  options.overwrite = args.overwrite;
+  options.variables = args.variables;
+  options.keep_bits = args.keep_bits;
+  options.keep_digits = args.keep_digits;
+  if (args.float64) options.type = grid::DataType::kFloat64;
+  options.append = args.append;
+  options.finish = args.finish;
+  options.expected_steps = args.expected_steps;
+  // Store.import_netcdf and import_grib name the format; the file's content must agree.
   const bool grib = importers::IsGribFile(args.path);
-  for (const std::string& more : args.more_paths) {
-    if (importers::IsGribFile(more) != grib) {
-      ThrowIfError(Status::InvalidArgument(
-          Quote(more) + " is " + (grib ? "not " : "") + "GRIB, but " + Quote(args.path) + " is" +
-          (grib ? "" : " not") + ": one dataset comes from files of one format"));
-    }
-  }
   if (grib != (args.format == "grib")) {
     ThrowIfError(Status::InvalidArgument(
         Quote(args.path) + (grib ? " is GRIB: use Store.import_grib"
                                  : " is not GRIB (NetCDF?): use Store.import_netcdf")));
   }
-  importers::ImportSummary summary;
-  if (grib) {
-    importers::GribImportOptions options;
-    options.dataset_id = args.dataset;
-    options.attributes = args.attributes;
-    options.overwrite = args.overwrite;
-    options.layout = layout;
-    if (args.float64) options.type = grid::DataType::kFloat64;
-    options.append = args.append;
-    options.finish = args.finish;
-    options.expected_steps = args.expected_steps;
-    std::vector<std::string> paths = {args.path};
-    paths.insert(paths.end(), args.more_paths.begin(), args.more_paths.end());
-    summary = ValueOrThrow(importers::ImportGrib(&store, paths, options));
-  } else {
-    importers::NetCdfImportOptions options;
-    options.dataset_id = args.dataset;
-    options.variables = args.variables;
-    options.attributes = args.attributes;
-    options.overwrite = args.overwrite;
-    options.layout = layout;
-    options.keep_bits = args.keep_bits;
-    options.keep_digits = args.keep_digits;
-    std::vector<std::string> paths = {args.path};
-    paths.insert(paths.end(), args.more_paths.begin(), args.more_paths.end());
-    summary = ValueOrThrow(importers::ImportNetCdfFiles(&store, paths, options));
-  }
+  std::vector<std::string> paths = {args.path};
+  paths.insert(paths.end(), args.more_paths.begin(), args.more_paths.end());
+  auto plan = ValueOrThrow(importers::PlanImport(paths, options));
+  importers::ImportSummary summary = ValueOrThrow(importers::RunImport(&store, *plan, nullptr));
   ThrowIfError(store.Flush());
   return summary;
 }

@@ -143,7 +143,7 @@ TEST(CfMappingTest, FillValueNotExactInTheTypeFallsBackToNothingDefaultWithout) 
 
 TEST(CfMappingTest, PlanImportsGriddedVariablesWithTheirCoordinatesAndNotesTheRest) {
   const FileStructure f = ClimateFile();
-  ASSERT_OK_AND_ASSIGN(ImportPlan plan, PlanImport("f.nc", Options(), f));
+  ASSERT_OK_AND_ASSIGN(ImportPlan plan, PlanFileImport("f.nc", Options(), f));
   ASSERT_EQ(plan.meta.variables.size(), 1u);
   EXPECT_EQ(plan.meta.variables[0].name, "T");
   EXPECT_EQ(plan.variables[0].source, f.Find("T"));
@@ -161,21 +161,21 @@ TEST(CfMappingTest, PlanImportsGriddedVariablesWithTheirCoordinatesAndNotesTheRe
 
 TEST(CfMappingTest, PlanErrorsNameTheFileAndTheVariable) {
   FileStructure f = ClimateFile();
-  EXPECT_THAT(PlanImport("f.nc", Options({"Q"}), f).status().message(),
+  EXPECT_THAT(PlanFileImport("f.nc", Options({"Q"}), f).status().message(),
               HasSubstr("'f.nc' has no variable 'Q' to import (it has: T)"));
-  EXPECT_THAT(PlanImport("f.nc", Options({"lat"}), f).status().message(),
+  EXPECT_THAT(PlanFileImport("f.nc", Options({"lat"}), f).status().message(),
               HasSubstr("'f.nc': 'lat' is not a gridded variable (a coordinate); it has: T"));
-  EXPECT_THAT(PlanImport("f.nc", Options({"crs"}), f).status().message(),
+  EXPECT_THAT(PlanFileImport("f.nc", Options({"crs"}), f).status().message(),
               HasSubstr("is not a gridded variable (grid mapping variable)"));
   f.Add(Var("big", NC_FLOAT, {"a", "b", "c", "d", "e"}, {1, 1, 1, 1, 2}));
-  const Status implicit = PlanImport("f.nc", Options(), f).status();
+  const Status implicit = PlanFileImport("f.nc", Options(), f).status();
   EXPECT_TRUE(implicit.IsInvalidArgument());
   EXPECT_THAT(implicit.message(),
               HasSubstr("variable 'big' has 5 dimensions (a, b, c, d, e); GridStore variables "
                         "have at most 4 (t, z, x, y); choose the variables to import with "
                         "--variables"));
   // Choosing the importable variables leaves it as a note.
-  ASSERT_OK_AND_ASSIGN(ImportPlan plan, PlanImport("f.nc", Options({"T"}), f));
+  ASSERT_OK_AND_ASSIGN(ImportPlan plan, PlanFileImport("f.nc", Options({"T"}), f));
   EXPECT_THAT(plan.notes, ::testing::Contains("skipped 'big': 5 dimensions (at most 4)"));
 }
 
@@ -184,7 +184,7 @@ TEST(CfMappingTest, ChosenVariablesComeInFileOrderOnceAndOptionsOverrideGlobalAt
   f.Add(Var("U", NC_FLOAT, {"time", "plev", "lat", "lon"}, {4, 3, 5, 6}));
   importers::NetCdfImportOptions options = Options({"U", "T", "U"});
   options.attributes["title"] = AttributeValue::String("mine");
-  ASSERT_OK_AND_ASSIGN(ImportPlan plan, PlanImport("f.nc", options, f));
+  ASSERT_OK_AND_ASSIGN(ImportPlan plan, PlanFileImport("f.nc", options, f));
   std::vector<std::string> names;
   for (const auto& v : plan.meta.variables) names.push_back(v.name);
   EXPECT_THAT(names, ElementsAre("T", "U"));
@@ -197,7 +197,7 @@ TEST(CfMappingTest, NothingGriddedIsAnErrorListingWhy) {
   f.Add(Var("name", NC_CHAR, {"n"}, {8}));
   f.Add(Var("labels", NC_STRING, {"y", "x"}, {2, 2}));
   f.notes.push_back("skipped group 'g': only the root group is imported");
-  const Status s = PlanImport("f.nc", Options(), f).status();
+  const Status s = PlanFileImport("f.nc", Options(), f).status();
   EXPECT_TRUE(s.IsInvalidArgument());
   // The file's own notes first, then each variable's, in file order.
   EXPECT_THAT(s.message(), HasSubstr("'f.nc' has no gridded variable to import (skipped group "

@@ -31,6 +31,7 @@ using testing::ExpectCliError;
 using testing::ReadFile;
 using testing::RunGridStore;
 using testing::RunResult;
+using testing::ShellQuote;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -418,6 +419,47 @@ TEST_F(CliTest, NetCdfFilesSplitAlongTimeMakeOneDataset) {
   ExpectError(Run({"import", y2001, y2001, "--dataset", "bad"}),
               {"variable 'tos' at a time another of the files has it too"});
   EXPECT_EQ(Run({"info", "bad"}).exit_code, 1);
+}
+
+// Issue 30: an import plans once (importers/import.h), so each file is opened once per import:
+// the two files of a joined import are each opened exactly as often as a one-file import opens
+// its file (the format sniff, then netCDF-C's own opening), never again to plan or write. Seen
+// with strace, which prints every openat of the files.
+TEST_F(CliTest, Issue30EachFileIsOpenedOncePerImport) {
+  const char* env = std::getenv("GRIDSTORE_TEST_DATA");
+  ASSERT_NE(env, nullptr);
+  const std::string tos = std::string(env) + "/tos_O1_2001-2002.nc";
+  ASSERT_EQ(Run({"import", tos, "--dataset", "whole"}).exit_code, 0);
+  const std::string y2001 = dir_.Sub("y2001.nc"), y2002 = dir_.Sub("y2002.nc");
+  for (const auto& [path, origin] : {std::pair{y2001, "0,0,0,0"}, std::pair{y2002, "12,0,0,0"}}) {
+    ASSERT_EQ(Run({"fetch", "whole", "--variables", "tos", "--origin", origin, "--shape",
+                   "12,1,170,180", "-o", path})
+                  .exit_code,
+              0);
+  }
+  const std::string trace = dir_.Sub("trace");
+  const std::string strace =
+      "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" strace -f -qq "
+      "-e trace=open,openat -o " +
+      ShellQuote(trace) + " ";
+  auto opens = [&](const std::string& path) {
+    const std::string calls = ReadFile(trace);
+    size_t n = 0;
+    for (size_t at = calls.find(path); at != std::string::npos; at = calls.find(path, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  RunResult r = RunGridStore(dir_.path().string(), store(), {"import", y2001, "--dataset", "one"},
+                             "", strace);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t alone = opens(y2001);
+  ASSERT_GE(alone, 1u);
+  r = RunGridStore(dir_.path().string(), store(), {"import", y2002, y2001, "--dataset", "two"}, "",
+                   strace);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(opens(y2001), alone);
+  EXPECT_EQ(opens(y2002), alone);
 }
 
 TEST_F(CliTest, RetentionDeletesWhatExpired) {

@@ -2,6 +2,8 @@
 //
 // `gridstore import FILE... --dataset ID ...`: NetCDF files (split along time), or GRIB files (one
 // run, possibly arriving step by step with --append), become a dataset.
+#include "gridstore/importers/import.h"
+
 #include <malloc.h>
 #include <unistd.h>
 
@@ -14,8 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/importers/grib/grib_importer.h"
-#include "gridstore/importers/netcdf/netcdf_importer.h"
 #include "gridstore/model/names.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
@@ -101,10 +101,11 @@ Result<std::map<std::string, int>> ParseKeepFlags(const std::vector<std::string>
   return keep;
 }
 
-// Every option checked and turned into import options; *threads gets --threads (0: one per core).
-Result<importers::NetCdfImportOptions> ImportOptions(const ImportArgs& args, int* threads) {
+// Every option checked and turned into import options (whether each applies to the files'
+// format is PlanImport's to say); *threads gets --threads (0: one per core).
+Result<importers::ImportOptions> ImportOptions(const ImportArgs& args, int* threads) {
   GRIDSTORE_RETURN_IF_ERROR(grid::ValidateDataSetId(args.dataset).WithContext("--dataset"));
-  importers::NetCdfImportOptions options;
+  importers::ImportOptions options;
   options.dataset_id = args.dataset;
   if (args.variables) {
     GRIDSTORE_ASSIGN_OR_RETURN(options.variables, ParseNameList(*args.variables, "--variables"));
@@ -134,6 +135,23 @@ Result<importers::NetCdfImportOptions> ImportOptions(const ImportArgs& args, int
                                ParseIntegerFlag(*args.threads, "--threads", 1, kMaxThreads));
     *threads = static_cast<int>(n);
     options.inflate_threads = *threads;  // the same number inflate netCDF-4 chunks
+  }
+  if (args.type) {
+    if (*args.type != "float32" && *args.type != "float64") {
+      return Status::InvalidArgument("--type must be float32 or float64, not " + Quote(*args.type));
+    }
+    options.type = *args.type == "float64" ? grid::DataType::kFloat64 : grid::DataType::kFloat32;
+  }
+  options.append = args.append;
+  options.finish = args.finish;
+  if (args.expected_steps) {
+    GRIDSTORE_ASSIGN_OR_RETURN(
+        options.expected_steps,
+        ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1, int64_t{1} << 31));
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(const bool wants_series, WantsSeriesLayout(args));
+  if (wants_series) {
+    GRIDSTORE_ASSIGN_OR_RETURN(options.series, ParseSeriesOptions(args.series));
   }
   return options;
 }
@@ -166,86 +184,6 @@ void PrintSummary(const importers::ImportSummary& summary, const std::vector<std
   }
 }
 
-// A GRIB file: the same options, and --type (float32 or float64).
-Result<importers::GribImportOptions> GribOptions(const ImportArgs& args,
-                                                 const importers::NetCdfImportOptions& netcdf) {
-  if (args.variables) {
-    return Status::InvalidArgument(Quote(args.files[0]) +
-                                   " is GRIB: --variables applies to NetCDF files only (every "
-                                   "field of a GRIB file is imported)");
-  }
-  if (!netcdf.keep_bits.empty() || !netcdf.keep_digits.empty()) {
-    return Status::InvalidArgument(Quote(args.files[0]) +
-                                   " is GRIB: --keep-bits and --keep-digits apply to NetCDF files "
-                                   "only (GRIB values are already packed to a precision)");
-  }
-  importers::GribImportOptions options;
-  options.dataset_id = netcdf.dataset_id;
-  options.attributes = netcdf.attributes;
-  options.layout = netcdf.layout;
-  options.overwrite = netcdf.overwrite;
-  options.append = args.append;
-  options.finish = args.finish;
-  if (args.expected_steps) {
-    GRIDSTORE_ASSIGN_OR_RETURN(
-        options.expected_steps,
-        ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1, int64_t{1} << 31));
-  }
-  if ((options.finish || options.expected_steps > 0) && !options.append) {
-    return Status::InvalidArgument("--finish and --expected-steps apply with --append");
-  }
-  if (options.append && options.overwrite) {
-    return Status::InvalidArgument("--append and --overwrite exclude each other");
-  }
-  if (args.type && *args.type != "float32") {
-    if (*args.type != "float64") {
-      return Status::InvalidArgument("--type must be float32 or float64, not " + Quote(*args.type));
-    }
-    options.type = grid::DataType::kFloat64;
-  }
-  return options;
-}
-
-// Opens the store and runs `import(store, on_progress)` with progress on stderr, then settles
-// the store and prints the summary.
-template <typename ImportFn>
-Status ImportWithProgress(const CommandContext& context, const ImportArgs& args, int threads,
-                          ImportFn import) {
-  // The series layout, if asked for: checked before the store is opened.
-  GRIDSTORE_ASSIGN_OR_RETURN(const bool wants_series, WantsSeriesLayout(args));
-  std::optional<grid::SeriesLayout> series;
-  if (wants_series) {
-    GRIDSTORE_ASSIGN_OR_RETURN(series, ParseSeriesOptions(args.series));
-  }
-  GRIDSTORE_ASSIGN_OR_RETURN(auto store,
-                             context.OpenStore({.create_if_missing = true, .threads = threads}));
-  ProgressReporter progress(stderr, isatty(STDERR_FILENO));
-  auto summary = import(store.get(), [&](const importers::ImportProgress& p) {
-    progress.Update(p.bytes_done, p.bytes_total, EscapeBytes(p.variable));
-  });
-  progress.Finish();
-  if (!summary.ok()) return summary.status();
-  GRIDSTORE_RETURN_IF_ERROR(Settle(store.get()));
-  PrintSummary(*summary, args.files);
-  if (!series) return Status::OK();
-  if (summary->status != grid::kStatusDone) {
-    std::printf(
-        "the series layout is added when the run is complete (the import that "
-        "finishes it, given --layouts plane,series too)\n");
-    return Status::OK();
-  }
-  grid::RelayoutOptions options;
-  options.on_progress = [&](int64_t done, int64_t total) {
-    progress.Update(done, total, "series blocks");
-  };
-  auto report = store->AddSeriesLayout(args.dataset, *series, options);
-  progress.Finish();
-  GRIDSTORE_RETURN_IF_ERROR(report.status());
-  GRIDSTORE_RETURN_IF_ERROR(Settle(store.get()));
-  PrintSeriesReport(args.dataset, *series, *report, static_cast<uint64_t>(summary->stored_bytes));
-  return Status::OK();
-}
-
 // An import allocates and frees planes of megabytes at a high rate (decoded fields, planes, GRIB
 // messages). glibc maps each such block afresh and unmaps it on free, so every plane costs page
 // faults; keeping them in the heap reuses the memory instead (measured: 5% of a GRIB import's
@@ -255,47 +193,38 @@ void KeepLargeBlocksInTheHeap() {
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
 }
 
-Status RunImport(const CommandContext& context, const ImportArgs& args) {
+Status Import(const CommandContext& context, const ImportArgs& args) {
   KeepLargeBlocksInTheHeap();
-  // Every option first, then the file, then the layout as a whole: only then the store, so that a
-  // mistake anywhere leaves no store (or no empty one) behind. The format is the file's content's
-  // (GRIB, else NetCDF), never its name's.
+  // Every option, then the files (importers/import.h: planned once, before the store is opened,
+  // so that a mistake anywhere leaves no store, or no empty one, behind).
   int threads = 0;
-  GRIDSTORE_ASSIGN_OR_RETURN(importers::NetCdfImportOptions options, ImportOptions(args, &threads));
-  size_t grib = 0;
-  for (const std::string& file : args.files) grib += importers::IsGribFile(file) ? 1 : 0;
-  if (grib > 0) {
-    if (grib < args.files.size()) {
-      for (const std::string& file : args.files) {
-        if (!importers::IsGribFile(file)) {
-          return Status::InvalidArgument(
-              Quote(file) + " is not GRIB, but " +
-              Quote(args.files[0] == file ? args.files.back() : args.files[0]) +
-              " is: one dataset comes from files of one format");
-        }
-      }
-    }
-    GRIDSTORE_ASSIGN_OR_RETURN(importers::GribImportOptions grib_options,
-                               GribOptions(args, options));
-    // Planned before the store is opened: a bad file leaves no store behind.
-    GRIDSTORE_ASSIGN_OR_RETURN(auto plan, importers::PlanGribImport(args.files, grib_options));
-    return ImportWithProgress(context, args, threads,
-                              [&](grid::GridStore* store, auto on_progress) {
-                                return importers::RunGribImport(store, *plan, on_progress);
-                              });
+  GRIDSTORE_ASSIGN_OR_RETURN(importers::ImportOptions options, ImportOptions(args, &threads));
+  GRIDSTORE_ASSIGN_OR_RETURN(auto plan, importers::PlanImport(args.files, options));
+  GRIDSTORE_ASSIGN_OR_RETURN(auto store,
+                             context.OpenStore({.create_if_missing = true, .threads = threads}));
+  ProgressReporter progress(stderr, isatty(STDERR_FILENO));
+  importers::SeriesOutcome series;
+  auto summary = importers::RunImport(
+      store.get(), *plan,
+      [&](const importers::ImportProgress& p) {
+        progress.Update(p.bytes_done, p.bytes_total, EscapeBytes(p.variable));
+      },
+      &series, [&](int64_t done, int64_t total) { progress.Update(done, total, "series blocks"); });
+  progress.Finish();
+  if (!summary.ok()) return summary.status();
+  GRIDSTORE_RETURN_IF_ERROR(Settle(store.get()));
+  PrintSummary(*summary, args.files);
+  if (!options.series) return Status::OK();
+  GRIDSTORE_RETURN_IF_ERROR(series.status);
+  if (!series.added) {
+    std::printf(
+        "the series layout is added when the run is complete (the import that finishes it, "
+        "given --layouts plane,series too)\n");
+    return Status::OK();
   }
-  if (args.type || args.append || args.finish || args.expected_steps) {
-    return Status::InvalidArgument(
-        std::string(args.type ? "--type" : "--append, --finish and --expected-steps") +
-        " apply to GRIB files; " + Quote(args.files[0]) + " is not GRIB");
-  }
-  GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta,
-                             importers::ReadNetCdfFilesMeta(args.files, options));
-  GRIDSTORE_RETURN_IF_ERROR(meta.Validate().WithContext("importing " + Quote(args.files[0])));
-  return ImportWithProgress(context, args, threads, [&](grid::GridStore* store, auto on_progress) {
-    options.on_progress = on_progress;
-    return importers::ImportNetCdfFiles(store, args.files, options);
-  });
+  PrintSeriesReport(args.dataset, *options.series, series.report,
+                    static_cast<uint64_t>(summary->stored_bytes));
+  return Status::OK();
 }
 }  // namespace
 Command RegisterImport(CLI::App& parent, const CommandContext& context) {
@@ -355,7 +284,7 @@ Command RegisterImport(CLI::App& parent, const CommandContext& context) {
                     "and area time series (see relayout)")
       ->type_name("plane[,series]");
   AddSeriesOptions(app, &args->series);
-  return {app, Done([&context, args] { return RunImport(context, *args); })};
+  return {app, Done([&context, args] { return Import(context, *args); })};
 }
 
 }  // namespace gridstore::tools

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "gridstore/importers/grib/grib_importer.h"
+#include "gridstore/importers/import.h"
 #include "gridstore/model/names.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
@@ -261,7 +262,7 @@ void Quarantine(const std::string& file, const std::string& folder, const Status
 // Appends one dataset's ready files, each on its own, skipping those the run already holds.
 // Returns how many failed.
 int IngestFiles(grid::GridStore* store, const std::string& id,
-                const std::vector<std::string>& files, importers::GribImportOptions options,
+                const std::vector<std::string>& files, importers::ImportOptions options,
                 const std::string& quarantine, std::map<std::string, Seen>* seen) {
   std::set<std::string> held;
   if (auto meta = store->GetDataSetMeta(id); meta.ok()) {
@@ -280,8 +281,11 @@ int IngestFiles(grid::GridStore* store, const std::string& id,
       continue;
     }
     Status checked = CheckInChild(file);
-    Result<importers::ImportSummary> summary =
-        checked.ok() ? importers::ImportGrib(store, file, options) : checked;
+    Result<importers::ImportSummary> summary = checked;
+    if (checked.ok()) {
+      auto plan = importers::PlanImport({file}, options);
+      summary = plan.ok() ? importers::RunImport(store, **plan, nullptr) : plan.status();
+    }
     if (!summary.ok()) {
       std::fprintf(stderr, "gridstore ingest: %s\n",
                    SanitizeMessage(summary.status().ToString(), false).c_str());
@@ -304,7 +308,7 @@ int IngestFiles(grid::GridStore* store, const std::string& id,
 Status RunIngest(const CommandContext& context, const IngestArgs& args) {
   GRIDSTORE_ASSIGN_OR_RETURN(NamePattern pattern, CompilePattern(args.pattern));
   GRIDSTORE_RETURN_IF_ERROR(CheckTemplate(pattern, args.dataset));
-  importers::GribImportOptions options;
+  importers::ImportOptions options;
   options.append = true;
   options.sources_attribute = std::string(kSourcesAttribute);
   if (args.expected_steps) {
@@ -312,11 +316,11 @@ Status RunIngest(const CommandContext& context, const IngestArgs& args) {
         options.expected_steps,
         ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1, int64_t{1} << 31));
   }
-  if (args.type && *args.type != "float32") {
-    if (*args.type != "float64") {
+  if (args.type) {
+    if (*args.type != "float32" && *args.type != "float64") {
       return Status::InvalidArgument("--type must be float32 or float64, not " + Quote(*args.type));
     }
-    options.type = grid::DataType::kFloat64;
+    options.type = *args.type == "float64" ? grid::DataType::kFloat64 : grid::DataType::kFloat32;
   }
   int64_t interval_ms = 2000;
   if (args.interval) {

@@ -41,7 +41,7 @@ using internal_importers::NcFile;
 using internal_importers::NetCdfLock;
 using internal_importers::NetCdfMutex;
 using internal_importers::OpenNetCdf;
-using internal_importers::PlanImport;
+using internal_importers::PlanFileImport;
 using internal_importers::PlanSlabs;
 using internal_importers::ReadCoordinateValues;
 using internal_importers::ReadStructure;
@@ -50,86 +50,53 @@ using internal_importers::WritePlanes;
 
 }  // namespace
 
-namespace {
-
-// An import's file, opened and read, and what importing it writes.
+// An import's file, opened and read, and what importing it writes (NetCdfImportPlan's parts).
 struct OpenedImport {
+  std::string path;
   std::unique_ptr<NcFile> file;
   std::unique_ptr<FileStructure> structure;  // the plan points into it
+  NetCdfImportOptions options;               // the options it was planned with
   ImportPlan plan;
   SlabPlan slabs;
+  std::vector<int64_t> t_of;  // the file's t -> the dataset's (empty: the same)
 };
 
-// Opens `path` and plans its import: everything that can be checked is checked before the
-// first write. The netCDF lock (the library is not thread-safe) is held only here, around netCDF
-// calls, never across store I/O, so other imports and exports in this process wait on nothing
-// but netCDF.
-Result<OpenedImport> OpenAndPlan(const std::string& path, const NetCdfImportOptions& options) {
-  GRIDSTORE_RETURN_IF_ERROR(internal_importers::LoadNetCdf());
+namespace {
+
+// Plans the import of the opened file with `options`: everything that can be checked is checked
+// before the first write. The netCDF lock (the library is not thread-safe) is held only here,
+// around netCDF calls, never across store I/O, so other imports and exports in this process wait
+// on nothing but netCDF.
+Status PlanOpened(const NetCdfImportOptions& options, OpenedImport* opened) {
   NetCdfLock lock(NetCdfMutex());
-  OpenedImport opened;
-  GRIDSTORE_ASSIGN_OR_RETURN(opened.file, OpenNetCdf(path));
-  const int ncid = opened.file->id();
-  GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(ncid, path));
-  opened.structure = std::make_unique<FileStructure>(std::move(structure));
-  GRIDSTORE_ASSIGN_OR_RETURN(opened.plan, PlanImport(path, options, *opened.structure));
-  GRIDSTORE_RETURN_IF_ERROR(internal_importers::PlanPrecision(path, options, &opened.plan));
-  GRIDSTORE_RETURN_IF_ERROR(ReadCoordinateValues(ncid, path, &opened.plan));
-  GRIDSTORE_RETURN_IF_ERROR(opened.plan.meta.Validate().WithContext("importing " + Quote(path)));
-  opened.slabs = PlanSlabs(ncid, opened.plan, options.memory_budget_bytes);
+  const int ncid = opened->file->id();
+  opened->options = options;
+  GRIDSTORE_ASSIGN_OR_RETURN(opened->plan,
+                             PlanFileImport(opened->path, options, *opened->structure));
+  GRIDSTORE_RETURN_IF_ERROR(
+      internal_importers::PlanPrecision(opened->path, options, &opened->plan));
+  GRIDSTORE_RETURN_IF_ERROR(ReadCoordinateValues(ncid, opened->path, &opened->plan));
+  GRIDSTORE_RETURN_IF_ERROR(
+      opened->plan.meta.Validate().WithContext("importing " + Quote(opened->path)));
+  opened->slabs = PlanSlabs(ncid, opened->plan, options.memory_budget_bytes);
+  return Status::OK();
+}
+
+// Opens `path` (once per import: the plan keeps it open) and plans it.
+Result<std::unique_ptr<OpenedImport>> OpenAndPlan(const std::string& path,
+                                                  const NetCdfImportOptions& options) {
+  GRIDSTORE_RETURN_IF_ERROR(internal_importers::LoadNetCdf());
+  auto opened = std::make_unique<OpenedImport>();
+  opened->path = path;
+  {
+    NetCdfLock lock(NetCdfMutex());
+    GRIDSTORE_ASSIGN_OR_RETURN(opened->file, OpenNetCdf(path));
+    GRIDSTORE_ASSIGN_OR_RETURN(FileStructure structure, ReadStructure(opened->file->id(), path));
+    opened->structure = std::make_unique<FileStructure>(std::move(structure));
+  }
+  GRIDSTORE_RETURN_IF_ERROR(PlanOpened(options, opened.get()));
   return opened;
 }
-
-}  // namespace
-
-Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
-                                         const NetCdfImportOptions& options,
-                                         std::vector<std::string>* notes) {
-  GRIDSTORE_ASSIGN_OR_RETURN(OpenedImport opened, OpenAndPlan(path, options));
-  if (notes) *notes = std::move(opened.plan.notes);
-  return std::move(opened.plan.meta);
-}
-
-Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& path,
-                                   const NetCdfImportOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
-  if (options.dataset_id.empty()) {
-    return Status::InvalidArgument("no dataset id given for importing " + Quote(path));
-  }
-  GRIDSTORE_ASSIGN_OR_RETURN(OpenedImport opened, OpenAndPlan(path, options));
-  ImportPlan& plan = opened.plan;
-  const SlabPlan& slabs = opened.slabs;
-  const int ncid = opened.file->id();
-  DataSetMeta& meta = plan.meta;
-
-  // Whole or absent (internal/dataset_publish.h): INIT while written, DONE when whole; a
-  // failure removes what was written (a replacement leaves the old dataset as it was).
-  grid::WriteGridOptions write_options;
-  write_options.max_pending_bytes = slabs.max_pending;
-  write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
-  GRIDSTORE_ASSIGN_OR_RETURN(auto publisher, internal_importers::DatasetPublisher::Begin(
-                                                 store, meta, options.overwrite, write_options));
-  internal_importers::WriteTally tally;
-  GRIDSTORE_RETURN_IF_ERROR(
-      WritePlanes(path, options, plan, ncid, slabs, publisher->writer(), &tally));
-  GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
-  const grid::WriteStats& stats = publisher->stats();
-
-  ImportSummary summary;
-  summary.dataset_id = meta.id;
-  summary.variables = static_cast<int>(meta.variables.size());
-  summary.planes = stats.planes;
-  summary.raw_bytes = stats.raw_bytes;
-  summary.stored_bytes = stats.stored_bytes;
-  summary.peak_buffered_bytes = tally.peak;
-  summary.planes_from_chunks = tally.planes_from_chunks;
-  summary.notes = std::move(plan.notes);
-  summary.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return summary;
-}
-
-namespace {
 
 // The first time of `meta` (its time coordinate: the variables' t dimension), as a date.
 Result<grid::CivilTime> FirstTime(const DataSetMeta& meta, const std::string& path) {
@@ -152,122 +119,166 @@ bool Before(const grid::CivilTime& a, const grid::CivilTime& b) {
          std::tie(b.year, b.month, b.day, b.hour, b.minute, b.microsecond);
 }
 
-// The files' metas joined along time, in time order: *order gets the files' order, *t_of each
-// file's t -> the dataset's, *along_time each file's variables along time (the others, such as a
-// land mask, are taken from the first file).
-Result<DataSetMeta> JoinAlongTime(const std::vector<std::string>& paths,
-                                  const NetCdfImportOptions& options, std::vector<size_t>* order,
-                                  std::vector<std::vector<int64_t>>* t_of,
-                                  std::vector<std::vector<std::string>>* along_time,
-                                  std::vector<std::string>* notes) {
-  std::vector<DataSetMeta> metas;
+}  // namespace
+
+struct NetCdfImportPlan {
+  NetCdfImportOptions options;
+  std::vector<std::unique_ptr<OpenedImport>> files;  // in time order; each written in turn
+  DataSetMeta meta;                                  // the dataset the files make together
+  std::vector<std::string> notes;
+};
+
+namespace {
+
+// The files joined along time, in time order: each file's t -> the dataset's, and each later
+// file replanned (from the structure already read, not opened again) for its variables along
+// time only (the others, such as a land mask, come from the first file).
+Status JoinAlongTime(NetCdfImportPlan* plan) {
   std::vector<grid::CivilTime> first;
-  for (const std::string& path : paths) {
-    std::vector<std::string> file_notes;
-    GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, ReadNetCdfMeta(path, options, &file_notes));
-    GRIDSTORE_ASSIGN_OR_RETURN(grid::CivilTime t0, FirstTime(meta, path));
-    metas.push_back(std::move(meta));
+  for (const auto& file : plan->files) {
+    GRIDSTORE_ASSIGN_OR_RETURN(grid::CivilTime t0, FirstTime(file->plan.meta, file->path));
     first.push_back(t0);
-    if (notes->empty()) *notes = std::move(file_notes);
   }
-  order->resize(paths.size());
-  for (size_t i = 0; i < paths.size(); ++i) (*order)[i] = i;
-  std::stable_sort(order->begin(), order->end(),
+  std::vector<size_t> order(plan->files.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return Before(first[a], first[b]); });
-  t_of->assign(paths.size(), {});
-  DataSetMeta joined = metas[order->front()];
-  for (int64_t t = 0; t < joined.variables.front().shape[grid::kT]; ++t) {
-    (*t_of)[order->front()].push_back(t);
-  }
+  std::vector<std::unique_ptr<OpenedImport>> sorted;
+  for (size_t i : order) sorted.push_back(std::move(plan->files[i]));
+  plan->files = std::move(sorted);
+  DataSetMeta joined = plan->files.front()->plan.meta;
   std::set<std::pair<std::string, int64_t>> written;
-  along_time->assign(paths.size(), {});
-  for (size_t k = 0; k < order->size(); ++k) {
-    const size_t i = (*order)[k];
-    if (k > 0) {
+  std::vector<std::unique_ptr<OpenedImport>> kept;
+  for (size_t k = 0; k < plan->files.size(); ++k) {
+    OpenedImport& file = *plan->files[k];
+    std::vector<int64_t> t_of;
+    if (k == 0) {
+      for (int64_t t = 0; t < joined.variables.front().shape[grid::kT]; ++t) t_of.push_back(t);
+    } else {
       GRIDSTORE_ASSIGN_OR_RETURN(
           internal_importers::RunMerge merge,
-          internal_importers::MergeIntoRun(joined, metas[i], Quote(paths[i])));
+          internal_importers::MergeIntoRun(joined, file.plan.meta, Quote(file.path)));
       joined = std::move(merge.merged);
-      (*t_of)[i] = std::move(merge.t_of);
+      t_of = std::move(merge.t_of);
     }
-    for (const grid::VariableMeta& v : metas[i].variables) {
+    std::vector<std::string> along_time;
+    for (const grid::VariableMeta& v : file.plan.meta.variables) {
       if (v.dimension_names[grid::kT].empty()) continue;
-      (*along_time)[i].push_back(v.name);
-      for (int64_t t : (*t_of)[i]) {
+      along_time.push_back(v.name);
+      for (int64_t t : t_of) {
         if (!written.insert({v.name, t}).second) {
-          return Status::InvalidArgument(Quote(paths[i]) + ": variable " + Quote(v.name) +
+          return Status::InvalidArgument(Quote(file.path) + ": variable " + Quote(v.name) +
                                          " at a time another of the files has it too");
         }
       }
     }
+    file.t_of = std::move(t_of);
+    if (k > 0 && along_time.size() != file.plan.meta.variables.size()) {
+      if (along_time.empty()) continue;  // nothing of it along time: not read at all
+      NetCdfImportOptions file_options = plan->options;
+      file_options.variables = along_time;
+      auto not_here = [&](const auto& entry) {
+        return std::find(along_time.begin(), along_time.end(), entry.first) == along_time.end();
+      };
+      std::erase_if(file_options.keep_bits, not_here);
+      std::erase_if(file_options.keep_digits, not_here);
+      GRIDSTORE_RETURN_IF_ERROR(PlanOpened(file_options, &file));
+    }
+    kept.push_back(std::move(plan->files[k]));
   }
-  return joined;
+  plan->files = std::move(kept);
+  plan->meta = std::move(joined);
+  return Status::OK();
 }
 
 }  // namespace
 
+Result<std::shared_ptr<const NetCdfImportPlan>> PlanNetCdfImport(
+    const std::vector<std::string>& paths, const NetCdfImportOptions& options) {
+  if (paths.empty()) return Status::InvalidArgument("no NetCDF file given to import");
+  auto plan = std::make_shared<NetCdfImportPlan>();
+  plan->options = options;
+  for (const std::string& path : paths) {
+    GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<OpenedImport> opened, OpenAndPlan(path, options));
+    if (plan->files.empty()) plan->notes = opened->plan.notes;
+    plan->files.push_back(std::move(opened));
+  }
+  if (plan->files.size() == 1) {
+    plan->meta = plan->files.front()->plan.meta;
+  } else {
+    GRIDSTORE_RETURN_IF_ERROR(JoinAlongTime(plan.get()));
+  }
+  return std::shared_ptr<const NetCdfImportPlan>(std::move(plan));
+}
+
+const grid::DataSetMeta& PlannedMeta(const NetCdfImportPlan& plan) { return plan.meta; }
+const std::vector<std::string>& PlannedNotes(const NetCdfImportPlan& plan) { return plan.notes; }
+
+Result<ImportSummary> RunNetCdfImport(grid::GridStore* store, const NetCdfImportPlan& plan,
+                                      std::function<void(const ImportProgress&)> on_progress) {
+  const auto started = std::chrono::steady_clock::now();
+  if (plan.meta.id.empty()) return Status::InvalidArgument("no dataset id given to import");
+  // Whole or absent (internal/dataset_publish.h): INIT while written, DONE when whole; a
+  // failure removes what was written (a replacement leaves the old dataset as it was).
+  grid::WriteGridOptions write_options;
+  write_options.max_pending_bytes = plan.files.size() == 1 ? plan.files.front()->slabs.max_pending
+                                                           : plan.options.memory_budget_bytes / 2;
+  write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
+  GRIDSTORE_ASSIGN_OR_RETURN(auto publisher,
+                             internal_importers::DatasetPublisher::Begin(
+                                 store, plan.meta, plan.options.overwrite, write_options));
+  ImportSummary summary;
+  for (const auto& file : plan.files) {
+    NetCdfImportOptions options = file->options;
+    if (on_progress) options.on_progress = on_progress;
+    internal_importers::WriteTally tally;
+    GRIDSTORE_RETURN_IF_ERROR(WritePlanes(file->path, options, file->plan, file->file->id(),
+                                          file->slabs, publisher->writer(), &tally,
+                                          plan.files.size() == 1 ? nullptr : &file->t_of));
+    summary.peak_buffered_bytes = std::max(summary.peak_buffered_bytes, tally.peak);
+    summary.planes_from_chunks += tally.planes_from_chunks;
+  }
+  GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
+  const grid::WriteStats& stats = publisher->stats();
+  summary.dataset_id = plan.meta.id;
+  summary.variables = static_cast<int>(plan.meta.variables.size());
+  summary.planes = stats.planes;
+  summary.raw_bytes = stats.raw_bytes;
+  summary.stored_bytes = stats.stored_bytes;
+  summary.notes = plan.notes;
+  summary.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return summary;
+}
+
+Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
+                                         const NetCdfImportOptions& options,
+                                         std::vector<std::string>* notes) {
+  GRIDSTORE_ASSIGN_OR_RETURN(auto plan, PlanNetCdfImport({path}, options));
+  if (notes) *notes = plan->notes;
+  return plan->meta;
+}
+
+Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& path,
+                                   const NetCdfImportOptions& options) {
+  return ImportNetCdfFiles(store, {path}, options);
+}
+
 Result<grid::DataSetMeta> ReadNetCdfFilesMeta(const std::vector<std::string>& paths,
                                               const NetCdfImportOptions& options) {
-  if (paths.size() == 1) return ReadNetCdfMeta(paths[0], options);
-  std::vector<size_t> order;
-  std::vector<std::vector<int64_t>> t_of;
-  std::vector<std::vector<std::string>> along_time;
-  std::vector<std::string> notes;
-  return JoinAlongTime(paths, options, &order, &t_of, &along_time, &notes);
+  GRIDSTORE_ASSIGN_OR_RETURN(auto plan, PlanNetCdfImport(paths, options));
+  return plan->meta;
 }
 
 Result<ImportSummary> ImportNetCdfFiles(grid::GridStore* store,
                                         const std::vector<std::string>& paths,
                                         const NetCdfImportOptions& options) {
-  if (paths.size() == 1) return ImportNetCdf(store, paths[0], options);
-  if (paths.empty()) return Status::InvalidArgument("no NetCDF file given to import");
-  const auto started = std::chrono::steady_clock::now();
-  ImportSummary summary;
-  std::vector<size_t> order;
-  std::vector<std::vector<int64_t>> t_of;
-  std::vector<std::vector<std::string>> along_time;
-  GRIDSTORE_ASSIGN_OR_RETURN(
-      DataSetMeta meta, JoinAlongTime(paths, options, &order, &t_of, &along_time, &summary.notes));
-  grid::WriteGridOptions write_options;
-  write_options.max_pending_bytes = options.memory_budget_bytes / 2;
-  write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
-  GRIDSTORE_ASSIGN_OR_RETURN(auto publisher, internal_importers::DatasetPublisher::Begin(
-                                                 store, meta, options.overwrite, write_options));
-  for (size_t i : order) {
-    // Opened again, one file at a time, and checked against what was planned. Variables without
-    // time come from the first file only.
-    NetCdfImportOptions file_options = options;
-    if (i != order.front()) {
-      file_options.variables = along_time[i];
-      auto not_here = [&](const auto& entry) {
-        return std::find(along_time[i].begin(), along_time[i].end(), entry.first) ==
-               along_time[i].end();
-      };
-      std::erase_if(file_options.keep_bits, not_here);
-      std::erase_if(file_options.keep_digits, not_here);
-    }
-    if (file_options.variables.empty() && i != order.front()) continue;
-    GRIDSTORE_ASSIGN_OR_RETURN(OpenedImport opened, OpenAndPlan(paths[i], file_options));
-    if (opened.plan.meta.variables.size() > meta.variables.size() ||
-        (i != order.front() &&
-         static_cast<int64_t>(t_of[i].size()) != opened.plan.meta.variables[0].shape[grid::kT])) {
-      return Status::Aborted(Quote(paths[i]) + " changed while it was imported");
-    }
-    internal_importers::WriteTally tally;
-    GRIDSTORE_RETURN_IF_ERROR(WritePlanes(paths[i], file_options, opened.plan, opened.file->id(),
-                                          opened.slabs, publisher->writer(), &tally, &t_of[i]));
-    summary.peak_buffered_bytes = std::max(summary.peak_buffered_bytes, tally.peak);
-    summary.planes_from_chunks += tally.planes_from_chunks;
+  if (options.dataset_id.empty()) {
+    return Status::InvalidArgument("no dataset id given for importing " +
+                                   (paths.empty() ? std::string("no file") : Quote(paths[0])));
   }
-  GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
-  summary.dataset_id = meta.id;
-  summary.variables = static_cast<int>(meta.variables.size());
-  summary.planes = publisher->stats().planes;
-  summary.raw_bytes = publisher->stats().raw_bytes;
-  summary.stored_bytes = publisher->stats().stored_bytes;
-  summary.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return summary;
+  GRIDSTORE_ASSIGN_OR_RETURN(auto plan, PlanNetCdfImport(paths, options));
+  return RunNetCdfImport(store, *plan, options.on_progress);
 }
 
 }  // namespace gridstore::importers

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,19 @@ Result<grid::DataSetMeta> ReadNetCdfFilesMeta(const std::vector<std::string>& pa
 Result<ImportSummary> ImportNetCdfFiles(grid::GridStore* store,
                                         const std::vector<std::string>& paths,
                                         const NetCdfImportOptions& options);
+
+// The same in two halves (importers/import.h's PlanImport and RunImport are built on them): the
+// files opened once, checked, joined along time and planned; then written. The plan keeps the
+// files open until it is destroyed. PlanNetCdfImport errors as ReadNetCdfFilesMeta,
+// RunNetCdfImport as ImportNetCdfFiles. `on_progress`, if set, replaces the options' callback.
+struct NetCdfImportPlan;
+Result<std::shared_ptr<const NetCdfImportPlan>> PlanNetCdfImport(
+    const std::vector<std::string>& paths, const NetCdfImportOptions& options);
+const grid::DataSetMeta& PlannedMeta(const NetCdfImportPlan& plan);
+const std::vector<std::string>& PlannedNotes(const NetCdfImportPlan& plan);
+Result<ImportSummary> RunNetCdfImport(
+    grid::GridStore* store, const NetCdfImportPlan& plan,
+    std::function<void(const ImportProgress&)> on_progress = nullptr);
 
 }  // namespace gridstore::importers
 

@@ -505,9 +505,9 @@ static void AddCoordinate(const NcVariable& v, const References& refs,
   plan->coordinate_sources.push_back({&v});
 }
 
-Result<ImportPlan> PlanImport(const std::string& path,
-                              const importers::NetCdfImportOptions& options,
-                              const FileStructure& file) {
+Result<ImportPlan> PlanFileImport(const std::string& path,
+                                  const importers::NetCdfImportOptions& options,
+                                  const FileStructure& file) {
   const FileStructure* f = &file;
   ImportPlan plan;
   plan.notes = f->notes;

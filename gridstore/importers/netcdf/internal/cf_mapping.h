@@ -125,9 +125,9 @@ struct ImportPlan {
 // What importing `f` (the file at `path`, for messages) with `options` writes. InvalidArgument
 // naming the file and the variable for a variable that cannot be imported (not found, not
 // gridded, more than 4 dimensions) or when nothing can be.
-Result<ImportPlan> PlanImport(const std::string& path,
-                              const importers::NetCdfImportOptions& options,
-                              const FileStructure& f);
+Result<ImportPlan> PlanFileImport(const std::string& path,
+                                  const importers::NetCdfImportOptions& options,
+                                  const FileStructure& f);
 
 // Attribute helpers: the attribute, or null; a string attribute's text, or "".
 const grid::AttributeValue* FindAttribute(const grid::Attributes& attributes,
