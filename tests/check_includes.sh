@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the module boundaries of STYLE.md: who may include whom. Prints every violation.
+# Checks the module boundaries of docs/architecture.md: who may include whom. Prints every violation.
 #   check_includes.sh SOURCE_DIR
 set -uo pipefail
 # !(name) patterns: "every header but the backend's internal one", so new headers are checked too.
