@@ -299,7 +299,7 @@ void TimeCachedRun(Run* run, const Request& request, uint64_t validated, int i, 
     const Output out = e->Fetch(request);
     CheckTimed(out, validated, qr->query, i, e->name());
     // A framed store caches only whole-block decodes: a point or a narrow box decodes its
-    // frames again (docs/design-notes.md).
+    // frames again (docs/design/blocks-and-layouts.md).
     if (out.stats.cache_hits != out.stats.blocks && !run->framed_store) {
       Die(e->name() + ": expected every block from the cache, got " +
           std::to_string(out.stats.cache_hits) + " of " + std::to_string(out.stats.blocks));

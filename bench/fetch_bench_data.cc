@@ -424,7 +424,7 @@ json ImportStore(const Options& o, const std::string& from, const std::string& d
     summary = CheckResult(importers::ImportNetCdf(store.get(), from, options), "importing " + from);
   }
   // Reopening read-write replays the import's write-ahead log into table files and deletes it
-  // (docs/BENCHMARKS.md, "Bytes after import vs settled"); without this every read-only open of
+  // (docs/benchmarks.md, "Bytes after import vs settled"); without this every read-only open of
   // the benchmark would replay gigabytes of log.
   const uint64_t after_import = TreeBytes(dir);
   const auto settle_start = Clock::now();

@@ -1,6 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 //
-// The fetch queries of the performance issue (docs/BENCHMARKS.md, "Fetch"), shared by every
+// The fetch queries of the performance issue (docs/benchmarks.md, "Fetch"), shared by every
 // benchmark that times them: fetch_bench (GridStore vs netCDF-C) and rados_bench (RADOS vs
 // RocksDB). Same seed, same boxes.
 #ifndef GRIDSTORE_BENCH_FETCH_QUERIES_H_

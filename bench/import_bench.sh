@@ -41,7 +41,7 @@ VAR=thetao
 
 die() { echo "import_bench: $*" >&2; exit 1; }
 for tool in "$GRIDSTORE" "$GENERATOR"; do
-  [[ -x $tool ]] || die "$tool is missing: build with -DGRIDSTORE_BUILD_BENCHMARKS=ON (see docs/BENCHMARKS.md)"
+  [[ -x $tool ]] || die "$tool is missing: build with -DGRIDSTORE_BUILD_BENCHMARKS=ON (see docs/benchmarks.md)"
 done
 command -v nccopy >/dev/null || die "nccopy is not installed (Debian: netcdf-bin)"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time is not installed (Debian: time)"

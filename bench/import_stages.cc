@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // import_stages: times the stages of `gridstore import` one at a time on one variable of a
-// NetCDF file, so that the bound of the import is visible (docs/BENCHMARKS.md):
+// NetCDF file, so that the bound of the import is visible (docs/benchmarks.md):
 //   read      netCDF-C reading every (t, z) plane (page cache warm), one plane per call and in
 //             the importer's slabs;
 //   handover  a fresh buffer per plane filled from the slab by memcpy and freed on another

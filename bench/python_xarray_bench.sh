@@ -4,7 +4,7 @@
 # Python/xarray read benchmark: point time series, vertical profile, 100x200 region and a whole
 # plane through xarray, engine="gridstore" vs engine="netcdf4" (netCDF-4 deflate + shuffle,
 # chunked like the blocks) vs engine="zarr" (zarr v2, same chunks, Blosc zstd + shuffle), in one
-# run (bench/python_xarray_bench.py does the work; docs/BENCHMARKS.md has the results).
+# run (bench/python_xarray_bench.py does the work; docs/benchmarks.md has the results).
 # Builds nothing: give it a build folder configured with -DGRIDSTORE_BUILD_BENCHMARKS=ON in which
 # the targets gridstore_python and make_derived_netcdf are built.
 #

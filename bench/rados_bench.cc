@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // rados_bench: the same dataset in a RocksDB store and in a RADOS store, read side by side in one
-// process (docs/BENCHMARKS.md, "RADOS").
+// process (docs/benchmarks.md, "RADOS").
 //
 //   queries   the fetch queries of the performance issue (bench/fetch_queries.h), each request run
 //             on every engine in rotation (RocksDB and RADOS, 1 and 2 fetch threads, block cache

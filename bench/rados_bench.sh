@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# RADOS benchmark (docs/BENCHMARKS.md, "RADOS"): imports the fetch benchmark's data into a
+# RADOS benchmark (docs/benchmarks.md, "RADOS"): imports the fetch benchmark's data into a
 # throwaway Ceph cluster on this machine and reads it with bench/rados_bench, twice:
 #   1 OSD:  the fetch queries, RADOS vs the RocksDB store of the same data, side by side; then the
 #           parallel read workload on both;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sharded RADOS catalog at scale (docs/BENCHMARKS.md, "RADOS catalog"): bench/meta_query_bench
+# The sharded RADOS catalog at scale (docs/benchmarks.md, "RADOS catalog"): bench/meta_query_bench
 # on RocksDB and on RADOS (a throwaway Ceph cluster on this machine), N data-less datasets each:
 # metas written per second (PutDataSetMetas, 1,000 per call) and query latency p50/p99.
 # Usage: bench/rados_catalog_bench.sh WORK_DIR [BUILD_DIR] [N...]

@@ -8,7 +8,7 @@
 # expensive requests (the default) and with one lane shared by all (--expensive-threads 0).
 # Prints, for each, the point queries' p50/p99 (and the same with no expensive load) and how
 # many expensive requests were answered (200) or refused (413), then the ratio of the p99s. Exits 1 if any request got a 5xx or failed; times are printed, never
-# asserted (ctest server.lanes runs it for 5 s; docs/BENCHMARKS.md has the 30 s figures).
+# asserted (ctest server.lanes runs it for 5 s; docs/benchmarks.md has the 30 s figures).
 #   bench/serve_lanes.py GRIDSTORE SHARED_DIR WORK_DIR [SECONDS=30] [EXPENSIVE=16]
 import os
 import random

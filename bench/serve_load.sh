@@ -5,7 +5,7 @@
 # and grid::Extract alone) in the same run. Prints requests/s, p50/p99 latency, errors and the
 # server's peak RSS. Fails if any request errs.
 #   bench/serve_load.sh BUILD_DIR STORE DATASET [SECONDS=30] [CONNECTIONS=64] [BOX_CELLS=200]
-# The store must hold DATASET; docs/BENCHMARKS.md shows how the benchmark's store is made.
+# The store must hold DATASET; docs/benchmarks.md shows how the benchmark's store is made.
 set -euo pipefail
 build=$1 store=$2 dataset=$3 seconds=${4:-30} connections=${5:-64} box_cells=${6:-200}
 here=$(cd "$(dirname "$0")" && pwd)

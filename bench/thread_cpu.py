@@ -4,7 +4,7 @@
 # thread_cpu.py: runs a command and samples the CPU time of each of its threads from /proc every
 # INTERVAL seconds (no perf needed), then prints each thread's CPU seconds and busy share, and a
 # timeline of how many cores the process kept busy. Used to see where `gridstore import` spends
-# its wall time (docs/BENCHMARKS.md): reader thread, compression pool, RocksDB threads.
+# its wall time (docs/benchmarks.md): reader thread, compression pool, RocksDB threads.
 #
 # Usage: bench/thread_cpu.py [--interval 0.05] [--buckets 0.5] -- COMMAND [ARGS...]
 import argparse

@@ -29,7 +29,7 @@ echo "== 0/5 formatting"
 bash scripts/check-format.sh
 
 echo "== 1/5 normal build"
-# The benchmark programs are built too (not run: docs/BENCHMARKS.md has their commands), so that
+# The benchmark programs are built too (not run: docs/benchmarks.md has their commands), so that
 # they cannot rot unnoticed.
 bash scripts/build.sh build -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA" -DGRIDSTORE_BUILD_BENCHMARKS=ON
 # Installed into /usr/local: `gridstore` on PATH with its man page and bash completion, the

@@ -1,6 +1,6 @@
 // Copyright 2026 The GridStore Authors.
 //
-// The HTTP/1.1 transport of `gridstore serve` (Boost.Beast; docs/design-notes.md says why), the
+// The HTTP/1.1 transport of `gridstore serve` (Boost.Beast; docs/design/service.md says why), the
 // only code that includes the HTTP library. Network I/O runs on a few threads; each request is
 // answered by `handler` on a worker pool, so that a slow extraction never stalls the sockets.
 // Limits: header and target size (431 / 414), concurrent requests (503 with Retry-After beyond

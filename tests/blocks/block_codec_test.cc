@@ -587,7 +587,7 @@ TEST(BlockCodecTest, DictionaryFramesRoundTripAndCompressBetter) {
       EXPECT_EQ(rows, raw.substr(61 * 128 * 4, 3 * 128 * 4));
       EXPECT_EQ(bytes, 8u * 128 * 4);
     }
-    // The default codec, shuffle-zstd, is the one frames are tuned for (docs/BENCHMARKS.md).
+    // The default codec, shuffle-zstd, is the one frames are tuned for (docs/benchmarks.md).
     if (codec == Codec::kShuffleZstd) {
       EXPECT_LT(with, without);
     }

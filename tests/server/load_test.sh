@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The bounded load test (ctest server.load): bench/serve_load.sh for 3 s per query kind with 16
 # connections on a store of a real file; fails if any request errs or is not 200. Times are
-# printed, never asserted (docs/BENCHMARKS.md has the 30 s, 64-connection run).
+# printed, never asserted (docs/benchmarks.md has the 30 s, 64-connection run).
 #   load_test.sh BUILD_DIR DATA_DIR WORK_DIR
 set -euo pipefail
 build=$1 data=$2 work=$3

@@ -24,7 +24,7 @@
 # - `python3 -c` runs with the build's Python package (GRIDSTORE_PYTHONPATH, set by ctest where
 #   the package is built; the sanitizer builds, which build none, run the rest);
 # - NOT run, each for a stated reason: `rados://` stores (need a Ceph cluster: the RADOS
-#   suites test those URIs), and docs/BENCHMARKS.md (its commands need the derived files the
+#   suites test those URIs), and docs/benchmarks.md (its commands need the derived files the
 #   bench/ scripts make and run for minutes). Development scripts in the docs (scripts/,
 #   tests/, ctest) are not command examples: CI runs them itself.
 # Usage: docs_examples_test.py GRIDSTORE SOURCE_DIR DATA_DIR WORK_DIR
@@ -43,7 +43,7 @@ GRIDSTORE, SOURCE, DATA, WORK = sys.argv[1:5]
 del sys.argv[1:5]
 SHARED = os.path.dirname(os.path.abspath(DATA))
 GRIDSTORE = os.path.abspath(GRIDSTORE)
-NOT_RUN_DOCS = {"docs/BENCHMARKS.md": "needs the derived files of bench/ and runs for minutes"}
+NOT_RUN_DOCS = {"docs/benchmarks.md": "needs the derived files of bench/ and runs for minutes"}
 COMMANDS = ("gridstore", "$gs", "build/tools/gridstore", "/usr/local/bin/gridstore")
 
 

@@ -100,7 +100,7 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
                                                      args.refresh_seconds * 1000))));
   server::EdrService edr(source.get(), std::move(service));
   // Heavy queries run on a lane of their own (by default half the cores): a burst of maps and
-  // areas leaves the other half to point queries (issue 29, 4.6; docs/BENCHMARKS.md compares it
+  // areas leaves the other half to point queries (issue 29, 4.6; docs/benchmarks.md compares it
   // with one shared lane, --expensive-threads 0).
   if (args.expensive_threads > 0) {
     http.is_expensive = &server::EdrService::IsExpensive;

@@ -53,7 +53,7 @@ struct BlockHeader {
 // A zstd dictionary trained on the frames of one variable's first plane. Frames of a few rows
 // compress worse than whole blocks on their own (zstd starts each one with no history and fresh
 // entropy tables); primed with a dictionary they compress about as well, so a point read can
-// decode 16 rows instead of 256 without giving up ratio (docs/BENCHMARKS.md). Immutable once
+// decode 16 rows instead of 256 without giving up ratio (docs/benchmarks.md). Immutable once
 // loaded; thread-safe.
 class BlockDictionary {
  public:

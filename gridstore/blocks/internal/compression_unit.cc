@@ -68,7 +68,7 @@ Status CompressUnit(const CodecOptions& options, size_t element_size, const char
   if (cdict != nullptr) {
     // Attached, not copied: zstd copies the dictionary's tables into the context for every frame
     // over 16 KB (level 3), which made frames of 32 or 64 rows cost 10-15% more CPU for the same
-    // bytes (docs/BENCHMARKS.md, "Frames, dictionaries and the import's CPU").
+    // bytes (docs/benchmarks.md, "Frames, dictionaries and the import's CPU").
     if (!ZSTD_isError(rc)) rc = ZSTD_CCtx_refCDict(cctx, cdict);
     if (!ZSTD_isError(rc)) {
       rc = ZSTD_CCtx_setParameter(cctx, ZSTD_c_forceAttachDict, ZSTD_dictForceAttach);

@@ -5,7 +5,7 @@
 // checks for a series layout when it is made; the fence also stops a writer made before: its
 // block batches and the meta write that starts a layout exclude each other, and any batch after
 // that start is refused. In-process only: the embedded store has one writing process; several
-// processes writing one RADOS store at once are not covered (docs/design-notes.md).
+// processes writing one RADOS store at once are not covered (docs/design/blocks-and-layouts.md).
 #ifndef GRIDSTORE_BLOCKS_INTERNAL_SERIES_FENCE_H_
 #define GRIDSTORE_BLOCKS_INTERNAL_SERIES_FENCE_H_
 

@@ -69,7 +69,7 @@ struct NetCdfImportOptions {
   // Upper bound on the raw bytes of planes held at once (read buffers, the chunk cache of a
   // chunked file, planes queued for compression and writing). The import of a file larger than
   // this (or than RAM) still works. The default keeps a whole import under 512 MiB of memory
-  // with the store's own (docs/BENCHMARKS.md).
+  // with the store's own (docs/benchmarks.md).
   size_t memory_budget_bytes = 256ull << 20;
   // Read variables stored in HDF5 chunks with only the deflate and shuffle filters (what nccopy
   // -d/-s and netCDF4-python's zlib/shuffle write) by inflating their chunks on every core

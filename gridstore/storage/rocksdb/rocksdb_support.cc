@@ -56,12 +56,12 @@ rocksdb::ColumnFamilyOptions TableOptions(Table table, const std::shared_ptr<roc
     cf.compression = LightCompression();
     // Queries walk the catalog with iterators, which consult every level-0 file: compact them
     // into level 1 from 2 files rather than 4 (a million metas: the walks' p50 about 20% lower, the
-    // load no slower; docs/BENCHMARKS.md, "Meta queries").
+    // load no slower; docs/benchmarks.md, "Meta queries").
     cf.level0_file_num_compaction_trigger = 2;
     // Smaller memtables: a catalog write inserts nine keys per meta at random places, and a skip
     // list of 8 MiB stays in the CPU caches better than one of 64 MiB. Loading a million metas
     // took 38 s with 64 MiB, 26-28 s with 8; with 4 MiB the compactions fell behind (writes
-    // stalled at 20 level-0 files: 33 s). The walks are no slower (docs/BENCHMARKS.md, "Meta
+    // stalled at 20 level-0 files: 33 s). The walks are no slower (docs/benchmarks.md, "Meta
     // queries"), and an import writes little here.
     cf.write_buffer_size = 8 << 20;
     if (table == Table::kMeta) {

@@ -5,7 +5,7 @@
 // and z) with pread, worker threads inflate, unshuffle and scatter them into planes
 // (chunk_decoder.h), and the importing thread hands the planes to the writer. netCDF-C would
 // decompress every chunk on the one importing thread, under its lock: on a deflate-compressed
-// input that is most of an import's CPU time (docs/BENCHMARKS.md). Chunks never written are read
+// input that is most of an import's CPU time (docs/benchmarks.md). Chunks never written are read
 // through netCDF-C (the fill value, as netCDF-C gives it). Variables that do not qualify
 // (hdf5_chunk_index.h) are read by the slab reader (netcdf_slab_reader.h); both give the same
 // values, byte for byte.

@@ -12,7 +12,7 @@ Status SubmitPlane(PlaneStream* st, const PlannedVariable& pv, const grid::Varia
                    int64_t t, int64_t z, grid::Grid2D plane, const std::string& path) {
   const size_t bytes = plane.size_bytes();
   // On the reading thread: BitRound costs a few ns a value, Granular BitRound about 50 (a
-  // logarithm each; docs/design-notes.md).
+  // logarithm each; docs/design/import.md).
   if (pv.precision) QuantizePlane(*pv.precision, var, &plane);
   st->Sample(bytes);
   Status s = st->writer->SubmitGrid2D(var.name, st->t_of ? (*st->t_of)[size_t(t)] : t, z,
