@@ -79,21 +79,75 @@ Result<ExtractPlan> PlanExtract(const DataSetMeta& meta, const ExtractRequest& r
   return std::move(r.plan);
 }
 
-Result<Extraction> Extract(GridStore& store, std::string_view dataset,
-                           const ExtractRequest& request) {
+const ExtractPlan& PlannedExtract::plan() const { return resolved_->plan; }
+
+Result<std::vector<PlannedExtract>> PlanExtractions(std::shared_ptr<const DataSetMeta> meta,
+                                                    const ExtractRequest& request,
+                                                    std::vector<std::string>* left_out) {
+  auto plan_one = [&](const ExtractRequest& one) -> Result<PlannedExtract> {
+    GRIDSTORE_ASSIGN_OR_RETURN(internal_grid::ResolvedExtract r,
+                               internal_grid::ResolveExtract(*meta, one));
+    PlannedExtract planned;
+    planned.meta_ = meta;
+    planned.request_ = one;
+    planned.resolved_ = std::make_shared<const internal_grid::ResolvedExtract>(std::move(r));
+    return planned;
+  };
+  std::vector<PlannedExtract> out;
+  if (!request.variables.empty()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(PlannedExtract one, plan_one(request));
+    out.push_back(std::move(one));
+    return out;
+  }
+  std::vector<std::string> reasons;
+  Status first_error;
+  for (const std::vector<std::string>& group : VariableGroups(*meta, &reasons)) {
+    ExtractRequest one = request;
+    one.variables = group;
+    Result<PlannedExtract> r = plan_one(one);
+    if (r.ok()) {
+      out.push_back(std::move(*r));
+      continue;
+    }
+    // A group whose axes lack the time or level asked, or whose grid does not hold the place.
+    const StatusCode code = r.status().code();
+    if (code != StatusCode::kOutOfRange && code != StatusCode::kInvalidArgument &&
+        code != StatusCode::kFailedPrecondition) {
+      return r.status();
+    }
+    if (first_error.ok()) first_error = r.status();
+    reasons.push_back(Join(group, ", ", [](const std::string& n) { return Quote(n); }) + ": " +
+                      std::string(r.status().message()));
+  }
+  if (out.empty()) {
+    if (!first_error.ok()) return first_error;
+    return Status::InvalidArgument("dataset " + Quote(meta->id) +
+                                   " has no variable with a horizontal grid" +
+                                   (reasons.empty() ? "" : " (" + Join(reasons, "; ") + ")"));
+  }
+  if (left_out != nullptr) left_out->insert(left_out->end(), reasons.begin(), reasons.end());
+  return out;
+}
+
+Result<Extraction> Extract(GridStore& store, const PlannedExtract& planned) {
+  const DataSetMeta& meta = planned.meta();
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<GridDataFetcher> fetcher,
-                             store.GetDataFetcher(dataset));
-  GRIDSTORE_ASSIGN_OR_RETURN(internal_grid::ResolvedExtract r,
-                             internal_grid::ResolveExtract(fetcher->meta(), request));
+                             store.GetDataFetcher(meta.id));
+  if (fetcher->meta().incarnation != meta.incarnation ||
+      fetcher->meta().generation != meta.generation) {
+    return Status::Aborted("dataset " + Quote(meta.id) +
+                           " changed since the extraction was planned; ask again");
+  }
+  const internal_grid::ResolvedExtract& r = *planned.resolved_;
+  const ExtractRequest& request = planned.request_;
   fetcher->SetVariablesToGet(request.variables);
   fetcher->set_options({.unpack = request.unpack, .allow_incomplete = request.allow_incomplete});
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<GridDataSet> read, fetcher->FetchBoxes(r.plan.boxes));
   Extraction out;
-  out.incarnation = fetcher->meta().incarnation;
-  out.generation = fetcher->meta().generation;
+  out.meta = planned.meta_;
   out.grid = r.grid;
-  out.time_axis = std::move(*r.time_axis);
-  out.level_axis = std::move(*r.level_axis);
+  out.time_axis = *r.time_axis;
+  out.level_axis = *r.level_axis;
   if (!read.empty()) out.stats = read[0].stats;
   for (const VariableMeta* var : r.variables) {
     Extraction::Variable v;
@@ -102,8 +156,17 @@ Result<Extraction> Extract(GridStore& store, std::string_view dataset,
                                                  : PointValues(r.plan, read, var->name);
     out.variables.push_back(std::move(v));
   }
-  out.plan = std::move(r.plan);
+  out.plan = r.plan;
   return out;
+}
+
+Result<Extraction> Extract(GridStore& store, std::string_view dataset,
+                           const ExtractRequest& request) {
+  GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, store.GetDataSetMeta(dataset));
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      std::vector<PlannedExtract> planned,
+      PlanExtractions(std::make_shared<const DataSetMeta>(std::move(meta)), request, nullptr));
+  return Extract(store, planned.front());
 }
 
 std::vector<std::vector<std::string>> VariableGroups(const DataSetMeta& meta,
@@ -132,41 +195,15 @@ std::vector<std::vector<std::string>> VariableGroups(const DataSetMeta& meta,
 Result<std::vector<Extraction>> ExtractEvery(GridStore& store, std::string_view dataset,
                                              const ExtractRequest& request,
                                              std::vector<std::string>* left_out) {
-  std::vector<Extraction> out;
-  if (!request.variables.empty()) {
-    GRIDSTORE_ASSIGN_OR_RETURN(Extraction one, Extract(store, dataset, request));
-    out.push_back(std::move(one));
-    return out;
-  }
   GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, store.GetDataSetMeta(dataset));
-  std::vector<std::string> reasons;
-  const std::vector<std::vector<std::string>> groups = VariableGroups(meta, &reasons);
-  Status first_error;
-  for (const std::vector<std::string>& group : groups) {
-    ExtractRequest one = request;
-    one.variables = group;
-    Result<Extraction> r = Extract(store, dataset, one);
-    if (r.ok()) {
-      out.push_back(std::move(*r));
-      continue;
-    }
-    // A group whose axes lack the time or level asked, or whose grid does not hold the place.
-    const StatusCode code = r.status().code();
-    if (code != StatusCode::kOutOfRange && code != StatusCode::kInvalidArgument &&
-        code != StatusCode::kFailedPrecondition) {
-      return r.status();
-    }
-    if (first_error.ok()) first_error = r.status();
-    reasons.push_back(Join(group, ", ", [](const std::string& n) { return Quote(n); }) + ": " +
-                      std::string(r.status().message()));
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      std::vector<PlannedExtract> planned,
+      PlanExtractions(std::make_shared<const DataSetMeta>(std::move(meta)), request, left_out));
+  std::vector<Extraction> out;
+  for (const PlannedExtract& one : planned) {
+    GRIDSTORE_ASSIGN_OR_RETURN(Extraction e, Extract(store, one));
+    out.push_back(std::move(e));
   }
-  if (out.empty()) {
-    if (!first_error.ok()) return first_error;
-    return Status::InvalidArgument("dataset " + Quote(dataset) +
-                                   " has no variable with a horizontal grid" +
-                                   (reasons.empty() ? "" : " (" + Join(reasons, "; ") + ")"));
-  }
-  if (left_out != nullptr) left_out->insert(left_out->end(), reasons.begin(), reasons.end());
   return out;
 }
 

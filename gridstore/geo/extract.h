@@ -134,9 +134,9 @@ struct ExtractPlan {
 
 // The values, as doubles (NaN where missing), for each variable.
 struct Extraction {
-  // The dataset's meta this was resolved and read against (DataSetMeta::incarnation and
-  // generation): labels taken from a meta read later must come from the same one.
-  uint64_t incarnation = 0, generation = 0;
+  // The dataset's meta this was planned and read against: every label (coordinates, attributes,
+  // units) comes from it, never from a meta read later.
+  std::shared_ptr<const DataSetMeta> meta;
   ExtractPlan plan;
   std::shared_ptr<const HorizontalGrid> grid;
   AxisCoordinate time_axis, level_axis;
@@ -149,6 +149,42 @@ struct Extraction {
   std::vector<Variable> variables;
   FetchStats stats;
 };
+
+}  // namespace gridstore::grid
+namespace gridstore::internal_grid {
+struct ResolvedExtract;  // geo/internal/extract_internal.h
+}  // namespace gridstore::internal_grid
+namespace gridstore::grid {
+
+// An extraction planned once against one meta: the grid, the axes, the variables and the boxes
+// to read, resolved. Immutable; Extract reads it, front ends size their answer from plan().
+class PlannedExtract {
+ public:
+  const DataSetMeta& meta() const { return *meta_; }
+  const ExtractPlan& plan() const;
+  const std::vector<std::string>& variables() const { return request_.variables; }
+
+ private:
+  friend Result<std::vector<PlannedExtract>> PlanExtractions(
+      std::shared_ptr<const DataSetMeta> meta, const ExtractRequest& request,
+      std::vector<std::string>* left_out);
+  friend Result<Extraction> Extract(GridStore& store, const PlannedExtract& planned);
+  std::shared_ptr<const DataSetMeta> meta_;
+  ExtractRequest request_;
+  std::shared_ptr<const internal_grid::ResolvedExtract> resolved_;
+};
+
+// Plans `request` against `meta`, once: with variables, one plan (errors as PlanExtract); with
+// none, one plan per group of VariableGroups, each on its own axes, a group the request does not
+// fit (a time or level its axes lack) left out with its reason in *left_out (may be null), and
+// an error only if no group can answer.
+Result<std::vector<PlannedExtract>> PlanExtractions(std::shared_ptr<const DataSetMeta> meta,
+                                                    const ExtractRequest& request,
+                                                    std::vector<std::string>* left_out);
+
+// Reads what `planned` planned, in one batched read, from the dataset as it was planned:
+// Aborted ("changed since it was planned; ask again") if it was replaced or relaid out since.
+Result<Extraction> Extract(GridStore& store, const PlannedExtract& planned);
 
 // Resolves `request` against the dataset's meta. All variables must share one horizontal grid
 // and time/level axes. Errors: InvalidArgument naming what is wrong (no feature or two, an

@@ -101,7 +101,7 @@ py::dict ExtractionToPython(Extraction r) {
   py::dict out;
   out["kind"] = KindName(plan.kind);
   out["grid"] = plan.grid_description;
-  out["incarnation"] = r.incarnation;
+  out["incarnation"] = r.meta->incarnation;
   out["points"] = PointsToPython(plan);
   out["times"] = CopyToArray(plan.times);
   out["levels"] = CopyToArray(plan.levels);

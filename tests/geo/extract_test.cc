@@ -273,5 +273,30 @@ TEST_F(ExtractTest, ErrorsComeBeforeAnyRead) {
   EXPECT_THAT(Extract(*store_, "run", request).status().message(), HasSubstr("'nope'"));
 }
 
+// Issue 30: an extraction is planned once against one meta and read as planned; the result
+// carries that very meta (its labels), and a dataset whose meta changed between planning and
+// reading is Aborted, never read under labels of another meta.
+TEST_F(ExtractTest, Issue30PlannedOnceReadAsPlannedAndAbortedIfChangedBetween) {
+  ExtractRequest request;
+  request.variables = {"t"};
+  request.points = {{10, 5}};
+  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("run"));
+  auto shared = std::make_shared<const DataSetMeta>(meta);
+  ASSERT_OK_AND_ASSIGN(std::vector<PlannedExtract> planned,
+                       PlanExtractions(shared, request, nullptr));
+  ASSERT_EQ(planned.size(), 1u);
+  EXPECT_EQ(planned[0].plan().points.size(), 1u);
+  ASSERT_OK_AND_ASSIGN(Extraction e, Extract(*store_, planned[0]));
+  EXPECT_EQ(e.meta.get(), shared.get());
+  ASSERT_OK_AND_ASSIGN(Extraction direct, Extract(*store_, "run", request));
+  EXPECT_EQ(e.variables[0].values, direct.variables[0].values);
+  meta.attributes["note"] = AttributeValue::String("changed");
+  ASSERT_OK(store_->PutDataSetMeta(meta));
+  auto again = Extract(*store_, planned[0]);
+  ASSERT_FALSE(again.ok());
+  EXPECT_TRUE(again.status().IsAborted()) << again.status().ToString();
+  EXPECT_THAT(again.status().message(), HasSubstr("changed since the extraction was planned"));
+}
+
 }  // namespace
 }  // namespace gridstore::grid

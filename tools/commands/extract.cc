@@ -167,19 +167,23 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
                               OutputFile::Durability::kDefault));
   }
   GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.read_only = true}));
+  // Planned once against one meta (geo/extract.h): --explain prints the plan (of the first group
+  // of variables when none is named), the rest reads it.
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
+  std::vector<std::string> left_out;
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      std::vector<grid::PlannedExtract> planned,
+      grid::PlanExtractions(std::make_shared<const grid::DataSetMeta>(std::move(meta)), request,
+                            &left_out));
   if (args.explain) {
-    GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
-    if (request.variables.empty()) {  // every variable: the plan of the first group
-      const auto groups = grid::VariableGroups(meta, nullptr);
-      if (!groups.empty()) request.variables = groups[0];
-    }
-    GRIDSTORE_ASSIGN_OR_RETURN(grid::ExtractPlan plan, grid::PlanExtract(meta, request));
-    std::fputs(PlanText(plan).c_str(), stdout);
+    std::fputs(PlanText(planned.front().plan()).c_str(), stdout);
     return Status::OK();
   }
-  std::vector<std::string> left_out;
-  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<grid::Extraction> results,
-                             grid::ExtractEvery(*store, args.id, request, &left_out));
+  std::vector<grid::Extraction> results;
+  for (const grid::PlannedExtract& one : planned) {
+    GRIDSTORE_ASSIGN_OR_RETURN(grid::Extraction result, grid::Extract(*store, one));
+    results.push_back(std::move(result));
+  }
   if (args.format == "nc" && results.size() > 1) {
     // One netCDF file holds one group's axes: the first group, the others named as left out.
     for (size_t k = 1; k < results.size(); ++k) {
@@ -198,12 +202,7 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
   const grid::Extraction& result = results[0];
   Status s;
   if (args.format == "nc") {
-    GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
-    if (meta.incarnation != result.incarnation || meta.generation != result.generation) {
-      return Status::Aborted("dataset " + Quote(args.id) +
-                             " changed while it was being extracted; extract again");
-    }
-    s = importers::WriteNetCdfExtraction(out->writer_path(), meta, result);
+    s = importers::WriteNetCdfExtraction(out->writer_path(), *result.meta, result);
     if (!s.ok()) {
       out->Abort();
       return s;

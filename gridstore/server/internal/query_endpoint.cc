@@ -71,30 +71,24 @@ Result<HttpResponse> Query(const EndpointContext& context, const std::string& id
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const CollectionSummary> summary,
                              context.summaries->Get(meta));
   GRIDSTORE_ASSIGN_OR_RETURN(EdrQuery q, ParseEdrQuery(type, target.query, summary->variables));
-  // Without parameter-name, every variable: each group on its own axes is planned (and sized)
-  // on its own; a group the request does not fit is left out by ExtractEvery.
-  std::vector<std::vector<std::string>> groups = {q.request.variables};
-  if (q.request.variables.empty()) groups = grid::VariableGroups(meta, nullptr);
+  // Planned once against the collection's meta (geo/extract.h): without parameter-name, every
+  // variable, each group on its own axes (a group the request does not fit is left out), each
+  // sized before anything is read, then read as planned.
   const int64_t limit = context.options->max_response_bytes;
-  for (const std::vector<std::string>& group : groups) {
-    grid::ExtractRequest one = q.request;
-    one.variables = group;
-    Result<grid::ExtractPlan> plan = grid::PlanExtract(meta, one);
-    if (!plan.ok()) {
-      if (groups.size() == 1) return plan.status();
-      continue;
-    }
-    if (auto why = TooLarge(*plan, group.size() * groups.size(), q.format, limit)) {
+  std::vector<std::string> left_out;
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      std::vector<grid::PlannedExtract> planned,
+      grid::PlanExtractions(std::make_shared<const grid::DataSetMeta>(std::move(meta)), q.request,
+                            &left_out));
+  for (const grid::PlannedExtract& one : planned) {
+    if (auto why = TooLarge(one.plan(), one.variables().size() * planned.size(), q.format, limit)) {
       return ErrorResponse(413, "PayloadTooLarge", *why);
     }
   }
-  std::vector<std::string> left_out;
-  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<grid::Extraction> results,
-                             grid::ExtractEvery(*context.store, id, q.request, &left_out));
-  for (const grid::Extraction& result : results) {
-    if (result.incarnation != meta.incarnation || result.generation != meta.generation) {
-      return Status::Aborted("collection " + Quote(id) + " changed during the request; ask again");
-    }
+  std::vector<grid::Extraction> results;
+  for (const grid::PlannedExtract& one : planned) {
+    GRIDSTORE_ASSIGN_OR_RETURN(grid::Extraction result, grid::Extract(*context.store, one));
+    results.push_back(std::move(result));
   }
   HttpResponse r;
   if (q.format == OutputFormat::kNetCdf && results.size() > 1) {
@@ -114,7 +108,7 @@ Result<HttpResponse> Query(const EndpointContext& context, const std::string& id
     r.headers.emplace_back("X-GridStore-Left-Out", Join(left_out, "; "));
   }
   if (q.format == OutputFormat::kNetCdf) {
-    GRIDSTORE_ASSIGN_OR_RETURN(r.body, NetCdfBytes(meta, results[0]));
+    GRIDSTORE_ASSIGN_OR_RETURN(r.body, NetCdfBytes(*results[0].meta, results[0]));
     r.content_type = "application/x-netcdf";
     r.headers.emplace_back(
         "Content-Disposition",
