@@ -20,68 +20,36 @@ constexpr unsigned kFirstCatalogPage = 64;
 
 Status RadosKvStore::ReadCatalogPages(const std::vector<CatalogCursor*>& cursors,
                                       std::string_view end) {
-  struct Page {
-    librados::ObjectReadOperation op;
-    std::map<std::string, bufferlist> begin_entry, entries;
-    bool more = false;
-    int r_begin = 0, r_page = 0;
-  };
-  Status failure;
-  AioWindow window(options_.max_in_flight);
+  std::vector<OmapPageRequest> requests;
   for (CatalogCursor* cur : cursors) {
-    auto page = std::make_shared<Page>();
-    if (cur->first) {
-      // omap_get_vals2 starts after a key; the inclusive first key is asked for by name.
-      page->op.omap_get_vals_by_keys({cur->start_after}, &page->begin_entry, &page->r_begin);
-    } else if (cur->version != 0) {
-      page->op.assert_version(cur->version);
-    }
-    page->op.omap_get_vals2(cur->start_after, cur->first ? kFirstCatalogPage : kOmapPage,
-                            &page->entries, &page->more, &page->r_page);
-    window.Submit(
-        [&](librados::AioCompletion* c) {
-          return io_.aio_operate(cur->oid, c, &page->op, nullptr);
-        },
-        [&, cur, page](int r) {
-          if (r == 0) r = page->r_begin < 0 ? page->r_begin : page->r_page;
-          if (r == -ENOENT && cur->first) {
-            cur->done = true;
-            return;
-          }
-          if (r == -ERANGE || r == -EOVERFLOW || r == -ENOENT) {
-            // The shard changed since its last page: go on from the last key listed, at its new
-            // version (docs/format.md, "Catalog shards": what a scan sees).
-            cur->version = 0;
-            if (++cur->tries >= kMaxConsistentReadTries && failure.ok()) {
-              failure = Status::Unavailable(where_ + ": catalog shard '" + cur->oid +
-                                            "' kept changing while it was listed");
-            }
-            return;
-          }
-          if (r < 0) {
-            if (failure.ok()) failure = Error(r, "listing catalog shard '" + cur->oid + "'");
-            return;
-          }
-          if (cur->version == 0) cur->version = window.version();
-          auto take = [&](std::map<std::string, bufferlist>& from) {
-            for (auto& [k, v] : from) {
-              if (!end.empty() && k >= end) {
-                cur->done = true;
-                return;
-              }
-              cur->entries.emplace_back(k, std::string());
-              CopyOut(v, &cur->entries.back().second);
-              cur->start_after = k;
-            }
-          };
-          if (cur->first) take(page->begin_entry);
-          cur->first = false;
-          take(page->entries);
-          if (!page->more) cur->done = true;
-        });
+    requests.push_back(OmapPageRequest{.oid = cur->oid,
+                                       .from = cur->start_after,
+                                       .from_inclusive = cur->first,
+                                       .end = std::string(end),
+                                       .limit = cur->first ? kFirstCatalogPage : kOmapPage,
+                                       .version = cur->first ? 0 : cur->version,
+                                       .tries = &cur->tries});
   }
-  window.Drain();
-  return failure;
+  return ReadOmapPages(requests, OmapDirection::kForward, "catalog shard",
+                       [&](size_t i, OmapPage& page) {
+                         CatalogCursor* cur = cursors[i];
+                         if (page.outcome == OmapPage::kAbsent) {
+                           cur->done = true;
+                           return;
+                         }
+                         if (page.outcome == OmapPage::kChanged) {
+                           // The shard changed since its last page: go on from the last key listed,
+                           // at its new version (docs/format.md, "Catalog shards": what a scan
+                           // sees).
+                           cur->version = 0;
+                           return;
+                         }
+                         if (cur->version == 0) cur->version = page.version;
+                         cur->first = false;
+                         cur->entries = std::move(page.entries);
+                         if (!cur->entries.empty()) cur->start_after = cur->entries.back().first;
+                         if (page.complete) cur->done = true;
+                       });
 }
 
 Status RadosKvStore::ScanCatalog(
@@ -130,69 +98,47 @@ Status RadosKvStore::ScanCatalog(
 
 Status RadosKvStore::ReadCatalogPagesBackward(const std::vector<CatalogCursor*>& cursors,
                                               std::string_view begin, size_t prefix) {
-  struct Page {
-    librados::ObjectReadOperation op;
-    std::map<std::string, bufferlist> first_entry, entries;
-    bool more = false;
-    int r_first = 0, r_page = 0;
-    std::string lo;
-  };
   const uint64_t floor = KeyNumber(begin, prefix);
-  Status failure;
-  AioWindow window(options_.max_in_flight);
+  std::vector<OmapPageRequest> requests;
+  std::vector<std::pair<uint64_t, uint64_t>> bounds;  // each page's (lo, hi) as numbers
   for (CatalogCursor* cur : cursors) {
-    auto page = std::make_shared<Page>();
     const uint64_t hi = KeyNumber(cur->start_after, prefix);  // start_after: the exclusive top
     const uint64_t lo = cur->probe.Low(hi, floor);
-    page->lo = lo <= floor ? std::string(begin) : NumberKey(begin.substr(0, prefix), lo);
-    page->op.omap_get_vals_by_keys({page->lo}, &page->first_entry, &page->r_first);
-    page->op.omap_get_vals2(page->lo, kBackwardProbe, &page->entries, &page->more, &page->r_page);
-    window.Submit(
-        [&](librados::AioCompletion* c) {
-          return io_.aio_operate(cur->oid, c, &page->op, nullptr);
-        },
-        [&, cur, page, hi, lo, prefix](int r) {
-          if (r == 0) r = page->r_first < 0 ? page->r_first : page->r_page;
-          if (r == -ENOENT) {
-            cur->done = true;
-            return;
-          }
-          if (r < 0) {
-            if (failure.ok()) failure = Error(r, "listing catalog shard '" + cur->oid + "'");
-            return;
-          }
-          page->entries.merge(page->first_entry);
-          std::vector<std::pair<std::string, std::string>> got;
-          std::vector<uint64_t> numbers;
-          bool reached_top = !page->more;
-          for (auto& [k, v] : page->entries) {
-            if (k >= cur->start_after) {
-              reached_top = true;
-              break;
-            }
-            got.emplace_back(k, std::string());
-            CopyOut(v, &got.back().second);
-            numbers.push_back(KeyNumber(k, prefix));
-          }
-          switch (cur->probe.Learn(lo, hi, numbers, reached_top)) {
-            case BackwardProbe::Outcome::kRetry:
-              return;
-            case BackwardProbe::Outcome::kWhole:
-              cur->whole = page->lo;
-              return;
-            case BackwardProbe::Outcome::kPage:
-              break;
-          }
-          cur->tries = 0;
-          std::reverse(got.begin(), got.end());
-          cur->entries = std::move(got);
-          cur->next = 0;
-          cur->start_after = page->lo;
-          if (lo <= floor) cur->done = true;
-        });
+    bounds.emplace_back(lo, hi);
+    requests.push_back(OmapPageRequest{
+        .oid = cur->oid,
+        .from = lo <= floor ? std::string(begin) : NumberKey(begin.substr(0, prefix), lo),
+        .from_inclusive = true,
+        .end = cur->start_after,
+        .limit = kBackwardProbe,
+        .tries = &cur->tries});
   }
-  window.Drain();
-  return failure;
+  return ReadOmapPages(
+      requests, OmapDirection::kBackward, "catalog shard", [&](size_t i, OmapPage& page) {
+        CatalogCursor* cur = cursors[i];
+        if (page.outcome != OmapPage::kEntries) {  // no version asserted: only kAbsent
+          cur->done = true;
+          return;
+        }
+        const auto [lo, hi] = bounds[i];
+        std::vector<uint64_t> numbers;
+        for (const auto& entry : page.entries) numbers.push_back(KeyNumber(entry.first, prefix));
+        std::reverse(numbers.begin(), numbers.end());  // ascending, as the probe learns them
+        switch (cur->probe.Learn(lo, hi, numbers, page.complete)) {
+          case BackwardProbe::Outcome::kRetry:
+            return;
+          case BackwardProbe::Outcome::kWhole:
+            cur->whole = requests[i].from;
+            return;
+          case BackwardProbe::Outcome::kPage:
+            break;
+        }
+        cur->tries = 0;
+        cur->entries = std::move(page.entries);
+        cur->next = 0;
+        cur->start_after = requests[i].from;
+        if (lo <= floor) cur->done = true;
+      });
 }
 
 Status RadosKvStore::ReverseScanCatalog(

@@ -57,78 +57,43 @@ void RadosKvStore::ReadDataValues(const std::vector<std::string_view>& keys,
 
 Status RadosKvStore::ReadOmapRanges(std::vector<OmapCursor>* cursors, std::string_view begin,
                                     std::string_view end) {
-  struct Page {
-    librados::ObjectReadOperation op;
-    std::map<std::string, bufferlist> begin_entry, entries;
-    bool more = false;
-    int r_begin = 0, r_page = 0;
-  };
-  const std::set<std::string> begin_key = {std::string(begin)};
-  Status failure;
-  for (bool active = true; active && failure.ok();) {
-    active = false;
-    AioWindow window(options_.max_in_flight);
-    for (OmapCursor& cursor : *cursors) {
-      if (cursor.done) continue;
-      active = true;
-      auto page = std::make_shared<Page>();
-      if (cursor.first) {
-        cursor.start_after = std::string(begin);
-        cursor.entries.clear();
-        // omap_get_vals2 starts after a key; the inclusive first key is asked for by name.
-        page->op.omap_get_vals_by_keys(begin_key, &page->begin_entry, &page->r_begin);
-      } else {
-        page->op.assert_version(cursor.version);
+  while (true) {
+    std::vector<OmapPageRequest> requests;
+    std::vector<OmapCursor*> listed;
+    for (OmapCursor& cur : *cursors) {
+      if (cur.done) continue;
+      if (cur.first) {
+        cur.start_after = std::string(begin);
+        cur.entries.clear();
+        cur.version = 0;
       }
-      page->op.omap_get_vals2(cursor.start_after, kOmapPage, &page->entries, &page->more,
-                              &page->r_page);
-      OmapCursor* const cur = &cursor;
-      window.Submit(
-          [&](librados::AioCompletion* c) {
-            return io_.aio_operate(cur->oid, c, &page->op, nullptr);
-          },
-          [&window, &failure, &end, this, cur, page](int r) {
-            if (r == 0) r = page->r_begin < 0 ? page->r_begin : page->r_page;
-            if (r == -ENOENT && cur->first) {
-              cur->done = true;
-              return;
-            }
-            if (r == -ERANGE || r == -EOVERFLOW || r == -ENOENT) {  // changed since page 1
-              cur->first = true;
-              if (++cur->tries >= kMaxConsistentReadTries && failure.ok()) {
-                failure = Status::Unavailable(where_ + ": object '" + cur->oid +
-                                              "' kept changing while it was listed");
-              }
-              return;
-            }
-            if (r < 0) {
-              if (failure.ok()) failure = Error(r, "listing object '" + cur->oid + "'");
-              return;
-            }
-            if (cur->first) {
-              cur->version = window.version();
-              cur->first = false;
-              for (auto& [k, v] : page->begin_entry) {
-                if (!end.empty() && k >= end) break;  // an empty range [begin, begin)
-                cur->entries.emplace_back(k, std::string());
-                CopyOut(v, &cur->entries.back().second);
-              }
-            }
-            for (auto& [k, v] : page->entries) {
-              if (!end.empty() && k >= end) {
-                cur->done = true;
-                return;
-              }
-              cur->entries.emplace_back(k, std::string());
-              CopyOut(v, &cur->entries.back().second);
-              cur->start_after = k;
-            }
-            if (!page->more) cur->done = true;
-          });
+      requests.push_back(OmapPageRequest{.oid = cur.oid,
+                                         .from = cur.start_after,
+                                         .from_inclusive = cur.first,
+                                         .end = std::string(end),
+                                         .version = cur.version,
+                                         .tries = &cur.tries});
+      listed.push_back(&cur);
     }
-    window.Drain();
+    if (requests.empty()) return Status::OK();
+    GRIDSTORE_RETURN_IF_ERROR(
+        ReadOmapPages(requests, OmapDirection::kForward, "object", [&](size_t i, OmapPage& page) {
+          OmapCursor* cur = listed[i];
+          if (page.outcome == OmapPage::kAbsent) {
+            cur->done = true;
+            return;
+          }
+          if (page.outcome == OmapPage::kChanged) {  // changed since page 1: list it again
+            cur->first = true;
+            return;
+          }
+          if (cur->first) cur->version = page.version;
+          cur->first = false;
+          for (auto& entry : page.entries) cur->entries.push_back(std::move(entry));
+          if (!cur->entries.empty()) cur->start_after = cur->entries.back().first;
+          if (page.complete) cur->done = true;
+        }));
   }
-  return failure;
 }
 
 Status RadosKvStore::WriteOmaps(

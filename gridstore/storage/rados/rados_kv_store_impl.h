@@ -140,6 +140,34 @@ struct OmapCursor {
   uint64_t version = 0;
   int tries = 0;
 };
+// The order a page's entries are handed over in: listing always reads forwards (omap has no
+// other way); a backward scan reads a page below its top and takes it from the highest key down.
+enum class OmapDirection { kForward, kBackward };
+
+// One page of one object's omap to read (ReadOmapPages).
+struct OmapPageRequest {
+  std::string oid;
+  std::string from;             // the page starts after this key,
+  bool from_inclusive = false;  // or at it
+  std::string end;              // exclusive bound; empty: none
+  unsigned limit = kOmapPage;   // entries at most
+  uint64_t version = 0;         // the object version the listing is at (0: not yet known)
+  int* tries = nullptr;         // the listing's count of pages that found the object changed
+};
+
+// What one page read found.
+struct OmapPage {
+  enum Outcome {
+    kEntries,  // `entries` (possibly none) in [from, end), at `version`
+    kAbsent,   // no such object (and no version was asserted): it lists as empty
+    kChanged,  // the object is no longer at the version asserted: list it again
+  };
+  Outcome outcome = kEntries;
+  std::vector<std::pair<std::string, std::string>> entries;  // in the direction's order
+  bool complete = false;                                     // nothing more below `end`
+  uint64_t version = 0;
+};
+
 // A catalog shard listed page by page for a forward scan (rados_catalog_scan.cc).
 struct CatalogCursor {
   std::string oid;
@@ -245,6 +273,14 @@ class RadosKvStore final : public KvStore {
   void ReadDataValues(const std::vector<std::string_view>& keys,
                       const std::function<bool(size_t, int, bufferlist&)>& on_value,
                       bool ramp_up = false);
+
+  // Reads one page of each request, all in flight together, and hands each page that came back
+  // to on_page(i, page). An error other than absent or changed fails the whole read (`what`
+  // names the kind of object: "catalog shard"), as does an object found changed
+  // kMaxConsistentReadTries times by one listing (Unavailable).
+  Status ReadOmapPages(const std::vector<OmapPageRequest>& requests, OmapDirection direction,
+                       std::string_view what,
+                       const std::function<void(size_t, OmapPage&)>& on_page);
 
   // Fills each cursor with its object's omap entries in [begin, end), each at one object version
   // (retrying an object whose version moved between pages). The first pages of all cursors are in
