@@ -101,6 +101,38 @@ Status GridDataFetcher::CheckBox(const VariableMeta& var, const Shape4& origin,
   return Status::OK();
 }
 
+FetchPlan ExplainBoxes(const DataSetMeta& meta, const std::vector<const VariableMeta*>& vars,
+                       const std::vector<Box>& boxes, FetchLayout layout) {
+  FetchPlan plan;
+  plan.layout = "plane blocks " + BlockLayoutToString(meta.layout);
+  if (meta.series) plan.layout += "; series blocks " + SeriesLayoutToString(*meta.series);
+  for (const VariableMeta* var : vars) {
+    const internal_grid::LayoutChoice choice =
+        internal_grid::ChooseLayout(meta, *var, boxes, layout);
+    FetchPlan::Variable v;
+    v.name = var->name;
+    v.type = var->type;
+    v.layout = choice.use_series ? "series" : "plane";
+    v.plane_blocks = internal_grid::DistinctBlocks(meta, *var, boxes, false);
+    v.plane_bytes_to_decode = choice.plane.bytes_to_decode;
+    if (choice.series) {
+      v.series_blocks = internal_grid::DistinctBlocks(meta, *var, boxes, true);
+      v.series_bytes_to_decode = choice.series->bytes_to_decode;
+    }
+    v.blocks = choice.use_series ? v.series_blocks : v.plane_blocks;
+    v.bytes_to_decode = choice.use_series ? v.series_bytes_to_decode : v.plane_bytes_to_decode;
+    for (const Box& b : boxes) {
+      v.bytes_returned += b.shape[kT] * b.shape[kZ] * b.shape[kX] * b.shape[kY] *
+                          static_cast<int64_t>(DataTypeSize(var->type));
+    }
+    plan.blocks += v.blocks;
+    plan.bytes_to_decode += v.bytes_to_decode;
+    plan.bytes_returned += v.bytes_returned;
+    plan.variables.push_back(std::move(v));
+  }
+  return plan;
+}
+
 Result<FetchPlan> GridDataFetcher::Explain() const {
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
   GRIDSTORE_RETURN_IF_ERROR(internal_grid::CheckForcedLayout(*meta_, options_.layout));

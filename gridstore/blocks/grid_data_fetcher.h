@@ -78,6 +78,12 @@ struct FetchPlan {
   int64_t bytes_returned = 0;
 };
 
+// What a batched read of `boxes` of each of `vars` (FetchBoxes) would read, from `meta` alone:
+// per variable the layout the planner picks (`layout`: the planner's choice or a forced one)
+// and the blocks and bytes that layout decodes. A block two boxes share counts once.
+FetchPlan ExplainBoxes(const DataSetMeta& meta, const std::vector<const VariableMeta*>& vars,
+                       const std::vector<Box>& boxes, FetchLayout layout = FetchLayout::kCheapest);
+
 class GridDataFetcher {
  public:
   // Variables to read, by name; empty (the default) means every variable of the dataset.

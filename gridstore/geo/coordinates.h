@@ -111,6 +111,9 @@ class HorizontalGrid {
   // crosses the antimeridian), in x-major order.
   std::vector<Cell> CellsInBox(double west, double south, double east, double north) const;
 
+  // About the bytes this grid holds (coordinates and k-d tree): its charge in a cache.
+  size_t MemoryBytes() const;
+
   // The bounding index box of `cells`: {x0, y0, nx, ny}. REQUIRES: !cells.empty().
   static std::array<int64_t, 4> BoundsOf(const std::vector<Cell>& cells);
 

@@ -75,18 +75,20 @@ std::vector<double> PointValues(const ExtractPlan& plan, const std::vector<GridD
 
 Result<ExtractPlan> PlanExtract(const DataSetMeta& meta, const ExtractRequest& request) {
   GRIDSTORE_ASSIGN_OR_RETURN(internal_grid::ResolvedExtract r,
-                             internal_grid::ResolveExtract(meta, request));
+                             internal_grid::ResolveExtract(meta, request, nullptr));
   return std::move(r.plan);
 }
 
 const ExtractPlan& PlannedExtract::plan() const { return resolved_->plan; }
 
-Result<std::vector<PlannedExtract>> PlanExtractions(std::shared_ptr<const DataSetMeta> meta,
+Result<std::vector<PlannedExtract>> PlanExtractions(GridStore& store,
+                                                    std::shared_ptr<const DataSetMeta> meta,
                                                     const ExtractRequest& request,
                                                     std::vector<std::string>* left_out) {
+  DerivedCache* grids = &store.derived_cache();
   auto plan_one = [&](const ExtractRequest& one) -> Result<PlannedExtract> {
     GRIDSTORE_ASSIGN_OR_RETURN(internal_grid::ResolvedExtract r,
-                               internal_grid::ResolveExtract(*meta, one));
+                               internal_grid::ResolveExtract(*meta, one, grids));
     PlannedExtract planned;
     planned.meta_ = meta;
     planned.request_ = one;
@@ -101,7 +103,7 @@ Result<std::vector<PlannedExtract>> PlanExtractions(std::shared_ptr<const DataSe
   }
   std::vector<std::string> reasons;
   Status first_error;
-  for (const std::vector<std::string>& group : VariableGroups(*meta, &reasons)) {
+  for (const std::vector<std::string>& group : VariableGroups(*meta, &reasons, grids)) {
     ExtractRequest one = request;
     one.variables = group;
     Result<PlannedExtract> r = plan_one(one);
@@ -165,16 +167,18 @@ Result<Extraction> Extract(GridStore& store, std::string_view dataset,
   GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, store.GetDataSetMeta(dataset));
   GRIDSTORE_ASSIGN_OR_RETURN(
       std::vector<PlannedExtract> planned,
-      PlanExtractions(std::make_shared<const DataSetMeta>(std::move(meta)), request, nullptr));
+      PlanExtractions(store, std::make_shared<const DataSetMeta>(std::move(meta)), request,
+                      nullptr));
   return Extract(store, planned.front());
 }
 
 std::vector<std::vector<std::string>> VariableGroups(const DataSetMeta& meta,
-                                                     std::vector<std::string>* left_out) {
+                                                     std::vector<std::string>* left_out,
+                                                     DerivedCache* grids) {
   std::vector<std::vector<std::string>> groups;
   std::vector<const VariableMeta*> firsts;
   for (const VariableMeta& v : meta.variables) {
-    Result<std::shared_ptr<const HorizontalGrid>> g = internal_grid::CachedGrid(meta, v);
+    Result<std::shared_ptr<const HorizontalGrid>> g = internal_grid::CachedGrid(grids, meta, v);
     if (!g.ok()) {
       if (left_out != nullptr) {
         left_out->push_back(Quote(v.name) + ": " + std::string(g.status().message()));
@@ -198,7 +202,8 @@ Result<std::vector<Extraction>> ExtractEvery(GridStore& store, std::string_view 
   GRIDSTORE_ASSIGN_OR_RETURN(DataSetMeta meta, store.GetDataSetMeta(dataset));
   GRIDSTORE_ASSIGN_OR_RETURN(
       std::vector<PlannedExtract> planned,
-      PlanExtractions(std::make_shared<const DataSetMeta>(std::move(meta)), request, left_out));
+      PlanExtractions(store, std::make_shared<const DataSetMeta>(std::move(meta)), request,
+                      left_out));
   std::vector<Extraction> out;
   for (const PlannedExtract& one : planned) {
     GRIDSTORE_ASSIGN_OR_RETURN(Extraction e, Extract(store, one));

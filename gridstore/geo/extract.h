@@ -31,6 +31,7 @@
 
 namespace gridstore::grid {
 
+class DerivedCache;
 class GridStore;
 
 enum class InterpolationMethod { kNearest, kBilinear };
@@ -108,8 +109,9 @@ struct ExtractPlan {
   // have one time / level per point.
   bool time_per_point = false, level_per_point = false;
   std::vector<Box> boxes;           // what is read
+  FetchPlan read;                   // how: per variable the layout read, its blocks and bytes
   int64_t blocks = 0;               // distinct blocks read (all variables)
-  int64_t max_bytes_to_decode = 0;  // their raw size: the most decoded (frames may cut it)
+  int64_t max_bytes_to_decode = 0;  // raw bytes decoded at most (the frames holding the boxes)
 
   // The grid cell of area cell (x, y), 0 <= x < area[2], 0 <= y < area[3].
   Cell AreaCell(int64_t x, int64_t y) const {
@@ -166,7 +168,7 @@ class PlannedExtract {
 
  private:
   friend Result<std::vector<PlannedExtract>> PlanExtractions(
-      std::shared_ptr<const DataSetMeta> meta, const ExtractRequest& request,
+      GridStore& store, std::shared_ptr<const DataSetMeta> meta, const ExtractRequest& request,
       std::vector<std::string>* left_out);
   friend Result<Extraction> Extract(GridStore& store, const PlannedExtract& planned);
   std::shared_ptr<const DataSetMeta> meta_;
@@ -177,8 +179,10 @@ class PlannedExtract {
 // Plans `request` against `meta`, once: with variables, one plan (errors as PlanExtract); with
 // none, one plan per group of VariableGroups, each on its own axes, a group the request does not
 // fit (a time or level its axes lack) left out with its reason in *left_out (may be null), and
-// an error only if no group can answer.
-Result<std::vector<PlannedExtract>> PlanExtractions(std::shared_ptr<const DataSetMeta> meta,
+// an error only if no group can answer. Horizontal grids come from (and go to) the store's
+// derived cache; nothing is read but `meta`.
+Result<std::vector<PlannedExtract>> PlanExtractions(GridStore& store,
+                                                    std::shared_ptr<const DataSetMeta> meta,
                                                     const ExtractRequest& request,
                                                     std::vector<std::string>* left_out);
 
@@ -189,7 +193,8 @@ Result<Extraction> Extract(GridStore& store, const PlannedExtract& planned);
 // Resolves `request` against the dataset's meta. All variables must share one horizontal grid
 // and time/level axes. Errors: InvalidArgument naming what is wrong (no feature or two, an
 // unknown variable, a variable without horizontal coordinates, a bad time or level), OutOfRange
-// for a point outside the grid or a time/level not in the coordinate; nothing is read.
+// for a point outside the grid or a time/level not in the coordinate; nothing is read, and the
+// horizontal grid is built anew (PlanExtractions keeps it in the store's cache).
 Result<ExtractPlan> PlanExtract(const DataSetMeta& meta, const ExtractRequest& request);
 
 // Plans, then reads every box in one batched read and interpolates.
@@ -198,9 +203,11 @@ Result<Extraction> Extract(GridStore& store, std::string_view dataset,
 
 // The variables of `meta` that have a horizontal grid, grouped so that each group shares one
 // grid and time/level axes (shape and dimension names): what one Extract can read together.
-// The others go to *left_out (if not null) as "'NAME': why".
+// The others go to *left_out (if not null) as "'NAME': why". Grids are kept in `grids` (the
+// store's derived cache; null: built every time).
 std::vector<std::vector<std::string>> VariableGroups(const DataSetMeta& meta,
-                                                     std::vector<std::string>* left_out);
+                                                     std::vector<std::string>* left_out,
+                                                     DerivedCache* grids = nullptr);
 
 // "Every variable at a place" in one call: `request` with no variables extracts every group of
 // VariableGroups, each with its own axes (one Extraction per group, in meta order). A group the

@@ -5,10 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
-#include <tuple>
 
-#include "gridstore/blocks/internal/block_geometry.h"
 #include "gridstore/geo/extract.h"
 #include "gridstore/geo/internal/extract_internal.h"
 #include "gridstore/geo/internal/feature_geometry.h"
@@ -297,7 +294,7 @@ Status PlanFeature(const ExtractRequest& request, ResolvedExtract* r) {
 }
 
 // The boxes to read: per point (or bilinear corner) one cell over its times and levels, or the
-// area's box; and the distinct blocks they touch, for Explain.
+// area's box; and what reading them costs, for Explain.
 void PlanBoxes(const grid::DataSetMeta& meta, ResolvedExtract* r) {
   ExtractPlan& plan = r->plan;
   const auto [t_lo, t_hi] = std::minmax_element(plan.times.begin(), plan.times.end());
@@ -341,28 +338,14 @@ void PlanBoxes(const grid::DataSetMeta& meta, ResolvedExtract* r) {
       plan.boxes.push_back(grid::Box{{pt0, pz0, c.x, c.y}, {pnt, pnz, 1, 1}});
     }
   }
-  const grid::VariableMeta& var = *r->variables[0];
-  const BlockGeometry g(var, meta.layout);
-  std::set<std::tuple<int64_t, int64_t, int64_t, int64_t>> blocks;
-  const int64_t es = int64_t(grid::DataTypeSize(var.type));
-  for (const grid::Box& b : plan.boxes) {
-    const auto range = g.BlocksOf(b.origin, b.shape);
-    for (int64_t t = b.origin[grid::kT]; t < b.origin[grid::kT] + b.shape[grid::kT]; ++t)
-      for (int64_t z = b.origin[grid::kZ]; z < b.origin[grid::kZ] + b.shape[grid::kZ]; ++z)
-        for (int64_t br = range.r_begin; br < range.r_end; ++br)
-          for (int64_t bc = range.c_begin; bc < range.c_end; ++bc)
-            if (blocks.insert({t, z, br, bc}).second)
-              plan.max_bytes_to_decode += g.rows_of(br) * g.cols_of(bc) * es;
-  }
-  plan.blocks = int64_t(blocks.size() * r->variables.size());
-  plan.max_bytes_to_decode *= int64_t(r->variables.size());
+  // Costed by the fetch planner itself, so that the plan names the layout the read will use.
+  plan.read = grid::ExplainBoxes(meta, r->variables, plan.boxes);
+  plan.blocks = plan.read.blocks;
+  plan.max_bytes_to_decode = plan.read.bytes_to_decode;
 }
 
 }  // namespace
 
-// Horizontal grids are built once per dataset incarnation, meta generation and variable: the
-// k-d tree of a large curvilinear grid takes far longer than a point read. Incarnations are
-// random 64-bit numbers, so the key is unique across stores too. Bounded: cleared when full.
 bool ShareAxes(const grid::DataSetMeta& meta, const grid::VariableMeta& a,
                const grid::VariableMeta& b) {
   if (a.shape != b.shape || a.dimension_names != b.dimension_names) return false;
@@ -375,28 +358,22 @@ bool ShareAxes(const grid::DataSetMeta& meta, const grid::VariableMeta& a,
   return true;
 }
 
-Result<std::shared_ptr<const HorizontalGrid>> CachedGrid(const grid::DataSetMeta& meta,
+// Horizontal grids are built once per dataset incarnation, meta generation and variable, in
+// the store's derived cache: the k-d tree of a large curvilinear grid takes far longer than a
+// point read.
+Result<std::shared_ptr<const HorizontalGrid>> CachedGrid(grid::DerivedCache* cache,
+                                                         const grid::DataSetMeta& meta,
                                                          const grid::VariableMeta& var) {
-  using Key = std::tuple<std::string, uint64_t, uint64_t, std::string>;
-  static Mutex mu;
-  static std::map<Key, std::shared_ptr<const HorizontalGrid>>* cache =
-      new std::map<Key, std::shared_ptr<const HorizontalGrid>>();
-  constexpr size_t kMaxGrids = 64;
-  const bool cacheable = meta.incarnation != 0;  // a meta never stored has no identity
-  Key key{meta.id, meta.incarnation, meta.generation, var.name};
-  if (cacheable) {
-    MutexLock lock(&mu);
-    auto it = cache->find(key);
-    if (it != cache->end()) return it->second;
-  }
-  GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const HorizontalGrid> grid,
-                             HorizontalGrid::Build(meta, var));
-  if (cacheable) {
-    MutexLock lock(&mu);
-    if (cache->size() >= kMaxGrids) cache->clear();
-    cache->emplace(std::move(key), grid);
-  }
-  return grid;
+  // A meta never stored has no identity to key it by.
+  if (cache == nullptr || meta.incarnation == 0) return HorizontalGrid::Build(meta, var);
+  return cache->GetOrBuild<HorizontalGrid>(
+      grid::DerivedCache::Key{meta.id, meta.incarnation, meta.generation, "grid/" + var.name},
+      [&]() -> Result<std::pair<std::shared_ptr<const HorizontalGrid>, size_t>> {
+        GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const HorizontalGrid> g,
+                                   HorizontalGrid::Build(meta, var));
+        const size_t bytes = g->MemoryBytes();
+        return std::pair{std::move(g), bytes};
+      });
 }
 
 // No time asked for means every time there is data for: of a run still arriving (INGESTING),
@@ -419,13 +396,13 @@ Status KeepCompleteSteps(const grid::DataSetMeta& meta, const ExtractRequest& re
   return Status::OK();
 }
 
-Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
-                                       const ExtractRequest& request) {
+Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta, const ExtractRequest& request,
+                                       grid::DerivedCache* grids) {
   GRIDSTORE_RETURN_IF_ERROR(CheckFeature(request));
   ResolvedExtract r;
   GRIDSTORE_ASSIGN_OR_RETURN(r.variables, ResolveVariables(meta, request));
   const grid::VariableMeta& var = *r.variables[0];
-  GRIDSTORE_ASSIGN_OR_RETURN(r.grid, CachedGrid(meta, var));
+  GRIDSTORE_ASSIGN_OR_RETURN(r.grid, CachedGrid(grids, meta, var));
   r.plan.grid_description = r.grid->description();
   GRIDSTORE_ASSIGN_OR_RETURN(grid::AxisCoordinate time,
                              grid::AxisCoordinate::Build(meta, var, grid::kT));

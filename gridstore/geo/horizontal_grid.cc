@@ -213,6 +213,16 @@ void HorizontalGrid::BuildKdTree() {
 
 // ---- Build ----
 
+size_t HorizontalGrid::MemoryBytes() const {
+  size_t bytes =
+      sizeof(*this) + (lat1_.size() + lon1_.size() + lat2_.size() + lon2_.size()) * sizeof(double);
+  if (lat_axis_) bytes += lat1_.size() * sizeof(double);  // each axis keeps its values once more
+  if (lon_axis_) bytes += lon1_.size() * sizeof(double);
+  // Each point: its x, y, z, its cell, and about one index slot of the tree.
+  if (tree_) bytes += tree_->cells.size() * (3 * sizeof(double) + 2 * sizeof(size_t));
+  return bytes;
+}
+
 Result<std::shared_ptr<const HorizontalGrid>> HorizontalGrid::Build(const DataSetMeta& meta,
                                                                     const VariableMeta& var) {
   const std::string& xdim = var.dimension_names[kX];

@@ -110,7 +110,8 @@ GridStoreImpl::GridStoreImpl(std::unique_ptr<storage::KvStore> kv, std::unique_p
       series_fence_(std::make_unique<internal_grid::SeriesFence>()),
       context_(std::make_unique<internal_grid::StoreContext>(
           internal_grid::StoreContext{kv_.get(), pool_.get(), cache_.get(), dictionaries_.get(),
-                                      options.read_only, series_fence_.get()})) {}
+                                      options.read_only, series_fence_.get()})),
+      derived_cache_(options.derived_cache_bytes) {}
 
 GridStore::~GridStore() = default;
 GridStoreImpl::~GridStoreImpl() = default;

@@ -31,6 +31,7 @@
 #include "gridstore/blocks/grid_data_fetcher.h"
 #include "gridstore/blocks/grid_data_writer.h"
 #include "gridstore/catalog/meta_query.h"
+#include "gridstore/grid/derived_cache.h"
 #include "gridstore/grid/grid_verify.h"
 #include "gridstore/model/grid_meta.h"
 #include "gridstore/util/result.h"
@@ -48,6 +49,9 @@ struct GridStoreOptions {
   int threads = 0;
   // Byte budget of the shared cache of decompressed blocks; 0 disables it.
   size_t block_cache_bytes = 256ull << 20;
+  // Byte budget of what the layers above derive from metas and keep (derived_cache.h: the
+  // horizontal grids and k-d trees of extraction); 0 keeps nothing.
+  size_t derived_cache_bytes = 128ull << 20;
 };
 
 struct CompactOptions {
@@ -222,6 +226,9 @@ class GridStore {
 
   // The options the store was opened with.
   virtual const GridStoreOptions& options() const = 0;
+
+  // What the layers above derive from this store's metas and keep (derived_cache.h).
+  virtual DerivedCache& derived_cache() = 0;
 
  protected:
   GridStore() = default;

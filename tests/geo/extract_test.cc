@@ -273,6 +273,27 @@ TEST_F(ExtractTest, ErrorsComeBeforeAnyRead) {
   EXPECT_THAT(Extract(*store_, "run", request).status().message(), HasSubstr("'nope'"));
 }
 
+// Issue 30: the horizontal grids planning builds live in the store that planned them (no
+// process-wide cache), bounded by GridStoreOptions::derived_cache_bytes.
+TEST_F(ExtractTest, Issue30GridsAreKeptByTheStoreWithinItsBudget) {
+  ExtractRequest request;
+  request.variables = {"t"};
+  request.points = {{10, 5}};
+  ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("run"));
+  auto shared = std::make_shared<const DataSetMeta>(meta);
+  EXPECT_EQ(store_->derived_cache().usage(), 0u);
+  ASSERT_OK(PlanExtractions(*store_, shared, request, nullptr).status());
+  const size_t kept = store_->derived_cache().usage();
+  EXPECT_GT(kept, 0u);
+  ASSERT_OK(PlanExtractions(*store_, shared, request, nullptr).status());
+  EXPECT_EQ(store_->derived_cache().usage(), kept);  // the same grid, not a second one
+  store_.reset();
+  ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(dir_.Sub("store"), {.derived_cache_bytes = 0}));
+  ASSERT_OK_AND_ASSIGN(Extraction e, Extract(*store_, "run", request));
+  EXPECT_EQ(store_->derived_cache().usage(), 0u);
+  EXPECT_FALSE(e.variables[0].values.empty());
+}
+
 // Issue 30: an extraction is planned once against one meta and read as planned; the result
 // carries that very meta (its labels), and a dataset whose meta changed between planning and
 // reading is Aborted, never read under labels of another meta.
@@ -283,7 +304,7 @@ TEST_F(ExtractTest, Issue30PlannedOnceReadAsPlannedAndAbortedIfChangedBetween) {
   ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta("run"));
   auto shared = std::make_shared<const DataSetMeta>(meta);
   ASSERT_OK_AND_ASSIGN(std::vector<PlannedExtract> planned,
-                       PlanExtractions(shared, request, nullptr));
+                       PlanExtractions(*store_, shared, request, nullptr));
   ASSERT_EQ(planned.size(), 1u);
   EXPECT_EQ(planned[0].plan().points.size(), 1u);
   ASSERT_OK_AND_ASSIGN(Extraction e, Extract(*store_, planned[0]));

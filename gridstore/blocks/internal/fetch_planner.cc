@@ -1,6 +1,10 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/blocks/internal/fetch_planner.h"
 
+#include <array>
+#include <set>
+#include <tuple>
+
 #include "gridstore/blocks/internal/block_codec.h"
 #include "gridstore/blocks/internal/block_geometry.h"
 #include "gridstore/blocks/internal/series_geometry.h"
@@ -55,6 +59,30 @@ LayoutChoice ChooseLayout(const DataSetMeta& meta, const VariableMeta& var,
       series && (forced == FetchLayout::kSeries || (forced == FetchLayout::kCheapest &&
                                                     choice.series->score() < choice.plane.score()));
   return choice;
+}
+
+int64_t DistinctBlocks(const DataSetMeta& meta, const VariableMeta& var,
+                       const std::vector<Box>& boxes, bool series) {
+  std::set<std::array<int64_t, 4>> blocks;  // (t or step block, z or level block, r, c)
+  for (const Box& b : boxes) {
+    int64_t t0, t1, z0, z1, r0, r1, c0, c1;
+    if (series) {
+      const SeriesGeometry::BlockRange k =
+          SeriesGeometry(var, *meta.series).BlocksOf(b.origin, b.shape);
+      std::tie(t0, t1, z0, z1, r0, r1, c0, c1) = std::tie(
+          k.tb_begin, k.tb_end, k.zb_begin, k.zb_end, k.r_begin, k.r_end, k.c_begin, k.c_end);
+    } else {
+      const BlockGeometry::BlockRange k =
+          BlockGeometry(var, meta.layout).BlocksOf(b.origin, b.shape);
+      t0 = b.origin[kT], t1 = t0 + b.shape[kT], z0 = b.origin[kZ], z1 = z0 + b.shape[kZ];
+      r0 = k.r_begin, r1 = k.r_end, c0 = k.c_begin, c1 = k.c_end;
+    }
+    for (int64_t t = t0; t < t1; ++t)
+      for (int64_t z = z0; z < z1; ++z)
+        for (int64_t r = r0; r < r1; ++r)
+          for (int64_t c = c0; c < c1; ++c) blocks.insert({t, z, r, c});
+  }
+  return static_cast<int64_t>(blocks.size());
 }
 
 Status CheckForcedLayout(const DataSetMeta& meta, FetchLayout forced) {

@@ -49,6 +49,9 @@ struct LayoutChoice {
 };
 LayoutChoice ChooseLayout(const grid::DataSetMeta& meta, const grid::VariableMeta& var,
                           const std::vector<grid::Box>& boxes, grid::FetchLayout forced);
+// The distinct blocks `boxes` of `var` touch in the planes (series: false) or the series layout.
+int64_t DistinctBlocks(const grid::DataSetMeta& meta, const grid::VariableMeta& var,
+                       const std::vector<grid::Box>& boxes, bool series);
 // FailedPrecondition naming the dataset if `forced` is the series layout and it has none ready.
 Status CheckForcedLayout(const grid::DataSetMeta& meta, grid::FetchLayout forced);
 

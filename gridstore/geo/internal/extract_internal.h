@@ -20,9 +20,10 @@ struct ResolvedExtract {
   std::optional<grid::AxisCoordinate> time_axis, level_axis;
 };
 
-// Checks and plans `request` against `meta` (see PlanExtract).
-// The horizontal grid of `var`, built once per dataset state and variable (extract_plan.cc).
-Result<std::shared_ptr<const grid::HorizontalGrid>> CachedGrid(const grid::DataSetMeta& meta,
+// The horizontal grid of `var`, built once per dataset state and variable and kept in `cache`
+// (the store's derived cache; null: built every time).
+Result<std::shared_ptr<const grid::HorizontalGrid>> CachedGrid(grid::DerivedCache* cache,
+                                                               const grid::DataSetMeta& meta,
                                                                const grid::VariableMeta& var);
 
 // Whether `a` and `b` can be read by one extraction: the same shape, dimensions and time and level
@@ -31,8 +32,10 @@ Result<std::shared_ptr<const grid::HorizontalGrid>> CachedGrid(const grid::DataS
 bool ShareAxes(const grid::DataSetMeta& meta, const grid::VariableMeta& a,
                const grid::VariableMeta& b);
 
+// Checks and plans `request` against `meta` (see PlanExtract), grids from `grids` (may be null).
 Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta,
-                                       const grid::ExtractRequest& request);
+                                       const grid::ExtractRequest& request,
+                                       grid::DerivedCache* grids);
 
 }  // namespace gridstore::internal_grid
 

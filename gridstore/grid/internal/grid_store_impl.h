@@ -85,6 +85,7 @@ class GridStoreImpl final : public GridStore {
   Result<std::unique_ptr<GridDataFetcher>> GetDataFetcher(std::string_view id) override;
   Result<uint64_t> ApproximateDataSetSize(std::string_view id) override;
   const GridStoreOptions& options() const override { return options_; }
+  DerivedCache& derived_cache() override { return derived_cache_; }
 
   // A fetcher reading against `meta` as given (not as stored): relayout and its verification.
   GridDataFetcher NewFetcher(std::shared_ptr<const DataSetMeta> meta) {
@@ -184,6 +185,7 @@ class GridStoreImpl final : public GridStore {
   std::unique_ptr<internal_grid::DictionaryCache> dictionaries_;
   std::unique_ptr<internal_grid::SeriesFence> series_fence_;
   std::unique_ptr<internal_grid::StoreContext> context_;
+  DerivedCache derived_cache_;
 
   // Serialises this store's meta writes; other writers of a shared store are kept consistent
   // by conditional writes (RetryOnConflict).
