@@ -45,7 +45,8 @@ class CMakeBuild(build_ext):
                 build_dir = os.path.join(tmp, "build")
                 generator = ["-G", "Ninja"] if shutil.which("ninja") else []
                 run("cmake", "-S", SOURCE, "-B", build_dir, *generator,
-                    "-DCMAKE_BUILD_TYPE=Release", f"-DPython_EXECUTABLE={sys.executable}",
+                    "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_UNITY_BUILD=ON",  # scripts/build.sh
+                    f"-DPython_EXECUTABLE={sys.executable}",
                     "-DGRIDSTORE_BUILD_PYTHON=ON", "-DGRIDSTORE_BUILD_TESTS=OFF",
                     "-DGRIDSTORE_BUILD_TOOLS=OFF", "-DGRIDSTORE_BUILD_SERVER=OFF",
                     "-DGRIDSTORE_BUILD_SAMPLES=OFF")

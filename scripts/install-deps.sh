@@ -35,7 +35,7 @@ packages=(
   clang clang-format                      # the thread-safety build and the format check (CI)
   python3-build python3-setuptools        # the wheel (python3 -m build --no-isolation, offline)
   python3-wheel python3-venv              # ... and the throwaway venv it is installed into
-  dpkg-dev systemd                        # the .deb's checks: dpkg-shlibdeps, systemd-analyze
+  dpkg-dev systemd curl                   # the .deb's checks (dpkg-shlibdeps, systemd-analyze, HTTP)
   hdf5-filter-plugin-blosc-serial
   librados-dev libradospp-dev             # the RADOS backend (librados.hpp is only in -pp)
   ceph-mon ceph-osd ceph-mgr jq           # the throwaway test cluster (scripts/ceph-test-cluster.sh)
