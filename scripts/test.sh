@@ -2,8 +2,9 @@
 # The project's test command (README, and .ci/run calls exactly this): installs the dependencies,
 # then builds and runs the whole test suite three times:
 #   1. the normal build (RelWithDebInfo): every test (the Python package's with pytest), the
-#      samples, the installed-package checks, and the benchmark programs compiled; the Python
-#      package is installed for Debian's python3;
+#      samples, the installed-package checks, the wheel and the .deb (made from this build and
+#      checked in a throwaway venv and root: tests/packaging, never installed), and the
+#      benchmark programs compiled; the Python package is installed for Debian's python3;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer: every test;
 #   3. ThreadSanitizer: the library suites (util, storage, grid, importers) and the HTTP
 #      service's (server), whose concurrency tests run many fetchers, writers, pipelines and
