@@ -14,6 +14,7 @@
 #include "gridstore/blocks/internal/block_codec.h"
 #include "gridstore/blocks/internal/block_geometry.h"
 #include "gridstore/blocks/internal/fetch_planner.h"
+#include "gridstore/blocks/internal/grid_data_fetcher_impl.h"
 #include "gridstore/blocks/internal/plane_fetch.h"
 #include "gridstore/blocks/internal/series_fetch.h"
 #include "gridstore/blocks/internal/store_context.h"
@@ -24,9 +25,32 @@
 #include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/thread_pool.h"
 
-namespace gridstore::grid {
+namespace gridstore::internal_grid {
 
-using internal_grid::BlockGeometry;
+using grid::AxisName;
+using grid::BlockLayoutToString;
+using grid::Box;
+using grid::DataSetMeta;
+using grid::DataTypeSize;
+using grid::DecodeMetaStamp;
+using grid::FetchOptions;
+using grid::FetchPlan;
+using grid::FetchRequest;
+using grid::FetchStats;
+using grid::Grid4D;
+using grid::GridDataSet;
+using grid::kRank;
+using grid::kStatusDone;
+using grid::kStatusIngesting;
+using grid::kT;
+using grid::kX;
+using grid::kY;
+using grid::kZ;
+using grid::MetaKey;
+using grid::MetaStampKey;
+using grid::SeriesLayoutToString;
+using grid::Shape4;
+using grid::VariableMeta;
 
 namespace {
 
@@ -38,32 +62,19 @@ void UnpackOutput(const AnyOutput& out, ThreadPool* pool, int parallelism) {
 
 }  // namespace
 
-GridDataFetcher::GridDataFetcher(internal_grid::StoreContext* context,
-                                 std::shared_ptr<const DataSetMeta> meta)
-    : context_(context), meta_(std::move(meta)) {}
-
-void GridDataFetcher::SetVariablesToGet(std::vector<std::string> variables) {
-  variables_ = std::move(variables);
-}
-
-void GridDataFetcher::SetOriginShape(const Shape4& origin, const Shape4& shape) {
-  box_.emplace(origin, shape);
-}
-
-void GridDataFetcher::ClearOriginShape() { box_.reset(); }
-
-Result<std::vector<const VariableMeta*>> GridDataFetcher::ResolveVariables() const {
+Result<std::vector<const VariableMeta*>> GridDataFetcherImpl::ResolveVariables(
+    const FetchRequest& request) const {
   std::vector<const VariableMeta*> vars;
   if (meta_->variables.empty()) {
     return Status::InvalidArgument("dataset '" + EscapeForMessage(meta_->id) +
                                    "' has no variables (a catalogue entry without data)");
   }
-  if (variables_.empty()) {
+  if (request.variables.empty()) {
     for (const auto& v : meta_->variables) vars.push_back(&v);
     return vars;
   }
   std::set<std::string_view> seen;
-  for (const auto& name : variables_) {
+  for (const auto& name : request.variables) {
     const VariableMeta* var = meta_->FindVariable(name);
     if (var == nullptr) return internal_grid::NoSuchVariable(*meta_, name);
     if (!seen.insert(name).second) {
@@ -75,8 +86,8 @@ Result<std::vector<const VariableMeta*>> GridDataFetcher::ResolveVariables() con
   return vars;
 }
 
-Status GridDataFetcher::CheckBox(const VariableMeta& var, const Shape4& origin,
-                                 const Shape4& shape) const {
+Status GridDataFetcherImpl::CheckBox(const VariableMeta& var, const Shape4& origin,
+                                     const Shape4& shape) const {
   for (int axis = 0; axis < kRank; ++axis) {
     std::string where =
         "variable '" + EscapeForMessage(var.name) + "', axis " + std::string(AxisName(axis));
@@ -101,41 +112,9 @@ Status GridDataFetcher::CheckBox(const VariableMeta& var, const Shape4& origin,
   return Status::OK();
 }
 
-FetchPlan ExplainBoxes(const DataSetMeta& meta, const std::vector<const VariableMeta*>& vars,
-                       const std::vector<Box>& boxes, FetchLayout layout) {
-  FetchPlan plan;
-  plan.layout = "plane blocks " + BlockLayoutToString(meta.layout);
-  if (meta.series) plan.layout += "; series blocks " + SeriesLayoutToString(*meta.series);
-  for (const VariableMeta* var : vars) {
-    const internal_grid::LayoutChoice choice =
-        internal_grid::ChooseLayout(meta, *var, boxes, layout);
-    FetchPlan::Variable v;
-    v.name = var->name;
-    v.type = var->type;
-    v.layout = choice.use_series ? "series" : "plane";
-    v.plane_blocks = internal_grid::DistinctBlocks(meta, *var, boxes, false);
-    v.plane_bytes_to_decode = choice.plane.bytes_to_decode;
-    if (choice.series) {
-      v.series_blocks = internal_grid::DistinctBlocks(meta, *var, boxes, true);
-      v.series_bytes_to_decode = choice.series->bytes_to_decode;
-    }
-    v.blocks = choice.use_series ? v.series_blocks : v.plane_blocks;
-    v.bytes_to_decode = choice.use_series ? v.series_bytes_to_decode : v.plane_bytes_to_decode;
-    for (const Box& b : boxes) {
-      v.bytes_returned += b.shape[kT] * b.shape[kZ] * b.shape[kX] * b.shape[kY] *
-                          static_cast<int64_t>(DataTypeSize(var->type));
-    }
-    plan.blocks += v.blocks;
-    plan.bytes_to_decode += v.bytes_to_decode;
-    plan.bytes_returned += v.bytes_returned;
-    plan.variables.push_back(std::move(v));
-  }
-  return plan;
-}
-
-Result<FetchPlan> GridDataFetcher::Explain() const {
-  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
-  GRIDSTORE_RETURN_IF_ERROR(internal_grid::CheckForcedLayout(*meta_, options_.layout));
+Result<FetchPlan> GridDataFetcherImpl::Explain(const FetchRequest& request) const {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables(request));
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::CheckForcedLayout(*meta_, request.options.layout));
   FetchPlan plan;
   plan.layout = "plane blocks " + BlockLayoutToString(meta_->layout);
   if (meta_->series) {
@@ -147,10 +126,11 @@ Result<FetchPlan> GridDataFetcher::Explain() const {
     v.name = var->name;
     v.type = var->type;
     v.shape = var->shape;
-    if (box_) std::tie(v.origin, v.shape) = *box_;
+    if (request.box)
+      std::tie(v.origin, v.shape) = std::tie(request.box->origin, request.box->shape);
     GRIDSTORE_RETURN_IF_ERROR(CheckBox(*var, v.origin, v.shape));
     const internal_grid::LayoutChoice choice =
-        internal_grid::ChooseLayout(*meta_, *var, {Box{v.origin, v.shape}}, options_.layout);
+        internal_grid::ChooseLayout(*meta_, *var, {Box{v.origin, v.shape}}, request.options.layout);
     v.plane_blocks = choice.plane.blocks;
     v.plane_bytes_to_decode = choice.plane.bytes_to_decode;
     if (choice.series) {
@@ -171,9 +151,10 @@ Result<FetchPlan> GridDataFetcher::Explain() const {
   return plan;
 }
 
-Status GridDataFetcher::CheckComplete(const std::vector<const VariableMeta*>& vars,
-                                      const std::vector<Box>* boxes) const {
-  if (options_.allow_incomplete) return Status::OK();
+Status GridDataFetcherImpl::CheckComplete(const FetchRequest& request,
+                                          const std::vector<const VariableMeta*>& vars,
+                                          const std::vector<Box>* boxes) const {
+  if (request.options.allow_incomplete) return Status::OK();
   const std::string status = meta_->status();
   if (status == kStatusDone) return Status::OK();
   const std::string dataset = "dataset '" + EscapeForMessage(meta_->id) + "'";
@@ -205,7 +186,7 @@ Status GridDataFetcher::CheckComplete(const std::vector<const VariableMeta*>& va
       "as fill values. Allow incomplete data to read it anyway");
 }
 
-Status GridDataFetcher::CheckStillCurrent() const {
+Status GridDataFetcherImpl::CheckStillCurrent() const {
   const std::string dataset = "dataset '" + EscapeForMessage(meta_->id) + "'";
   std::string value;
   Status s = context_->kv->Get(storage::ReadOptions{}, storage::Table::kMeta,
@@ -236,23 +217,24 @@ Status GridDataFetcher::CheckStillCurrent() const {
   return Status::OK();
 }
 
-Result<GridDataSet> GridDataFetcher::Fetch() const {
-  if (!box_) {
-    GRIDSTORE_ASSIGN_OR_RETURN(std::vector<GridDataSet> results, FetchImpl(nullptr));
+Result<GridDataSet> GridDataFetcherImpl::Fetch(const FetchRequest& request) const {
+  if (!request.box) {
+    GRIDSTORE_ASSIGN_OR_RETURN(std::vector<GridDataSet> results, FetchImpl(request, nullptr));
     return std::move(results[0]);
   }
-  const std::vector<Box> boxes = {Box{box_->first, box_->second}};
-  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<GridDataSet> results, FetchImpl(&boxes));
+  const std::vector<Box> boxes = {*request.box};
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<GridDataSet> results, FetchImpl(request, &boxes));
   return std::move(results[0]);
 }
 
-Result<std::vector<GridDataSet>> GridDataFetcher::FetchBoxes(const std::vector<Box>& boxes) const {
+Result<std::vector<GridDataSet>> GridDataFetcherImpl::FetchBoxes(
+    const FetchRequest& request, const std::vector<Box>& boxes) const {
   if (boxes.empty()) return std::vector<GridDataSet>{};
-  return FetchImpl(&boxes);
+  return FetchImpl(request, &boxes);
 }
 
-Result<std::vector<Box>> GridDataFetcher::BoxesOf(const VariableMeta& var,
-                                                  const std::vector<Box>* boxes) const {
+Result<std::vector<Box>> GridDataFetcherImpl::BoxesOf(const VariableMeta& var,
+                                                      const std::vector<Box>* boxes) const {
   if (boxes == nullptr) {
     return std::vector<Box>{Box{{0, 0, 0, 0}, var.shape}};
   }
@@ -260,10 +242,12 @@ Result<std::vector<Box>> GridDataFetcher::BoxesOf(const VariableMeta& var,
   return *boxes;
 }
 
-Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Box>* boxes) const {
-  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables());
-  GRIDSTORE_RETURN_IF_ERROR(CheckComplete(vars, boxes));
-  GRIDSTORE_RETURN_IF_ERROR(internal_grid::CheckForcedLayout(*meta_, options_.layout));
+Result<std::vector<GridDataSet>> GridDataFetcherImpl::FetchImpl(
+    const FetchRequest& request, const std::vector<Box>* boxes) const {
+  const FetchOptions& options = request.options;
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const VariableMeta*> vars, ResolveVariables(request));
+  GRIDSTORE_RETURN_IF_ERROR(CheckComplete(request, vars, boxes));
+  GRIDSTORE_RETURN_IF_ERROR(internal_grid::CheckForcedLayout(*meta_, options.layout));
   const size_t num_results = boxes != nullptr ? boxes->size() : 1;
   std::vector<GridDataSet> results(num_results);
 
@@ -275,7 +259,7 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
   for (const VariableMeta* var : vars) {
     GRIDSTORE_ASSIGN_OR_RETURN(const std::vector<Box> var_boxes, BoxesOf(*var, boxes));
     const bool use_series =
-        internal_grid::ChooseLayout(*meta_, *var, var_boxes, options_.layout).use_series;
+        internal_grid::ChooseLayout(*meta_, *var, var_boxes, options.layout).use_series;
     for (size_t b = 0; b < num_results; ++b) {
       results[b].id = meta_->id;
       const auto& [origin, shape] = var_boxes[b];
@@ -288,8 +272,8 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
     }
   }
   const int parallelism =
-      options_.parallelism > 0 ? options_.parallelism : context_->pool->num_threads() + 1;
-  const bool use_cache = options_.use_cache && context_->cache->capacity() > 0;
+      options.parallelism > 0 ? options.parallelism : context_->pool->num_threads() + 1;
+  const bool use_cache = options.use_cache && context_->cache->capacity() > 0;
   FetchStats stats;
   GRIDSTORE_RETURN_IF_ERROR(
       internal_grid::FetchPlanes(*meta_, context_, outputs, parallelism, use_cache, &stats));
@@ -302,7 +286,7 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
   // and only when some block was missing).
   if (stats.blocks_missing > 0) GRIDSTORE_RETURN_IF_ERROR(CheckStillCurrent());
 
-  if (options_.unpack) {
+  if (options.unpack) {
     for (const auto& out : outputs) UnpackOutput(out, context_->pool, parallelism);
     for (const auto& out : series_outputs) UnpackOutput(out, context_->pool, parallelism);
   }
@@ -314,6 +298,44 @@ Result<std::vector<GridDataSet>> GridDataFetcher::FetchImpl(const std::vector<Bo
   }
   for (GridDataSet& r : results) r.stats = stats;
   return results;
+}
+
+}  // namespace gridstore::internal_grid
+
+namespace gridstore::grid {
+
+GridDataFetcher::~GridDataFetcher() = default;
+
+FetchPlan ExplainBoxes(const DataSetMeta& meta, const std::vector<const VariableMeta*>& vars,
+                       const std::vector<Box>& boxes, FetchLayout layout) {
+  FetchPlan plan;
+  plan.layout = "plane blocks " + BlockLayoutToString(meta.layout);
+  if (meta.series) plan.layout += "; series blocks " + SeriesLayoutToString(*meta.series);
+  for (const VariableMeta* var : vars) {
+    const internal_grid::LayoutChoice choice =
+        internal_grid::ChooseLayout(meta, *var, boxes, layout);
+    FetchPlan::Variable v;
+    v.name = var->name;
+    v.type = var->type;
+    v.layout = choice.use_series ? "series" : "plane";
+    v.plane_blocks = internal_grid::DistinctBlocks(meta, *var, boxes, false);
+    v.plane_bytes_to_decode = choice.plane.bytes_to_decode;
+    if (choice.series) {
+      v.series_blocks = internal_grid::DistinctBlocks(meta, *var, boxes, true);
+      v.series_bytes_to_decode = choice.series->bytes_to_decode;
+    }
+    v.blocks = choice.use_series ? v.series_blocks : v.plane_blocks;
+    v.bytes_to_decode = choice.use_series ? v.series_bytes_to_decode : v.plane_bytes_to_decode;
+    for (const Box& b : boxes) {
+      v.bytes_returned += b.shape[kT] * b.shape[kZ] * b.shape[kX] * b.shape[kY] *
+                          static_cast<int64_t>(DataTypeSize(var->type));
+    }
+    plan.blocks += v.blocks;
+    plan.bytes_to_decode += v.bytes_to_decode;
+    plan.bytes_returned += v.bytes_returned;
+    plan.variables.push_back(std::move(v));
+  }
+  return plan;
 }
 
 }  // namespace gridstore::grid

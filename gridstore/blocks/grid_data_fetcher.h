@@ -5,8 +5,9 @@
 // decompresses them in parallel on the store's thread pool, and copies only the overlap of each
 // block into the result, row by row. Blocks never written read as the variable's fill value.
 //
-// A fetcher is cheap; make one per thread or per request. One fetcher is not thread-safe, but any
-// number of fetchers of one store may run at once, also while writers write.
+// A fetcher is cheap. Its Fetch(request) calls are thread-safe (the setters' request is not:
+// one thread per fetcher for those); any number of fetchers of one store may run at once, also
+// while writers write.
 #ifndef GRIDSTORE_BLOCKS_GRID_DATA_FETCHER_H_
 #define GRIDSTORE_BLOCKS_GRID_DATA_FETCHER_H_
 
@@ -18,10 +19,6 @@
 #include "gridstore/model/grid.h"
 #include "gridstore/model/grid_meta.h"
 #include "gridstore/util/result.h"
-
-namespace gridstore::internal_grid {
-struct StoreContext;
-}  // namespace gridstore::internal_grid
 
 namespace gridstore::grid {
 
@@ -84,16 +81,23 @@ struct FetchPlan {
 FetchPlan ExplainBoxes(const DataSetMeta& meta, const std::vector<const VariableMeta*>& vars,
                        const std::vector<Box>& boxes, FetchLayout layout = FetchLayout::kCheapest);
 
+// What one fetch reads.
+struct FetchRequest {
+  // Variables to read, by name; empty means every variable of the dataset.
+  std::vector<std::string> variables;
+  // The box to read, over (t, z, x, y); none means each variable whole.
+  std::optional<Box> box;
+  FetchOptions options;
+};
+
+// Reads boxes of one dataset, against the meta it was made with (GridStore::GetDataFetcher).
+// Stateless between calls: any number of requests may be issued, also from several threads at
+// once.
 class GridDataFetcher {
  public:
-  // Variables to read, by name; empty (the default) means every variable of the dataset.
-  void SetVariablesToGet(std::vector<std::string> variables);
-  // The box to read, over (t, z, x, y). If never called, each variable is read whole.
-  void SetOriginShape(const Shape4& origin, const Shape4& shape);
-  // Back to reading each variable whole.
-  void ClearOriginShape();
-  void set_options(const FetchOptions& options) { options_ = options; }
-  const FetchOptions& options() const { return options_; }
+  virtual ~GridDataFetcher();
+  GridDataFetcher(const GridDataFetcher&) = delete;
+  GridDataFetcher& operator=(const GridDataFetcher&) = delete;
 
   // Reads the box of every chosen variable. Errors: FailedPrecondition if the dataset is not
   // complete (see FetchOptions::allow_incomplete); InvalidArgument for a dataset without
@@ -103,42 +107,43 @@ class GridDataFetcher {
   // dataset, variable, t, z and block); NotFound or Aborted if the dataset was deleted or replaced
   // while it was read (its blocks vanished, and fill values would stand in for them); the store's
   // own errors otherwise.
-  Result<GridDataSet> Fetch() const;
+  virtual Result<GridDataSet> Fetch(const FetchRequest& request) const = 0;
 
-  // Reads the boxes of every chosen variable in one batched read: each block that any box
-  // touches is read and decoded once, however many boxes need it (1,000 scattered points cost
-  // one read of the blocks they lie in, not 1,000 fetches). Result i holds box i; every result's
-  // stats are the whole read's. Ignores SetOriginShape. Errors as Fetch.
-  Result<std::vector<GridDataSet>> FetchBoxes(const std::vector<Box>& boxes) const;
+  // Reads `boxes` of every chosen variable in one batched read: each block that any box touches
+  // is read and decoded once, however many boxes need it (1,000 scattered points cost one read
+  // of the blocks they lie in, not 1,000 fetches). Result i holds box i; every result's stats
+  // are the whole read's. request.box is ignored. Errors as Fetch.
+  virtual Result<std::vector<GridDataSet>> FetchBoxes(const FetchRequest& request,
+                                                      const std::vector<Box>& boxes) const = 0;
 
   // Validates the request as Fetch does and returns the plan, reading nothing.
-  Result<FetchPlan> Explain() const;
+  virtual Result<FetchPlan> Explain(const FetchRequest& request) const = 0;
 
   // The dataset's meta this fetcher reads against.
-  const DataSetMeta& meta() const { return *meta_; }
+  virtual const DataSetMeta& meta() const = 0;
+
+  // The Tablestore-Grid style the samples use: setters building a request this object keeps,
+  // and the calls above on it.
+  void SetVariablesToGet(std::vector<std::string> variables) {
+    request_.variables = std::move(variables);
+  }
+  void SetOriginShape(const Shape4& origin, const Shape4& shape) {
+    request_.box = Box{origin, shape};
+  }
+  void ClearOriginShape() { request_.box.reset(); }
+  void set_options(const FetchOptions& options) { request_.options = options; }
+  const FetchOptions& options() const { return request_.options; }
+  Result<GridDataSet> Fetch() const { return Fetch(request_); }
+  Result<std::vector<GridDataSet>> FetchBoxes(const std::vector<Box>& boxes) const {
+    return FetchBoxes(request_, boxes);
+  }
+  Result<FetchPlan> Explain() const { return Explain(request_); }
+
+ protected:
+  GridDataFetcher() = default;
 
  private:
-  friend class GridStoreImpl;
-  GridDataFetcher(internal_grid::StoreContext* context, std::shared_ptr<const DataSetMeta> meta);
-
-  // Fetch (boxes null: each variable whole, one result) and FetchBoxes.
-  Result<std::vector<GridDataSet>> FetchImpl(const std::vector<Box>* boxes) const;
-  Result<std::vector<const VariableMeta*>> ResolveVariables() const;
-  // FailedPrecondition unless the dataset is complete (or, INGESTING, every box of `vars` lies
-  // in its complete steps) or options_.allow_incomplete.
-  Status CheckComplete(const std::vector<const VariableMeta*>& vars,
-                       const std::vector<Box>* boxes) const;
-  // NotFound if the dataset was deleted, Aborted if it is now another incarnation.
-  Status CheckStillCurrent() const;
-  Status CheckBox(const VariableMeta& var, const Shape4& origin, const Shape4& shape) const;
-  // The boxes of `var` to read: `boxes`, each checked, or (null) the whole variable.
-  Result<std::vector<Box>> BoxesOf(const VariableMeta& var, const std::vector<Box>* boxes) const;
-
-  internal_grid::StoreContext* const context_;
-  const std::shared_ptr<const DataSetMeta> meta_;
-  std::vector<std::string> variables_;
-  std::optional<std::pair<Shape4, Shape4>> box_;
-  FetchOptions options_;
+  FetchRequest request_;
 };
 
 }  // namespace gridstore::grid

@@ -565,7 +565,8 @@ Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetDataWriter(
 
 Result<std::unique_ptr<GridDataFetcher>> GridStoreImpl::GetDataFetcher(std::string_view id) {
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
-  return std::unique_ptr<GridDataFetcher>(new GridDataFetcher(context_.get(), meta));
+  return std::unique_ptr<GridDataFetcher>(
+      std::make_unique<internal_grid::GridDataFetcherImpl>(context_.get(), meta));
 }
 
 Result<uint64_t> GridStoreImpl::ApproximateDataSetSize(std::string_view id) {

@@ -114,15 +114,14 @@ Result<GridDataSet> ReadFromPlanes(GridStoreImpl* store, std::shared_ptr<const D
     planes_only->series.reset();
     meta = std::move(planes_only);
   }
-  GridDataFetcher reader = store->NewFetcher(std::move(meta));
-  reader.SetVariablesToGet({group.var->name});
-  reader.set_options(FetchOptions{.use_cache = false, .allow_incomplete = true});
   const int64_t y0 = geo.col_begin(group.c_begin);
-  reader.SetOriginShape(
-      {geo.step_begin(group.tb), geo.level_begin(group.zb), geo.row_begin(group.r), y0},
-      {geo.steps_of(group.tb), geo.levels_of(group.zb), geo.rows_of(group.r),
-       geo.col_begin(group.c_end - 1) + geo.cols_of(group.c_end - 1) - y0});
-  return reader.Fetch();
+  const FetchRequest request{
+      .variables = {group.var->name},
+      .box = Box{{geo.step_begin(group.tb), geo.level_begin(group.zb), geo.row_begin(group.r), y0},
+                 {geo.steps_of(group.tb), geo.levels_of(group.zb), geo.rows_of(group.r),
+                  geo.col_begin(group.c_end - 1) + geo.cols_of(group.c_end - 1) - y0}},
+      .options = FetchOptions{.use_cache = false, .allow_incomplete = true}};
+  return store->NewFetcher(std::move(meta))->Fetch(request);
 }
 
 }  // namespace

@@ -20,10 +20,10 @@
 namespace gridstore::testing {
 namespace {
 
-using storage::rados_internal::BackwardProbe;
-using storage::rados_internal::kBackwardProbe;
-using storage::rados_internal::KeyNumber;
-using storage::rados_internal::NumberKey;
+using storage::internal_rados::BackwardProbe;
+using storage::internal_rados::kBackwardProbe;
+using storage::internal_rados::KeyNumber;
+using storage::internal_rados::NumberKey;
 
 const std::string kPrefix = "p/";
 

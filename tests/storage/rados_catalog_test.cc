@@ -34,7 +34,7 @@ using storage::ReadOptions;
 using storage::Table;
 using storage::WriteBatch;
 using storage::WriteOptions;
-namespace names = storage::rados_internal;
+namespace names = storage::internal_rados;
 
 // The conformance suite on a store of one catalog shard (the layout of stores from before
 // shards); the default (64 shards) runs in rados_kv_store_test.cc.

@@ -35,7 +35,7 @@ using storage::ReadOptions;
 using storage::Table;
 using storage::WriteBatch;
 using storage::WriteOptions;
-namespace names = storage::rados_internal;
+namespace names = storage::internal_rados;
 
 INSTANTIATE_TEST_SUITE_P(Rados, KvStoreConformanceTest,
                          ::testing::Values(KvStoreFactory{

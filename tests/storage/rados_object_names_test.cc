@@ -17,7 +17,7 @@ namespace {
 
 using namespace std::string_literals;
 using storage::ParseRadosUri;
-namespace names = storage::rados_internal;
+namespace names = storage::internal_rados;
 
 TEST(RadosObjectNamesTest, EscapingKeepsSafeBytesAndHexesTheRest) {
   EXPECT_EQ(names::EscapeObjectName("era5_t2m-1"), "era5_t2m-1");

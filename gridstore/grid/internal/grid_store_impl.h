@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "gridstore/blocks/internal/grid_data_fetcher_impl.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/util/internal/mutex.h"
@@ -88,8 +89,8 @@ class GridStoreImpl final : public GridStore {
   DerivedCache& derived_cache() override { return derived_cache_; }
 
   // A fetcher reading against `meta` as given (not as stored): relayout and its verification.
-  GridDataFetcher NewFetcher(std::shared_ptr<const DataSetMeta> meta) {
-    return GridDataFetcher(context_.get(), std::move(meta));
+  std::unique_ptr<GridDataFetcher> NewFetcher(std::shared_ptr<const DataSetMeta> meta) {
+    return std::make_unique<internal_grid::GridDataFetcherImpl>(context_.get(), std::move(meta));
   }
 
   // The underlying key-value store (tests and tools inspect it). Owned by this store.

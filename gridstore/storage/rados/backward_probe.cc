@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 namespace {
 
 // The width of key space that holds about `want` keys at the density of the sorted numbers
@@ -101,4 +101,4 @@ BackwardProbe::Outcome BackwardProbe::Learn(uint64_t lo, uint64_t hi,
   return Outcome::kPage;
 }
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados

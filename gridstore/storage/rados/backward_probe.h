@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 
 // A backward probe lists at most this many keys from its guessed lower bound, and aims at half of
 // that: listing omap costs the OSD per key, and a probe that overshoots is thrown away.
@@ -68,6 +68,6 @@ class BackwardProbe {
   bool top_seen_ = false;
 };
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados
 
 #endif  // GRIDSTORE_STORAGE_RADOS_BACKWARD_PROBE_H_

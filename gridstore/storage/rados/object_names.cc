@@ -2,7 +2,7 @@
 
 #include "gridstore/storage/rados/object_names.h"
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 
 std::string EscapeObjectName(std::string_view bytes) {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -124,4 +124,4 @@ std::string DirectoryObjectName(std::string_view partition, int shard) {
   return name;
 }
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados

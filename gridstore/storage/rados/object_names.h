@@ -25,7 +25,7 @@
 
 #include "gridstore/storage/kv_store.h"
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 
 inline constexpr std::string_view kCatalogObject = "catalog";
 inline constexpr std::string_view kPartitionsObject = "partitions";
@@ -86,6 +86,6 @@ std::string CatalogShardName(int shard);
 std::string DataObjectName(std::string_view key);
 std::string DirectoryObjectName(std::string_view partition, int shard);
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados
 
 #endif  // GRIDSTORE_STORAGE_RADOS_OBJECT_NAMES_H_

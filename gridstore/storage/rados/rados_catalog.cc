@@ -8,7 +8,7 @@
 
 #include "gridstore/storage/rados/rados_kv_store_impl.h"
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 
 Status RadosKvStore::ReadCatalogRange(Table table, const KeyRange& range,
                                       std::vector<std::pair<std::string, std::string>>* out,
@@ -200,4 +200,4 @@ Status RadosKvStore::ApplyCatalogOps(const std::vector<const WriteBatch::Op*>& o
   return ApplyCatalogParts(rest, store_wide_expected);
 }
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados

@@ -9,7 +9,7 @@
 
 #include "gridstore/storage/rados/rados_kv_store_impl.h"
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 namespace {
 
 // The first page per shard is small: most scans of a sharded catalog stop early (query chunks,
@@ -251,4 +251,4 @@ Status RadosKvStore::MergeBackward(
   }
 }
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados

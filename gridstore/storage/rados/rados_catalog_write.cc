@@ -9,7 +9,7 @@
 
 #include "gridstore/storage/rados/rados_kv_store_impl.h"
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 namespace {
 
 // The batch's net effect on the catalog, its operations applied in order: the keys to set (with
@@ -262,4 +262,4 @@ Status RadosKvStore::PropagateStoreWideSeq(uint64_t seq) {
                              "store-wide keys was copied to them");
 }
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados

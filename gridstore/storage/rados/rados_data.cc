@@ -8,7 +8,7 @@
 
 #include "gridstore/storage/rados/rados_kv_store_impl.h"
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 
 Status RadosKvStore::PartitionsOf(const KeyRange& range, std::vector<std::string>* partitions) {
   partitions->clear();
@@ -150,4 +150,4 @@ Status RadosKvStore::DeleteDataRange(const KeyRange& range) {
   return WriteOmaps({}, {{std::string(kPartitionsObject), covered}});
 }
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados

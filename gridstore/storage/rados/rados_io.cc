@@ -7,7 +7,7 @@
 
 #include "gridstore/storage/rados/rados_kv_store_impl.h"
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 
 int RadosKvStore::RunRead(const std::string& oid, librados::ObjectReadOperation* op) {
   AioWindow window(1);
@@ -122,4 +122,4 @@ Status RadosKvStore::WriteOmaps(
   return failures.Summary("directory updates", sets.size() + removals.size());
 }
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados

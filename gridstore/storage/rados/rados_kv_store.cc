@@ -16,7 +16,7 @@
 
 #include "gridstore/storage/rados/rados_kv_store_impl.h"
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 
 Status RadosKvStore::Get(const ReadOptions& options, Table table, std::string_view key,
                          std::string* value) {
@@ -186,4 +186,4 @@ Status RadosKvStore::ScanImpl(const ReadOptions&, Table table, const KeyRange& r
   return failure;
 }
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados

@@ -29,7 +29,7 @@
 #include "gridstore/storage/rados/rados_kv_store.h"
 #include "gridstore/util/internal/coding.h"
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 
 using librados::bufferlist;
 
@@ -411,6 +411,6 @@ class RadosKvStore final : public KvStore {
   std::map<std::string, std::vector<ReverseHint>> reverse_hints_;  // guarded by reverse_hints_mu_
 };
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados
 
 #endif  // GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_IMPL_H_

@@ -9,7 +9,7 @@
 
 #include "gridstore/storage/rados/rados_kv_store_impl.h"
 
-namespace gridstore::storage::rados_internal {
+namespace gridstore::storage::internal_rados {
 
 Status RadosKvStore::ReadOmapPages(const std::vector<OmapPageRequest>& requests,
                                    OmapDirection direction, std::string_view what,
@@ -77,4 +77,4 @@ Status RadosKvStore::ReadOmapPages(const std::vector<OmapPageRequest>& requests,
   return failure;
 }
 
-}  // namespace gridstore::storage::rados_internal
+}  // namespace gridstore::storage::internal_rados

@@ -10,7 +10,7 @@
 #include "gridstore/storage/rados/rados_kv_store_impl.h"
 
 namespace gridstore::storage {
-namespace rados_internal {
+namespace internal_rados {
 namespace {
 
 std::string ConfName(const RadosOptions& options) {
@@ -110,13 +110,13 @@ Result<std::unique_ptr<KvStore>> OpenStoreIn(std::unique_ptr<librados::Rados> cl
 }
 
 }  // namespace
-}  // namespace rados_internal
+}  // namespace internal_rados
 
-using rados_internal::AskForMapsBeforeTimingOut;
-using rados_internal::ConfName;
-using rados_internal::DefaultTimeout;
-using rados_internal::OpenStoreIn;
-using rados_internal::RadosKvStore;
+using internal_rados::AskForMapsBeforeTimingOut;
+using internal_rados::ConfName;
+using internal_rados::DefaultTimeout;
+using internal_rados::OpenStoreIn;
+using internal_rados::RadosKvStore;
 
 Result<std::unique_ptr<KvStore>> OpenRadosKvStore(const RadosOptions& options) {
   std::string where = "RADOS pool '" + options.pool + "'";

@@ -21,7 +21,7 @@
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 
-namespace gridstore::storage::rocksdb_internal {
+namespace gridstore::storage::internal_rocksdb {
 
 // Column family names are part of the on-disk format: index with static_cast<int>(Table).
 inline constexpr std::array<const char*, kNumTables> kColumnFamilyNames = {"meta", "data", "index"};
@@ -52,6 +52,6 @@ std::unique_ptr<KvStore> NewRocksDbKvStore(
     std::vector<rocksdb::ColumnFamilyHandle*> handles,
     std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables);
 
-}  // namespace gridstore::storage::rocksdb_internal
+}  // namespace gridstore::storage::internal_rocksdb
 
 #endif  // GRIDSTORE_STORAGE_ROCKSDB_ROCKSDB_INTERNAL_H_

@@ -21,7 +21,7 @@
 #include "gridstore/storage/rocksdb/rocksdb_internal.h"
 #include "gridstore/util/internal/strings.h"
 
-namespace gridstore::storage::rocksdb_internal {
+namespace gridstore::storage::internal_rocksdb {
 namespace {
 
 class RocksDbKvStore final : public KvStore {
@@ -376,4 +376,4 @@ std::unique_ptr<KvStore> NewRocksDbKvStore(
                                           std::move(handles), tables);
 }
 
-}  // namespace gridstore::storage::rocksdb_internal
+}  // namespace gridstore::storage::internal_rocksdb

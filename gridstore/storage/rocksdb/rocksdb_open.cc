@@ -24,12 +24,12 @@ namespace gridstore::storage {
 namespace {
 
 namespace fs = std::filesystem;
-using rocksdb_internal::Contains;
-using rocksdb_internal::kColumnFamilyNames;
-using rocksdb_internal::MakeDbOptions;
-using rocksdb_internal::NewRocksDbKvStore;
-using rocksdb_internal::TableOptions;
-using rocksdb_internal::ToStatus;
+using internal_rocksdb::Contains;
+using internal_rocksdb::kColumnFamilyNames;
+using internal_rocksdb::MakeDbOptions;
+using internal_rocksdb::NewRocksDbKvStore;
+using internal_rocksdb::TableOptions;
+using internal_rocksdb::ToStatus;
 
 // The default column family (unused) and GridStore's tables, in Table order after it.
 std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors(

@@ -12,7 +12,7 @@
 #include "gridstore/storage/rocksdb/rocksdb_internal.h"
 #include "gridstore/util/internal/strings.h"
 
-namespace gridstore::storage::rocksdb_internal {
+namespace gridstore::storage::internal_rocksdb {
 namespace {
 
 namespace fs = std::filesystem;
@@ -164,4 +164,4 @@ Status ToStatus(const rocksdb::Status& s, std::string_view what, const std::stri
   }
 }
 
-}  // namespace gridstore::storage::rocksdb_internal
+}  // namespace gridstore::storage::internal_rocksdb
