@@ -32,6 +32,13 @@ done
 ! grep -Ev '^/(usr|etc)(/|$)' "$work/contents.txt" || fail "files outside /usr and /etc"
 ! grep -E '^/usr/local/|/python3\.[0-9]+/' "$work/contents.txt" || fail "a /usr/local or second Python copy"
 
+# What only the package installs (component deb) stays out of a plain `cmake --install`, which
+# CI runs as root into /usr/local: it must never write /etc or systemd's folders.
+cmake --install "$build" --prefix "$work/plain" > /dev/null
+plain=$(cd "$work/plain" && find . -path ./etc -o -path '*systemd*' -o -path '*sysusers*' -o -path '*/python3/*')
+[ -z "$plain" ] || fail "a plain cmake --install installs $plain"
+rm -rf "$work/plain"
+
 # Control: scripts executable and valid sh, the config a conffile.
 dpkg-deb -e "$deb" "$work/control"
 for script in postinst prerm postrm; do
@@ -60,6 +67,12 @@ plugin=$(find "$root/usr/lib" -name libgridstore_rados.so)
   > "$work/plugin.txt"
 missing=$(comm -23 "$work/plugin.txt" <(sort -u "$work/depends.txt" "$work/suggests.txt"))
 [ -z "$missing" ] || fail "neither Depends nor Suggests names $missing (the RADOS plugin's)"
+
+# Stripped: no debug sections in the programs, modules or archives (packaging/deb_staging.cmake.in).
+for file in "$root/usr/bin/gridstore" "$plugin" "$root"/usr/lib/python3/dist-packages/gridstore/_core*.so \
+    $(find "$root/usr/lib" -name '*.a'); do
+  ! objdump -h "$file" | grep -q '\.debug_info' || fail "$file has debug sections"
+done
 
 # The service: the packaged command, as the packaged user, with the packaged config.
 unit=$root/usr/lib/systemd/system/gridstore-serve.service
