@@ -77,8 +77,10 @@ done
 # The service: the packaged command, as the packaged user, with the packaged config.
 unit=$root/usr/lib/systemd/system/gridstore-serve.service
 grep -qx 'ExecStart=/usr/bin/gridstore serve $GRIDSTORE_SERVE_OPTIONS' "$unit" || fail "ExecStart"
-grep -qx 'User=gridstore' "$unit" && grep -q '^u gridstore ' "$root/usr/lib/sysusers.d/gridstore.conf" ||
-  fail "the unit's user is not the one sysusers.d makes"
+# The user as postinst makes it, applied to the throwaway root's own /etc/passwd (--root).
+systemd-sysusers --root="$root" gridstore.conf > /dev/null 2>&1
+grep -qx 'User=gridstore' "$unit" && grep -q '^gridstore:x:[0-9]*:[0-9]*:[^:]*:/var/lib/gridstore:' \
+  "$root/etc/passwd" || fail "the unit's user is not the one sysusers.d makes"
 grep -qx 'EnvironmentFile=-/etc/default/gridstore' "$unit" || fail "the unit ignores the config"
 # systemd's own check, on a copy that runs the unpacked command: silent when the unit is sound.
 mkdir "$work/unit"
