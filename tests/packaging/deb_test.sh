@@ -60,6 +60,7 @@ mkdir -p "$work/shlibdeps/debian" && touch "$work/shlibdeps/debian/control"
 (cd "$work/shlibdeps" && dpkg-shlibdeps -O "$root/usr/bin/gridstore" \
    "$root"/usr/lib/python3/dist-packages/gridstore/_core*.so) 2> /dev/null | names | sort -u \
   > "$work/needed.txt"
+grep -qx libstdc++6 "$work/needed.txt" || fail "dpkg-shlibdeps found too little: $(cat "$work/needed.txt")"
 missing=$(comm -23 "$work/needed.txt" "$work/depends.txt")
 [ -z "$missing" ] || fail "Depends lacks $missing (cmake/Packaging.cmake)"
 plugin=$(find "$root/usr/lib" -name libgridstore_rados.so)
@@ -100,17 +101,18 @@ for command in "import $data/sub.nc --dataset sub" "info sub"; do
   "$root/usr/bin/gridstore" --store "$work/store" $command > "$work/command.log" 2>&1 ||
     { cat "$work/command.log"; fail "gridstore $command failed"; }
 done
+bash -c "source '$root/usr/share/bash-completion/completions/gridstore' && complete -p gridstore" \
+  > /dev/null || fail "the bash completion defines no completion"
 # ... serving as the unit does (its config's options, on a free port instead of 8080) ...
 serve_options=$(sed -n 's/^GRIDSTORE_SERVE_OPTIONS=//p' "$root/etc/default/gridstore" |
   sed 's/--listen=[^ ]*/--listen=127.0.0.1:0/')
 GRIDSTORE_STORE=$work/store "$root/usr/bin/gridstore" serve $serve_options 2> "$work/serve.log" &
 serve_pid=$!
+trap 'kill "$serve_pid" 2> /dev/null || true' EXIT
 for _ in $(seq 100); do grep -q 'listening on' "$work/serve.log" && break; sleep 0.1; done
 url=$(grep -o 'http://[^ ]*' "$work/serve.log" | head -1)
 curl -sfS "$url/collections" | grep -q '"sub"' || { cat "$work/serve.log"; fail "serve"; }
 kill -TERM "$serve_pid" && wait "$serve_pid" || fail "serve did not stop cleanly on SIGTERM"
-bash -c "source '$root/usr/share/bash-completion/completions/gridstore' && complete -p gridstore" \
-  > /dev/null || fail "the bash completion defines no completion"
 # ... and the Python module, from the root only, reading what the command wrote.
 cd "$work"
 env -i PATH=/usr/bin:/bin HOME="$work" PYTHONWARNINGS=ignore \
