@@ -20,10 +20,11 @@ g=gridstore
 api="model|blocks|catalog|grid|geo"
 upper="importers|formats|server"
 files() { for m in "$@"; do printf '%s ' "$g/$m/*.h" "$g/$m/*.cc" "$g/$m/internal/*"; done; }
+formats() { printf '%s ' $g/formats/*.* $g/formats/internal/* $g/formats/netcdf/*.* $g/formats/netcdf/internal/*; }
 importers() { printf '%s ' $g/importers/*.* $g/importers/internal/* $g/importers/{netcdf,grib}/*.* $g/importers/{netcdf,grib}/internal/*; }
 check "$g/util/*.h $g/util/*.cc $g/util/internal/*" "#include \"gridstore/(storage|$api|$upper)/|#include \"tools/" "util/ includes a higher module"
 check "$g/storage/*.h $g/storage/*.cc $g/storage/memory/* $g/storage/rados/* $g/storage/rocksdb/*" "#include \"gridstore/($api|$upper)/|#include \"tools/" "storage/ includes a higher module"
-check "$(files model)" "#include \"gridstore/(blocks|catalog|grid|geo|$upper)/|#include \"tools/" "model/ includes a higher module"
+check "$(files model) $g/model/netcdf/*" "#include \"gridstore/(blocks|catalog|grid|geo|$upper)/|#include \"tools/" "model/ includes a higher module"
 check "$(files blocks)" "#include \"gridstore/(catalog|grid|geo|$upper)/|#include \"tools/" "blocks/ includes catalog/ or a higher module"
 check "$(files catalog)" "#include \"gridstore/(blocks|grid|geo|$upper)/|#include \"tools/" "catalog/ includes blocks/ or a higher module"
 check "$(files grid)" "#include \"gridstore/(geo|$upper)/|#include \"tools/" "grid/ includes geo/ or a higher module"
@@ -44,10 +45,17 @@ check "$(files model blocks catalog grid geo)" '#include <(rocksdb|rados|netcdf|
 check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model blocks catalog grid) $g/geo/*.h $g/geo/*.cc $g/geo/internal/!(geo_libraries).* $(importers) $g/formats/* tools/* samples/* bench/*" '#include <(proj|geos)' "PROJ or GEOS outside geo/internal/geo_libraries.{h,cc} (loaded at run time)"
 check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model catalog grid geo) $g/blocks/*.h $(importers) $g/formats/* tools/*" '#include <(zstd|xxhash)' "zstd/xxHash outside blocks/ (a public header of blocks/ included)"
 # Installed (public) headers include only other public headers: no internal/, no storage/.
-check "$g/util/*.h $g/model/*.h $g/blocks/*.h $g/catalog/*.h $g/grid/*.h $g/geo/*.h $g/importers/*.h $g/importers/netcdf/*.h $g/importers/grib/*.h $g/formats/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
-# formats/ writes results from the grid API's public headers: no storage, no internals, no
-# file-format library, nothing above it.
-check "$g/formats/*" "#include \"gridstore/(storage|importers|($api)/internal)/|#include \"tools/|#include <(netcdf|rocksdb|rados|proj|geos)" "formats/ includes a lower layer's internals or a higher module"
+check "$g/util/*.h $g/model/*.h $g/blocks/*.h $g/catalog/*.h $g/grid/*.h $g/geo/*.h $g/importers/*.h $g/importers/netcdf/*.h $g/importers/grib/*.h $g/formats/*.h $g/formats/netcdf/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
+# formats/ writes results from the grid API's public headers: no storage, no internals, nothing
+# beside it (importers/) or above it; netCDF-C only in netcdf/'s .cc files and internal/, through
+# the shared binding.
+check "$(formats)" "#include \"gridstore/(storage|importers|($api)/internal)/|#include \"tools/|#include <(rocksdb|rados|proj|geos)" "formats/ includes a lower layer's internals, importers/ or a higher module"
+check "$g/formats/*.* $g/formats/internal/* $g/formats/netcdf/*.h" '#include <(netcdf|hdf5|H5)' "netCDF-C outside formats/netcdf/'s .cc files and internal/"
+# The netCDF-C binding (model/netcdf/netcdf_api.h: the function table, the one lock) is for the
+# two rooms that read and write netCDF only.
+netcdf_api=$(grep -rnE --include='*.cc' --include='*.h' '#include "gridstore/model/netcdf/' $g tools python 2>/dev/null |
+  grep -v -e '^gridstore/importers/netcdf/' -e '^gridstore/formats/netcdf/' -e '^gridstore/model/netcdf/' || true)
+[ -n "$netcdf_api" ] && violation "model/netcdf/ (the netCDF-C binding) outside importers/netcdf/ and formats/netcdf/:"$'\n'"$netcdf_api"
 check "samples/*" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/|#include <(rocksdb|zstd|netcdf)' "samples/ includes a private or third-party header"
 # tools/ sees public headers, plus util/internal/ (text and thread helpers shared with the library).
 [ -d tools ] && check "tools/* tools/commands/*" "#include \"gridstore/($api|importers|storage)/internal/" "tools/ includes a private header"
@@ -56,12 +64,14 @@ check "$(importers)" "#include \"gridstore/(storage/rocksdb|storage/memory|stora
 # only in grib/internal/; grib/ may use netcdf/'s public header (the shared import options).
 check "$g/importers/grib/*.* $g/importers/grib/internal/* $g/importers/internal/*" '#include "gridstore/importers/netcdf/internal/' "grib/ includes netcdf/'s internal/"
 check "$g/importers/netcdf/*.* $g/importers/netcdf/internal/* $g/importers/internal/*" '#include "gridstore/importers/grib/' "netcdf/ includes grib/"
-check "$(files util storage model blocks catalog grid geo formats server) $g/importers/grib/*.* $g/importers/grib/internal/* $g/importers/internal/* $g/importers/netcdf/*.h tools/* tools/commands/*" '#include <(netcdf|hdf5|H5)' "netCDF-C or HDF5 outside importers/netcdf/ (its .cc files and internal/)"
-check "$(files util storage model blocks catalog grid geo formats server) $g/importers/netcdf/*.* $g/importers/netcdf/internal/* $g/importers/internal/* $g/importers/grib/*.* tools/* tools/commands/*" '#include <(eccodes|grib_api)' "ecCodes outside importers/grib/internal/"
+check "$(files util storage model blocks catalog grid geo server) $g/importers/grib/*.* $g/importers/grib/internal/* $g/importers/internal/* $g/importers/netcdf/*.h tools/* tools/commands/*" '#include <(netcdf|hdf5|H5)' "netCDF-C or HDF5 outside model/netcdf/ (the binding), importers/netcdf/ and formats/netcdf/ (their .cc files and internal/)"
+check "$(files util storage model blocks catalog grid geo server) $(formats) $g/importers/netcdf/*.* $g/importers/netcdf/internal/* $g/importers/internal/* $g/importers/grib/*.* tools/* tools/commands/*" '#include <(eccodes|grib_api)' "ecCodes outside importers/grib/internal/"
 # server/ (the HTTP service) sits beside tools/: it sees public headers, util/internal/ and
 # formats/internal/; nothing below it knows it; only http_server.cc includes the HTTP library.
 check "$g/server/*.* $g/server/internal/*" "#include \"tools/|#include \"gridstore/(storage|($api)/internal|importers/internal)/" "server/ includes a private header or the command"
-check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model blocks catalog grid geo) $(importers) $g/formats/*.* $g/formats/internal/*" '#include "gridstore/server/' "a lower module includes server/"
+check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model blocks catalog grid geo) $(importers) $(formats)" '#include "gridstore/server/' "a lower module includes server/"
+# importers/ and formats/ are beside each other: neither includes the other.
+check "$(importers)" '#include "gridstore/formats/' "importers/ includes formats/"
 beast=$(grep -rn --include='*.cc' --include='*.h' '#include <boost/' $g tools tests samples 2>/dev/null |
   grep -v -e '^gridstore/server/http_server.cc:' -e '^tests/server/http_server_test.cc:' || true)
 [ -n "$beast" ] && violation "Boost.Beast/Asio outside server/http_server.cc (and its test):"$'\n'"$beast"

@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "gridstore/importers/netcdf/netcdf_exporter.h"
+#include "gridstore/formats/fetch_formats.h"
+#include "gridstore/formats/netcdf/netcdf_exporter.h"
 #include "gridstore/model/slabs.h"
-#include "tools/output_formats.h"
 
 namespace gridstore::tools {
 namespace {
@@ -34,7 +34,7 @@ Result<grid::GridDataSet> FetchSlab(grid::GridDataFetcher& fetcher,
 
 Status WriteNc(const grid::FetchPlan& plan, bool unpacked, int64_t slab_bytes,
                grid::GridDataFetcher& fetcher, OutputFile& out) {
-  std::vector<importers::ExportVariable> variables;
+  std::vector<formats::ExportVariable> variables;
   int64_t widest = 1;
   for (const auto& v : plan.variables) {
     variables.push_back({v.name, ResultType(v, unpacked, fetcher.meta()), v.origin, v.shape});
@@ -42,8 +42,8 @@ Status WriteNc(const grid::FetchPlan& plan, bool unpacked, int64_t slab_bytes,
   }
   std::optional<grid::GridDataSet> slab;  // the last one fetched; the exporter writes it
   Status fetch_error;                     // reported as the fetch's, not as the writer's
-  const importers::SlabSource source = [&](const std::string& name,
-                                           const grid::Box& box) -> Result<const grid::Grid4D*> {
+  const formats::SlabSource source = [&](const std::string& name,
+                                         const grid::Box& box) -> Result<const grid::Grid4D*> {
     slab.reset();  // before the next fetch: one slab in memory at a time
     Result<grid::GridDataSet> fetched = FetchSlab(fetcher, {name}, box);
     if (!fetched.ok()) {
@@ -53,8 +53,8 @@ Status WriteNc(const grid::FetchPlan& plan, bool unpacked, int64_t slab_bytes,
     slab = std::move(*fetched);
     return slab->GetVariable(name);
   };
-  Status s = importers::WriteNetCdfSlabs(out.writer_path(), fetcher.meta(), variables, source,
-                                         SlabValues(slab_bytes, widest), {.unpacked = unpacked});
+  Status s = formats::WriteNetCdfSlabs(out.writer_path(), fetcher.meta(), variables, source,
+                                       SlabValues(slab_bytes, widest), {.unpacked = unpacked});
   if (!s.ok()) {
     out.Abort();
     if (!fetch_error.ok()) return fetch_error;
@@ -77,7 +77,7 @@ Status WriteNpySlabs(const grid::FetchPlan& plan, bool unpacked, int64_t slab_by
       return Status::Internal("npy output: a slab came back in another type or shape");
     }
     // The header once the first fetch succeeded: a refused fetch writes nothing to a stream.
-    if (first) GRIDSTORE_RETURN_IF_ERROR(WriteNpyHeader(type, v.shape, out));
+    if (first) GRIDSTORE_RETURN_IF_ERROR(formats::WriteNpyHeader(type, v.shape, out));
     first = false;
     out.write(g.bytes(), static_cast<std::streamsize>(g.size_bytes()));
     if (!out) return Status::Unavailable("writing the npy output failed");
@@ -87,7 +87,7 @@ Status WriteNpySlabs(const grid::FetchPlan& plan, bool unpacked, int64_t slab_by
 
 Status WriteCsvSlabs(const grid::FetchPlan& plan, bool unpacked, int64_t slab_bytes,
                      grid::GridDataFetcher& fetcher, std::ostream& out) {
-  std::vector<CsvSlabWriter::Variable> variables;
+  std::vector<formats::CsvSlabWriter::Variable> variables;
   std::vector<std::string> names;
   int64_t row_bytes = 0;
   for (const auto& v : plan.variables) {
@@ -96,7 +96,8 @@ Status WriteCsvSlabs(const grid::FetchPlan& plan, bool unpacked, int64_t slab_by
     row_bytes += grid::DataTypeSize(ResultType(v, unpacked, fetcher.meta()));
   }
   // Start checks that every variable has the first one's box.
-  GRIDSTORE_ASSIGN_OR_RETURN(auto writer, CsvSlabWriter::Start(fetcher.meta(), variables, out));
+  GRIDSTORE_ASSIGN_OR_RETURN(auto writer,
+                             formats::CsvSlabWriter::Start(fetcher.meta(), variables, out));
   const grid::Box whole = variables.at(0).box;
   for (const grid::Box& box : grid::SplitIntoSlabs(whole, SlabValues(slab_bytes, row_bytes))) {
     GRIDSTORE_ASSIGN_OR_RETURN(grid::GridDataSet slab, FetchSlab(fetcher, names, box));
@@ -107,19 +108,29 @@ Status WriteCsvSlabs(const grid::FetchPlan& plan, bool unpacked, int64_t slab_by
 
 }  // namespace
 
-Status WriteFetchOutput(const std::string& format, const grid::FetchPlan& plan, bool unpacked,
+Status WriteFetchOutput(formats::OutputFormat format, const grid::FetchPlan& plan, bool unpacked,
                         int64_t slab_bytes, grid::GridDataFetcher& fetcher, OutputFile& out) {
   // One pass over the box: the store's cache of decompressed blocks would fill with up to its
   // budget (256 MiB by default) of blocks that are never read again.
   grid::FetchOptions options = fetcher.options();
   options.use_cache = false;
   fetcher.set_options(options);
-  if (format == "nc") {
-    GRIDSTORE_RETURN_IF_ERROR(WriteNc(plan, unpacked, slab_bytes, fetcher, out));
-    return out.Commit();
+  Status s;
+  switch (format) {
+    case formats::OutputFormat::kNetCdf:
+      GRIDSTORE_RETURN_IF_ERROR(WriteNc(plan, unpacked, slab_bytes, fetcher, out));
+      return out.Commit();
+    case formats::OutputFormat::kNpy:
+      s = WriteNpySlabs(plan, unpacked, slab_bytes, fetcher, out.stream());
+      break;
+    case formats::OutputFormat::kCsv:
+      s = WriteCsvSlabs(plan, unpacked, slab_bytes, fetcher, out.stream());
+      break;
+    default:
+      return Status::InvalidArgument("fetch writes " +
+                                     std::string(formats::OutputFormatName(format)) +
+                                     " whole, not slab by slab");
   }
-  Status s = format == "npy" ? WriteNpySlabs(plan, unpacked, slab_bytes, fetcher, out.stream())
-                             : WriteCsvSlabs(plan, unpacked, slab_bytes, fetcher, out.stream());
   if (!s.ok()) {
     // A writer that stopped at a failed write cannot know why; the output knows (errno).
     Status io = out.WriteError();

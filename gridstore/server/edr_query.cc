@@ -242,7 +242,7 @@ std::optional<EdrQueryType> EdrQueryTypeFromName(std::string_view name) {
   return std::nullopt;
 }
 
-const char* OutputFormatName(OutputFormat format) {
+const char* EdrFormatName(OutputFormat format) {
   switch (format) {
     case OutputFormat::kCoverageJson:
       return "CoverageJSON";
@@ -250,6 +250,9 @@ const char* OutputFormatName(OutputFormat format) {
       return "NetCDF";
     case OutputFormat::kCsv:
       return "CSV";
+    case OutputFormat::kJson:
+    case OutputFormat::kNpy:
+      break;  // not served
   }
   return "?";
 }

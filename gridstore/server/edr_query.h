@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gridstore/formats/output_format.h"
 #include "gridstore/geo/extract.h"
 #include "gridstore/util/result.h"
 
@@ -28,9 +29,10 @@ inline constexpr EdrQueryType kEdrQueryTypes[] = {
 const char* EdrQueryTypeName(EdrQueryType type);
 std::optional<EdrQueryType> EdrQueryTypeFromName(std::string_view name);
 
-enum class OutputFormat { kCoverageJson, kNetCdf, kCsv };
+// The result formats (formats/output_format.h), of which EDR serves CoverageJSON, NetCDF and CSV.
+using formats::OutputFormat;
 // The names collections advertise ("CoverageJSON", "NetCDF", "CSV").
-const char* OutputFormatName(OutputFormat format);
+const char* EdrFormatName(OutputFormat format);
 
 struct EdrQuery {
   grid::ExtractRequest request;

@@ -1,16 +1,19 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Store._extract: geo/extract.h's Extract, its result handed to Python as numpy arrays. The
-// pure-Python layer (gridstore/_extract.py) turns them into an xarray.Dataset laid out as
-// `gridstore extract --format nc` writes its files.
+// Store._extract: geo/extract.h's Extract, its result handed to Python as numpy arrays (or written
+// in a file format by the shared writers, formats/output_format.h). The pure-Python layer
+// (gridstore/_extract.py) turns the arrays into an xarray.Dataset laid out as `gridstore extract
+// --format nc` writes its files.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "gridstore/formats/output_format.h"
 #include "gridstore/geo/extract.h"
 #include "python/_core/convert.h"
 #include "python/_core/errors.h"
@@ -143,7 +146,44 @@ py::dict ExtractionToPython(Extraction r) {
 
 }  // namespace
 
+// Every group of `request` (as Store.extract) written in `format` (covjson, csv, json or nc) by
+// the writers every front end shares (formats/output_format.h). NetCDF holds the first group:
+// the others go to left_out, as for the command.
+py::dict ExtractBytes(PyStore& self, const std::string& id, const py::dict& request,
+                      const std::string& format_name) {
+  const std::optional<formats::OutputFormat> format = formats::ParseOutputFormat(format_name);
+  if (!format || !formats::WritesExtractions(*format)) {
+    ThrowIfError(
+        Status::InvalidArgument("format '" + format_name + "' is not covjson, csv, json or nc"));
+  }
+  const grid::ExtractRequest parsed = RequestFromPython(request);
+  auto gs = self.Get();
+  std::vector<std::string> left_out;
+  std::string bytes;
+  {
+    py::gil_scoped_release release;
+    std::vector<Extraction> results = ValueOrThrow(grid::ExtractEvery(*gs, id, parsed, &left_out));
+    if (*format == formats::OutputFormat::kNetCdf) {
+      for (size_t k = 1; k < results.size(); ++k) {
+        for (const Extraction::Variable& v : results[k].variables) {
+          left_out.push_back("'" + v.meta.name + "': on other axes than '" +
+                             results[0].variables[0].meta.name +
+                             "', which one netCDF file cannot hold; ask for it by name");
+        }
+      }
+    }
+    std::ostringstream out;
+    ThrowIfError(formats::WriteExtractions(results, *format, out));
+    bytes = std::move(out).str();
+  }
+  py::dict out;
+  out["bytes"] = py::bytes(bytes);
+  out["left_out"] = py::cast(left_out);
+  return out;
+}
+
 void BindExtract(py::class_<PyStore, std::shared_ptr<PyStore>>& store) {
+  store.def("extract_bytes", &ExtractBytes, py::arg("id"), py::arg("request"), py::arg("format"));
   store.def(
       "extract",
       [](PyStore& self, const std::string& id, const py::dict& request) {

@@ -1,6 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
-// _core.Store: open, list and query, describe, fetch, import, delete. Every call that reads or
+// _core.Store: open, list and query, describe, fetch (as arrays, or as bytes in a file format),
+// import, delete. Every call that reads or
 // writes the store releases the GIL while it does, so Python threads fetch in parallel.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -8,11 +9,13 @@
 
 #include <algorithm>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "gridstore/catalog/query_parser.h"
+#include "gridstore/formats/output_format.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/importers/import.h"
 #include "gridstore/model/codec_options.h"
@@ -80,10 +83,12 @@ struct FetchArgs {
   bool use_cache = true;     // serve from and fill the store's block cache
 };
 
-// The fetch, without the GIL.
-grid::GridDataSet FetchNoGil(GridStore& store, const std::string& id, const FetchArgs& args) {
+// The fetch, without the GIL; *meta_out (if not null) gets the meta it was read against.
+grid::GridDataSet FetchNoGil(GridStore& store, const std::string& id, const FetchArgs& args,
+                             grid::DataSetMeta* meta_out = nullptr) {
   auto fetcher = ValueOrThrow(store.GetDataFetcher(id));
   const grid::DataSetMeta& meta = fetcher->meta();
+  if (meta_out != nullptr) *meta_out = meta;
   if (args.incarnation != 0 && meta.incarnation != args.incarnation) {
     ThrowIfError(Status::Aborted(
         "dataset " + Quote(id) +
@@ -133,6 +138,28 @@ py::dict Fetch(PyStore& self, const std::string& id, FetchArgs args) {
   py::dict out;
   for (auto& [name, grid] : result.variables) out[py::str(name)] = GridToArray(std::move(grid));
   return out;
+}
+
+// The fetch written in `format` (npy, csv, json or nc) by the writers every front end shares
+// (formats/output_format.h).
+py::bytes FetchBytes(PyStore& self, const std::string& id, FetchArgs args,
+                     const std::string& format_name) {
+  const std::optional<formats::OutputFormat> format = formats::ParseOutputFormat(format_name);
+  if (!format || !formats::WritesFetches(*format)) {
+    ThrowIfError(
+        Status::InvalidArgument("format " + Quote(format_name) + " is not npy, csv, json or nc"));
+  }
+  auto store = self.Get();
+  std::string bytes;
+  {
+    py::gil_scoped_release release;
+    grid::DataSetMeta meta;
+    const grid::GridDataSet result = FetchNoGil(*store, id, args, &meta);
+    std::ostringstream out;
+    ThrowIfError(formats::WriteFetched(meta, result, *format, out, {.unpacked = args.unpack}));
+    bytes = std::move(out).str();
+  }
+  return py::bytes(bytes);
 }
 
 struct ImportArgs {
@@ -326,6 +353,19 @@ void BindStore(py::module_& m) {
           py::arg("id"), py::arg("variables"), py::arg("origin"), py::arg("shape"),
           py::arg("unpack"), py::arg("allow_incomplete"), py::arg("incarnation"),
           py::arg("use_cache") = true)
+      .def(
+          "fetch_bytes",
+          [](PyStore& self, const std::string& id,
+             std::optional<std::vector<std::string>> variables, std::optional<Shape4> origin,
+             std::optional<Shape4> shape, bool unpack, bool allow_incomplete, bool use_cache,
+             const std::string& format) {
+            return FetchBytes(
+                self, id,
+                {std::move(variables), origin, shape, unpack, allow_incomplete, 0, use_cache},
+                format);
+          },
+          py::arg("id"), py::arg("variables"), py::arg("origin"), py::arg("shape"),
+          py::arg("unpack"), py::arg("allow_incomplete"), py::arg("use_cache"), py::arg("format"))
       .def("import_file", &ImportFile, py::arg("path"), py::arg("dataset"), py::arg("format"),
            py::arg("variables"), py::arg("attributes"), py::arg("overwrite"), py::arg("block"),
            py::arg("codec"), py::arg("frame_rows"), py::arg("float64"),

@@ -20,7 +20,12 @@ class Store:
     def fetch(self, id: str, variables: Optional[List[str]], origin: Optional[Sequence[int]],
               shape: Optional[Sequence[int]], unpack: bool, allow_incomplete: bool,
               incarnation: int, use_cache: bool = True) -> Dict[str, np.ndarray]: ...
+    def fetch_bytes(self, id: str, variables: Optional[List[str]],
+                    origin: Optional[Sequence[int]], shape: Optional[Sequence[int]], unpack: bool,
+                    allow_incomplete: bool, use_cache: bool, format: str) -> bytes: ...
     def extract(self, id: str, request: Dict[str, Any]) -> Dict[str, Any]: ...  # {"groups", "left_out"}
+    def extract_bytes(self, id: str, request: Dict[str, Any],
+                      format: str) -> Dict[str, Any]: ...  # {"bytes", "left_out"}
     def import_file(self, path: str, dataset: str, format: str, variables: List[str],
                     attributes: Dict[str, Any], overwrite: bool,
                     block: Optional[Tuple[int, int]], codec: Optional[str],

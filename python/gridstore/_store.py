@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence,
                     Tuple, Union)
 
@@ -218,7 +219,8 @@ class Store:
         *,
         allow_incomplete: bool = False,
         cache: bool = True,
-    ) -> Dict[str, np.ndarray]:
+        format: Optional[str] = None,
+    ) -> Union[Dict[str, np.ndarray], bytes]:
         """Reads a 4-D box of variables of dataset `id`, by index.
 
         variables: a name or names (None: every variable).
@@ -231,6 +233,10 @@ class Store:
         cache: serve blocks from the store's cache of decompressed blocks and keep the ones
             decoded; False for a large read done once (it then evicts nothing).
 
+        format: "npy", "csv", "json" or "nc" to get the box as the bytes of that file, written
+            as ``gridstore fetch --format`` writes it (npy holds one variable); None (default)
+            for arrays.
+
         Returns ``{name: array}``, each array of shape `shape` over (t, z, x, y). The arrays own
         the buffers the library filled (no copy is made). Only the blocks the box touches are
         read, in parallel, without the GIL.
@@ -240,12 +246,17 @@ class Store:
         OutOfRangeError (IndexError) for a box outside a variable, naming the variable, axis and
         bound; DataLossError for a damaged block.
         """
+        if format is not None:
+            return self._fresh(lambda: self._core.fetch_bytes(
+                id, _names(variables), _box(origin, "origin"), _box(shape, "shape"),
+                bool(unpack), bool(allow_incomplete), bool(cache), str(format)))
         return self._fresh(lambda: self._core.fetch(
             id, _names(variables), _box(origin, "origin"), _box(shape, "shape"), bool(unpack),
             bool(allow_incomplete), 0, bool(cache)))
 
-    def extract(self, id: str, variables: Union[None, str, Iterable[str]] = None,
-                **request: Any) -> "xarray.Dataset":
+    def extract(self, id: str, variables: Union[None, str, Iterable[str]] = None, *,
+                format: Optional[str] = None,
+                **request: Any) -> Union["xarray.Dataset", bytes]:
         """Values at points, in areas or along routes given in longitude/latitude, at times and
         levels given by value, as an ``xarray.Dataset`` laid out as ``gridstore extract --format
         nc`` writes its files (docs/python.md has examples).
@@ -263,15 +274,30 @@ class Store:
         method: "nearest" (default) or "bilinear"; tolerance_km: how far from a curvilinear
             grid's cells a point may lie (0: the local spacing).
         allow_incomplete: as for fetch.
+        format: "covjson", "csv", "json" or "nc" to get the bytes ``gridstore extract --format``
+            writes (the same writers; nc holds one group of variables, the others named in a
+            warning); None (default) for an ``xarray.Dataset``.
         Values are unpacked (scale_factor / add_offset applied, NaN where missing), as in
         every extract output; fetch returns values as stored.
 
         Raises InvalidArgumentError (ValueError) for a bad request, OutOfRangeError
         (IndexError) for a point, time or level outside the data.
         """
+        if format is not None:
+            return self._fresh(lambda: self._extract_bytes(id, _names(variables), request,
+                                                           str(format)))
         from ._extract import extract
 
         return self._fresh(lambda: extract(self, id, _names(variables), request))
+
+    def _extract_bytes(self, id: str, variables: Optional[List[str]], request: Dict[str, Any],
+                       format: str) -> bytes:
+        from ._extract import _request  # the request checked as for a Dataset
+
+        result = self._core.extract_bytes(id, _request(variables or [], request), format)
+        if result["left_out"]:
+            warnings.warn("left out " + "; ".join(result["left_out"]), stacklevel=4)
+        return result["bytes"]
 
     # ---- writing ----
 

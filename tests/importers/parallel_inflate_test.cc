@@ -23,7 +23,6 @@
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/importers/netcdf/internal/chunk_decoder.h"
 #include "gridstore/importers/netcdf/internal/hdf5_chunk_index.h"
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
 #include "gridstore/importers/netcdf/internal/netcdf_util.h"
 #include "gridstore/importers/netcdf/netcdf_importer.h"
 #include "tests/importers/netcdf_testutil.h"

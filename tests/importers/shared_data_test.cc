@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/formats/netcdf/netcdf_exporter.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/importers/netcdf/netcdf_exporter.h"
 #include "gridstore/importers/netcdf/netcdf_importer.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/test_stores.h"
@@ -425,7 +425,7 @@ TEST_F(SharedDataTest, ExportedBoxesReadBackExactly) {
         data.variables[var.name] = std::move(got.variables.at(var.name));
       }
       const std::string out = tmp_.Sub(std::string(file) + (unpack ? ".u.nc" : ".r.nc"));
-      ASSERT_OK(WriteNetCdf(out, meta, data, {.unpacked = unpack}));
+      ASSERT_OK(formats::WriteNetCdf(out, meta, data, {.unpacked = unpack}));
       int ncid;
       ASSERT_NC(nc_open(out.c_str(), NC_NOWRITE, &ncid));
       for (const VariableMeta& var : meta.variables) {

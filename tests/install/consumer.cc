@@ -5,8 +5,8 @@
 #include <fstream>
 #include <string>
 
+#include "gridstore/formats/netcdf/netcdf_exporter.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/importers/netcdf/netcdf_exporter.h"
 
 int main(int argc, char** argv) {
   using namespace gridstore::grid;
@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   auto full_meta = (*store)->GetDataSetMeta("installed");
   if (!full_meta.ok()) return 8;
   const std::string nc_path = std::string(argv[1]) + "/installed.nc";
-  if (auto s = gridstore::importers::WriteNetCdf(nc_path, *full_meta, *result); !s.ok()) {
+  if (auto s = gridstore::formats::WriteNetCdf(nc_path, *full_meta, *result); !s.ok()) {
     std::printf("WriteNetCdf: %s\n", s.ToString().c_str());
     return 9;
   }

@@ -114,7 +114,7 @@ TEST(EdrQueryTest, NamesRoundTrip) {
     EXPECT_EQ(EdrQueryTypeFromName(EdrQueryTypeName(t)), t);
   }
   EXPECT_FALSE(EdrQueryTypeFromName("items").has_value());
-  EXPECT_STREQ(OutputFormatName(OutputFormat::kNetCdf), "NetCDF");
+  EXPECT_STREQ(EdrFormatName(OutputFormat::kNetCdf), "NetCDF");
 }
 
 }  // namespace

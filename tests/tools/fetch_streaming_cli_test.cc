@@ -17,13 +17,13 @@
 
 #include "gridstore/blocks/grid_data_fetcher.h"
 #include "gridstore/blocks/grid_data_writer.h"
+#include "gridstore/formats/fetch_formats.h"
+#include "gridstore/formats/netcdf/netcdf_exporter.h"
 #include "gridstore/grid/grid_store.h"
-#include "gridstore/importers/netcdf/netcdf_exporter.h"
 #include "gridstore/model/slabs.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
-#include "tools/output_formats.h"
 
 namespace gridstore::tools {
 namespace {
@@ -167,10 +167,10 @@ TEST_F(FetchStreamingTest, StreamedOutputsAreByteIdenticalToWholeOutputs) {
   grid::GridDataSet a = FetchWhole("small", {"a"}, box);
   grid::GridDataSet ab = FetchWhole("small", {"a", "b"}, box);
   std::ostringstream npy, csv;
-  ASSERT_OK(WriteNpy(a.variables.begin()->second, npy));
-  ASSERT_OK(WriteCsv(meta_, ab, csv));
+  ASSERT_OK(formats::WriteNpy(a.variables.begin()->second, npy));
+  ASSERT_OK(formats::WriteCsv(meta_, ab, csv));
   const std::string nc_path = dir_.Sub("whole.nc");
-  ASSERT_OK(importers::WriteNetCdf(nc_path, meta_, ab));
+  ASSERT_OK(formats::WriteNetCdf(nc_path, meta_, ab));
   const std::string nc = ReadFile(nc_path);
 
   // 4 bytes: one value a slab; then runs of points, rows, levels, steps, and the default.

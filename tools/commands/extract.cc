@@ -13,8 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "gridstore/formats/extraction_formats.h"
-#include "gridstore/importers/netcdf/netcdf_extraction_writer.h"
+#include "gridstore/formats/output_format.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
@@ -103,8 +102,8 @@ Result<grid::ExtractRequest> ParseRequest(const ExtractArgs& args) {
     return Status::InvalidArgument("--method " + Quote(args.method) +
                                    " is not nearest or bilinear");
   }
-  if (args.format != "covjson" && args.format != "nc" && args.format != "csv" &&
-      args.format != "json") {
+  const std::optional<formats::OutputFormat> format = formats::ParseOutputFormat(args.format);
+  if (!format || !formats::WritesExtractions(*format)) {
     return Status::InvalidArgument("--format " + Quote(args.format) +
                                    " is not covjson, nc, csv or json");
   }
@@ -158,12 +157,11 @@ std::string PlanText(const grid::ExtractPlan& plan) {
 
 Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
   GRIDSTORE_ASSIGN_OR_RETURN(grid::ExtractRequest request, ParseRequest(args));
+  const formats::OutputFormat format = *formats::ParseOutputFormat(args.format);  // checked
   std::unique_ptr<OutputFile> out;
   if (!args.explain) {
     GRIDSTORE_ASSIGN_OR_RETURN(
-        out, OutputFile::Open(args.output.value_or("-"),
-                              args.format == "nc" ? OutputFile::WriterKind::kPath
-                                                  : OutputFile::WriterKind::kStream,
+        out, OutputFile::Open(args.output.value_or("-"), OutputFile::WriterKind::kStream,
                               OutputFile::Durability::kDefault));
   }
   GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.read_only = true}));
@@ -184,7 +182,7 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
     GRIDSTORE_ASSIGN_OR_RETURN(grid::Extraction result, grid::Extract(*store, one));
     results.push_back(std::move(result));
   }
-  if (args.format == "nc" && results.size() > 1) {
+  if (format == formats::OutputFormat::kNetCdf && results.size() > 1) {
     // One netCDF file holds one group's axes: the first group, the others named as left out.
     for (size_t k = 1; k < results.size(); ++k) {
       left_out.push_back(
@@ -199,23 +197,8 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
   for (const std::string& why : left_out) {
     std::fprintf(stderr, "note: left out %s\n", SanitizeMessage(why, false).c_str());
   }
-  const grid::Extraction& result = results[0];
-  Status s;
-  if (args.format == "nc") {
-    s = importers::WriteNetCdfExtraction(out->writer_path(), *result.meta, result);
-    if (!s.ok()) {
-      out->Abort();
-      return s;
-    }
-    return out->Commit();
-  }
-  if (args.format == "covjson") {
-    s = formats::WriteCoverageJson(results, out->stream());
-  } else if (args.format == "csv") {
-    s = formats::WriteExtractionCsv(results, out->stream());
-  } else {
-    s = formats::WriteExtractionJson(results, out->stream());
-  }
+  // The one dispatch of every front end (formats/output_format.h); NetCDF is made in memory.
+  Status s = formats::WriteExtractions(results, format, out->stream());
   if (!s.ok()) {
     Status io = out->WriteError();
     return io.ok() ? s : io;

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/formats/output_format.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
 #include "tools/fetch_output.h"
 #include "tools/output_file.h"
-#include "tools/output_formats.h"
 #include "tools/text_escape.h"
 
 namespace gridstore::tools {
@@ -37,13 +37,13 @@ struct FetchArgs {
 
 // The arguments checked and parsed, before the store is opened and the output touched.
 struct FetchRequest {
-  std::string format;
+  formats::OutputFormat format = formats::OutputFormat::kCsv;
   std::optional<grid::Shape4> origin, shape;
   std::vector<std::string> variables;
 };
 
 // The format from --format, else from the output file's extension, else csv.
-Result<std::string> ChooseFormat(const FetchArgs& args) {
+Result<formats::OutputFormat> ChooseFormat(const FetchArgs& args) {
   std::string format = args.format;
   const std::string output = args.output.value_or("");
   if (format.empty() && !output.empty() && output != "-") {
@@ -51,11 +51,12 @@ Result<std::string> ChooseFormat(const FetchArgs& args) {
     if (!format.empty()) format.erase(0, 1);
   }
   if (format.empty()) format = "csv";
-  if (format != "nc" && format != "npy" && format != "csv" && format != "json") {
+  const std::optional<formats::OutputFormat> parsed = formats::ParseOutputFormat(format);
+  if (!parsed || !formats::WritesFetches(*parsed)) {
     return Status::InvalidArgument("unknown output format " + Quote(format) +
                                    " (expected nc, npy, csv or json)");
   }
-  return format;
+  return *parsed;
 }
 
 Result<FetchRequest> ParseRequest(const FetchArgs& args) {
@@ -155,7 +156,7 @@ Status SetBox(const FetchRequest& request, const std::string& origin_text,
 // (json is for small slices, kMaxTextValues: it is written whole.)
 Status WriteJsonOutput(const grid::DataSetMeta& meta, const grid::GridDataSet& result,
                        OutputFile& out) {
-  Status s = WriteJson(meta, result, out.stream());
+  Status s = formats::WriteFetched(meta, result, formats::OutputFormat::kJson, out.stream());
   if (!s.ok()) {
     // A writer that stopped at a failed write cannot know why; the output knows (errno).
     Status io = out.WriteError();
@@ -185,8 +186,8 @@ Status RunFetch(const CommandContext& context, const FetchArgs& args) {
     GRIDSTORE_ASSIGN_OR_RETURN(
         out, OutputFile::Open(
                  args.output.value_or("-"),
-                 request.format == "nc" ? OutputFile::WriterKind::kPath
-                                        : OutputFile::WriterKind::kStream,
+                 request.format == formats::OutputFormat::kNetCdf ? OutputFile::WriterKind::kPath
+                                                                  : OutputFile::WriterKind::kStream,
                  args.sync ? OutputFile::Durability::kSynced : OutputFile::Durability::kDefault));
   }
   GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.read_only = true}));
@@ -206,11 +207,11 @@ Status RunFetch(const CommandContext& context, const FetchArgs& args) {
     std::fputs(PlanText(plan).c_str(), stdout);
     return Status::OK();
   }
-  if (request.format == "npy" && plan.variables.size() != 1) {
+  if (request.format == formats::OutputFormat::kNpy && plan.variables.size() != 1) {
     return Status::InvalidArgument("npy output holds one variable; name it with --variables");
   }
   // On failure `out` is abandoned: the file is untouched.
-  if (request.format != "json") {
+  if (request.format != formats::OutputFormat::kJson) {
     // Slab by slab, in bounded memory (tools/fetch_output.h).
     return WriteFetchOutput(request.format, plan, args.unpack, SlabBytes(), *fetcher, *out);
   }

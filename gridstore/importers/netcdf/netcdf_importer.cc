@@ -21,7 +21,6 @@
 #include "gridstore/importers/internal/run_merge.h"
 #include "gridstore/importers/netcdf/internal/cf_mapping.h"
 #include "gridstore/importers/netcdf/internal/import_precision.h"
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
 #include "gridstore/importers/netcdf/internal/netcdf_file.h"
 #include "gridstore/importers/netcdf/internal/netcdf_slab_reader.h"
 #include "gridstore/importers/netcdf/internal/netcdf_util.h"

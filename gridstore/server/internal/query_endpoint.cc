@@ -2,16 +2,12 @@
 //
 // The EDR data queries: parameters -> ExtractRequest -> plan (size checked before any read) ->
 // Extract -> CoverageJSON, NetCDF or CSV.
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
+#include <cmath>
 #include <optional>
 #include <sstream>
 
-#include "gridstore/formats/extraction_formats.h"
+#include "gridstore/formats/output_format.h"
 #include "gridstore/geo/extract.h"
-#include "gridstore/importers/netcdf/netcdf_extraction_writer.h"
 #include "gridstore/server/internal/endpoints.h"
 #include "gridstore/server/internal/responses.h"
 #include "gridstore/util/internal/strings.h"
@@ -43,26 +39,6 @@ std::optional<std::string> TooLarge(const grid::ExtractPlan& plan, size_t variab
                      std::to_string(plan.num_levels()) + " levels x " + std::to_string(variables) +
                      " parameters), over the limit of " + MiB(double(limit)) +
                      " MiB: narrow the area (coords or bbox), datetime, z or parameter-name");
-}
-
-Result<std::string> NetCdfBytes(const grid::DataSetMeta& meta, const grid::Extraction& result) {
-  // The writer takes a path: a private directory of ours, never a name from the request.
-  std::string dir = (std::filesystem::temp_directory_path() / "gridstore-serve-XXXXXX").string();
-  if (mkdtemp(dir.data()) == nullptr) return Status::Internal("cannot make a temporary directory");
-  const std::string path = dir + "/extract.nc";
-  Status s = importers::WriteNetCdfExtraction(path, meta, result);
-  std::string bytes;
-  if (s.ok()) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    bytes = buffer.str();
-    if (!in) s = Status::Internal("cannot read back the netCDF response");
-  }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-  if (!s.ok()) return s;
-  return bytes;
 }
 
 Result<HttpResponse> Query(const EndpointContext& context, const std::string& id, EdrQueryType type,
@@ -107,23 +83,16 @@ Result<HttpResponse> Query(const EndpointContext& context, const std::string& id
     // Said, not silent (issue 29, 3.6): what is not in the answer and why.
     r.headers.emplace_back("X-GridStore-Left-Out", Join(left_out, "; "));
   }
+  // The one dispatch of every front end (formats/output_format.h); NetCDF is made in memory.
+  std::ostringstream out;
+  GRIDSTORE_RETURN_IF_ERROR(
+      formats::WriteExtractions(results, q.format, out, {.layout = formats::JsonLayout::kCompact}));
+  r.body = std::move(out).str();
+  r.content_type = std::string(formats::ContentType(q.format));
   if (q.format == OutputFormat::kNetCdf) {
-    GRIDSTORE_ASSIGN_OR_RETURN(r.body, NetCdfBytes(*results[0].meta, results[0]));
-    r.content_type = "application/x-netcdf";
     r.headers.emplace_back(
         "Content-Disposition",
         "attachment; filename=\"" + std::string(EdrQueryTypeName(type)) + ".nc\"");
-  } else {
-    std::ostringstream out;
-    if (q.format == OutputFormat::kCoverageJson) {
-      GRIDSTORE_RETURN_IF_ERROR(
-          formats::WriteCoverageJson(results, out, formats::JsonLayout::kCompact));
-      r.content_type = "application/prs.coverage+json";
-    } else {
-      GRIDSTORE_RETURN_IF_ERROR(formats::WriteExtractionCsv(results, out));
-      r.content_type = "text/csv; charset=utf-8";
-    }
-    r.body = std::move(out).str();
   }
   if (int64_t(r.body.size()) > limit) {
     return ErrorResponse(413, "PayloadTooLarge",

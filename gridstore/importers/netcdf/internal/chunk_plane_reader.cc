@@ -18,7 +18,6 @@
 #include <utility>
 #include <vector>
 
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
 #include "gridstore/importers/netcdf/internal/netcdf_file.h"
 #include "gridstore/importers/netcdf/internal/netcdf_util.h"
 #include "gridstore/util/internal/mutex.h"

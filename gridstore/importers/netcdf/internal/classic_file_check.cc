@@ -9,7 +9,7 @@
 #include <fstream>
 #include <vector>
 
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
+#include "gridstore/importers/netcdf/internal/netcdf_util.h"
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_importers {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
+#include "gridstore/importers/netcdf/internal/netcdf_util.h"
 #include "gridstore/util/internal/shared_library.h"
 
 namespace gridstore::internal_importers {

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "gridstore/importers/netcdf/internal/hdf5_api.h"
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
+#include "gridstore/importers/netcdf/internal/netcdf_util.h"
 
 namespace gridstore::internal_importers {
 

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "gridstore/importers/netcdf/internal/classic_file_check.h"
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
 #include "gridstore/importers/netcdf/internal/netcdf_util.h"
 #include "gridstore/model/cf_time.h"
 #include "gridstore/util/internal/strings.h"

@@ -13,7 +13,6 @@
 
 #include "gridstore/importers/internal/read_and_work.h"
 #include "gridstore/importers/netcdf/internal/chunk_plane_reader.h"
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
 #include "gridstore/importers/netcdf/internal/netcdf_file.h"
 #include "gridstore/importers/netcdf/internal/netcdf_util.h"
 #include "gridstore/importers/netcdf/internal/plane_stream.h"

@@ -1,5 +1,5 @@
 // Copyright 2026 The GridStore Authors.
-#include "tools/output_formats.h"
+#include "gridstore/formats/fetch_formats.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -7,7 +7,7 @@
 
 #include "tests/test_util.h"
 
-namespace gridstore::tools {
+namespace gridstore::formats {
 namespace {
 
 using grid::DataType;
@@ -175,4 +175,4 @@ TEST(OutputFormatsTest, NpyHeaderIsAlignedAndDescribesTheArray) {
 }
 
 }  // namespace
-}  // namespace gridstore::tools
+}  // namespace gridstore::formats

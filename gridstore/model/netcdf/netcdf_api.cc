@@ -1,5 +1,5 @@
 // Copyright 2026 The GridStore Authors.
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
+#include "gridstore/model/netcdf/netcdf_api.h"
 
 #include <dlfcn.h>
 
@@ -8,7 +8,7 @@
 
 #include "gridstore/util/internal/shared_library.h"
 
-namespace gridstore::internal_importers {
+namespace gridstore::internal_netcdf {
 
 namespace netcdf {
 #define GRIDSTORE_NETCDF_DEFINE(name) decltype(&::name) name = nullptr;
@@ -65,4 +65,62 @@ Status LoadNetCdf() {
 
 void* NetCdfLibraryHandle() { return LoadNetCdf().ok() ? netcdf_library_handle : nullptr; }
 
-}  // namespace gridstore::internal_importers
+std::recursive_mutex& NetCdfMutex() {
+  static std::recursive_mutex mu;
+  return mu;
+}
+
+std::optional<grid::DataType> ToDataType(nc_type type) {
+  switch (type) {
+    case NC_BYTE:
+      return grid::DataType::kInt8;
+    case NC_UBYTE:
+      return grid::DataType::kUint8;
+    case NC_SHORT:
+      return grid::DataType::kInt16;
+    case NC_USHORT:
+      return grid::DataType::kUint16;
+    case NC_INT:
+      return grid::DataType::kInt32;
+    case NC_UINT:
+      return grid::DataType::kUint32;
+    case NC_INT64:
+      return grid::DataType::kInt64;
+    case NC_UINT64:
+      return grid::DataType::kUint64;
+    case NC_FLOAT:
+      return grid::DataType::kFloat32;
+    case NC_DOUBLE:
+      return grid::DataType::kFloat64;
+    default:
+      return std::nullopt;
+  }
+}
+
+nc_type ToNcType(grid::DataType type) {
+  switch (type) {
+    case grid::DataType::kInt8:
+      return NC_BYTE;
+    case grid::DataType::kUint8:
+      return NC_UBYTE;
+    case grid::DataType::kInt16:
+      return NC_SHORT;
+    case grid::DataType::kUint16:
+      return NC_USHORT;
+    case grid::DataType::kInt32:
+      return NC_INT;
+    case grid::DataType::kUint32:
+      return NC_UINT;
+    case grid::DataType::kInt64:
+      return NC_INT64;
+    case grid::DataType::kUint64:
+      return NC_UINT64;
+    case grid::DataType::kFloat32:
+      return NC_FLOAT;
+    case grid::DataType::kFloat64:
+      break;
+  }
+  return NC_DOUBLE;
+}
+
+}  // namespace gridstore::internal_netcdf

@@ -1,16 +1,17 @@
 // Copyright 2026 The GridStore Authors.
 //
 // Extraction results (geo/extract.h) as CF netCDF-4 files.
-#ifndef GRIDSTORE_IMPORTERS_NETCDF_NETCDF_EXTRACTION_WRITER_H_
-#define GRIDSTORE_IMPORTERS_NETCDF_NETCDF_EXTRACTION_WRITER_H_
+#ifndef GRIDSTORE_FORMATS_NETCDF_NETCDF_EXTRACTION_WRITER_H_
+#define GRIDSTORE_FORMATS_NETCDF_NETCDF_EXTRACTION_WRITER_H_
 
 #include <string>
 
 #include "gridstore/geo/extract.h"
 #include "gridstore/model/grid_meta.h"
+#include "gridstore/util/result.h"
 #include "gridstore/util/status.h"
 
-namespace gridstore::importers {
+namespace gridstore::formats {
 
 // Writes `extraction` (of the dataset `meta` describes; values unpacked) to a new netCDF-4 file
 // at `path`, replaced only once complete:
@@ -24,7 +25,11 @@ namespace gridstore::importers {
 // Errors as WriteNetCdf.
 Status WriteNetCdfExtraction(const std::string& path, const grid::DataSetMeta& meta,
                              const grid::Extraction& extraction);
+// The same file in memory (netCDF-C's nc_create_mem): its bytes, for an answer sent whole (the
+// HTTP service) with no temporary file.
+Result<std::string> NetCdfExtractionBytes(const grid::DataSetMeta& meta,
+                                          const grid::Extraction& extraction);
 
-}  // namespace gridstore::importers
+}  // namespace gridstore::formats
 
-#endif  // GRIDSTORE_IMPORTERS_NETCDF_NETCDF_EXTRACTION_WRITER_H_
+#endif  // GRIDSTORE_FORMATS_NETCDF_NETCDF_EXTRACTION_WRITER_H_

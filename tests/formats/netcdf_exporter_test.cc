@@ -2,7 +2,7 @@
 //
 // The exporter: slices of an imported file written back as netCDF-4 and read with netCDF-C.
 // Dimensions are sized to the slice, coordinates cut to match, attributes kept with their types.
-#include "gridstore/importers/netcdf/netcdf_exporter.h"
+#include "gridstore/formats/netcdf/netcdf_exporter.h"
 
 #include <netcdf.h>
 
@@ -18,8 +18,11 @@
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/test_util.h"
 
-namespace gridstore::importers {
+namespace gridstore::formats {
 namespace {
+
+using importers::ImportNetCdf;
+using importers::NetCdfImportOptions;
 
 using grid::AttributeValue;
 using grid::DataSetMeta;
@@ -394,4 +397,4 @@ TEST_F(NetCdfExporterTest, ErrorsNameThePathAndLeaveNoFileBehind) {
 }
 
 }  // namespace
-}  // namespace gridstore::importers
+}  // namespace gridstore::formats

@@ -1,10 +1,11 @@
 // Copyright 2026 The GridStore Authors.
 //
-// Writers for `gridstore fetch` outputs other than NetCDF (importers/netcdf/netcdf_exporter.h): npy
-// for one variable in its stored type, and csv / json rows for small slices, one row per grid point
-// with its indices, its coordinate values and the value of every fetched variable.
-#ifndef GRIDSTORE_TOOLS_OUTPUT_FORMATS_H_
-#define GRIDSTORE_TOOLS_OUTPUT_FORMATS_H_
+// Fetched slices (blocks/grid_data_fetcher.h) as npy, CSV and JSON (NetCDF:
+// netcdf/netcdf_exporter.h): npy for one variable in its stored type, and csv / json rows for
+// small slices, one row per grid point with its indices, its coordinate values and the value of
+// every fetched variable. CSV fields are escaped as every CSV of GridStore is (CsvField).
+#ifndef GRIDSTORE_FORMATS_FETCH_FORMATS_H_
+#define GRIDSTORE_FORMATS_FETCH_FORMATS_H_
 
 #include <array>
 #include <cstdint>
@@ -18,7 +19,7 @@
 #include "gridstore/util/result.h"
 #include "gridstore/util/status.h"
 
-namespace gridstore::tools {
+namespace gridstore::formats {
 
 // csv and json are for small slices: more values than this is InvalidArgument (use nc or npy).
 inline constexpr int64_t kMaxTextValues = 5'000'000;
@@ -79,6 +80,6 @@ class CsvSlabWriter {
 // that are not UTF-8 are written as U+FFFD.
 Status WriteJson(const grid::DataSetMeta& meta, const grid::GridDataSet& data, std::ostream& out);
 
-}  // namespace gridstore::tools
+}  // namespace gridstore::formats
 
-#endif  // GRIDSTORE_TOOLS_OUTPUT_FORMATS_H_
+#endif  // GRIDSTORE_FORMATS_FETCH_FORMATS_H_

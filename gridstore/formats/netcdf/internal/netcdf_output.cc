@@ -1,7 +1,8 @@
 // Copyright 2026 The GridStore Authors.
-#include "gridstore/importers/netcdf/internal/netcdf_output.h"
+#include "gridstore/formats/netcdf/internal/netcdf_output.h"
 
 #include <netcdf.h>
+#include <netcdf_mem.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,11 +11,16 @@
 #include <filesystem>
 #include <vector>
 
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
-#include "gridstore/importers/netcdf/internal/netcdf_util.h"
+#include "gridstore/model/netcdf/netcdf_api.h"
 #include "gridstore/util/internal/strings.h"
 
-namespace gridstore::internal_importers {
+namespace gridstore::internal_formats {
+
+namespace netcdf = internal_netcdf::netcdf;
+using internal_netcdf::LoadNetCdf;
+using internal_netcdf::NetCdfLock;
+using internal_netcdf::NetCdfMutex;
+using internal_netcdf::ToNcType;
 
 // Writes one attribute with its own type. Text (and bools, which netCDF lacks) become NC_CHAR.
 int PutAttribute(int ncid, int varid, const std::string& name, const grid::AttributeValue& a) {
@@ -39,8 +45,36 @@ int PutAttribute(int ncid, int varid, const std::string& name, const grid::Attri
   });
 }
 
-Status WriteNetCdfFile(const std::string& path, const std::function<Status(int ncid)>& write) {
+namespace {
+
+// The in-memory file: nc_create_mem, then nc_close_memio hands back the bytes (malloc'ed).
+Status WriteInMemory(const NetCdfDestination& to, const std::function<Status(int ncid)>& write) {
+  NetCdfLock lock(NetCdfMutex());
+  int ncid = -1;
+  int rc = netcdf::nc_create_mem(to.name.c_str(), NC_NETCDF4, 1 << 20, &ncid);
+  if (rc != NC_NOERR) {
+    return Status::FailedPrecondition(
+        Quote(to.name) + ": cannot create the file in memory: " + netcdf::nc_strerror(rc));
+  }
+  Status s = write(ncid);
+  NC_memio memio{};
+  rc = netcdf::nc_close_memio(ncid, &memio);
+  if (s.ok() && rc != NC_NOERR) {
+    s = Status::Unavailable(Quote(to.name) + ": writing the file: " + netcdf::nc_strerror(rc));
+  }
+  if (s.ok() && memio.memory != nullptr) {
+    to.memory->assign(static_cast<const char*>(memio.memory), memio.size);
+  }
+  std::free(memio.memory);
+  return s;
+}
+
+}  // namespace
+
+Status WriteNetCdfFile(const NetCdfDestination& to, const std::function<Status(int ncid)>& write) {
   GRIDSTORE_RETURN_IF_ERROR(LoadNetCdf());
+  if (to.memory != nullptr) return WriteInMemory(to, write);
+  const std::string& path = to.name;
   std::string partial = path + ".partial-XXXXXX";
   const int fd = ::mkstemp(partial.data());
   if (fd < 0) {
@@ -72,4 +106,4 @@ Status WriteNetCdfFile(const std::string& path, const std::function<Status(int n
   return s;
 }
 
-}  // namespace gridstore::internal_importers
+}  // namespace gridstore::internal_formats

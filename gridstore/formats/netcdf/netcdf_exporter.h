@@ -4,8 +4,8 @@
 // (named as in the source, sized to the slice), the coordinate variables sliced to match, the
 // variables' attributes (units, long_name, packing, _FillValue...) and the dataset's attributes as
 // global attributes, so that the result opens in xarray or ncview like the original file did.
-#ifndef GRIDSTORE_IMPORTERS_NETCDF_NETCDF_EXPORTER_H_
-#define GRIDSTORE_IMPORTERS_NETCDF_NETCDF_EXPORTER_H_
+#ifndef GRIDSTORE_FORMATS_NETCDF_NETCDF_EXPORTER_H_
+#define GRIDSTORE_FORMATS_NETCDF_NETCDF_EXPORTER_H_
 
 #include <cstdint>
 #include <functional>
@@ -17,7 +17,7 @@
 #include "gridstore/util/result.h"
 #include "gridstore/util/status.h"
 
-namespace gridstore::importers {
+namespace gridstore::formats {
 
 struct NetCdfExportOptions {
   // The data were fetched with FetchOptions::unpack: write them as floating point, without
@@ -54,6 +54,6 @@ Status WriteNetCdfSlabs(const std::string& path, const grid::DataSetMeta& meta,
                         const std::vector<ExportVariable>& variables, const SlabSource& source,
                         int64_t max_slab_values, const NetCdfExportOptions& options = {});
 
-}  // namespace gridstore::importers
+}  // namespace gridstore::formats
 
-#endif  // GRIDSTORE_IMPORTERS_NETCDF_NETCDF_EXPORTER_H_
+#endif  // GRIDSTORE_FORMATS_NETCDF_NETCDF_EXPORTER_H_

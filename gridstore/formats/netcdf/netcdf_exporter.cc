@@ -3,7 +3,7 @@
 // NetCDF export: the inverse of the importer's mapping. Each fetched axis with a source dimension
 // name becomes a dimension sized to the slice; coordinates are cut to the same window. The file
 // is written beside `path` and renamed into place, so a failure never leaves half a file there.
-#include "gridstore/importers/netcdf/netcdf_exporter.h"
+#include "gridstore/formats/netcdf/netcdf_exporter.h"
 
 #include <netcdf.h>
 #include <unistd.h>
@@ -24,15 +24,14 @@
 #include <utility>
 #include <vector>
 
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
-#include "gridstore/importers/netcdf/internal/netcdf_output.h"
-#include "gridstore/importers/netcdf/internal/netcdf_util.h"
+#include "gridstore/formats/netcdf/internal/netcdf_output.h"
 #include "gridstore/model/names.h"
+#include "gridstore/model/netcdf/netcdf_api.h"
 #include "gridstore/model/slabs.h"
 #include "gridstore/util/internal/strings.h"
 #include "gridstore/util/internal/utf8.h"
 
-namespace gridstore::importers {
+namespace gridstore::formats {
 namespace {
 
 using grid::Attributes;
@@ -41,12 +40,11 @@ using grid::Coordinate;
 using grid::DataType;
 using grid::Grid4D;
 using grid::VariableMeta;
-namespace netcdf = internal_importers::netcdf;
-using internal_importers::NetCdfLock;
-using internal_importers::NetCdfMutex;
-using internal_importers::PutAttribute;
-using internal_importers::SplitWhitespace;
-using internal_importers::ToNcType;
+namespace netcdf = internal_netcdf::netcdf;
+using internal_formats::PutAttribute;
+using internal_netcdf::NetCdfLock;
+using internal_netcdf::NetCdfMutex;
+using internal_netcdf::ToNcType;
 
 constexpr float kNanFloat = std::numeric_limits<float>::quiet_NaN();
 constexpr double kNanDouble = std::numeric_limits<double>::quiet_NaN();
@@ -423,31 +421,53 @@ Status Writer::WriteValues(int ncid, const OutVariable& v, const SlabSource& sou
   return Status::OK();
 }
 
-}  // namespace
+Status WriteSlabsTo(const internal_formats::NetCdfDestination& to, const grid::DataSetMeta& meta,
+                    const std::vector<ExportVariable>& variables, const SlabSource& source,
+                    int64_t max_slab_values, const NetCdfExportOptions& options) {
+  GRIDSTORE_RETURN_IF_ERROR(internal_netcdf::LoadNetCdf());
+  Writer writer(to.name, meta, options);
+  GRIDSTORE_RETURN_IF_ERROR(writer.Plan(variables));
+  return internal_formats::WriteNetCdfFile(
+      to, [&](int ncid) { return writer.Write(ncid, source, max_slab_values); });
+}
 
-Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
-                   const grid::GridDataSet& data, const NetCdfExportOptions& options) {
+}  // namespace
+}  // namespace gridstore::formats
+
+namespace gridstore::internal_formats {
+
+using formats::ExportVariable;
+using formats::NetCdfExportOptions;
+using formats::SlabSource;
+
+Status WriteNetCdfDataSet(const NetCdfDestination& to, const grid::DataSetMeta& meta,
+                          const grid::GridDataSet& data, const NetCdfExportOptions& options) {
   std::vector<ExportVariable> variables;
   for (const auto& [name, grid] : data.variables) {
     variables.push_back({name, grid.type(), grid.origin(), grid.shape()});
   }
   // Each variable whole, as one slab: the data are in memory already.
   const SlabSource source = [&](const std::string& name,
-                                const grid::Box&) -> Result<const Grid4D*> {
+                                const grid::Box&) -> Result<const grid::Grid4D*> {
     return data.GetVariable(name);
   };
-  return WriteNetCdfSlabs(path, meta, variables, source, std::numeric_limits<int64_t>::max(),
-                          options);
+  return formats::WriteSlabsTo(to, meta, variables, source, std::numeric_limits<int64_t>::max(),
+                               options);
+}
+
+}  // namespace gridstore::internal_formats
+
+namespace gridstore::formats {
+
+Status WriteNetCdf(const std::string& path, const grid::DataSetMeta& meta,
+                   const grid::GridDataSet& data, const NetCdfExportOptions& options) {
+  return internal_formats::WriteNetCdfDataSet({.name = path}, meta, data, options);
 }
 
 Status WriteNetCdfSlabs(const std::string& path, const grid::DataSetMeta& meta,
                         const std::vector<ExportVariable>& variables, const SlabSource& source,
                         int64_t max_slab_values, const NetCdfExportOptions& options) {
-  GRIDSTORE_RETURN_IF_ERROR(internal_importers::LoadNetCdf());
-  Writer writer(path, meta, options);
-  GRIDSTORE_RETURN_IF_ERROR(writer.Plan(variables));
-  return internal_importers::WriteNetCdfFile(
-      path, [&](int ncid) { return writer.Write(ncid, source, max_slab_values); });
+  return WriteSlabsTo({.name = path}, meta, variables, source, max_slab_values, options);
 }
 
-}  // namespace gridstore::importers
+}  // namespace gridstore::formats

@@ -1,5 +1,5 @@
 // Copyright 2026 The GridStore Authors.
-#include "gridstore/importers/netcdf/netcdf_extraction_writer.h"
+#include "gridstore/formats/netcdf/netcdf_extraction_writer.h"
 
 #include <netcdf.h>
 
@@ -8,16 +8,15 @@
 #include <limits>
 #include <vector>
 
-#include "gridstore/importers/netcdf/internal/netcdf_api.h"
-#include "gridstore/importers/netcdf/internal/netcdf_output.h"
-#include "gridstore/importers/netcdf/internal/netcdf_util.h"
-#include "gridstore/importers/netcdf/netcdf_exporter.h"
+#include "gridstore/formats/netcdf/internal/netcdf_output.h"
+#include "gridstore/formats/netcdf/netcdf_exporter.h"
+#include "gridstore/model/netcdf/netcdf_api.h"
 #include "gridstore/util/internal/strings.h"
 
-namespace gridstore::importers {
+namespace gridstore::formats {
 namespace {
 
-namespace netcdf = internal_importers::netcdf;
+namespace netcdf = internal_netcdf::netcdf;
 using grid::Extraction;
 using grid::ExtractPlan;
 
@@ -79,8 +78,9 @@ grid::DataSetMeta RolledMeta(const grid::DataSetMeta& meta, const Extraction& r)
   return rolled;
 }
 
-Status WriteArea(const std::string& path, const grid::DataSetMeta& source_meta,
-                 const Extraction& r) {
+Status WriteArea(const internal_formats::NetCdfDestination& to,
+                 const grid::DataSetMeta& source_meta, const Extraction& r) {
+  const std::string& path = to.name;
   const ExtractPlan& plan = r.plan;
   if (!IsRange(plan.times) || !IsRange(plan.levels)) {
     return Status::InvalidArgument(
@@ -106,7 +106,7 @@ Status WriteArea(const std::string& path, const grid::DataSetMeta& source_meta,
     });
     data.variables[v.meta.name] = std::move(g);
   }
-  return WriteNetCdf(path, meta, data, {.unpacked = true});
+  return internal_formats::WriteNetCdfDataSet(to, meta, data, {.unpacked = true});
 }
 
 // The netCDF writing of points and trajectories: a small helper over the C API.
@@ -134,7 +134,7 @@ class DsgWriter {
     for (const auto& [name, value] : attributes) {
       if (name == "units" || name == "calendar" || name == "standard_name" || name == "long_name" ||
           name == "positive" || name == "axis") {
-        GRIDSTORE_RETURN_IF_ERROR(Check(internal_importers::PutAttribute(ncid_, varid, name, value),
+        GRIDSTORE_RETURN_IF_ERROR(Check(internal_formats::PutAttribute(ncid_, varid, name, value),
                                         "attribute " + Quote(name)));
       }
     }
@@ -274,13 +274,26 @@ Status WritePoints(const std::string& path, const grid::DataSetMeta& meta, const
   return Status::OK();
 }
 
+Status WriteExtractionTo(const internal_formats::NetCdfDestination& to,
+                         const grid::DataSetMeta& meta, const Extraction& extraction) {
+  if (extraction.plan.kind == grid::FeatureKind::kArea) return WriteArea(to, meta, extraction);
+  return internal_formats::WriteNetCdfFile(
+      to, [&](int ncid) { return WritePoints(to.name, meta, extraction, ncid); });
+}
+
 }  // namespace
 
 Status WriteNetCdfExtraction(const std::string& path, const grid::DataSetMeta& meta,
                              const Extraction& extraction) {
-  if (extraction.plan.kind == grid::FeatureKind::kArea) return WriteArea(path, meta, extraction);
-  return internal_importers::WriteNetCdfFile(
-      path, [&](int ncid) { return WritePoints(path, meta, extraction, ncid); });
+  return WriteExtractionTo({.name = path}, meta, extraction);
 }
 
-}  // namespace gridstore::importers
+Result<std::string> NetCdfExtractionBytes(const grid::DataSetMeta& meta,
+                                          const Extraction& extraction) {
+  std::string bytes;
+  GRIDSTORE_RETURN_IF_ERROR(
+      WriteExtractionTo({.name = "the netCDF output", .memory = &bytes}, meta, extraction));
+  return bytes;
+}
+
+}  // namespace gridstore::formats

@@ -1,5 +1,5 @@
 // Copyright 2026 The GridStore Authors.
-#include "tools/output_formats.h"
+#include "gridstore/formats/fetch_formats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,9 +11,8 @@
 #include <vector>
 
 #include "gridstore/util/internal/strings.h"
-#include "tools/text_escape.h"
 
-namespace gridstore::tools {
+namespace gridstore::formats {
 
 using grid::DataType;
 using grid::Grid4D;
@@ -347,4 +346,4 @@ Status WriteJson(const grid::DataSetMeta& meta, const grid::GridDataSet& data, s
   return Status::OK();
 }
 
-}  // namespace gridstore::tools
+}  // namespace gridstore::formats
