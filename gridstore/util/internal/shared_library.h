@@ -1,9 +1,9 @@
 // Copyright 2026 The GridStore Authors.
 //
 // Libraries loaded when first needed (dlopen), so that a process that never uses them does not
-// map them: netCDF-C and HDF5 (importers/), PROJ and GEOS (grid/). Each user keeps a table of
-// function pointers typed by decltype of the library's own declarations (see
-// importers/netcdf/internal/netcdf_api.h) and fills it with FindSymbol.
+// map them: netCDF-C and HDF5 (model/netcdf/, for importers/ and formats/), PROJ and GEOS (geo/),
+// ecCodes (importers/grib/). Each user keeps a table of function pointers typed by decltype of the
+// library's own declarations (see model/netcdf/netcdf_api.h) and fills it with FindSymbol.
 #ifndef GRIDSTORE_UTIL_INTERNAL_SHARED_LIBRARY_H_
 #define GRIDSTORE_UTIL_INTERNAL_SHARED_LIBRARY_H_
 
