@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <tuple>
 
 #include "bench/bench_common.h"
 
@@ -86,6 +87,39 @@ std::string TextAttribute(int ncid, int varid, const char* name) {
   std::string s(len, '\0');
   if (nc_get_att_text(ncid, varid, name, s.data()) != NC_NOERR) return "";
   return s;
+}
+
+void PutText(int ncid, int varid, const char* name, const std::string& value) {
+  CheckNc(nc_put_att_text(ncid, varid, name, value.size(), value.c_str()),
+          std::string("attribute '") + name + "'");
+}
+
+void PutCoordinateAttributes(int ncid, const CoordinateVariables& v, const std::string& time_units,
+                             const std::string& calendar) {
+  if (v.time >= 0) {
+    PutText(ncid, v.time, "standard_name", "time");
+    PutText(ncid, v.time, "units", time_units.empty() ? "days since 2001-1-1" : time_units);
+    PutText(ncid, v.time, "calendar", calendar.empty() ? "360_day" : calendar);
+    PutText(ncid, v.time, "axis", "T");
+  }
+  for (const auto& [id, standard_name, units] :
+       {std::tuple{v.depth, "depth", "m"}, std::tuple{v.plev, "air_pressure", "hPa"}}) {
+    if (id < 0) continue;
+    PutText(ncid, id, "standard_name", standard_name);
+    PutText(ncid, id, "units", units);
+    PutText(ncid, id, "positive", "down");
+    PutText(ncid, id, "axis", "Z");
+  }
+  if (v.lat >= 0) {
+    PutText(ncid, v.lat, "standard_name", "latitude");
+    PutText(ncid, v.lat, "units", "degrees_north");
+    PutText(ncid, v.lat, "axis", "Y");
+  }
+  if (v.lon >= 0) {
+    PutText(ncid, v.lon, "standard_name", "longitude");
+    PutText(ncid, v.lon, "units", "degrees_east");
+    PutText(ncid, v.lon, "axis", "X");
+  }
 }
 
 Bracket BracketClamped(const std::vector<double>& nodes, double v) {

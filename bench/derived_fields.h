@@ -2,7 +2,8 @@
 //
 // Benchmark fields derived deterministically from small real files in ../shared/data (whose
 // README asks benchmarks to derive larger data from them and to say so). Shared by
-// make_derived_netcdf (import benchmark) and fetch_bench_data (fetch benchmark).
+// make_derived_netcdf (import benchmark) and fetch_bench_data (fetch benchmark), with the CF
+// attributes of the coordinates of the files they write.
 //
 // Every field lives on one target grid: `lat` rows evenly from the first to the last latitude of
 // tos_O1_2001-2002.nc (-79.5..89.5 degrees) and `lon` columns every 360/lon degrees from 0; with
@@ -33,6 +34,18 @@ inline constexpr float kTosFill = 1.0e20f;
 std::vector<double> ReadCoordinate(int ncid, const char* name, size_t n);
 // A text attribute, or "" if there is none.
 std::string TextAttribute(int ncid, int varid, const char* name);
+// Writes text attribute `name` of variable `varid` (NC_GLOBAL: of the file), or dies.
+void PutText(int ncid, int varid, const char* name, const std::string& value);
+
+// The ids of the coordinate variables of a derived file; -1 for one the file does not have.
+struct CoordinateVariables {
+  int time = -1, depth = -1, plev = -1, lat = -1, lon = -1;
+};
+// Puts the CF attributes of the coordinate variables, in the order time (units `time_units` and
+// `calendar`, by default "days since 2001-1-1" and "360_day"), depth (m), plev (hPa), both
+// positive down, lat, lon; skips those with id -1.
+void PutCoordinateAttributes(int ncid, const CoordinateVariables& v, const std::string& time_units,
+                             const std::string& calendar);
 
 // Where a target coordinate falls between two source nodes: indices of the lower and upper node,
 // the weight of the upper one, and the nearest node.

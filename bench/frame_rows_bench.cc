@@ -67,48 +67,92 @@ struct Block {
   uint32_t rows, cols;
 };
 
-}  // namespace
+// Cuts plane `g` of `var` into blocks of bx x by, appended to `blocks`.
+void CutIntoBlocks(const grid::VariableMeta& var, const grid::Grid4D& g, int64_t bx, int64_t by,
+                   std::vector<Block>& blocks) {
+  const size_t es = grid::DataTypeSize(var.type);
+  const int64_t X = var.shape[grid::kX], Y = var.shape[grid::kY];
+  for (int64_t x0 = 0; x0 < X; x0 += bx) {
+    for (int64_t y0 = 0; y0 < Y; y0 += by) {
+      Block b;
+      b.rows = static_cast<uint32_t>(std::min(bx, X - x0));
+      b.cols = static_cast<uint32_t>(std::min(by, Y - y0));
+      for (int64_t x = x0; x < x0 + b.rows; ++x) {
+        b.raw.append(g.bytes() + (x * Y + y0) * es, b.cols * es);
+      }
+      blocks.push_back(std::move(b));
+    }
+  }
+}
 
-int main(int argc, char** argv) {
-  const Options o = ParseArgs(argc, argv);
-  const std::vector<uint32_t>& frame_rows = o.frame_rows;
-  const int64_t bx = o.block_x, by = o.block_y, planes_per_var = o.planes;
-  const uint64_t seed = o.seed;
-  const grid::CodecOptions codec = CheckResult(grid::ParseCodecOptions(o.codec), "--codec");
-
+// Sample planes, cut into blocks (float32 or any type: blocks are bytes here); *type is the type
+// of the last variable.
+std::vector<Block> SampleBlocks(const Options& o, grid::DataType* type) {
   auto store =
       CheckResult(grid::GridStore::Open(o.store, {.read_only = true}), "opening " + o.store);
   auto fetcher = CheckResult(store->GetDataFetcher(o.dataset), "dataset " + o.dataset);
   const grid::DataSetMeta meta = fetcher->meta();
-
-  // Sample planes, cut into blocks (float32 or any type: blocks are bytes here).
   std::vector<Block> blocks;
-  grid::DataType type = grid::DataType::kFloat32;
   for (const auto& var : meta.variables) {
-    type = var.type;
+    *type = var.type;
     const int64_t n = var.shape[grid::kT] * var.shape[grid::kZ];
-    const size_t es = grid::DataTypeSize(var.type);
-    for (int64_t p = 0; p < std::min(n, planes_per_var); ++p) {
-      const int64_t index = p * n / std::min(n, planes_per_var);
+    for (int64_t p = 0; p < std::min(n, o.planes); ++p) {
+      const int64_t index = p * n / std::min(n, o.planes);
       const int64_t t = index / var.shape[grid::kZ], z = index % var.shape[grid::kZ];
       fetcher->SetVariablesToGet({var.name});
       fetcher->SetOriginShape({t, z, 0, 0}, {1, 1, var.shape[grid::kX], var.shape[grid::kY]});
       const grid::GridDataSet got = CheckResult(fetcher->Fetch(), "fetching " + var.name);
-      const grid::Grid4D& g = *got.GetVariable(var.name);
-      const int64_t X = var.shape[grid::kX], Y = var.shape[grid::kY];
-      for (int64_t x0 = 0; x0 < X; x0 += bx) {
-        for (int64_t y0 = 0; y0 < Y; y0 += by) {
-          Block b;
-          b.rows = static_cast<uint32_t>(std::min(bx, X - x0));
-          b.cols = static_cast<uint32_t>(std::min(by, Y - y0));
-          for (int64_t x = x0; x < x0 + b.rows; ++x) {
-            b.raw.append(g.bytes() + (x * Y + y0) * es, b.cols * es);
-          }
-          blocks.push_back(std::move(b));
-        }
-      }
+      CutIntoBlocks(var, *got.GetVariable(var.name), o.block_x, o.block_y, blocks);
     }
   }
+  return blocks;
+}
+
+// Encodes, decodes and reads one random row of every block with `fr` frame rows; prints its row.
+void MeasureFrameRows(const Options& o, const grid::CodecOptions& codec, grid::DataType type,
+                      const std::vector<Block>& blocks, uint64_t raw_bytes, uint32_t fr,
+                      std::vector<std::string>& encoded, std::vector<char>& out) {
+  uint64_t stored = 0;
+  double start = ThreadCpuSeconds();
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const Block& b = blocks[i];
+    Check(grid::EncodeBlock(codec, type, b.rows, b.cols, fr, b.raw, &encoded[i]), "EncodeBlock");
+    stored += encoded[i].size();
+  }
+  const double encode_s = ThreadCpuSeconds() - start;
+  start = ThreadCpuSeconds();
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    Check(grid::DecodeBlock(encoded[i], type, blocks[i].rows, blocks[i].cols, out.data()),
+          "DecodeBlock");
+  }
+  const double decode_s = ThreadCpuSeconds() - start;
+  // One random row per block, repeated over the sample.
+  std::mt19937_64 rng(o.seed);
+  uint64_t point_bytes = 0;
+  start = ThreadCpuSeconds();
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const uint32_t r = static_cast<uint32_t>(rng() % blocks[i].rows);
+    size_t decoded = 0;
+    Check(grid::DecodeBlockRows(encoded[i], type, blocks[i].rows, blocks[i].cols, r, r + 1,
+                                out.data(), &decoded),
+          "DecodeBlockRows");
+    point_bytes += decoded;
+  }
+  const double point_s = ThreadCpuSeconds() - start;
+  std::printf("%10u %8.3f %12.1f %12.1f %14.0f %12.1f\n", fr,
+              static_cast<double>(raw_bytes) / stored, raw_bytes / encode_s / 1e6,
+              raw_bytes / decode_s / 1e6, static_cast<double>(point_bytes) / blocks.size(),
+              point_s / blocks.size() * 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = ParseArgs(argc, argv);
+  const int64_t bx = o.block_x, by = o.block_y;
+  const grid::CodecOptions codec = CheckResult(grid::ParseCodecOptions(o.codec), "--codec");
+  grid::DataType type = grid::DataType::kFloat32;
+  const std::vector<Block> blocks = SampleBlocks(o, &type);
   uint64_t raw_bytes = 0;
   for (const Block& b : blocks) raw_bytes += b.raw.size();
   std::printf("%zu blocks of up to %ldx%ld, %.1f MB raw, codec %s\n", blocks.size(), bx, by,
@@ -118,38 +162,8 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> encoded(blocks.size());
   std::vector<char> out(static_cast<size_t>(bx * by) * 8);
-  for (uint32_t fr : frame_rows) {
-    uint64_t stored = 0;
-    double start = ThreadCpuSeconds();
-    for (size_t i = 0; i < blocks.size(); ++i) {
-      const Block& b = blocks[i];
-      Check(grid::EncodeBlock(codec, type, b.rows, b.cols, fr, b.raw, &encoded[i]), "EncodeBlock");
-      stored += encoded[i].size();
-    }
-    const double encode_s = ThreadCpuSeconds() - start;
-    start = ThreadCpuSeconds();
-    for (size_t i = 0; i < blocks.size(); ++i) {
-      Check(grid::DecodeBlock(encoded[i], type, blocks[i].rows, blocks[i].cols, out.data()),
-            "DecodeBlock");
-    }
-    const double decode_s = ThreadCpuSeconds() - start;
-    // One random row per block, repeated over the sample.
-    std::mt19937_64 rng(seed);
-    uint64_t point_bytes = 0;
-    start = ThreadCpuSeconds();
-    for (size_t i = 0; i < blocks.size(); ++i) {
-      const uint32_t r = static_cast<uint32_t>(rng() % blocks[i].rows);
-      size_t decoded = 0;
-      Check(grid::DecodeBlockRows(encoded[i], type, blocks[i].rows, blocks[i].cols, r, r + 1,
-                                  out.data(), &decoded),
-            "DecodeBlockRows");
-      point_bytes += decoded;
-    }
-    const double point_s = ThreadCpuSeconds() - start;
-    std::printf("%10u %8.3f %12.1f %12.1f %14.0f %12.1f\n", fr,
-                static_cast<double>(raw_bytes) / stored, raw_bytes / encode_s / 1e6,
-                raw_bytes / decode_s / 1e6, static_cast<double>(point_bytes) / blocks.size(),
-                point_s / blocks.size() * 1e6);
+  for (uint32_t fr : o.frame_rows) {
+    MeasureFrameRows(o, codec, type, blocks, raw_bytes, fr, encoded, out);
   }
   return 0;
 }

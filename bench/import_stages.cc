@@ -162,247 +162,299 @@ void Shuffle4(const char* src, char* dst, size_t n) {
 
 double MB(double bytes) { return bytes / 1e6; }
 
+// The JSON line printed last: {"bench":"import_stages","raw_bytes":N,"key":value,...}.
+class JsonLine {
+ public:
+  explicit JsonLine(size_t raw_bytes)
+      : text_("{\"bench\":\"import_stages\",\"raw_bytes\":" + std::to_string(raw_bytes)) {}
+  void Add(const std::string& key, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), ",\"%s\":%.4g", key.c_str(), v);
+    text_ += buf;
+  }
+  std::string Close() const { return text_ + "}"; }
+
+ private:
+  std::string text_;
+};
+
+// What every stage reads: the options, the input, its raw size and its blocks per plane.
+struct Stages {
+  const Options& o;
+  const Input& in;
+  size_t planes, plane_bytes;
+  double raw;
+  std::vector<BlockRef> blocks;
+  JsonLine& json;
+};
+
+// ---- read ----
+void MeasureRead(const Stages& st) {
+  const Input& in = st.in;
+  std::vector<float> plane(in.nx() * in.ny());
+  {
+    // Warm: the page cache holds the file (import_bench.sh measures cold reads end to end).
+    for (size_t p = 0; p < st.planes; ++p) in.Read(p, 1, plane.data());
+    Span s;
+    for (size_t p = 0; p < st.planes; ++p) in.Read(p, 1, plane.data());
+    std::printf("read     plane by plane           %7.2f s wall %7.2f s cpu %8.1f MB/s\n", s.wall(),
+                s.cpu(), MB(st.raw) / s.wall());
+    st.json.Add("read_plane_s", s.wall());
+    st.json.Add("read_plane_cpu_s", s.cpu());
+  }
+  size_t slab = std::max<size_t>(1, st.o.slab_planes / in.nz()) * in.nz();
+  if (st.o.slab_planes < in.nz()) slab = st.o.slab_planes;
+  std::vector<float> buffer(slab * in.nx() * in.ny());
+  Span s;
+  for (size_t p = 0; p < st.planes; p += slab) {
+    in.Read(p, std::min(slab, st.planes - p), buffer.data());
+  }
+  std::printf("read     slabs of %3zu planes      %7.2f s wall %7.2f s cpu %8.1f MB/s\n", slab,
+              s.wall(), s.cpu(), MB(st.raw) / s.wall());
+  st.json.Add("read_slab_s", s.wall());
+}
+
+// ---- hand-over: what the importer does per plane besides reading and encoding: a fresh
+// plane buffer filled by memcpy from the slab buffer, queued (up to the writer's default
+// budget of in-flight planes) and freed by another thread once "encoded" ----
+void MeasureHandover(const Stages& st) {
+  const size_t planes = st.planes, plane_bytes = st.plane_bytes;
+  const size_t slab = std::min(planes, std::max<size_t>(1, st.o.slab_planes));
+  const size_t in_flight = std::max<size_t>(1, (256u << 20) / plane_bytes);
+  std::vector<char> slab_buffer(slab * plane_bytes, 1);
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<std::unique_ptr<char[]>> queue;
+  bool done = false;
+  rusage r0{}, r1{};
+  getrusage(RUSAGE_SELF, &r0);
+  Span s;
+  std::thread consumer([&] {
+    for (;;) {
+      std::unique_ptr<char[]> plane_buffer;
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        cv.wait(lock, [&] { return queue.size() >= in_flight || done; });
+        if (queue.empty()) return;
+        plane_buffer = std::move(queue.front());
+        queue.pop_front();
+      }
+      cv.notify_all();
+      plane_buffer.reset();  // freed on another thread, as RunBlockTask frees a plane
+    }
+  });
+  for (size_t p = 0; p < planes; ++p) {
+    auto fresh = std::make_unique_for_overwrite<char[]>(plane_bytes);
+    std::memcpy(fresh.get(), slab_buffer.data() + (p % slab) * plane_bytes, plane_bytes);
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return queue.size() <= in_flight; });
+    queue.push_back(std::move(fresh));
+    cv.notify_all();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+  }
+  cv.notify_all();
+  consumer.join();
+  getrusage(RUSAGE_SELF, &r1);
+  std::printf(
+      "handover fresh plane + memcpy     %7.2f s wall %7.2f s cpu %8.1f MB/s, %ld minor "
+      "page faults (%zu planes in flight, freed by another thread)\n",
+      s.wall(), s.cpu(), MB(st.raw) / s.wall(), r1.ru_minflt - r0.ru_minflt, in_flight);
+  st.json.Add("handover_s", s.wall());
+  st.json.Add("handover_cpu_s", s.cpu());
+  st.json.Add("handover_faults", static_cast<double>(r1.ru_minflt - r0.ru_minflt));
+}
+
+// Thread CPU seconds of the parts of EncodeBlock, timed one by one on the same bytes.
+struct EncodeParts {
+  double sum = 0, shuffle = 0, zstd = 0, zstd_bytes = 0;
+};
+
+// Times the checksum, the shuffle and zstd of `block` alone, added to *parts.
+void TimeEncodeParts(const grid::CodecOptions& codec, const std::string& block, ZSTD_CCtx* cctx,
+                     std::string& zout, std::string& shuffled, EncodeParts* parts) {
+  const double t1 = ThreadCpuSeconds();
+  volatile uint64_t h = XXH3_64bits(block.data(), block.size());
+  (void)h;
+  const double t2 = ThreadCpuSeconds();
+  shuffled.resize(block.size());
+  Shuffle4(block.data(), shuffled.data(), block.size() / 4);
+  const double t3 = ThreadCpuSeconds();
+  const std::string& zin = codec.codec == grid::Codec::kShuffleZstd ? shuffled : block;
+  const size_t n = ZSTD_compress2(cctx, zout.data(), zout.size(), zin.data(), zin.size());
+  if (ZSTD_isError(n)) Die("zstd failed");
+  parts->zstd_bytes += static_cast<double>(n);
+  const double t4 = ThreadCpuSeconds();
+  parts->sum += t2 - t1;
+  parts->shuffle += t3 - t2;
+  parts->zstd += t4 - t3;
+}
+
+// ---- encode, one thread, with codec `ci`; the first codec is also timed in parts and its
+// blocks are kept in *stored with their data keys ----
+void MeasureEncode(const Stages& st, size_t ci,
+                   std::vector<std::pair<std::string, std::string>>* stored) {
+  const Options& o = st.o;
+  const Input& in = st.in;
+  auto codec = grid::ParseCodecOptions(o.codecs[ci]);
+  Check(codec.status(), "--codecs");
+  const bool first = ci == 0;
+  double t_gather = 0, t_encode = 0, out_bytes = 0;
+  EncodeParts parts;
+  std::vector<float> plane(in.nx() * in.ny());
+  std::string key, block, value, shuffled;
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, codec->level);
+  std::string zout(ZSTD_compressBound(o.block_x * o.block_y * sizeof(float)), '\0');
+  for (size_t p = 0; p < st.planes; ++p) {
+    in.Read(p, 1, plane.data());
+    for (const BlockRef& b : st.blocks) {
+      const double t0 = ThreadCpuSeconds();
+      Gather(plane.data(), static_cast<int64_t>(in.ny()), o.block_x, o.block_y, b, &block);
+      t_gather += ThreadCpuSeconds() - t0;
+      if (first) TimeEncodeParts(*codec, block, cctx, zout, shuffled, &parts);
+      const double t5 = ThreadCpuSeconds();
+      Check(grid::EncodeBlock(*codec, grid::DataType::kFloat32, static_cast<uint32_t>(b.rows),
+                              static_cast<uint32_t>(b.cols), 0, block, &value),
+            "EncodeBlock");
+      t_encode += ThreadCpuSeconds() - t5;
+      out_bytes += static_cast<double>(value.size());
+      if (first) {
+        key.clear();
+        grid::AppendDataKey({"bench", /*incarnation=*/1, o.variable, grid::kPlaneLayout,
+                             static_cast<uint32_t>(p / in.nz()), static_cast<uint32_t>(p % in.nz()),
+                             static_cast<uint32_t>(b.r), static_cast<uint32_t>(b.c)},
+                            &key);
+        stored->emplace_back(key, value);
+      }
+    }
+  }
+  ZSTD_freeCCtx(cctx);
+  const std::string tag = o.codecs[ci];
+  const double raw = st.raw;
+  if (first) {
+    std::printf(
+        "encode   %-15s parts: gather %.2f s, xxh3 %.2f s, shuffle (scalar) %.2f s, "
+        "zstd alone %.2f s (%.1f MB/s, ratio %.3f); thread CPU seconds\n",
+        tag.c_str(), t_gather, parts.sum, parts.shuffle, parts.zstd, MB(raw) / parts.zstd,
+        raw / parts.zstd_bytes);
+    st.json.Add("gather_s", t_gather);
+    st.json.Add("xxh3_s", parts.sum);
+    st.json.Add("shuffle_scalar_s", parts.shuffle);
+    st.json.Add("zstd_alone_s", parts.zstd);
+  }
+  std::printf(
+      "encode   %-15s 1 thread  %7.2f cpu-s (EncodeBlock) %8.1f MB/s, ratio %.3f "
+      "(%.0f stored bytes)\n",
+      tag.c_str(), t_encode, MB(raw) / t_encode, raw / out_bytes, out_bytes);
+  st.json.Add("encode1_" + tag + "_s", t_encode);
+  st.json.Add("ratio_" + tag, raw / out_bytes);
+}
+
+// ---- encode, N threads (one codec: the first), planes already in memory in turn ----
+void MeasureParallelEncode(const Stages& st) {
+  const Options& o = st.o;
+  const Input& in = st.in;
+  const auto& blocks = st.blocks;
+  auto codec = grid::ParseCodecOptions(o.codecs[0]);
+  // Read every plane first (a few at a time would measure reading too).
+  const size_t keep = std::min<size_t>(st.planes, 16);
+  std::vector<std::vector<float>> held(keep, std::vector<float>(in.nx() * in.ny()));
+  for (size_t p = 0; p < keep; ++p) in.Read(p, 1, held[p].data());
+  std::atomic<size_t> next{0};
+  const size_t jobs = keep * blocks.size();
+  Span s;
+  std::vector<std::thread> workers;
+  for (int w = 0; w < o.threads; ++w) {
+    workers.emplace_back([&] {
+      std::string blk, val;
+      for (size_t j; (j = next.fetch_add(1)) < jobs;) {
+        const BlockRef& b = blocks[j % blocks.size()];
+        Gather(held[j / blocks.size()].data(), static_cast<int64_t>(in.ny()), o.block_x, o.block_y,
+               b, &blk);
+        Check(grid::EncodeBlock(*codec, grid::DataType::kFloat32, static_cast<uint32_t>(b.rows),
+                                static_cast<uint32_t>(b.cols), 0, blk, &val),
+              "EncodeBlock");
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  const double bytes = static_cast<double>(keep * st.plane_bytes);
+  std::printf("encode   %-15s %d threads %6.2f s for %zu planes     %8.1f MB/s (cpu %.2f s)\n",
+              o.codecs[0].c_str(), o.threads, s.wall(), keep, MB(bytes) / s.wall(), s.cpu());
+  st.json.Add("encodeN_MBps", MB(bytes) / s.wall());
+}
+
+// ---- write: `stored` into a fresh store in 8 MB batches, then close it ----
+void MeasureWrite(const Stages& st,
+                  const std::vector<std::pair<std::string, std::string>>& stored) {
+  const Options& o = st.o;
+  std::error_code ec;
+  std::filesystem::remove_all(o.store, ec);
+  auto kv = storage::OpenKvStore(o.store, {.create_if_missing = true});
+  Check(kv.status(), "opening '" + o.store + "'");
+  double stored_bytes = 0;
+  for (const auto& kvp : stored) stored_bytes += static_cast<double>(kvp.second.size());
+  Span s;
+  storage::WriteBatch batch;
+  double in_write = 0;
+  for (const auto& [k, v] : stored) {
+    batch.Put(storage::Table::kData, k, v);
+    if (batch.ApproximateSize() >= (8u << 20)) {
+      const auto t0 = Clock::now();
+      Check((*kv)->Write({}, batch), "Write");
+      in_write += Since(t0);
+      batch.Clear();
+    }
+  }
+  Check((*kv)->Write({}, batch), "Write");
+  const double writes = s.wall(), writes_cpu = s.cpu();
+  kv->reset();  // close: waits for RocksDB's background flushes and compactions
+  const double total = s.wall();
+  uint64_t du = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(o.store)) {
+    if (e.is_regular_file()) du += e.file_size();
+  }
+  std::printf(
+      "write    %-15s %7.2f s in Write (%.2f s incl. batching, cpu %.2f s) %8.1f MB/s "
+      "of stored bytes = %.1f MB/s of raw; close %.2f s; %.0f bytes on disk\n",
+      o.codecs[0].c_str(), in_write, writes, writes_cpu, MB(stored_bytes) / writes,
+      MB(st.raw) / writes, total - writes, static_cast<double>(du));
+  st.json.Add("write_s", writes);
+  st.json.Add("write_cpu_s", writes_cpu);
+  st.json.Add("close_s", total - writes);
+  st.json.Add("store_bytes", static_cast<double>(du));
+  std::filesystem::remove_all(o.store, ec);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const Options o = ParseArgs(argc, argv);
   const Input in(o.file, o.variable);
   const size_t planes = in.planes(), plane_bytes = in.plane_bytes();
-  const double raw = static_cast<double>(planes * plane_bytes);
-  const auto blocks =
-      Blocks(static_cast<int64_t>(in.nx()), static_cast<int64_t>(in.ny()), o.block_x, o.block_y);
+  JsonLine json(planes * plane_bytes);
+  const Stages st{.o = o,
+                  .in = in,
+                  .planes = planes,
+                  .plane_bytes = plane_bytes,
+                  .raw = static_cast<double>(planes * plane_bytes),
+                  .blocks = Blocks(static_cast<int64_t>(in.nx()), static_cast<int64_t>(in.ny()),
+                                   o.block_x, o.block_y),
+                  .json = json};
   std::printf(
       "input: %s, variable %s: %zu x %zu planes of %zu x %zu float32 = %.0f bytes; "
       "%zu blocks of %ldx%ld per plane; %d threads for the parallel encode\n",
-      o.file.c_str(), o.variable.c_str(), in.nt(), in.nz(), in.nx(), in.ny(), raw, blocks.size(),
-      o.block_x, o.block_y, o.threads);
-  std::string json =
-      "{\"bench\":\"import_stages\",\"raw_bytes\":" + std::to_string(planes * plane_bytes);
-  auto add = [&json](const std::string& key, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof(buf), ",\"%s\":%.4g", key.c_str(), v);
-    json += buf;
-  };
-
-  // ---- read ----
-  std::vector<float> plane(in.nx() * in.ny());
-  {
-    // Warm: the page cache holds the file (import_bench.sh measures cold reads end to end).
-    for (size_t p = 0; p < planes; ++p) in.Read(p, 1, plane.data());
-    Span s;
-    for (size_t p = 0; p < planes; ++p) in.Read(p, 1, plane.data());
-    std::printf("read     plane by plane           %7.2f s wall %7.2f s cpu %8.1f MB/s\n", s.wall(),
-                s.cpu(), MB(raw) / s.wall());
-    add("read_plane_s", s.wall());
-    add("read_plane_cpu_s", s.cpu());
-  }
-  {
-    size_t slab = std::max<size_t>(1, o.slab_planes / in.nz()) * in.nz();
-    if (o.slab_planes < in.nz()) slab = o.slab_planes;
-    std::vector<float> buffer(slab * in.nx() * in.ny());
-    Span s;
-    for (size_t p = 0; p < planes; p += slab) in.Read(p, std::min(slab, planes - p), buffer.data());
-    std::printf("read     slabs of %3zu planes      %7.2f s wall %7.2f s cpu %8.1f MB/s\n", slab,
-                s.wall(), s.cpu(), MB(raw) / s.wall());
-    add("read_slab_s", s.wall());
-  }
-
-  // ---- hand-over: what the importer does per plane besides reading and encoding: a fresh
-  // plane buffer filled by memcpy from the slab buffer, queued (up to the writer's default
-  // budget of in-flight planes) and freed by another thread once "encoded" ----
-  {
-    const size_t slab = std::min(planes, std::max<size_t>(1, o.slab_planes));
-    const size_t in_flight = std::max<size_t>(1, (256u << 20) / plane_bytes);
-    std::vector<char> slab_buffer(slab * plane_bytes, 1);
-    std::mutex mu;
-    std::condition_variable cv;
-    std::deque<std::unique_ptr<char[]>> queue;
-    bool done = false;
-    rusage r0{}, r1{};
-    getrusage(RUSAGE_SELF, &r0);
-    Span s;
-    std::thread consumer([&] {
-      for (;;) {
-        std::unique_ptr<char[]> plane_buffer;
-        {
-          std::unique_lock<std::mutex> lock(mu);
-          cv.wait(lock, [&] { return queue.size() >= in_flight || done; });
-          if (queue.empty()) return;
-          plane_buffer = std::move(queue.front());
-          queue.pop_front();
-        }
-        cv.notify_all();
-        plane_buffer.reset();  // freed on another thread, as RunBlockTask frees a plane
-      }
-    });
-    for (size_t p = 0; p < planes; ++p) {
-      auto fresh = std::make_unique_for_overwrite<char[]>(plane_bytes);
-      std::memcpy(fresh.get(), slab_buffer.data() + (p % slab) * plane_bytes, plane_bytes);
-      std::unique_lock<std::mutex> lock(mu);
-      cv.wait(lock, [&] { return queue.size() <= in_flight; });
-      queue.push_back(std::move(fresh));
-      cv.notify_all();
-    }
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      done = true;
-    }
-    cv.notify_all();
-    consumer.join();
-    getrusage(RUSAGE_SELF, &r1);
-    std::printf(
-        "handover fresh plane + memcpy     %7.2f s wall %7.2f s cpu %8.1f MB/s, %ld minor "
-        "page faults (%zu planes in flight, freed by another thread)\n",
-        s.wall(), s.cpu(), MB(raw) / s.wall(), r1.ru_minflt - r0.ru_minflt, in_flight);
-    add("handover_s", s.wall());
-    add("handover_cpu_s", s.cpu());
-    add("handover_faults", static_cast<double>(r1.ru_minflt - r0.ru_minflt));
-  }
-
-  // ---- encode, one thread ----
+      o.file.c_str(), o.variable.c_str(), in.nt(), in.nz(), in.nx(), in.ny(), st.raw,
+      st.blocks.size(), o.block_x, o.block_y, o.threads);
+  MeasureRead(st);
+  MeasureHandover(st);
   std::vector<std::pair<std::string, std::string>> stored;  // blocks of the first codec
-  std::string key, block, value, shuffled;
-  for (size_t ci = 0; ci < o.codecs.size(); ++ci) {
-    auto codec = grid::ParseCodecOptions(o.codecs[ci]);
-    Check(codec.status(), "--codecs");
-    const bool first = ci == 0;
-    double t_gather = 0, t_sum = 0, t_shuffle = 0, t_zstd = 0, t_encode = 0, out_bytes = 0;
-    double zstd_bytes = 0;
-    ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, codec->level);
-    std::string zout(ZSTD_compressBound(o.block_x * o.block_y * sizeof(float)), '\0');
-    for (size_t p = 0; p < planes; ++p) {
-      in.Read(p, 1, plane.data());
-      for (const BlockRef& b : blocks) {
-        double t0 = ThreadCpuSeconds();
-        Gather(plane.data(), static_cast<int64_t>(in.ny()), o.block_x, o.block_y, b, &block);
-        double t1 = ThreadCpuSeconds();
-        t_gather += t1 - t0;
-        if (first) {
-          // The parts of EncodeBlock, one by one, on the same bytes.
-          volatile uint64_t h = XXH3_64bits(block.data(), block.size());
-          (void)h;
-          double t2 = ThreadCpuSeconds();
-          shuffled.resize(block.size());
-          Shuffle4(block.data(), shuffled.data(), block.size() / 4);
-          double t3 = ThreadCpuSeconds();
-          const std::string& zin = codec->codec == grid::Codec::kShuffleZstd ? shuffled : block;
-          size_t n = ZSTD_compress2(cctx, zout.data(), zout.size(), zin.data(), zin.size());
-          if (ZSTD_isError(n)) Die("zstd failed");
-          zstd_bytes += static_cast<double>(n);
-          double t4 = ThreadCpuSeconds();
-          t_sum += t2 - t1;
-          t_shuffle += t3 - t2;
-          t_zstd += t4 - t3;
-        }
-        double t5 = ThreadCpuSeconds();
-        Check(grid::EncodeBlock(*codec, grid::DataType::kFloat32, static_cast<uint32_t>(b.rows),
-                                static_cast<uint32_t>(b.cols), 0, block, &value),
-              "EncodeBlock");
-        t_encode += ThreadCpuSeconds() - t5;
-        out_bytes += static_cast<double>(value.size());
-        if (first) {
-          key.clear();
-          grid::AppendDataKey(
-              {"bench", /*incarnation=*/1, o.variable, grid::kPlaneLayout,
-               static_cast<uint32_t>(p / in.nz()), static_cast<uint32_t>(p % in.nz()),
-               static_cast<uint32_t>(b.r), static_cast<uint32_t>(b.c)},
-              &key);
-          stored.emplace_back(key, value);
-        }
-      }
-    }
-    ZSTD_freeCCtx(cctx);
-    const std::string tag = o.codecs[ci];
-    if (first) {
-      std::printf(
-          "encode   %-15s parts: gather %.2f s, xxh3 %.2f s, shuffle (scalar) %.2f s, "
-          "zstd alone %.2f s (%.1f MB/s, ratio %.3f); thread CPU seconds\n",
-          tag.c_str(), t_gather, t_sum, t_shuffle, t_zstd, MB(raw) / t_zstd, raw / zstd_bytes);
-      add("gather_s", t_gather);
-      add("xxh3_s", t_sum);
-      add("shuffle_scalar_s", t_shuffle);
-      add("zstd_alone_s", t_zstd);
-    }
-    std::printf(
-        "encode   %-15s 1 thread  %7.2f cpu-s (EncodeBlock) %8.1f MB/s, ratio %.3f "
-        "(%.0f stored bytes)\n",
-        tag.c_str(), t_encode, MB(raw) / t_encode, raw / out_bytes, out_bytes);
-    add("encode1_" + tag + "_s", t_encode);
-    add("ratio_" + tag, raw / out_bytes);
-  }
-
-  // ---- encode, N threads (one codec: the first), planes already in memory in turn ----
-  {
-    auto codec = grid::ParseCodecOptions(o.codecs[0]);
-    // Read every plane first (a few at a time would measure reading too).
-    const size_t keep = std::min<size_t>(planes, 16);
-    std::vector<std::vector<float>> held(keep, std::vector<float>(in.nx() * in.ny()));
-    for (size_t p = 0; p < keep; ++p) in.Read(p, 1, held[p].data());
-    std::atomic<size_t> next{0};
-    const size_t jobs = keep * blocks.size();
-    Span s;
-    std::vector<std::thread> workers;
-    for (int w = 0; w < o.threads; ++w) {
-      workers.emplace_back([&] {
-        std::string blk, val;
-        for (size_t j; (j = next.fetch_add(1)) < jobs;) {
-          const BlockRef& b = blocks[j % blocks.size()];
-          Gather(held[j / blocks.size()].data(), static_cast<int64_t>(in.ny()), o.block_x,
-                 o.block_y, b, &blk);
-          Check(grid::EncodeBlock(*codec, grid::DataType::kFloat32, static_cast<uint32_t>(b.rows),
-                                  static_cast<uint32_t>(b.cols), 0, blk, &val),
-                "EncodeBlock");
-        }
-      });
-    }
-    for (auto& w : workers) w.join();
-    const double bytes = static_cast<double>(keep * plane_bytes);
-    std::printf("encode   %-15s %d threads %6.2f s for %zu planes     %8.1f MB/s (cpu %.2f s)\n",
-                o.codecs[0].c_str(), o.threads, s.wall(), keep, MB(bytes) / s.wall(), s.cpu());
-    add("encodeN_MBps", MB(bytes) / s.wall());
-  }
-
-  // ---- write ----
-  {
-    std::error_code ec;
-    std::filesystem::remove_all(o.store, ec);
-    auto kv = storage::OpenKvStore(o.store, {.create_if_missing = true});
-    Check(kv.status(), "opening '" + o.store + "'");
-    double stored_bytes = 0;
-    for (const auto& kvp : stored) stored_bytes += static_cast<double>(kvp.second.size());
-    Span s;
-    storage::WriteBatch batch;
-    double in_write = 0;
-    for (const auto& [k, v] : stored) {
-      batch.Put(storage::Table::kData, k, v);
-      if (batch.ApproximateSize() >= (8u << 20)) {
-        const auto t0 = Clock::now();
-        Check((*kv)->Write({}, batch), "Write");
-        in_write += Since(t0);
-        batch.Clear();
-      }
-    }
-    Check((*kv)->Write({}, batch), "Write");
-    const double writes = s.wall(), writes_cpu = s.cpu();
-    kv->reset();  // close: waits for RocksDB's background flushes and compactions
-    const double total = s.wall();
-    uint64_t du = 0;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(o.store)) {
-      if (e.is_regular_file()) du += e.file_size();
-    }
-    std::printf(
-        "write    %-15s %7.2f s in Write (%.2f s incl. batching, cpu %.2f s) %8.1f MB/s "
-        "of stored bytes = %.1f MB/s of raw; close %.2f s; %.0f bytes on disk\n",
-        o.codecs[0].c_str(), in_write, writes, writes_cpu, MB(stored_bytes) / writes,
-        MB(raw) / writes, total - writes, static_cast<double>(du));
-    add("write_s", writes);
-    add("write_cpu_s", writes_cpu);
-    add("close_s", total - writes);
-    add("store_bytes", static_cast<double>(du));
-    std::filesystem::remove_all(o.store, ec);
-  }
-  json += "}";
-  std::printf("%s\n", json.c_str());
+  for (size_t ci = 0; ci < o.codecs.size(); ++ci) MeasureEncode(st, ci, &stored);
+  MeasureParallelEncode(st);
+  MeasureWrite(st, stored);
+  std::printf("%s\n", json.Close().c_str());
   return 0;
 }

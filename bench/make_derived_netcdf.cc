@@ -39,6 +39,8 @@ namespace {
 using gridstore::bench::CheckNc;
 using gridstore::bench::Die;
 using gridstore::bench::kTosFill;
+using gridstore::bench::PutCoordinateAttributes;
+using gridstore::bench::PutText;
 
 struct Options {
   std::string out;
@@ -70,65 +72,43 @@ Options ParseArgs(int argc, char** argv) {
   return o;
 }
 
-void PutText(int ncid, int varid, const char* name, const std::string& value) {
-  CheckNc(nc_put_att_text(ncid, varid, name, value.size(), value.c_str()),
-          std::string("attribute '") + name + "'");
-}
+// The variable ids of the output file.
+struct OutputIds {
+  int v_time, v_depth, v_lat, v_lon, v_temp;
+};
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const Options o = ParseArgs(argc, argv);
-  const auto started = gridstore::bench::Clock::now();
-  const gridstore::bench::TosSource s = gridstore::bench::ReadTosSource(o.source);
-  const gridstore::bench::TargetGrid grid = gridstore::bench::MakeTargetGrid(s, o.lat, o.lon);
-  gridstore::bench::ThetaoDeriver deriver(s, grid, o.times);
-  const std::vector<double>& lat = grid.lat;
-  const std::vector<double>& lon = grid.lon;
-  const std::vector<double>& time = deriver.time();
-  std::vector<double> depth(o.levels);
-  for (size_t k = 0; k < o.levels; ++k) depth[k] = gridstore::bench::ThetaoDeriver::Depth(k);
-
-  // netCDF-4, every variable contiguous and uncompressed, no prefill.
-  int ncid;
-  CheckNc(nc_create(o.out.c_str(), NC_CLOBBER | NC_NETCDF4, &ncid), "creating '" + o.out + "'");
-  int old_fill;
-  CheckNc(nc_set_fill(ncid, NC_NOFILL, &old_fill), "nc_set_fill");
+// Defines the dimensions and variables of the output, every variable contiguous and
+// uncompressed, with their CF attributes.
+OutputIds DefineVariables(int ncid, const Options& o, const gridstore::bench::TosSource& s) {
   int d_time, d_depth, d_lat, d_lon;
   CheckNc(nc_def_dim(ncid, "time", o.times, &d_time), "dimension 'time'");
   CheckNc(nc_def_dim(ncid, "depth", o.levels, &d_depth), "dimension 'depth'");
   CheckNc(nc_def_dim(ncid, "lat", o.lat, &d_lat), "dimension 'lat'");
   CheckNc(nc_def_dim(ncid, "lon", o.lon, &d_lon), "dimension 'lon'");
-  int v_time, v_depth, v_lat, v_lon, v_temp;
-  CheckNc(nc_def_var(ncid, "time", NC_DOUBLE, 1, &d_time, &v_time), "variable 'time'");
-  CheckNc(nc_def_var(ncid, "depth", NC_DOUBLE, 1, &d_depth, &v_depth), "variable 'depth'");
-  CheckNc(nc_def_var(ncid, "lat", NC_DOUBLE, 1, &d_lat, &v_lat), "variable 'lat'");
-  CheckNc(nc_def_var(ncid, "lon", NC_DOUBLE, 1, &d_lon, &v_lon), "variable 'lon'");
+  OutputIds v;
+  CheckNc(nc_def_var(ncid, "time", NC_DOUBLE, 1, &d_time, &v.v_time), "variable 'time'");
+  CheckNc(nc_def_var(ncid, "depth", NC_DOUBLE, 1, &d_depth, &v.v_depth), "variable 'depth'");
+  CheckNc(nc_def_var(ncid, "lat", NC_DOUBLE, 1, &d_lat, &v.v_lat), "variable 'lat'");
+  CheckNc(nc_def_var(ncid, "lon", NC_DOUBLE, 1, &d_lon, &v.v_lon), "variable 'lon'");
   const int dims[4] = {d_time, d_depth, d_lat, d_lon};
-  CheckNc(nc_def_var(ncid, "thetao", NC_FLOAT, 4, dims, &v_temp), "variable 'thetao'");
-  for (int v : {v_time, v_depth, v_lat, v_lon, v_temp}) {
-    CheckNc(nc_def_var_chunking(ncid, v, NC_CONTIGUOUS, nullptr), "contiguous storage");
+  CheckNc(nc_def_var(ncid, "thetao", NC_FLOAT, 4, dims, &v.v_temp), "variable 'thetao'");
+  for (int id : {v.v_time, v.v_depth, v.v_lat, v.v_lon, v.v_temp}) {
+    CheckNc(nc_def_var_chunking(ncid, id, NC_CONTIGUOUS, nullptr), "contiguous storage");
   }
-  PutText(ncid, v_time, "standard_name", "time");
-  PutText(ncid, v_time, "units", s.time_units.empty() ? "days since 2001-1-1" : s.time_units);
-  PutText(ncid, v_time, "calendar", s.calendar.empty() ? "360_day" : s.calendar);
-  PutText(ncid, v_time, "axis", "T");
-  PutText(ncid, v_depth, "standard_name", "depth");
-  PutText(ncid, v_depth, "units", "m");
-  PutText(ncid, v_depth, "positive", "down");
-  PutText(ncid, v_depth, "axis", "Z");
-  PutText(ncid, v_lat, "standard_name", "latitude");
-  PutText(ncid, v_lat, "units", "degrees_north");
-  PutText(ncid, v_lat, "axis", "Y");
-  PutText(ncid, v_lon, "standard_name", "longitude");
-  PutText(ncid, v_lon, "units", "degrees_east");
-  PutText(ncid, v_lon, "axis", "X");
-  PutText(ncid, v_temp, "standard_name", "sea_water_potential_temperature");
-  PutText(ncid, v_temp, "long_name", "Sea water potential temperature (derived from tos)");
-  PutText(ncid, v_temp, "units", "K");
-  CheckNc(nc_put_att_float(ncid, v_temp, "_FillValue", NC_FLOAT, 1, &kTosFill), "_FillValue");
-  CheckNc(nc_put_att_float(ncid, v_temp, "missing_value", NC_FLOAT, 1, &kTosFill), "missing_value");
-  PutText(ncid, v_temp, "coordinates", "time depth lat lon");
+  PutCoordinateAttributes(ncid,
+                          {.time = v.v_time, .depth = v.v_depth, .lat = v.v_lat, .lon = v.v_lon},
+                          s.time_units, s.calendar);
+  PutText(ncid, v.v_temp, "standard_name", "sea_water_potential_temperature");
+  PutText(ncid, v.v_temp, "long_name", "Sea water potential temperature (derived from tos)");
+  PutText(ncid, v.v_temp, "units", "K");
+  CheckNc(nc_put_att_float(ncid, v.v_temp, "_FillValue", NC_FLOAT, 1, &kTosFill), "_FillValue");
+  CheckNc(nc_put_att_float(ncid, v.v_temp, "missing_value", NC_FLOAT, 1, &kTosFill),
+          "missing_value");
+  PutText(ncid, v.v_temp, "coordinates", "time depth lat lon");
+  return v;
+}
+
+void PutGlobalAttributes(int ncid, const Options& o) {
   PutText(ncid, NC_GLOBAL, "Conventions", "CF-1.8");
   PutText(ncid, NC_GLOBAL, "title",
           "Benchmark input derived from a real field: IPSL-CM4 sea surface temperature");
@@ -140,15 +120,13 @@ int main(int argc, char** argv) {
   PutText(ncid, NC_GLOBAL, "comment",
           "Derived for benchmarking; not a physical ocean analysis. Deterministic: regenerate "
           "with the same arguments.");
-  CheckNc(nc_enddef(ncid), "nc_enddef");
-  CheckNc(nc_put_var_double(ncid, v_time, time.data()), "writing 'time'");
-  CheckNc(nc_put_var_double(ncid, v_depth, depth.data()), "writing 'depth'");
-  CheckNc(nc_put_var_double(ncid, v_lat, lat.data()), "writing 'lat'");
-  CheckNc(nc_put_var_double(ncid, v_lon, lon.data()), "writing 'lon'");
+}
 
-  // One time at a time (the deriver keeps the interpolated months), then every depth.
-  const size_t plane = o.lat * o.lon;
-  std::vector<float> out(plane);
+// Writes every plane of thetao, one time at a time (the deriver keeps the interpolated months),
+// then every depth; returns the number of land points of the first plane.
+size_t WriteThetao(int ncid, int v_temp, const Options& o, gridstore::bench::ThetaoDeriver& deriver,
+                   const std::vector<double>& depth) {
+  std::vector<float> out(o.lat * o.lon);
   size_t land = 0;
   for (size_t i = 0; i < o.times; ++i) {
     for (size_t k = 0; k < o.levels; ++k) {
@@ -161,9 +139,37 @@ int main(int argc, char** argv) {
       CheckNc(nc_put_vara_float(ncid, v_temp, start, count, out.data()), "writing 'thetao'");
     }
   }
+  return land;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = ParseArgs(argc, argv);
+  const auto started = gridstore::bench::Clock::now();
+  const gridstore::bench::TosSource s = gridstore::bench::ReadTosSource(o.source);
+  const gridstore::bench::TargetGrid grid = gridstore::bench::MakeTargetGrid(s, o.lat, o.lon);
+  gridstore::bench::ThetaoDeriver deriver(s, grid, o.times);
+  std::vector<double> depth(o.levels);
+  for (size_t k = 0; k < o.levels; ++k) depth[k] = gridstore::bench::ThetaoDeriver::Depth(k);
+
+  // netCDF-4, every variable contiguous and uncompressed, no prefill.
+  int ncid;
+  CheckNc(nc_create(o.out.c_str(), NC_CLOBBER | NC_NETCDF4, &ncid), "creating '" + o.out + "'");
+  int old_fill;
+  CheckNc(nc_set_fill(ncid, NC_NOFILL, &old_fill), "nc_set_fill");
+  const OutputIds v = DefineVariables(ncid, o, s);
+  PutGlobalAttributes(ncid, o);
+  CheckNc(nc_enddef(ncid), "nc_enddef");
+  CheckNc(nc_put_var_double(ncid, v.v_time, deriver.time().data()), "writing 'time'");
+  CheckNc(nc_put_var_double(ncid, v.v_depth, depth.data()), "writing 'depth'");
+  CheckNc(nc_put_var_double(ncid, v.v_lat, grid.lat.data()), "writing 'lat'");
+  CheckNc(nc_put_var_double(ncid, v.v_lon, grid.lon.data()), "writing 'lon'");
+  const size_t land = WriteThetao(ncid, v.v_temp, o, deriver, depth);
   CheckNc(nc_close(ncid), "closing '" + o.out + "'");
 
   const double seconds = gridstore::bench::Since(started);
+  const size_t plane = o.lat * o.lon;
   const double raw = static_cast<double>(o.times * o.levels * plane) * 4.0;
   std::printf(
       "derived %s from the real field 'tos' of %s (%zu months x %zu lat x %zu lon, land = "

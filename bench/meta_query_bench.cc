@@ -27,6 +27,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -141,35 +142,26 @@ Options ParseArgs(int argc, char** argv) {
   return o;
 }
 
-}  // namespace
+// ---- load ----
 
-int main(int argc, char** argv) {
-  const Options o = ParseArgs(argc, argv);
-  const int64_t n = o.n;
-  const int runs = o.runs;
-  const std::string& store_path = o.store_path;
-  const std::string& sqlite_path = o.sqlite_path;
-  const std::string& json_path = o.json_path;
+// Whether GridStore is to be loaded: always for a directory unless --reuse 1 finds `marker` with
+// the same --n; never for a reused store URI. A store URI (rados://POOL?...&namespace=NS) is
+// never replaced: give a fresh namespace, or --reuse 1 to take it as loaded by an earlier run
+// with the same --n.
+bool ShouldLoadGrid(const Options& o, bool store_uri, const std::string& marker) {
   const bool reuse = o.reuse != 0;
-  const std::string& only = o.only;
-
-  // ---- load ----
-  const std::string loaded_marker = store_path + "/bench-loaded-n";
-  // A store URI (rados://POOL?...&namespace=NS) is never replaced: give a fresh namespace, or
-  // --reuse 1 to take it as loaded by an earlier run with the same --n.
-  const bool store_uri = store_path.find("://") != std::string::npos;
-  bool load_grid = !(store_uri && reuse);
-  if (reuse && !store_uri) {
-    FILE* f = std::fopen(loaded_marker.c_str(), "r");
-    long long loaded = -1;
-    if (f != nullptr) {
-      if (std::fscanf(f, "%lld", &loaded) != 1) loaded = -1;
-      std::fclose(f);
-    }
-    load_grid = loaded != n;
+  if (!reuse || store_uri) return !(store_uri && reuse);
+  FILE* f = std::fopen(marker.c_str(), "r");
+  long long loaded = -1;
+  if (f != nullptr) {
+    if (std::fscanf(f, "%lld", &loaded) != 1) loaded = -1;
+    std::fclose(f);
   }
-  if (load_grid && !store_uri) std::filesystem::remove_all(store_path);
-  if (sqlite_path != ":memory:") std::filesystem::remove(sqlite_path);
+  return loaded != o.n;
+}
+
+// Opens the store (the meta index made when it is to be loaded).
+std::unique_ptr<GridStore> OpenStore(const std::string& store_path, bool load_grid) {
   auto store_or = GridStore::Open(store_path, {.create_if_missing = true});
   Check(store_or.status(), "open store");
   auto store = std::move(store_or).value();
@@ -181,7 +173,11 @@ int main(int argc, char** argv) {
                                 {"tag1", IndexFieldType::kString},
                                 {"tag2", IndexFieldType::kString}}};
   if (load_grid) Check(store->CreateMetaIndex("main", schema), "CreateMetaIndex");
+  return store;
+}
 
+// Opens the SQLite database with the table and one index per field.
+sqlite3* OpenSqlite(const std::string& sqlite_path) {
   sqlite3* db = nullptr;
   if (sqlite3_open(sqlite_path.c_str(), &db) != SQLITE_OK) Die("sqlite3_open");
   Sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
@@ -193,14 +189,51 @@ int main(int argc, char** argv) {
       "CREATE INDEX i_create_time ON datasets(create_time);"
       "CREATE INDEX i_resolution ON datasets(resolution); CREATE INDEX i_tag1 ON datasets(tag1);"
       "CREATE INDEX i_tag2 ON datasets(tag2);");
+  return db;
+}
 
+// The data-less meta of row `r` (one variable described, no data, if `need_variable`).
+DataSetMeta MakeMeta(const Row& r, bool need_variable) {
+  DataSetMeta meta;
+  meta.id = r.id;
+  if (need_variable) meta.variables.push_back({.name = "t2m"});
+  meta.attributes["source"] = AttributeValue::String(r.source);
+  meta.attributes["model"] = AttributeValue::String(r.model);
+  meta.attributes["status"] = AttributeValue::String(r.status);
+  meta.attributes["create_time"] = AttributeValue::Int64(r.create_time);
+  meta.attributes["resolution"] = AttributeValue::Double(r.resolution);
+  meta.attributes["tag1"] = AttributeValue::String(r.tag1);
+  meta.attributes["tag2"] = AttributeValue::String(r.tag2);
+  return meta;
+}
+
+void InsertSqlRow(sqlite3* db, sqlite3_stmt* insert, const Row& r) {
+  sqlite3_bind_text(insert, 1, r.id.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(insert, 2, r.source.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(insert, 3, r.model.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(insert, 4, r.status.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(insert, 5, r.create_time);
+  sqlite3_bind_double(insert, 6, r.resolution);
+  sqlite3_bind_text(insert, 7, r.tag1.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(insert, 8, r.tag2.c_str(), -1, SQLITE_TRANSIENT);
+  if (sqlite3_step(insert) != SQLITE_DONE) Die(sqlite3_errmsg(db));
+  sqlite3_reset(insert);
+}
+
+// Seconds each engine spent loading.
+struct LoadTimes {
+  double grid_s = 0, sqlite_s = 0;
+};
+
+// Loads the n rows into SQLite, and into GridStore if `load_grid`.
+LoadTimes Load(int64_t n, GridStore& store, sqlite3* db, bool load_grid) {
   // A data-less meta if the library allows one; else one variable described, no data written.
   DataSetMeta probe;
   probe.id = "probe";
   const bool need_variable = !probe.Validate().ok();
 
   std::mt19937_64 rng(42);
-  double grid_load_s = 0, sqlite_load_s = 0;
+  LoadTimes times;
   sqlite3_stmt* insert = nullptr;
   sqlite3_prepare_v2(db, "INSERT INTO datasets VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1, &insert,
                      nullptr);
@@ -209,231 +242,233 @@ int main(int argc, char** argv) {
   std::vector<DataSetMeta> batch;
   for (int64_t i = 0; i < n; ++i) {
     const Row r = MakeRow(i, rng);
-    DataSetMeta meta;
-    meta.id = r.id;
-    if (need_variable) meta.variables.push_back({.name = "t2m"});
-    meta.attributes["source"] = AttributeValue::String(r.source);
-    meta.attributes["model"] = AttributeValue::String(r.model);
-    meta.attributes["status"] = AttributeValue::String(r.status);
-    meta.attributes["create_time"] = AttributeValue::Int64(r.create_time);
-    meta.attributes["resolution"] = AttributeValue::Double(r.resolution);
-    meta.attributes["tag1"] = AttributeValue::String(r.tag1);
-    meta.attributes["tag2"] = AttributeValue::String(r.tag2);
+    DataSetMeta meta = MakeMeta(r, need_variable);
     auto t0 = Clock::now();
     if (load_grid) {
       batch.push_back(std::move(meta));
       if (batch.size() == kLoadBatch || i + 1 == n) {
-        Check(store->PutDataSetMetas(batch), "PutDataSetMetas");
+        Check(store.PutDataSetMetas(batch), "PutDataSetMetas");
         batch.clear();
       }
     }
     auto t1 = Clock::now();
-    sqlite3_bind_text(insert, 1, r.id.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(insert, 2, r.source.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(insert, 3, r.model.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(insert, 4, r.status.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(insert, 5, r.create_time);
-    sqlite3_bind_double(insert, 6, r.resolution);
-    sqlite3_bind_text(insert, 7, r.tag1.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(insert, 8, r.tag2.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(insert) != SQLITE_DONE) Die(sqlite3_errmsg(db));
-    sqlite3_reset(insert);
+    InsertSqlRow(db, insert, r);
     auto t2 = Clock::now();
-    grid_load_s += std::chrono::duration<double>(t1 - t0).count();
-    sqlite_load_s += std::chrono::duration<double>(t2 - t1).count();
+    times.grid_s += std::chrono::duration<double>(t1 - t0).count();
+    times.sqlite_s += std::chrono::duration<double>(t2 - t1).count();
     if ((i + 1) % 100000 == 0) {
       std::fprintf(stderr, "loaded %" PRId64 " (gridstore %.1f s, sqlite %.1f s)\n", i + 1,
-                   grid_load_s, sqlite_load_s);
+                   times.grid_s, times.sqlite_s);
     }
   }
-  {
-    auto t0 = Clock::now();
-    Sql(db, "COMMIT; ANALYZE;");
-    sqlite_load_s += std::chrono::duration<double>(Clock::now() - t0).count();
-  }
+  auto t0 = Clock::now();
+  Sql(db, "COMMIT; ANALYZE;");
+  times.sqlite_s += std::chrono::duration<double>(Clock::now() - t0).count();
   sqlite3_finalize(insert);
-  // The load's compactions go on in the background; --settle lets them finish before queries.
-  if (o.settle > 0) std::this_thread::sleep_for(std::chrono::seconds(o.settle));
+  return times;
+}
 
-  // ---- queries ----
-  auto day = [](std::mt19937_64& g) { return kEpoch + static_cast<int64_t>(g() % kDays) * kDayMs; };
+// ---- queries ----
+
+// The start of a random day of the year.
+int64_t Day(std::mt19937_64& g) { return kEpoch + static_cast<int64_t>(g() % kDays) * kDayMs; }
+
+Case SelectiveCase(std::mt19937_64& g) {
+  const int s = static_cast<int>(g() % 6), m = static_cast<int>(g() % 3);
+  const std::string source = kSources[s];
+  const std::string model = source + "-" + kModels[m];
+  const int64_t d = Day(g);
+  Case c;
+  c.query =
+      QueryBuilder::And({QueryBuilder::Equal("source", source), QueryBuilder::Equal("model", model),
+                         QueryBuilder::GreaterEqual("create_time", d),
+                         QueryBuilder::LessThan("create_time", d + kDayMs)});
+  c.params.sort = {{"create_time", SortOrder::kDescending}};
+  c.params.limit = -1;
+  c.sql =
+      "SELECT id FROM datasets WHERE source = ?1 AND model = ?2 AND "
+      "create_time >= ?3 AND create_time < ?4 ORDER BY create_time DESC, id";
+  c.bind = [=](sqlite3_stmt* st) {
+    sqlite3_bind_text(st, 1, source.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, model.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 3, d);
+    sqlite3_bind_int64(st, 4, d + kDayMs);
+  };
+  return c;
+}
+
+Case SelectiveOrCase(std::mt19937_64& g) {
+  const int64_t d = Day(g);
+  const std::string t1(1, static_cast<char>('A' + g() % 10));
+  const std::string t2(1, "XYZ"[g() % 3]);
+  Case c;
+  c.query = QueryBuilder::And(
+      {QueryBuilder::Equal("status", "DONE"),
+       QueryBuilder::Range("create_time", d, d + kDayMs, true, false),
+       QueryBuilder::Or({QueryBuilder::Equal("tag1", t1), QueryBuilder::Equal("tag2", t2)})});
+  c.params.sort = {{"create_time", SortOrder::kDescending}};
+  c.params.limit = 10;
+  c.sql =
+      "SELECT id FROM datasets WHERE status = 'DONE' AND create_time >= ?1 "
+      "AND create_time < ?2 AND (tag1 = ?3 OR tag2 = ?4) "
+      "ORDER BY create_time DESC, id LIMIT 10";
+  c.bind = [=](sqlite3_stmt* st) {
+    sqlite3_bind_int64(st, 1, d);
+    sqlite3_bind_int64(st, 2, d + kDayMs);
+    sqlite3_bind_text(st, 3, t1.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, t2.c_str(), -1, SQLITE_TRANSIENT);
+  };
+  return c;
+}
+
+Case BroadTop10Case(std::mt19937_64& g) {
+  const int64_t before = Day(g);
+  Case c;
+  c.query = QueryBuilder::And(
+      {QueryBuilder::Equal("status", "DONE"), QueryBuilder::LessThan("create_time", before)});
+  c.params.sort = {{"create_time", SortOrder::kDescending}};
+  c.params.limit = 10;
+  c.sql =
+      "SELECT id FROM datasets WHERE status = 'DONE' AND create_time < ?1 "
+      "ORDER BY create_time DESC, id LIMIT 10";
+  c.bind = [=](sqlite3_stmt* st) { sqlite3_bind_int64(st, 1, before); };
+  return c;
+}
+
+Case BroadPageCase(std::mt19937_64& g) {
+  const int64_t offset = static_cast<int64_t>(g() % 100) * 10;
+  Case c;
+  c.query = QueryBuilder::Equal("status", "DONE");
+  c.params.sort = {{"create_time", SortOrder::kDescending}};
+  c.params.limit = 10;
+  c.params.offset = offset;
+  c.sql =
+      "SELECT id FROM datasets WHERE status = 'DONE' "
+      "ORDER BY create_time DESC, id LIMIT 10 OFFSET ?1";
+  c.bind = [=](sqlite3_stmt* st) { sqlite3_bind_int64(st, 1, offset); };
+  return c;
+}
+
+Case SourceInCountCase(std::mt19937_64& g) {
+  const std::string s1 = kSources[g() % 6], s2 = kSources[g() % 6];
+  const double res = kResolutions[g() % 4];
+  Case c;
+  c.query = QueryBuilder::And(
+      {QueryBuilder::In("source", {s1, s2}), QueryBuilder::Equal("resolution", res)});
+  c.params.limit = 0;
+  c.params.get_total_count = true;
+  c.sql =
+      "SELECT COUNT(*) FROM datasets WHERE source IN (?1, ?2) AND "
+      "resolution = ?3";
+  c.bind = [=](sqlite3_stmt* st) {
+    sqlite3_bind_text(st, 1, s1.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, s2.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(st, 3, res);
+  };
+  return c;
+}
+
+// The query kinds, in the order of kKindNames; only the one named `only` if it is not empty.
+std::vector<Kind> MakeKinds(const std::string& only) {
   std::vector<Kind> kinds;
-  kinds.push_back(
-      {kKindNames[0], "source = S and model = M and create_time in one day, newest first",
-       [&](std::mt19937_64& g) {
-         const int s = static_cast<int>(g() % 6), m = static_cast<int>(g() % 3);
-         const std::string source = kSources[s];
-         const std::string model = source + "-" + kModels[m];
-         const int64_t d = day(g);
-         Case c;
-         c.query = QueryBuilder::And({QueryBuilder::Equal("source", source),
-                                      QueryBuilder::Equal("model", model),
-                                      QueryBuilder::GreaterEqual("create_time", d),
-                                      QueryBuilder::LessThan("create_time", d + kDayMs)});
-         c.params.sort = {{"create_time", SortOrder::kDescending}};
-         c.params.limit = -1;
-         c.sql =
-             "SELECT id FROM datasets WHERE source = ?1 AND model = ?2 AND "
-             "create_time >= ?3 AND create_time < ?4 ORDER BY create_time DESC, id";
-         c.bind = [=](sqlite3_stmt* st) {
-           sqlite3_bind_text(st, 1, source.c_str(), -1, SQLITE_TRANSIENT);
-           sqlite3_bind_text(st, 2, model.c_str(), -1, SQLITE_TRANSIENT);
-           sqlite3_bind_int64(st, 3, d);
-           sqlite3_bind_int64(st, 4, d + kDayMs);
-         };
-         return c;
-       }});
+  kinds.push_back({kKindNames[0],
+                   "source = S and model = M and create_time in one day, newest first",
+                   SelectiveCase});
   kinds.push_back({kKindNames[1], "status = DONE and day and (tag1 = A or tag2 = X), newest first",
-                   [&](std::mt19937_64& g) {
-                     const int64_t d = day(g);
-                     const std::string t1(1, static_cast<char>('A' + g() % 10));
-                     const std::string t2(1, "XYZ"[g() % 3]);
-                     Case c;
-                     c.query = QueryBuilder::And(
-                         {QueryBuilder::Equal("status", "DONE"),
-                          QueryBuilder::Range("create_time", d, d + kDayMs, true, false),
-                          QueryBuilder::Or(
-                              {QueryBuilder::Equal("tag1", t1), QueryBuilder::Equal("tag2", t2)})});
-                     c.params.sort = {{"create_time", SortOrder::kDescending}};
-                     c.params.limit = 10;
-                     c.sql =
-                         "SELECT id FROM datasets WHERE status = 'DONE' AND create_time >= ?1 "
-                         "AND create_time < ?2 AND (tag1 = ?3 OR tag2 = ?4) "
-                         "ORDER BY create_time DESC, id LIMIT 10";
-                     c.bind = [=](sqlite3_stmt* st) {
-                       sqlite3_bind_int64(st, 1, d);
-                       sqlite3_bind_int64(st, 2, d + kDayMs);
-                       sqlite3_bind_text(st, 3, t1.c_str(), -1, SQLITE_TRANSIENT);
-                       sqlite3_bind_text(st, 4, t2.c_str(), -1, SQLITE_TRANSIENT);
-                     };
-                     return c;
-                   }});
+                   SelectiveOrCase});
   kinds.push_back({kKindNames[2],
                    "status = DONE, newest first, limit 10 (newest before a varied time)",
-                   [&](std::mt19937_64& g) {
-                     const int64_t before = day(g);
-                     Case c;
-                     c.query = QueryBuilder::And({QueryBuilder::Equal("status", "DONE"),
-                                                  QueryBuilder::LessThan("create_time", before)});
-                     c.params.sort = {{"create_time", SortOrder::kDescending}};
-                     c.params.limit = 10;
-                     c.sql =
-                         "SELECT id FROM datasets WHERE status = 'DONE' AND create_time < ?1 "
-                         "ORDER BY create_time DESC, id LIMIT 10";
-                     c.bind = [=](sqlite3_stmt* st) { sqlite3_bind_int64(st, 1, before); };
-                     return c;
-                   }});
-  kinds.push_back({kKindNames[3], "status = DONE, newest first, 10 per page, offset 0..990",
-                   [&](std::mt19937_64& g) {
-                     const int64_t offset = static_cast<int64_t>(g() % 100) * 10;
-                     Case c;
-                     c.query = QueryBuilder::Equal("status", "DONE");
-                     c.params.sort = {{"create_time", SortOrder::kDescending}};
-                     c.params.limit = 10;
-                     c.params.offset = offset;
-                     c.sql =
-                         "SELECT id FROM datasets WHERE status = 'DONE' "
-                         "ORDER BY create_time DESC, id LIMIT 10 OFFSET ?1";
-                     c.bind = [=](sqlite3_stmt* st) { sqlite3_bind_int64(st, 1, offset); };
-                     return c;
-                   }});
+                   BroadTop10Case});
   kinds.push_back(
-      {kKindNames[4], "source in (S1, S2) and resolution = R, count only", [&](std::mt19937_64& g) {
-         const std::string s1 = kSources[g() % 6], s2 = kSources[g() % 6];
-         const double res = kResolutions[g() % 4];
-         Case c;
-         c.query = QueryBuilder::And(
-             {QueryBuilder::In("source", {s1, s2}), QueryBuilder::Equal("resolution", res)});
-         c.params.limit = 0;
-         c.params.get_total_count = true;
-         c.sql =
-             "SELECT COUNT(*) FROM datasets WHERE source IN (?1, ?2) AND "
-             "resolution = ?3";
-         c.bind = [=](sqlite3_stmt* st) {
-           sqlite3_bind_text(st, 1, s1.c_str(), -1, SQLITE_TRANSIENT);
-           sqlite3_bind_text(st, 2, s2.c_str(), -1, SQLITE_TRANSIENT);
-           sqlite3_bind_double(st, 3, res);
-         };
-         return c;
-       }});
-
-  if (load_grid && !store_uri) {
-    FILE* f = std::fopen(loaded_marker.c_str(), "w");
-    if (f != nullptr) {
-      std::fprintf(f, "%" PRId64 "\n", n);
-      std::fclose(f);
-    }
-  }
+      {kKindNames[3], "status = DONE, newest first, 10 per page, offset 0..990", BroadPageCase});
+  kinds.push_back(
+      {kKindNames[4], "source in (S1, S2) and resolution = R, count only", SourceInCountCase});
   if (!only.empty()) {
     std::erase_if(kinds, [&](const Kind& k) { return k.name != only; });
   }
-  for (Kind& k : kinds) {
-    std::mt19937_64 g(7);
-    for (int run = 0; run < runs; ++run) {
-      Case c = k.make(g);
-      // Both GridStore forms of the query, in alternating order (the first warms the caches).
-      QueryParams ids_params = c.params;
-      ids_params.ids_only = true;
-      QueryResult result, metas;
-      double ids_us = 0, metas_us = 0;
-      for (int form = 0; form < 2; ++form) {
-        const bool ids_form = (form == 0) == (run % 2 == 0);
-        auto t0 = Clock::now();
-        auto r = store->QueryDataSets("main", c.query, ids_form ? ids_params : c.params);
-        const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-        Check(r.status(), "QueryDataSets");
-        (ids_form ? ids_us : metas_us) = us;
-        (ids_form ? result : metas) = std::move(r).value();
-      }
-      sqlite3_stmt* st = nullptr;
-      auto t2 = Clock::now();
-      if (sqlite3_prepare_v2(db, c.sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
-        Die(sqlite3_errmsg(db));
-      }
-      c.bind(st);
-      std::vector<std::string> ids;
-      int64_t count = -1;
-      while (sqlite3_step(st) == SQLITE_ROW) {
-        if (c.params.get_total_count) {
-          count = sqlite3_column_int64(st, 0);
-        } else {
-          ids.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-        }
-      }
-      sqlite3_finalize(st);
-      auto t3 = Clock::now();
-      k.grid_us.push_back(ids_us);
-      k.grid_metas_us.push_back(metas_us);
-      k.sqlite_us.push_back(std::chrono::duration<double, std::micro>(t3 - t2).count());
-      if (run == 0) std::fprintf(stderr, "%s plan: %s\n", k.name.c_str(), result.plan.c_str());
-      if (c.params.get_total_count) {
-        k.rows += count;
-        if (result.total != count || metas.total != count) ++k.mismatches;
-      } else {
-        std::vector<std::string> got;
-        for (const auto& m : metas.metas) got.push_back(m.id);
-        k.rows += static_cast<int64_t>(got.size());
-        if (got != ids || result.ids != ids) ++k.mismatches;
-      }
+  return kinds;
+}
+
+// Runs `c` in SQLite: its ids into *ids, or its count into *count; returns microseconds.
+double RunSqlite(sqlite3* db, const Case& c, std::vector<std::string>* ids, int64_t* count) {
+  sqlite3_stmt* st = nullptr;
+  auto t2 = Clock::now();
+  if (sqlite3_prepare_v2(db, c.sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+    Die(sqlite3_errmsg(db));
+  }
+  c.bind(st);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    if (c.params.get_total_count) {
+      *count = sqlite3_column_int64(st, 0);
+    } else {
+      ids->emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
     }
   }
+  sqlite3_finalize(st);
+  auto t3 = Clock::now();
+  return std::chrono::duration<double, std::micro>(t3 - t2).count();
+}
 
-  // ---- report ----
+// Runs kind `k` `runs` times in both engines, recording times, rows and mismatches.
+void RunKind(Kind& k, GridStore& store, sqlite3* db, int runs) {
+  std::mt19937_64 g(7);
+  for (int run = 0; run < runs; ++run) {
+    Case c = k.make(g);
+    // Both GridStore forms of the query, in alternating order (the first warms the caches).
+    QueryParams ids_params = c.params;
+    ids_params.ids_only = true;
+    QueryResult result, metas;
+    double ids_us = 0, metas_us = 0;
+    for (int form = 0; form < 2; ++form) {
+      const bool ids_form = (form == 0) == (run % 2 == 0);
+      auto t0 = Clock::now();
+      auto r = store.QueryDataSets("main", c.query, ids_form ? ids_params : c.params);
+      const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+      Check(r.status(), "QueryDataSets");
+      (ids_form ? ids_us : metas_us) = us;
+      (ids_form ? result : metas) = std::move(r).value();
+    }
+    std::vector<std::string> ids;
+    int64_t count = -1;
+    const double sqlite_us = RunSqlite(db, c, &ids, &count);
+    k.grid_us.push_back(ids_us);
+    k.grid_metas_us.push_back(metas_us);
+    k.sqlite_us.push_back(sqlite_us);
+    if (run == 0) std::fprintf(stderr, "%s plan: %s\n", k.name.c_str(), result.plan.c_str());
+    if (c.params.get_total_count) {
+      k.rows += count;
+      if (result.total != count || metas.total != count) ++k.mismatches;
+    } else {
+      std::vector<std::string> got;
+      for (const auto& m : metas.metas) got.push_back(m.id);
+      k.rows += static_cast<int64_t>(got.size());
+      if (got != ids || result.ids != ids) ++k.mismatches;
+    }
+  }
+}
+
+// ---- report ----
+
+// Prints the table and returns the JSON line (with its newline).
+std::string Report(const Options& o, const std::vector<Kind>& kinds, bool load_grid,
+                   const LoadTimes& load) {
+  const int64_t n = o.n;
+  const int runs = o.runs;
   std::printf("meta_query_bench: %" PRId64 " datasets, %d runs per query kind\n", n, runs);
   if (load_grid) {
-    std::printf("load: gridstore %.1f s (%.0f metas/s), sqlite %.1f s (%s)\n", grid_load_s,
-                static_cast<double>(n) / grid_load_s, sqlite_load_s, sqlite_path.c_str());
+    std::printf("load: gridstore %.1f s (%.0f metas/s), sqlite %.1f s (%s)\n", load.grid_s,
+                static_cast<double>(n) / load.grid_s, load.sqlite_s, o.sqlite_path.c_str());
   } else {
-    std::printf("load: gridstore reused from an earlier run, sqlite %.1f s (%s)\n", sqlite_load_s,
-                sqlite_path.c_str());
+    std::printf("load: gridstore reused from an earlier run, sqlite %.1f s (%s)\n", load.sqlite_s,
+                o.sqlite_path.c_str());
   }
   // "gs": ids only, like SQLite's; "metas": the page's metas read and decoded as well.
   std::printf("%-16s %10s %10s %10s %10s %9s %9s %10s %10s %8s %s\n", "query", "gs p50 us",
               "gs p99 us", "sq p50 us", "sq p99 us", "p50 ratio", "p99 ratio", "metas p50",
               "metas p99", "rows/q", "mismatches");
   std::string json = "{\"datasets\": " + std::to_string(n) + ", \"runs\": " + std::to_string(runs) +
-                     ", \"load_s\": {\"gridstore\": " + std::to_string(grid_load_s) +
-                     ", \"sqlite\": " + std::to_string(sqlite_load_s) + "}, \"queries\": [";
+                     ", \"load_s\": {\"gridstore\": " + std::to_string(load.grid_s) +
+                     ", \"sqlite\": " + std::to_string(load.sqlite_s) + "}, \"queries\": [";
   for (size_t i = 0; i < kinds.size(); ++i) {
     const Kind& k = kinds[i];
     const double g50 = Percentile(k.grid_us, 0.5), g99 = Percentile(k.grid_us, 0.99);
@@ -453,9 +488,38 @@ int main(int argc, char** argv) {
     json += buf;
   }
   json += "]}\n";
+  return json;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = ParseArgs(argc, argv);
+  const std::string loaded_marker = o.store_path + "/bench-loaded-n";
+  const bool store_uri = o.store_path.find("://") != std::string::npos;
+  const bool load_grid = ShouldLoadGrid(o, store_uri, loaded_marker);
+  if (load_grid && !store_uri) std::filesystem::remove_all(o.store_path);
+  if (o.sqlite_path != ":memory:") std::filesystem::remove(o.sqlite_path);
+  auto store = OpenStore(o.store_path, load_grid);
+  sqlite3* db = OpenSqlite(o.sqlite_path);
+  const LoadTimes load = Load(o.n, *store, db, load_grid);
+  // The load's compactions go on in the background; --settle lets them finish before queries.
+  if (o.settle > 0) std::this_thread::sleep_for(std::chrono::seconds(o.settle));
+  if (load_grid && !store_uri) {
+    FILE* f = std::fopen(loaded_marker.c_str(), "w");
+    if (f != nullptr) {
+      std::fprintf(f, "%" PRId64 "\n", o.n);
+      std::fclose(f);
+    }
+  }
+
+  std::vector<Kind> kinds = MakeKinds(o.only);
+  for (Kind& k : kinds) RunKind(k, *store, db, o.runs);
+
+  const std::string json = Report(o, kinds, load_grid, load);
   std::fputs(json.c_str(), stdout);
-  if (!json_path.empty()) {
-    FILE* f = std::fopen(json_path.c_str(), "w");
+  if (!o.json_path.empty()) {
+    FILE* f = std::fopen(o.json_path.c_str(), "w");
     if (f != nullptr) {
       std::fputs(json.c_str(), f);
       std::fclose(f);

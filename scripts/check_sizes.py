@@ -12,7 +12,7 @@ import sys
 
 MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 80
-FOLDERS = ("gridstore", "tools", "python")
+FOLDERS = ("gridstore", "tools", "python", "bench")
 # A definition starts at column 0 (free functions, members) or inside a class at two spaces, and
 # its opening line ends with '{' after a ')' (possibly followed by const/override/noexcept).
 DEF = re.compile(r"^(?:  )?(?!(?:if|for|while|switch|return|else|namespace|class|struct|enum|union)\b)"
