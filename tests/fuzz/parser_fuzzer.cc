@@ -14,27 +14,18 @@
 #include "gridstore/geo/internal/feature_geometry.h"
 #include "gridstore/model/cf_time.h"
 #include "gridstore/util/internal/strings.h"
+#include "tests/model/model_testutil.h"
 
 namespace {
 
-using gridstore::grid::AttributeValue;
-
-gridstore::grid::Coordinate Axis(std::string name, std::vector<double> values, std::string units) {
-  gridstore::grid::Coordinate c;
-  c.name = name;
-  c.dimensions = {name};
-  c.shape = {int64_t(values.size())};
-  c.values = std::move(values);
-  c.attributes["units"] = AttributeValue::String(std::move(units));
-  return c;
-}
+using gridstore::testing::Coord1D;
 
 const gridstore::grid::DataSetMeta& Meta() {
   static const gridstore::grid::DataSetMeta meta = [] {
     gridstore::grid::DataSetMeta m;
     m.id = "fuzz";
-    m.coordinates.push_back(Axis("time", {0, 6, 12, 18, 24}, "hours since 2026-11-27 00:00"));
-    m.coordinates.push_back(Axis("level", {1000, 850, 700, 500}, "hPa"));
+    m.coordinates.push_back(Coord1D("time", {0, 6, 12, 18, 24}, "hours since 2026-11-27 00:00"));
+    m.coordinates.push_back(Coord1D("level", {1000, 850, 700, 500}, "hPa"));
     gridstore::grid::VariableMeta v;
     v.name = "t";
     v.type = gridstore::grid::DataType::kFloat32;

@@ -14,22 +14,11 @@
 #include "gridstore/geo/extract.h"
 #include "gridstore/server/edr_query.h"
 #include "gridstore/server/query_string.h"
+#include "tests/model/model_testutil.h"
 
 namespace {
 
-using gridstore::grid::AttributeValue;
-
-gridstore::grid::Coordinate Axis(std::string name, std::vector<double> values, std::string units,
-                                 std::string calendar = "") {
-  gridstore::grid::Coordinate c;
-  c.name = name;
-  c.dimensions = {name};
-  c.shape = {int64_t(values.size())};
-  c.values = std::move(values);
-  c.attributes["units"] = AttributeValue::String(std::move(units));
-  if (!calendar.empty()) c.attributes["calendar"] = AttributeValue::String(std::move(calendar));
-  return c;
-}
+using gridstore::testing::Coord1D;
 
 // t(time 4, level 3, lat 18, lon 36): a 10-degree global grid with CF coordinates.
 const gridstore::grid::DataSetMeta& Meta() {
@@ -39,9 +28,10 @@ const gridstore::grid::DataSetMeta& Meta() {
     std::vector<double> lat, lon;
     for (int i = 0; i < 18; ++i) lat.push_back(-85 + 10 * i);
     for (int i = 0; i < 36; ++i) lon.push_back(5 + 10 * i);
-    m.coordinates = {Axis("time", {0, 6, 12, 18}, "hours since 2026-11-25 00:00:00", "standard"),
-                     Axis("level", {1000, 850, 500}, "hPa"), Axis("lat", lat, "degrees_north"),
-                     Axis("lon", lon, "degrees_east")};
+    m.coordinates = {
+        Coord1D("time", {0, 6, 12, 18}, "hours since 2026-11-25 00:00:00", "", "standard"),
+        Coord1D("level", {1000, 850, 500}, "hPa"), Coord1D("lat", lat, "degrees_north"),
+        Coord1D("lon", lon, "degrees_east")};
     gridstore::grid::VariableMeta v;
     v.name = "t";
     v.shape = {4, 3, 18, 36};

@@ -13,6 +13,7 @@
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/model/grid.h"
 #include "gridstore/model/grid_meta.h"
+#include "tests/model/model_testutil.h"
 #include "tests/test_util.h"
 
 namespace gridstore::testing {
@@ -39,19 +40,18 @@ inline grid::DataSetMeta MakeMeta(std::string id, std::vector<grid::VariableMeta
   return meta;
 }
 
-// A 1-D coordinate variable `name` over the dimension of the same name, with CF units (and a
-// standard_name if given).
-inline grid::Coordinate Coord1D(std::string name, std::vector<double> values, std::string units,
-                                std::string standard_name = "") {
-  grid::Coordinate c;
-  c.name = name;
-  c.dimensions = {name};
-  c.shape = {int64_t(values.size())};
-  c.values = std::move(values);
-  c.attributes["units"] = grid::AttributeValue::String(units);
-  if (!standard_name.empty())
-    c.attributes["standard_name"] = grid::AttributeValue::String(standard_name);
-  return c;
+// The whole `variable` of dataset `id` as fetched from `store`; an empty grid (and a failure
+// of the test) if the fetch fails.
+inline grid::Grid4D FetchWhole(grid::GridStore& store, const std::string& id,
+                               const std::string& variable) {
+  auto fetcher = store.GetDataFetcher(id);
+  EXPECT_OK(fetcher);
+  if (!fetcher.ok()) return {};
+  (*fetcher)->SetVariablesToGet({variable});
+  auto data = (*fetcher)->Fetch();
+  EXPECT_OK(data);
+  if (!data.ok()) return {};
+  return std::move(data->variables.at(variable));
 }
 
 // A deterministic value for (t, z, x, y) that differs across every index and variable `salt`.

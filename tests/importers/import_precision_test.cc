@@ -14,6 +14,7 @@
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/importers/netcdf/netcdf_importer.h"
 #include "gridstore/model/quantize.h"
+#include "tests/grid/grid_testutil.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/test_util.h"
 
@@ -23,6 +24,7 @@ namespace {
 using grid::DataSetMeta;
 using grid::Grid4D;
 using grid::GridStore;
+using testing::FetchWhole;
 using testing::ScopedTempDir;
 
 constexpr size_t kT = 2, kX = 30, kY = 40, kN = kT * kX * kY;
@@ -105,17 +107,6 @@ class ImportPrecisionTest : public ::testing::Test {
     return options;
   }
 
-  Grid4D FetchWhole(const std::string& id, const std::string& variable) {
-    auto fetcher = store_->GetDataFetcher(id);
-    EXPECT_OK(fetcher);
-    if (!fetcher.ok()) return {};
-    (*fetcher)->SetVariablesToGet({variable});
-    auto data = (*fetcher)->Fetch();
-    EXPECT_OK(data);
-    if (!data.ok()) return {};
-    return std::move(data->variables.at(variable));
-  }
-
   ScopedTempDir dir_;
   std::unique_ptr<GridStore> store_;
 };
@@ -140,7 +131,7 @@ TEST_F(ImportPrecisionTest, ValuesEqualNetCdfCsQuantizeBitForBit) {
     SCOPED_TRACE(c.name);
     int id;
     ASSERT_NC(nc_inq_varid(ncid, c.name.c_str(), &id));
-    const Grid4D got = FetchWhole("q", c.name);
+    const Grid4D got = FetchWhole(*store_, "q", c.name);
     std::vector<char> want(got.size_bytes());
     ASSERT_NC(nc_get_var(ncid, id, want.data()));
     size_t differ = 0, wiped = 0;
@@ -202,7 +193,7 @@ TEST_F(ImportPrecisionTest, ValuesNetCdfCWouldWipeAreKept) {
   NetCdfImportOptions options = Options("big");
   options.keep_digits["v"] = 7;
   ASSERT_OK(ImportNetCdf(store_.get(), plain, options).status());
-  const Grid4D got = FetchWhole("big", "v");
+  const Grid4D got = FetchWhole(*store_, "big", "v");
   EXPECT_EQ(got.data<float>()[0], values[0]);
   EXPECT_EQ(got.data<float>()[1], values[1]);
   EXPECT_EQ(got.data<float>()[2], theirs[2]);

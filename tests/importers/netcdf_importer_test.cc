@@ -23,6 +23,7 @@
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
+#include "tests/grid/grid_testutil.h"
 #include "tests/importers/netcdf_testutil.h"
 #include "tests/storage/fault_injection_kv_store.h"
 #include "tests/test_util.h"
@@ -37,6 +38,7 @@ using grid::Grid4D;
 using grid::GridStore;
 using grid::Shape4;
 using grid::VariableMeta;
+using testing::FetchWhole;
 using testing::ScopedTempDir;
 
 // Writes a NetCDF file: define(ncid) in define mode, then write(ncid) in data mode.
@@ -163,18 +165,6 @@ class NetCdfImporterTest : public ::testing::Test {
     return options;
   }
 
-  // The whole variable as fetched from the store.
-  Grid4D FetchWhole(const std::string& id, const std::string& variable) {
-    auto fetcher = store_->GetDataFetcher(id);
-    EXPECT_OK(fetcher);
-    if (!fetcher.ok()) return {};
-    (*fetcher)->SetVariablesToGet({variable});
-    auto data = (*fetcher)->Fetch();
-    EXPECT_OK(data);
-    if (!data.ok()) return {};
-    return std::move(data->variables.at(variable));
-  }
-
   // Fetches every variable of dataset `id` whole and compares it with netCDF-C's reading of
   // `path`, byte for byte.
   void ExpectSameAsFile(const std::string& id, const std::string& path) {
@@ -182,7 +172,7 @@ class NetCdfImporterTest : public ::testing::Test {
     int ncid;
     ASSERT_NC(nc_open(path.c_str(), NC_NOWRITE, &ncid));
     for (const VariableMeta& var : meta.variables) {
-      const Grid4D got = FetchWhole(id, var.name);
+      const Grid4D got = FetchWhole(*store_, id, var.name);
       std::vector<char> want(got.size_bytes());
       ASSERT_NC(nc_get_var(ncid, VarId(ncid, var.name.c_str()), want.data()));
       EXPECT_EQ(std::memcmp(got.bytes(), want.data(), want.size()), 0) << var.name;
@@ -239,7 +229,7 @@ TEST_P(NumericTypesTest, AllTenTypesImportExactly) {
     ASSERT_NE(v, nullptr);
     EXPECT_EQ(v->type, expected.at(name));
     EXPECT_EQ(v->shape, (Shape4{2, 3, 19, 21}));
-    const Grid4D got = FetchWhole("run", name);
+    const Grid4D got = FetchWhole(*store_, "run", name);
     ASSERT_EQ(got.size_bytes(), written[name].size());
     EXPECT_EQ(std::memcmp(got.bytes(), written[name].data(), got.size_bytes()), 0);
     // No _FillValue: netCDF's default fill of the type, which is what it reads for unwritten data.

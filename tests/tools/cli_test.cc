@@ -20,6 +20,7 @@
 #include "gridstore/model/internal/grid_keys.h"
 #include "tests/test_util.h"
 #include "tests/tools/cli_testutil.h"
+#include "tests/tools/nc_testutil.h"
 
 namespace gridstore {
 namespace {
@@ -28,6 +29,7 @@ namespace fs = std::filesystem;
 using testing::ScopedTempDir;
 
 using testing::ExpectCliError;
+using testing::NpyData;
 using testing::ReadFile;
 using testing::RunGridStore;
 using testing::RunResult;
@@ -118,13 +120,6 @@ std::string NcRead(const std::string& path, const std::string& var,
   int rc = nc_get_vara(nc, id, start.data(), count.data(), bytes.data());
   nc_close(nc);
   return rc == NC_NOERR ? bytes : "<read error>";
-}
-
-// The data bytes of an .npy file (after its header).
-std::string NpyData(const std::string& npy) {
-  if (npy.size() < 10) return "<short>";
-  size_t len = static_cast<uint8_t>(npy[8]) | (static_cast<uint8_t>(npy[9]) << 8);
-  return npy.substr(10 + len);
 }
 
 TEST_F(CliTest, ImportInfoFetchEveryFormatDeleteRoundTrip) {
