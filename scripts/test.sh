@@ -9,12 +9,12 @@
 #   3. ThreadSanitizer: the library suites (util, storage, grid, importers) and the HTTP
 #      service's (server), whose concurrency tests run many fetchers, writers, pipelines and
 #      requests at once;
-#   4. Clang with -Wthread-safety -Werror: every source of the library, the command and the
+#   5. Clang with -Wthread-safety -Werror: every source of the library, the command and the
 #      service compiled on its own (scripts/check-sources.sh: lock annotations checked, and no
 #      source relying on includes of another); and the tree follows .clang-format;
-#   5. libFuzzer: the request parsing of `gridstore serve` for 60 s, then the file-header checks
+#   6. libFuzzer: the request parsing of `gridstore serve` for 60 s, then the file-header checks
 #      and the coordinate/time/level parsers for 20 s each (scripts/fuzz.sh).
-# Builds 1-3 and 5 are unity builds (CMAKE_UNITY_BUILD, see scripts/build.sh): with them, -O1
+# Builds 1-4 and 6 are unity builds (CMAKE_UNITY_BUILD, see scripts/build.sh): with them, -O1
 # in the sanitizer builds, and step 4 compiling without code generation, the whole run went
 # from 59 min to 23 on 2 cores.
 # Exits non-zero as soon as anything fails.
@@ -26,10 +26,10 @@ bash scripts/install-deps.sh
 export GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA:-$root/../shared/data}
 jobs=$(nproc)
 
-echo "== 0/5 formatting"
+echo "== 0/6 formatting"
 bash scripts/check-format.sh
 
-echo "== 1/5 normal build"
+echo "== 1/6 normal build"
 # The benchmark programs are built too (not run: docs/benchmarks.md has their commands), so that
 # they cannot rot unnoticed.
 bash scripts/build.sh build -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA" -DGRIDSTORE_BUILD_BENCHMARKS=ON
@@ -50,13 +50,21 @@ ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
 sanitizer_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_UNITY_BUILD=ON
   -DGRIDSTORE_WERROR=OFF)
 
-echo "== 2/5 AddressSanitizer + UndefinedBehaviorSanitizer"
+echo "== 2/6 every build feature OFF: a RocksDB-only build"
+# -O1 without debug information: this build is about what compiles and runs without the optional
+# libraries, not about speed (a third of the normal build's compile time).
+bash scripts/build.sh build-lite -DGRIDSTORE_WITH_RADOS=OFF -DGRIDSTORE_WITH_GRIB=OFF \
+  -DGRIDSTORE_WITH_GEO=OFF -DGRIDSTORE_WITH_SERVER=OFF -DGRIDSTORE_BUILD_PYTHON=OFF \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g0 -DNDEBUG" -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
+ctest --test-dir build-lite --output-on-failure -j "$jobs" --timeout 600
+
+echo "== 3/6 AddressSanitizer + UndefinedBehaviorSanitizer"
 bash scripts/build.sh build-asan -DGRIDSTORE_SANITIZE=address "${sanitizer_flags[@]}" \
   -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
 
-echo "== 3/5 ThreadSanitizer"
+echo "== 4/6 ThreadSanitizer"
 # Against the shared RocksDB: tests/tsan.supp names Debian's uninstrumented library.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRIDSTORE_SANITIZE=thread \
   "${sanitizer_flags[@]}" -DGRIDSTORE_ROCKSDB_SHARED=ON \
@@ -68,9 +76,9 @@ cmake --build build-tsan -j "$jobs" --target util_test storage_test rados_plugin
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/tests/tsan.supp" \
   ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900 -E 'install|layering'
 
-echo "== 4/5 Clang: thread-safety analysis, every source compiled alone"
+echo "== 5/6 Clang: thread-safety analysis, every source compiled alone"
 bash scripts/check-sources.sh build-clang
 
-echo "== 5/5 libFuzzer: the service's request parsing (60 s), file headers and parsers (20 s each)"
+echo "== 6/6 libFuzzer: the service's request parsing (60 s), file headers and parsers (20 s each)"
 bash scripts/fuzz.sh 60 build-fuzz
 echo "== all test builds passed"

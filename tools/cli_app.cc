@@ -7,14 +7,34 @@
 #include <cstdlib>
 #include <new>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "gridstore/features.h"
 #include "gridstore/util/internal/strings.h"
 #include "gridstore/version.h"
 #include "tools/text_escape.h"
 
 namespace gridstore::tools {
 namespace {
+
+// "gridstore 0.2.0" and, on a second line, the build features (cmake/GridStoreFeatures.cmake):
+// "features: rados grib geo server", the ones left out named with what turned them off.
+std::string VersionText() {
+  std::string with, without;
+  for (const auto& [name, on, option] :
+       {std::tuple{"rados", GRIDSTORE_HAVE_RADOS, "GRIDSTORE_WITH_RADOS"},
+        std::tuple{"grib", GRIDSTORE_HAVE_GRIB, "GRIDSTORE_WITH_GRIB"},
+        std::tuple{"geo", GRIDSTORE_HAVE_GEO, "GRIDSTORE_WITH_GEO"},
+        std::tuple{"server", GRIDSTORE_HAVE_SERVER, "GRIDSTORE_WITH_SERVER"}}) {
+    std::string& to = on ? with : without;
+    to += (to.empty() ? "" : " ") + std::string(name);
+    if (!on) to += std::string(" (") + option + "=OFF)";
+  }
+  std::string text = std::string("gridstore ") + kVersion + "\nfeatures: " + with;
+  if (!without.empty()) text += "; without: " + without;
+  return text;
+}
 
 constexpr char kStoreHelp[] =
     "Store URI: a directory (RocksDB), memory://, or "
@@ -159,8 +179,7 @@ CliApp::CliApp() : app_(std::make_unique<CLI::App>()) {
       "An ID that begins with '-' goes after `--`, which ends the options: gridstore info -- -x\n"
       "(or --dataset=-x for import). Manual: docs/usage.md.");
   app_->failure_message(FailureMessage);
-  app_->set_version_flag("--version", std::string("gridstore ") + kVersion,
-                         "Print the version and exit");
+  app_->set_version_flag("--version", VersionText(), "Print the version and exit");
   const char* env_store = std::getenv("GRIDSTORE_STORE");
   default_store_ = env_store != nullptr && *env_store != '\0' ? env_store : kDefaultStore;
 

@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include "gridstore/features.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
 #include "gridstore/storage/rados/rados_kv_store.h"
 #include "gridstore/storage/rados/rados_plugin.h"
@@ -63,6 +64,9 @@ Result<std::unique_ptr<KvStore>> OpenKvStore(const std::string& uri, const OpenO
       rados.create_if_missing = options.create_if_missing;
       rados.read_only = options.read_only;
       rados.initialize = options.initialize;
+      if (!GRIDSTORE_HAVE_RADOS) {
+        return Status::Unimplemented("cannot open '" + uri + "': " + kEnableRados);
+      }
       return OpenRadosKvStoreViaPlugin(rados);
     }
     return Status::InvalidArgument(

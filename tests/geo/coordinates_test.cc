@@ -220,6 +220,7 @@ TEST(HorizontalGridTest, CurvilinearNearestAndBilinear) {
 }
 
 TEST(HorizontalGridTest, RotatedPoleGridFromItsGridMapping) {
+  GRIDSTORE_TEST_NEEDS(GEO);  // PROJ
   // colpex's mapping: pole at (177.5, 37.5), rotated coordinates in degrees.
   DataSetMeta meta = OnePlaneMeta("theta", "grid_latitude", "grid_longitude", 20, 30);
   meta.variables[0].attributes["grid_mapping"] =
@@ -278,6 +279,7 @@ DataSetMeta ProjectedMeta(const std::vector<double>& xs, const std::vector<doubl
 }
 
 TEST(HorizontalGridTest, LambertConformalGridEqualsSnydersFormulas) {
+  GRIDSTORE_TEST_NEEDS(GEO);  // PROJ
   // Spherical Lambert conformal conic (Snyder, Map Projections: A Working Manual, 15-1..15-5).
   constexpr double R = 6371229, kRad = M_PI / 180;
   const double p1 = 30 * kRad, p2 = 60 * kRad, p0 = 45 * kRad, l0 = 10;
@@ -315,6 +317,7 @@ TEST(HorizontalGridTest, LambertConformalGridEqualsSnydersFormulas) {
 }
 
 TEST(HorizontalGridTest, PolarStereographicGridEqualsSnydersFormulas) {
+  GRIDSTORE_TEST_NEEDS(GEO);  // PROJ
   // Spherical polar stereographic, north pole, true at the pole (Snyder 21-30..21-34, k0 = 1).
   constexpr double R = 6371229, kRad = M_PI / 180;
   const double l0 = -45;
@@ -486,6 +489,7 @@ TEST(AxisCoordinateTest, Issue29NearestMatchReversedIntervalsAndRepeats) {
 // taken as a grid, and every point landed 11,408 km away. They are not used: the grid mapping
 // places the cells instead, or the variable says it has no usable coordinates.
 TEST(HorizontalGridTest, Issue29CoordinatesThatAreAllFillAreNotUsed) {
+  GRIDSTORE_TEST_NEEDS(GEO);  // PROJ
   Attributes laea;
   laea["grid_mapping_name"] = AttributeValue::String("lambert_azimuthal_equal_area");
   laea["latitude_of_projection_origin"] = AttributeValue::Double(52);
@@ -519,6 +523,7 @@ TEST(HorizontalGridTest, Issue29CoordinatesThatAreAllFillAreNotUsed) {
 // Issue 29, 2.2 and 2.6: every CF grid mapping PROJ can express; transverse Mercator written
 // with the projection origin's names (as some writers do) is accepted, with a note.
 TEST(HorizontalGridTest, Issue29GridMappingsOfCfAndCommonNonCfNames) {
+  GRIDSTORE_TEST_NEEDS(GEO);  // PROJ
   Attributes tm;
   tm["grid_mapping_name"] = AttributeValue::String("transverse_mercator");
   tm["latitude_of_projection_origin"] = AttributeValue::Double(49);

@@ -129,6 +129,7 @@ bool InRing(const std::vector<LonLat>& ring, double x, double y) {
 }
 
 TEST_F(ExtractTest, RandomStarPolygonsAndCirclesHoldTheBruteForceCells) {
+  GRIDSTORE_TEST_NEEDS(GEO);  // GEOS
   std::mt19937 rng(23);
   std::uniform_real_distribution<double> cx(0, 120), cy(-10, 40), radius(3, 20), u(0, 1);
   for (int round = 0; round < 20; ++round) {

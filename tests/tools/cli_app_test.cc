@@ -49,10 +49,12 @@ void ExpectUsageError(const RunResult& r, const std::string& part) {
 }
 
 TEST_F(CliAppTest, VersionPrintsTheVersionAndOpensNoStore) {
-  const std::string version = std::string("gridstore ") + kVersion + "\n";
+  // The tests of the command run in a build with every feature (tests/CMakeLists.txt).
+  const std::string version =
+      std::string("gridstore ") + kVersion + "\nfeatures: rados grib geo server\n";
   EXPECT_EQ(version, "gridstore " + std::to_string(kVersionMajor) + "." +
                          std::to_string(kVersionMinor) + "." + std::to_string(kVersionPatch) +
-                         "\n");
+                         "\nfeatures: rados grib geo server\n");
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"--version"}, {"--store", Sub("store"), "--version"}, {"--version", "fetch", "x"}}) {
     RunResult r = Run(args, "GRIDSTORE_STORE=" + Sub("env-store") + " ");
@@ -212,7 +214,8 @@ TEST(CliAppInProcessTest, RunParsesAndMapsUsageErrors) {
     const char* argv[] = {"gridstore", "--version"};
     EXPECT_EQ(cli.Run(2, argv), 0);
   }
-  EXPECT_EQ(::testing::internal::GetCapturedStdout(), std::string("gridstore ") + kVersion + "\n");
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(),
+            std::string("gridstore ") + kVersion + "\nfeatures: rados grib geo server\n");
   ::testing::internal::CaptureStderr();
   {
     tools::CliApp cli;

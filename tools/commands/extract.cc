@@ -152,6 +152,20 @@ std::string PlanText(const grid::ExtractPlan& plan) {
          ", levels: " + std::to_string(plan.levels.size()) + "\n";
   out += "read: " + std::to_string(plan.boxes.size()) + " box(es), " + std::to_string(plan.blocks) +
          " block(s), at most " + std::to_string(plan.max_bytes_to_decode) + " bytes to decode\n";
+  // The layout each variable is read from: the fetch planner's own choice (a point series
+  // from a series layout reads a few series blocks, not a block per step).
+  for (const grid::FetchPlan::Variable& v : plan.read.variables) {
+    out += "  " + v.name + ": " + v.layout + " layout, " + std::to_string(v.blocks) +
+           " block(s), " + std::to_string(v.bytes_to_decode) + " bytes to decode";
+    if (v.series_blocks >= 0) {
+      out += " (plane: " + std::to_string(v.plane_blocks) + " block(s), " +
+             std::to_string(v.plane_bytes_to_decode) +
+             " bytes; series: " + std::to_string(v.series_blocks) + " block(s), " +
+             std::to_string(v.series_bytes_to_decode) + " bytes)";
+    }
+    out += "\n";
+  }
+  out += "layouts: " + plan.read.layout + "\n";
   return out;
 }
 
@@ -171,8 +185,8 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
   std::vector<std::string> left_out;
   GRIDSTORE_ASSIGN_OR_RETURN(
       std::vector<grid::PlannedExtract> planned,
-      grid::PlanExtractions(std::make_shared<const grid::DataSetMeta>(std::move(meta)), request,
-                            &left_out));
+      grid::PlanExtractions(*store, std::make_shared<const grid::DataSetMeta>(std::move(meta)),
+                            request, &left_out));
   if (args.explain) {
     std::fputs(PlanText(planned.front().plan()).c_str(), stdout);
     return Status::OK();

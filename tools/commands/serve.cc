@@ -17,9 +17,12 @@
 #include <string>
 #include <thread>
 
+#include "gridstore/features.h"
+#if GRIDSTORE_HAVE_SERVER
 #include "gridstore/server/edr_service.h"
 #include "gridstore/server/http_server.h"
 #include "gridstore/server/store_source.h"
+#endif
 #include "gridstore/util/internal/strings.h"
 #include "tools/commands/command.h"
 
@@ -39,6 +42,7 @@ struct ServeArgs {
 };
 
 // "HOST:PORT" or "[IPv6]:PORT".
+#if GRIDSTORE_HAVE_SERVER
 Status ParseListen(const std::string& text, server::HttpServerOptions* options) {
   const size_t colon = text.rfind(':');
   std::string host = colon == std::string::npos ? "" : text.substr(0, colon);
@@ -119,6 +123,11 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
   (*listener)->Run();
   return Status::OK();
 }
+#else
+Status RunServe(const CommandContext&, const ServeArgs&) {
+  return Status::Unimplemented(std::string("gridstore serve: ") + kEnableServer);
+}
+#endif  // GRIDSTORE_HAVE_SERVER
 
 }  // namespace
 

@@ -7,7 +7,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "gridstore/features.h"
+#if GRIDSTORE_HAVE_GEO
 #include "gridstore/geo/internal/geo_libraries.h"
+#endif
 #include "gridstore/geo/internal/horizontal_grid_internal.h"
 #include "gridstore/util/internal/strings.h"
 
@@ -43,6 +46,7 @@ std::string Shorten(std::string_view wkt) {
 
 // ---- Polygons (GEOS) ----
 
+#if GRIDSTORE_HAVE_GEO
 struct LonLatPolygon::Geos {
   GEOSContextHandle_t handle = nullptr;
   GEOSGeometry* geometry = nullptr;
@@ -97,6 +101,20 @@ bool LonLatPolygon::Contains(const grid::LonLat& p) const {
   geos::GEOSGeom_destroy_r(geos_->handle, point);
   return inside;
 }
+
+#else  // Built without GEOS: polygons are Unimplemented, saying how to enable them.
+
+struct LonLatPolygon::Geos {};
+
+LonLatPolygon::~LonLatPolygon() = default;
+
+Result<std::unique_ptr<LonLatPolygon>> LonLatPolygon::FromWkt(std::string_view wkt) {
+  return Status::Unimplemented("polygon " + Shorten(wkt) + " needs GEOS: " + kEnableGeo);
+}
+
+bool LonLatPolygon::Contains(const grid::LonLat&) const { return false; }
+
+#endif  // GRIDSTORE_HAVE_GEO
 
 // ---- Line strings ----
 

@@ -6,7 +6,10 @@
 #include <memory>
 #include <optional>
 
+#include "gridstore/features.h"
+#if GRIDSTORE_HAVE_GEO
 #include "gridstore/geo/internal/geo_libraries.h"
+#endif
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_grid {
@@ -77,12 +80,14 @@ class MappingAttributes {
   const grid::Coordinate& mapping_;
 };
 
+#if GRIDSTORE_HAVE_GEO
 struct ProjDeleter {
   void operator()(PJ* p) const { proj::proj_destroy(p); }
 };
 struct ContextDeleter {
   void operator()(PJ_CONTEXT* c) const { proj::proj_context_destroy(c); }
 };
+#endif
 
 }  // namespace
 
@@ -287,6 +292,11 @@ Status ToGeographic(const grid::Coordinate& mapping, std::string_view xy_units,
                     std::vector<double>* lons, std::vector<double>* lats,
                     std::vector<std::string>* notes) {
   GRIDSTORE_ASSIGN_OR_RETURN(const std::string definition, ProjDefinition(mapping, notes));
+#if !GRIDSTORE_HAVE_GEO
+  (void)xy_units, (void)xs, (void)ys, (void)lons, (void)lats;
+  return Status::Unimplemented("grid mapping " + Quote(mapping.name) + " (" + definition +
+                               ") needs PROJ: " + kEnableGeo);
+#else
   std::string units(Trim(xy_units));
   for (char& c : units) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   double xy_scale = 1;  // to metres
@@ -330,6 +340,7 @@ Status ToGeographic(const grid::Coordinate& mapping, std::string_view xy_units,
     (*lats)[i] = valid ? (*lats)[i] * kDegrees : NAN;
   }
   return Status::OK();
+#endif  // GRIDSTORE_HAVE_GEO
 }
 
 }  // namespace gridstore::internal_grid

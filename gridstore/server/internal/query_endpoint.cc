@@ -54,7 +54,8 @@ Result<HttpResponse> Query(const EndpointContext& context, const std::string& id
   std::vector<std::string> left_out;
   GRIDSTORE_ASSIGN_OR_RETURN(
       std::vector<grid::PlannedExtract> planned,
-      grid::PlanExtractions(std::make_shared<const grid::DataSetMeta>(std::move(meta)), q.request,
+      grid::PlanExtractions(*context.store,
+                            std::make_shared<const grid::DataSetMeta>(std::move(meta)), q.request,
                             &left_out));
   for (const grid::PlannedExtract& one : planned) {
     if (auto why = TooLarge(one.plan(), one.variables().size() * planned.size(), q.format, limit)) {

@@ -74,22 +74,6 @@ std::string GribField::Describe() const {
          ", " + (type_of_level.empty() ? "level" : type_of_level) + " " + FormatDouble(level) + ")";
 }
 
-bool LooksLikeGrib(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return false;
-  char head[1024];
-  const size_t n = std::fread(head, 1, sizeof(head), f);
-  std::fclose(f);
-  const std::string_view text(head, n);
-  // NetCDF classic / 64-bit offset / CDF-5 and HDF5 (netCDF-4) files are never GRIB, whatever
-  // their header's attributes say (cfgrib writes GRIB_centre...).
-  if (text.starts_with("CDF") || text.starts_with("\x89HDF")) return false;
-  // "GRIB" at the start, or after a WMO bulletin header, followed by edition 1 or 2 (octet 8).
-  const size_t at = text.find("GRIB");
-  return at != std::string_view::npos && at + 7 < text.size() &&
-         (text[at + 7] == 1 || text[at + 7] == 2);
-}
-
 Result<std::unique_ptr<GribFile>> GribFile::Open(const std::string& path) {
   GRIDSTORE_RETURN_IF_ERROR(LoadEcCodes());
   std::FILE* f = std::fopen(path.c_str(), "rb");
