@@ -62,6 +62,15 @@ TEST_F(RelayoutCliTest, ImportWithBothLayoutsServesSeriesFromTheSeriesLayout) {
   EXPECT_THAT(r.out, HasSubstr("series layout 2 block(s)"));
   r = Run({"fetch", "both", "--origin", "5,0,0,0", "--shape", "1,1,170,180", "--explain"});
   EXPECT_THAT(r.out, HasSubstr("reads plane:"));
+  // extract --explain names the layout the read will use (issue 30): a point's 24 steps are 2
+  // series blocks where the dataset has that layout, 24 plane blocks where it has not.
+  r = Run({"extract", "both", "--point", "-30,0", "--explain"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(": series layout, 2 block(s)"));
+  EXPECT_THAT(r.out, HasSubstr("(plane: 24 block(s)"));
+  r = Run({"extract", "planes", "--point", "-30,0", "--explain"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(": plane layout, 24 block(s)"));
   // Same values from either layout, and from the dataset without one.
   EXPECT_EQ(PointSeries("both"), PointSeries("planes"));
 
