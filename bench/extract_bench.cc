@@ -155,7 +155,7 @@ int Main(int argc, char** argv) {
   if (b.var == nullptr) Die("no variable " + o.variable);
   auto hgrid = CheckResult(grid::HorizontalGrid::Build(b.meta, *b.var), "its grid");
   const grid::AxisCoordinate time =
-      CheckResult(grid::AxisCoordinate::Build(b.meta, *b.var, grid::kT), "its time axis");
+      CheckResult(grid::AxisCoordinate::Build(b.meta, *b.var, grid::Axis::kT), "its time axis");
   b.first_time = time.Label(0);
   std::mt19937 rng(o.seed);
   std::vector<Row> rows;

@@ -66,13 +66,13 @@ bool IsRunOrMember(const Coordinate& c) {
 // A one-value axis without a dimension: the scalar coordinate the variable's `coordinates`
 // attribute names for it (CF 5.7; how GRIB's `2t` says it lies at 2 m), a time for the time axis
 // and anything but a time, lat/lon, run or member for the level axis.
-const Coordinate* NamedScalar(const DataSetMeta& meta, const VariableMeta& var, int axis) {
+const Coordinate* NamedScalar(const DataSetMeta& meta, const VariableMeta& var, Axis axis) {
   for (const std::string& name : SplitWhitespace(StringAttribute(var.attributes, "coordinates"))) {
     const Coordinate* c = meta.FindCoordinate(name);
     if (c == nullptr || !c->dimensions.empty() || c->values.size() != 1 || IsRunOrMember(*c)) {
       continue;
     }
-    if (axis == kT ? LooksLikeTime(*c) : !LooksLikeTime(*c) && !LooksLikeLatLon(*c)) return c;
+    if (axis == Axis::kT ? LooksLikeTime(*c) : !LooksLikeTime(*c) && !LooksLikeLatLon(*c)) return c;
   }
   return nullptr;
 }
@@ -80,14 +80,15 @@ const Coordinate* NamedScalar(const DataSetMeta& meta, const VariableMeta& var, 
 }  // namespace
 
 Result<AxisCoordinate> AxisCoordinate::Build(const DataSetMeta& meta, const VariableMeta& var,
-                                             int axis) {
+                                             Axis which) {
   AxisCoordinate a;
-  a.axis_ = axis;
+  a.axis_ = which;
   a.variable_ = var.name;
+  const int axis = Index(which);
   const std::string& dim = var.dimension_names[axis];
   const Coordinate* c = dim.empty() ? nullptr : meta.FindCoordinate(dim);
-  if (c == nullptr && var.shape[axis] == 1) c = NamedScalar(meta, var, axis);
-  if (c == nullptr && axis == kT && var.shape[kT] == 1) {
+  if (c == nullptr && var.shape[axis] == 1) c = NamedScalar(meta, var, which);
+  if (c == nullptr && which == Axis::kT && var.shape[kT] == 1) {
     // A single-time file often has a scalar time coordinate instead of a dimension.
     const Coordinate* scalar = meta.FindCoordinate("time");
     if (scalar != nullptr && scalar->dimensions.empty() && LooksLikeTime(*scalar)) c = scalar;
@@ -121,7 +122,7 @@ std::string AxisCoordinate::Label(int64_t index) const {
 }
 
 std::string AxisCoordinate::Describe() const {
-  std::string what = axis_ == kT ? "time" : "level";
+  std::string what = axis_ == Axis::kT ? "time" : "level";
   std::string out = "variable " + Quote(variable_) + ", " + what;
   if (!name_.empty()) out += " coordinate " + Quote(name_);
   if (!values_.empty()) {
@@ -213,11 +214,11 @@ Result<std::vector<int64_t>> AxisCoordinate::Select(std::string_view spec, AxisM
       }
     }
     if (found < 0) {
-      return Status::OutOfRange(Describe() + ": there is no " +
-                                std::string(time_units_ ? "time " : "value ") + Quote(item) +
-                                NearestHint(v) + "; give one of its values, a range V1/V2, or " +
-                                "ask for the nearest (" +
-                                (axis_ == kT ? "--time-method" : "--level-method") + " nearest)");
+      return Status::OutOfRange(
+          Describe() + ": there is no " + std::string(time_units_ ? "time " : "value ") +
+          Quote(item) + NearestHint(v) + "; give one of its values, a range V1/V2, or " +
+          "ask for the nearest (" + (axis_ == Axis::kT ? "--time-method" : "--level-method") +
+          " nearest)");
     }
     // The same value twice is one selection, as for a range (issue 29, 4.7).
     if (std::find(out.begin(), out.end(), found) == out.end()) out.push_back(found);

@@ -158,9 +158,9 @@ enum class AxisMatch { kExact, kNearest };
 class AxisCoordinate {
  public:
   // Axis kT or kZ of `var`. A time axis whose units or calendar are not CF is InvalidArgument.
-  static Result<AxisCoordinate> Build(const DataSetMeta& meta, const VariableMeta& var, int axis);
+  static Result<AxisCoordinate> Build(const DataSetMeta& meta, const VariableMeta& var, Axis axis);
 
-  int axis() const { return axis_; }
+  Axis axis() const { return axis_; }
   const std::string& name() const { return name_; }  // "" if the axis has no coordinate
   const std::string& units() const { return units_; }
   bool is_time() const { return time_units_.has_value(); }
@@ -190,7 +190,7 @@ class AxisCoordinate {
   std::string Describe() const;
   // " (the nearest are A and B)" for a value that is not on the axis.
   std::string NearestHint(double v) const;
-  int axis_ = kT;
+  Axis axis_ = Axis::kT;
   std::string variable_, name_, units_;
   std::optional<TimeUnits> time_units_;
   std::vector<double> values_;

@@ -349,8 +349,8 @@ void PlanBoxes(const grid::DataSetMeta& meta, ResolvedExtract* r) {
 bool ShareAxes(const grid::DataSetMeta& meta, const grid::VariableMeta& a,
                const grid::VariableMeta& b) {
   if (a.shape != b.shape || a.dimension_names != b.dimension_names) return false;
-  for (int axis : {grid::kT, grid::kZ}) {
-    if (!a.dimension_names[axis].empty()) continue;  // the same named dimension
+  for (grid::Axis axis : {grid::Axis::kT, grid::Axis::kZ}) {
+    if (!a.dimension_names[grid::Index(axis)].empty()) continue;  // the same named dimension
     Result<grid::AxisCoordinate> x = grid::AxisCoordinate::Build(meta, a, axis);
     Result<grid::AxisCoordinate> y = grid::AxisCoordinate::Build(meta, b, axis);
     if (x.ok() != y.ok() || (x.ok() && x->name() != y->name())) return false;
@@ -405,9 +405,9 @@ Result<ResolvedExtract> ResolveExtract(const grid::DataSetMeta& meta, const Extr
   GRIDSTORE_ASSIGN_OR_RETURN(r.grid, CachedGrid(grids, meta, var));
   r.plan.grid_description = r.grid->description();
   GRIDSTORE_ASSIGN_OR_RETURN(grid::AxisCoordinate time,
-                             grid::AxisCoordinate::Build(meta, var, grid::kT));
+                             grid::AxisCoordinate::Build(meta, var, grid::Axis::kT));
   GRIDSTORE_ASSIGN_OR_RETURN(grid::AxisCoordinate level,
-                             grid::AxisCoordinate::Build(meta, var, grid::kZ));
+                             grid::AxisCoordinate::Build(meta, var, grid::Axis::kZ));
   r.time_axis = std::move(time);
   r.level_axis = std::move(level);
   GRIDSTORE_RETURN_IF_ERROR(PlanFeature(request, &r));

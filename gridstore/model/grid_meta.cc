@@ -130,15 +130,15 @@ Status ValidateCoordinate(const Coordinate& c) {
 
 }  // namespace
 
-std::string_view AxisName(int axis) {
+std::string_view AxisName(Axis axis) {
   switch (axis) {
-    case kT:
+    case Axis::kT:
       return "t";
-    case kZ:
+    case Axis::kZ:
       return "z";
-    case kX:
+    case Axis::kX:
       return "x";
-    case kY:
+    case Axis::kY:
       return "y";
   }
   return "?";

@@ -25,12 +25,23 @@
 
 namespace gridstore::grid {
 
-// Axes of every variable, in storage order: y varies fastest.
-enum Axis : int { kT = 0, kZ = 1, kX = 2, kY = 3 };
+// The axes of every variable, in storage order: y varies fastest. A function that takes an axis
+// takes an Axis.
+enum class Axis : int { kT = 0, kZ = 1, kX = 2, kY = 3 };
 inline constexpr int kRank = 4;
 using Shape4 = std::array<int64_t, kRank>;
+// Each axis's position in a Shape4 (shape[kT]): nearly every use of an axis is as an index, so
+// these are plain integers rather than Axis values; Index and AxisAt convert.
+inline constexpr int kT = static_cast<int>(Axis::kT);
+inline constexpr int kZ = static_cast<int>(Axis::kZ);
+inline constexpr int kX = static_cast<int>(Axis::kX);
+inline constexpr int kY = static_cast<int>(Axis::kY);
+constexpr int Index(Axis axis) { return static_cast<int>(axis); }
+// REQUIRES: 0 <= index < kRank.
+constexpr Axis AxisAt(int index) { return static_cast<Axis>(index); }
 // "t", "z", "x", "y".
-std::string_view AxisName(int axis);
+std::string_view AxisName(Axis axis);
+inline std::string_view AxisName(int index) { return AxisName(AxisAt(index)); }
 
 // A typed attribute value: a string, a bool, or one or more numbers of one DataType (netCDF
 // attributes are arrays; user attributes for queries are scalars: string, int64, double, bool).

@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 4:
     case 5: {
       auto axis = gridstore::grid::AxisCoordinate::Build(
-          Meta(), var, data[0] % 6 == 4 ? gridstore::grid::kT : gridstore::grid::kZ);
+          Meta(), var, data[0] % 6 == 4 ? gridstore::grid::Axis::kT : gridstore::grid::Axis::kZ);
       if (axis.ok()) axis->Select(text, match).status().IgnoreError();
       break;
     }

@@ -384,7 +384,7 @@ DataSetMeta TimeMeta() {
 
 TEST(AxisCoordinateTest, TimesSelectByIsoValueRangeAndList) {
   const DataSetMeta meta = TimeMeta();
-  auto axis = AxisCoordinate::Build(meta, meta.variables[0], kT);
+  auto axis = AxisCoordinate::Build(meta, meta.variables[0], Axis::kT);
   ASSERT_TRUE(axis.ok()) << axis.status().ToString();
   EXPECT_TRUE(axis->is_time());
   EXPECT_EQ(axis->Label(0), "2001-01-16T00:00:00Z");
@@ -418,7 +418,7 @@ TEST(AxisCoordinateTest, LevelsSelectByValue) {
   meta.variables[0].shape[kZ] = 3;
   meta.variables[0].dimension_names[kZ] = "plev";
   meta.coordinates.push_back(Coord1D("plev", {1000, 850, 500}, "hPa"));
-  auto axis = AxisCoordinate::Build(meta, meta.variables[0], kZ);
+  auto axis = AxisCoordinate::Build(meta, meta.variables[0], Axis::kZ);
   ASSERT_TRUE(axis.ok());
   EXPECT_FALSE(axis->is_time());
   EXPECT_EQ(*axis->Select("850"), (std::vector<int64_t>{1}));
@@ -447,13 +447,13 @@ TEST(AxisCoordinateTest, ScalarCoordinateNamedByTheVariableIsItsLevel) {
   meta.coordinates.push_back(run);
   meta.variables[0].attributes["coordinates"] =
       AttributeValue::String("number heightAboveGround_2");
-  auto axis = AxisCoordinate::Build(meta, meta.variables[0], kZ);
+  auto axis = AxisCoordinate::Build(meta, meta.variables[0], Axis::kZ);
   ASSERT_TRUE(axis.ok());
   EXPECT_EQ(axis->name(), "heightAboveGround_2");
   EXPECT_EQ(axis->Label(0), "2");
   EXPECT_EQ(*axis->Select("2"), (std::vector<int64_t>{0}));
   meta.variables[0].attributes["coordinates"] = AttributeValue::String("number");
-  axis = AxisCoordinate::Build(meta, meta.variables[0], kZ);
+  axis = AxisCoordinate::Build(meta, meta.variables[0], Axis::kZ);
   ASSERT_TRUE(axis.ok());
   EXPECT_EQ(axis->Label(0), "0");  // the index: no level is named
 }
@@ -466,7 +466,7 @@ TEST(AxisCoordinateTest, Issue29NearestMatchReversedIntervalsAndRepeats) {
   meta.variables[0].shape[kZ] = 3;
   meta.variables[0].dimension_names[kZ] = "lev";
   meta.coordinates.push_back(Coord1D("lev", {1000, 866.4, 786.5}, "hPa"));
-  auto levels = AxisCoordinate::Build(meta, meta.variables[0], kZ);
+  auto levels = AxisCoordinate::Build(meta, meta.variables[0], Axis::kZ);
   ASSERT_TRUE(levels.ok());
   EXPECT_THAT(levels->Select("850").status().message(),
               HasSubstr("there is no value '850' (the nearest are 786.5 and 866.4)"));
@@ -477,7 +477,7 @@ TEST(AxisCoordinateTest, Issue29NearestMatchReversedIntervalsAndRepeats) {
   EXPECT_EQ(*levels->Select("1000/800"), (std::vector<int64_t>{0, 1}));  // either way
   EXPECT_EQ(*levels->Select("866.4,866.4,866.4"), (std::vector<int64_t>{1}));
   EXPECT_THAT(levels->Select("0x3E8").status().message(), HasSubstr("is not a number"));
-  auto times = AxisCoordinate::Build(meta, meta.variables[0], kT);
+  auto times = AxisCoordinate::Build(meta, meta.variables[0], Axis::kT);
   ASSERT_TRUE(times.ok());
   EXPECT_THAT(times->Select("2002-01-01/2001-01-01").status().message(),
               HasSubstr("the interval '2002-01-01/2001-01-01' is reversed"));

@@ -56,10 +56,10 @@ Result<std::shared_ptr<const CollectionSummary>> Summarize(const grid::DataSetMe
       summary->grid_description = (*g)->description();
       summary->nx = (*g)->nx();
       summary->ny = (*g)->ny();
-      for (int axis : {grid::kT, grid::kZ}) {
+      for (grid::Axis axis : {grid::Axis::kT, grid::Axis::kZ}) {
         Result<grid::AxisCoordinate> a = grid::AxisCoordinate::Build(meta, var, axis);
         if (a.ok() && !a->name().empty()) {
-          (axis == grid::kT ? summary->time_axis : summary->level_axis) = std::move(*a);
+          (axis == grid::Axis::kT ? summary->time_axis : summary->level_axis) = std::move(*a);
         }
       }
     }

@@ -45,7 +45,8 @@ struct MapParams {
 };
 
 // The first value of axis `axis` of `var` ("" if it has no coordinate: then there is one index).
-std::string FirstLabel(const grid::DataSetMeta& meta, const grid::VariableMeta& var, int axis) {
+std::string FirstLabel(const grid::DataSetMeta& meta, const grid::VariableMeta& var,
+                       grid::Axis axis) {
   Result<grid::AxisCoordinate> a = grid::AxisCoordinate::Build(meta, var, axis);
   return a.ok() && !a->name().empty() && a->size() > 0 ? a->Label(0) : "";
 }
@@ -69,8 +70,8 @@ Result<MapParams> ParseMapParams(const grid::DataSetMeta& meta, const Collection
                                    ")");
   }
   p.request.variables = {variable};
-  p.request.time = get("datetime") ? *get("datetime") : FirstLabel(meta, *var, grid::kT);
-  p.request.level = get("z") ? *get("z") : FirstLabel(meta, *var, grid::kZ);
+  p.request.time = get("datetime") ? *get("datetime") : FirstLabel(meta, *var, grid::Axis::kT);
+  p.request.level = get("z") ? *get("z") : FirstLabel(meta, *var, grid::Axis::kZ);
   if (const std::string* b = get("bbox")) {
     GRIDSTORE_ASSIGN_OR_RETURN(std::vector<double> v, Numbers(*b, 4, "bbox"));
     p.bbox = {v[0], v[1], v[2], v[3]};
