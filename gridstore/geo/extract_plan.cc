@@ -4,13 +4,12 @@
 // dataset's coordinates into cells, times, levels and the index boxes to read.
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "gridstore/geo/extract.h"
 #include "gridstore/geo/internal/extract_internal.h"
 #include "gridstore/geo/internal/feature_geometry.h"
+#include "gridstore/grid/derived_cache.h"
 #include "gridstore/model/internal/grid_messages.h"
-#include "gridstore/util/internal/mutex.h"
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::internal_grid {
