@@ -132,19 +132,25 @@ Result<std::vector<PlannedExtract>> PlanExtractions(GridStore& store,
 }
 
 Result<Extraction> Extract(GridStore& store, const PlannedExtract& planned) {
-  const DataSetMeta& meta = planned.meta();
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<GridDataFetcher> fetcher,
-                             store.GetDataFetcher(meta.id));
-  if (fetcher->meta().incarnation != meta.incarnation ||
-      fetcher->meta().generation != meta.generation) {
+                             store.GetDataFetcher(planned.meta().id));
+  return Extract(*fetcher, planned);
+}
+
+Result<Extraction> Extract(const GridDataFetcher& fetcher, const PlannedExtract& planned) {
+  const DataSetMeta& meta = planned.meta();
+  if (fetcher.meta().id != meta.id || fetcher.meta().incarnation != meta.incarnation ||
+      fetcher.meta().generation != meta.generation) {
     return Status::Aborted("dataset " + Quote(meta.id) +
                            " changed since the extraction was planned; ask again");
   }
   const internal_grid::ResolvedExtract& r = *planned.resolved_;
   const ExtractRequest& request = planned.request_;
-  fetcher->SetVariablesToGet(request.variables);
-  fetcher->set_options({.unpack = request.unpack, .allow_incomplete = request.allow_incomplete});
-  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<GridDataSet> read, fetcher->FetchBoxes(r.plan.boxes));
+  const FetchRequest fetch{
+      .variables = request.variables,
+      .options = {.unpack = request.unpack, .allow_incomplete = request.allow_incomplete}};
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<GridDataSet> read,
+                             fetcher.FetchBoxes(fetch, r.plan.boxes));
   Extraction out;
   out.meta = planned.meta_;
   out.grid = r.grid;

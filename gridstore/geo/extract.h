@@ -170,7 +170,7 @@ class PlannedExtract {
   friend Result<std::vector<PlannedExtract>> PlanExtractions(
       GridStore& store, std::shared_ptr<const DataSetMeta> meta, const ExtractRequest& request,
       std::vector<std::string>* left_out);
-  friend Result<Extraction> Extract(GridStore& store, const PlannedExtract& planned);
+  friend Result<Extraction> Extract(const GridDataFetcher& fetcher, const PlannedExtract& planned);
   std::shared_ptr<const DataSetMeta> meta_;
   ExtractRequest request_;
   std::shared_ptr<const internal_grid::ResolvedExtract> resolved_;
@@ -186,8 +186,11 @@ Result<std::vector<PlannedExtract>> PlanExtractions(GridStore& store,
                                                     const ExtractRequest& request,
                                                     std::vector<std::string>* left_out);
 
-// Reads what `planned` planned, in one batched read, from the dataset as it was planned:
-// Aborted ("changed since it was planned; ask again") if it was replaced or relaid out since.
+// Reads what `planned` planned, in one batched read through `fetcher`, from the dataset as it
+// was planned: Aborted ("changed since it was planned; ask again") if the fetcher reads another
+// state of it (replaced, rewritten or relaid out since).
+Result<Extraction> Extract(const GridDataFetcher& fetcher, const PlannedExtract& planned);
+// The same through a fetcher of `store` made now.
 Result<Extraction> Extract(GridStore& store, const PlannedExtract& planned);
 
 // Resolves `request` against the dataset's meta. All variables must share one horizontal grid

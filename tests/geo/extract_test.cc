@@ -312,8 +312,14 @@ TEST_F(ExtractTest, Issue30PlannedOnceReadAsPlannedAndAbortedIfChangedBetween) {
   EXPECT_EQ(e.meta.get(), shared.get());
   ASSERT_OK_AND_ASSIGN(Extraction direct, Extract(*store_, "run", request));
   EXPECT_EQ(e.variables[0].values, direct.variables[0].values);
+  // Through a fetcher of the state planned against: the same values.
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<GridDataFetcher> fetcher, store_->GetDataFetcher("run"));
+  ASSERT_OK_AND_ASSIGN(Extraction via_fetcher, Extract(*fetcher, planned[0]));
+  EXPECT_EQ(via_fetcher.variables[0].values, direct.variables[0].values);
   meta.attributes["note"] = AttributeValue::String("changed");
   ASSERT_OK(store_->PutDataSetMeta(meta));
+  ASSERT_OK_AND_ASSIGN(fetcher, store_->GetDataFetcher("run"));
+  EXPECT_TRUE(Extract(*fetcher, planned[0]).status().IsAborted());
   auto again = Extract(*store_, planned[0]);
   ASSERT_FALSE(again.ok());
   EXPECT_TRUE(again.status().IsAborted()) << again.status().ToString();
