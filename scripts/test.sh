@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
 # The project's test command (README, and .ci/run calls exactly this): installs the dependencies,
-# then builds and runs the whole test suite three times:
+# then builds and runs the whole test suite:
 #   1. the normal build (RelWithDebInfo): every test (the Python package's with pytest), the
 #      samples, the installed-package checks, the wheel and the .deb (made from this build and
 #      checked in a throwaway venv and root: tests/packaging, never installed), and the
 #      benchmark programs compiled; the Python package is installed for Debian's python3;
-#   2. AddressSanitizer + UndefinedBehaviorSanitizer: every test;
-#   3. ThreadSanitizer: the library suites (util, storage, grid, importers) and the HTTP
-#      service's (server), whose concurrency tests run many fetchers, writers, pipelines and
-#      requests at once;
+#   2. every build feature OFF (cmake/GridStoreFeatures.cmake: no librados, ecCodes, PROJ, GEOS,
+#      Boost or libpng): the suites that need none of them, and each stub's sentence;
+#   3. AddressSanitizer + UndefinedBehaviorSanitizer: every test;
+#   4. ThreadSanitizer: the library suites (util, storage, the grid API, importers, formats)
+#      and the HTTP service's (server), whose concurrency tests run many fetchers, writers,
+#      pipelines and requests at once;
 #   5. Clang with -Wthread-safety -Werror: every source of the library, the command and the
 #      service compiled on its own (scripts/check-sources.sh: lock annotations checked, and no
 #      source relying on includes of another); and the tree follows .clang-format;
 #   6. libFuzzer: the request parsing of `gridstore serve` for 60 s, then the file-header checks
 #      and the coordinate/time/level parsers for 20 s each (scripts/fuzz.sh).
 # Builds 1-4 and 6 are unity builds (CMAKE_UNITY_BUILD, see scripts/build.sh): with them, -O1
-# in the sanitizer builds, and step 4 compiling without code generation, the whole run went
-# from 59 min to 23 on 2 cores.
+# in the sanitizer builds, and step 5 compiling without code generation, the whole run went
+# from 59 min to 23 on 2 cores (the all-off build and the packaging checks have since added to
+# it: 50 to 60 min in a fresh clone alone).
 # Exits non-zero as soon as anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,7 +74,7 @@ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRIDSTORE_
   -DGRIDSTORE_BUILD_SAMPLES=OFF -DGRIDSTORE_BUILD_TOOLS=OFF \
   -DGRIDSTORE_BUILD_SERVER=ON -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
 cmake --build build-tsan -j "$jobs" --target util_test storage_test rados_plugin_test model_test blocks_test catalog_test grid_test \
-  geo_test importers_test \
+  geo_test importers_test formats_test \
   server_test
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/tests/tsan.supp" \
   ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900 -E 'install|layering'
