@@ -18,14 +18,13 @@ namespace {
 
 // Serves the task from the cache if every frame it needs is there (a partial hit reads the
 // block anyway, so it counts as a miss).
-bool CopyFromCache(const BlockLayoutReader& reader, size_t task, std::string_view data_key,
-                   uint64_t incarnation, BlockCache* cache) {
+bool CopyFromCache(const BlockLayoutReader& reader, size_t task, FrameSpan span,
+                   std::string_view data_key, uint64_t incarnation, BlockCache* cache) {
   thread_local std::vector<std::shared_ptr<const DecodedBlock>> hits;
   thread_local std::vector<const char*> frames;
   thread_local std::string cache_key;
   hits.clear();
   frames.clear();
-  const FrameSpan span = reader.FramesNeeded(task);
   for (uint32_t f = span.first; f < span.last; ++f) {
     cache_key.clear();
     AppendCacheKey(incarnation, data_key, f, &cache_key);
@@ -48,11 +47,14 @@ Status ReadGroup(const BlockLayoutReader& reader, const grid::DataSetMeta& meta,
                  StoreContext* context, bool use_cache, size_t begin, size_t end,
                  grid::FetchStats* local) {
   std::vector<std::string> keys(end - begin);
-  std::vector<size_t> misses;  // indices into [begin, end)
+  std::vector<FrameSpan> spans(end - begin);  // each computed once, for the cache and the decode
+  std::vector<size_t> misses;                 // indices into [begin, end)
   for (size_t i = begin; i < end; ++i) {
     std::string& key = keys[i - begin];
     reader.AppendDataKey(i, &key);
-    if (use_cache && CopyFromCache(reader, i, key, meta.incarnation, context->cache)) {
+    spans[i - begin] = reader.FramesNeeded(i);
+    if (use_cache &&
+        CopyFromCache(reader, i, spans[i - begin], key, meta.incarnation, context->cache)) {
       ++local->cache_hits;
       continue;
     }
@@ -68,8 +70,8 @@ Status ReadGroup(const BlockLayoutReader& reader, const grid::DataSetMeta& meta,
                              [&](size_t j, std::string_view value) {
                                if (!first_error.ok()) return;
                                const size_t task = begin + misses[j];
-                               Status s = reader.Decode(task, reader.FramesNeeded(task),
-                                                        keys[misses[j]], value, use_cache, local);
+                               Status s = reader.Decode(task, spans[misses[j]], keys[misses[j]],
+                                                        value, use_cache, local);
                                if (!s.ok()) first_error = s.WithContext(reader.BlockContext(task));
                              });
   if (!first_error.ok()) return first_error;
