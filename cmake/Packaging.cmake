@@ -40,13 +40,13 @@ set(CPACK_COMPONENTS_ALL Unspecified deb)
 # plugin links it, and it is loaded only for rados:// stores). tests/packaging/deb_test.sh runs
 # dpkg-shlibdeps on the command and the Python module and fails if a package is missing here.
 set(deb_depends libc6 libgcc-s1 libstdc++6 librocksdb7.8 libsnappy1v5 liblz4-1 libbz2-1.0
-    libzstd1 libxxhash0 zlib1g libpng16-16
+    libzstd1 libxxhash0 zlib1g libpng16-16 libudunits2-0
     libnetcdf19)  # loaded at run time (import and NetCDF output), which most uses need
 set(deb_recommends libeccodes0 libproj25 libgeos-c1v5 libdeflate0)  # loaded at run time: GRIB,
                                                   # grid mappings, polygons, parallel inflate
 set(deb_suggests librados2  # rados:// stores (the plugin)
     # find_package(GridStore) in an application: GridStoreConfig.cmake's dependencies
-    librocksdb-dev libzstd-dev libxxhash-dev libeigen3-dev nlohmann-json3-dev)
+    librocksdb-dev libzstd-dev libxxhash-dev libudunits2-dev libeigen3-dev nlohmann-json3-dev)
 if(GRIDSTORE_BUILD_PYTHON)
   # The extension module is built for this one Python (its file name says which).
   string(REGEX MATCH "^([0-9]+)\\.([0-9]+)$" py ${GRIDSTORE_PYTHON_VERSION})

@@ -11,6 +11,8 @@ packages=(
   libeccodes-dev libeccodes-tools         # GRIB import (ecCodes, loaded at run time); grib_* tools
   libproj-dev libnanoflann-dev libgeos-dev  # grid mappings (PROJ), nearest points on 2-D grids (k-d tree), polygons (GEOS)
   libeigen3-dev
+  libudunits2-dev                         # unit conversion on output (--units: udunits2 and its database)
+  python3-cfgrib                          # ensemble members and steps read as cfgrib shapes them (tests/python/)
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev
   libsqlite3-dev

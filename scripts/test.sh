@@ -74,7 +74,7 @@ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRIDSTORE_
   -DGRIDSTORE_BUILD_SAMPLES=OFF -DGRIDSTORE_BUILD_TOOLS=OFF \
   -DGRIDSTORE_BUILD_SERVER=ON -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
 cmake --build build-tsan -j "$jobs" --target util_test storage_test rados_plugin_test model_test blocks_test catalog_test grid_test \
-  geo_test importers_test formats_test \
+  geo_test forecast_test importers_test formats_test \
   server_test
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/tests/tsan.supp" \
   ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900 -E 'install|layering'

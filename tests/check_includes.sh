@@ -15,9 +15,9 @@ check() {  # check FOLDER_GLOB PATTERN WHY
 g=gridstore
 # The grid API's modules, lowest first (docs/architecture.md): each may include only modules to
 # its left, data flowing one way.
-#   util -> storage -> model -> {blocks, catalog} -> grid -> geo -> {importers, formats}
-#   -> {server, tools, python}
-api="model|blocks|catalog|grid|geo"
+#   util -> storage -> model -> {blocks, catalog} -> grid -> geo -> forecast
+#   -> {importers, formats} -> {server, tools, python}
+api="model|blocks|catalog|grid|geo|forecast"
 upper="importers|formats|server"
 files() { for m in "$@"; do printf '%s ' "$g/$m/*.h" "$g/$m/*.cc" "$g/$m/internal/*"; done; }
 formats() { printf '%s ' $g/formats/*.* $g/formats/internal/* $g/formats/netcdf/*.* $g/formats/netcdf/internal/*; }
@@ -28,7 +28,9 @@ check "$(files model) $g/model/netcdf/*" "#include \"gridstore/(blocks|catalog|g
 check "$(files blocks)" "#include \"gridstore/(catalog|grid|geo|$upper)/|#include \"tools/" "blocks/ includes catalog/ or a higher module"
 check "$(files catalog)" "#include \"gridstore/(blocks|grid|geo|$upper)/|#include \"tools/" "catalog/ includes blocks/ or a higher module"
 check "$(files grid)" "#include \"gridstore/(geo|$upper)/|#include \"tools/" "grid/ includes geo/ or a higher module"
-check "$(files geo)" "#include \"gridstore/($upper)/|#include \"tools/" "geo/ includes a higher module"
+check "$(files geo)" "#include \"gridstore/(forecast|$upper)/|#include \"tools/" "geo/ includes a higher module"
+check "$(files forecast)" "#include \"gridstore/($upper)/|#include \"tools/" "forecast/ includes a higher module"
+check "$(files forecast)" '#include "gridstore/(catalog|grid|blocks|geo)/internal/' "forecast/ includes a lower module's internal/"
 # Walls between rooms: a module's internal/ is its own. Allowed exceptions, each named: grid/
 # (the store) owns the block engine's caches, writers and layouts and the catalog's indexes it
 # creates, drops and rebuilds. geo/ sizes a plan through the fetcher's public ExplainBoxes, never
@@ -43,7 +45,7 @@ check "$(files model blocks catalog grid geo)" '#include <(rocksdb|rados|netcdf|
 check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model blocks catalog grid) $g/geo/*.h $g/geo/*.cc $g/geo/internal/!(geo_libraries).* $(importers) $g/formats/* tools/* samples/* bench/*" '#include <(proj|geos)' "PROJ or GEOS outside geo/internal/geo_libraries.{h,cc} (loaded at run time)"
 check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model catalog grid geo) $g/blocks/*.h $(importers) $g/formats/* tools/*" '#include <(zstd|xxhash)' "zstd/xxHash outside blocks/ (a public header of blocks/ included)"
 # Installed (public) headers include only other public headers: no internal/, no storage/.
-check "$g/util/*.h $g/model/*.h $g/blocks/*.h $g/catalog/*.h $g/grid/*.h $g/geo/*.h $g/importers/*.h $g/importers/netcdf/*.h $g/importers/grib/*.h $g/formats/*.h $g/formats/netcdf/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
+check "$g/util/*.h $g/model/*.h $g/blocks/*.h $g/catalog/*.h $g/grid/*.h $g/geo/*.h $g/forecast/*.h $g/importers/*.h $g/importers/netcdf/*.h $g/importers/grib/*.h $g/formats/*.h $g/formats/netcdf/*.h" '#include "gridstore/[a-z_]+/internal/|#include "gridstore/storage/' "a public header includes a private one"
 # formats/ writes results from the grid API's public headers: no storage, no internals, nothing
 # beside it (importers/) or above it; netCDF-C only in netcdf/'s .cc files and internal/, through
 # the shared binding.
