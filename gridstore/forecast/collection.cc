@@ -179,11 +179,14 @@ std::vector<int64_t> Collection::LeadsMs() const {
   return {leads.begin(), leads.end()};
 }
 
-Result<std::vector<Collection>> ListCollections(grid::GridStore& store,
-                                                std::vector<std::string>* left_out) {
+namespace {
+
+// The collections of the datasets `query` selects (through kCollectionIndex when the store has
+// it), by name.
+Result<std::vector<Collection>> CollectionsOf(grid::GridStore& store, const grid::Query& query,
+                                              std::vector<std::string>* left_out) {
   grid::QueryParams params;
   params.limit = -1;
-  const grid::Query query = grid::QueryBuilder::Exists(std::string(kCollectionAttribute));
   GRIDSTORE_ASSIGN_OR_RETURN(auto indexes, store.ListMetaIndexes());
   const bool indexed = std::any_of(indexes.begin(), indexes.end(),
                                    [](const auto& i) { return i.name == kCollectionIndex; });
@@ -222,13 +225,26 @@ Result<std::vector<Collection>> ListCollections(grid::GridStore& store,
   return collections;
 }
 
+}  // namespace
+
+Result<std::vector<Collection>> ListCollections(grid::GridStore& store,
+                                                std::vector<std::string>* left_out) {
+  return CollectionsOf(store, grid::QueryBuilder::Exists(std::string(kCollectionAttribute)),
+                       left_out);
+}
+
 Result<Collection> GetCollection(grid::GridStore& store, std::string_view name) {
+  // One collection's datasets only, through the index: a store of many collections and runs
+  // costs this one's metas.
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      std::vector<Collection> one,
+      CollectionsOf(store,
+                    grid::QueryBuilder::Equal(std::string(kCollectionAttribute), std::string(name)),
+                    nullptr));
+  if (!one.empty()) return std::move(one.front());
   GRIDSTORE_ASSIGN_OR_RETURN(std::vector<Collection> all, ListCollections(store));
   std::string names;
-  for (Collection& c : all) {
-    if (c.name == name) return std::move(c);
-    names += (names.empty() ? "" : ", ") + Quote(c.name);
-  }
+  for (const Collection& c : all) names += (names.empty() ? "" : ", ") + Quote(c.name);
   return Status::NotFound("no collection " + Quote(name) + " in the store" +
                           (names.empty() ? " (it has none)" : " (it has " + names + ")"));
 }

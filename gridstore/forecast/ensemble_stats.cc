@@ -79,9 +79,9 @@ Result<std::vector<Statistic>> ParseStatistics(std::string_view text) {
   return out;
 }
 
-std::vector<std::vector<double>> ComputeStatistics(std::span<const Statistic> statistics,
-                                                   std::span<const std::vector<double>> members) {
-  const size_t n = members.empty() ? 0 : members[0].size();
+std::vector<std::vector<double>> ComputeStatistics(
+    std::span<const Statistic> statistics, std::span<const std::vector<double>* const> members) {
+  const size_t n = members.empty() ? 0 : members[0]->size();
   const size_t m = members.size();
   std::vector<std::vector<double>> out(statistics.size(), std::vector<double>(n, NAN));
   bool need_sort = false;
@@ -93,7 +93,7 @@ std::vector<std::vector<double>> ComputeStatistics(std::span<const Statistic> st
     bool missing = false;
     double sum = 0, lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < m; ++k) {
-      v[k] = members[k][i];
+      v[k] = (*members[k])[i];
       missing |= std::isnan(v[k]);
       sum += v[k];
       lo = std::min(lo, v[k]);
@@ -111,7 +111,7 @@ std::vector<std::vector<double>> ComputeStatistics(std::span<const Statistic> st
           break;
         case Statistic::Kind::kSpread: {
           double ss = 0;
-          for (size_t k = 0; k < m; ++k) ss += (members[k][i] - mean) * (members[k][i] - mean);
+          for (size_t k = 0; k < m; ++k) ss += ((*members[k])[i] - mean) * ((*members[k])[i] - mean);
           r = std::sqrt(ss / double(m));
           break;
         }
@@ -134,7 +134,7 @@ std::vector<std::vector<double>> ComputeStatistics(std::span<const Statistic> st
         case Statistic::Kind::kProbBelow: {
           size_t count = 0;
           for (size_t k = 0; k < m; ++k) {
-            const double x = members[k][i];
+            const double x = (*members[k])[i];
             count += st.kind == Statistic::Kind::kProbAbove ? x > st.value : x < st.value;
           }
           r = double(count) / double(m);

@@ -33,8 +33,8 @@ Result<std::vector<Statistic>> ParseStatistics(std::string_view text);
 
 // The statistics of `members` (each one member's values, all of one length) at every value
 // index: out[s][i] for statistic s. REQUIRES: at least one member; equal lengths.
-std::vector<std::vector<double>> ComputeStatistics(std::span<const Statistic> statistics,
-                                                   std::span<const std::vector<double>> members);
+std::vector<std::vector<double>> ComputeStatistics(
+    std::span<const Statistic> statistics, std::span<const std::vector<double>* const> members);
 
 }  // namespace gridstore::forecast
 

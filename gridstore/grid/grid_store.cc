@@ -113,6 +113,10 @@ GridStoreImpl::GridStoreImpl(std::unique_ptr<storage::KvStore> kv, std::unique_p
                                       options.read_only, series_fence_.get()})),
       derived_cache_(options.derived_cache_bytes) {}
 
+void GridStoreImpl::RunInParallel(size_t n, const std::function<void(size_t)>& fn) {
+  gridstore::ParallelFor(pool_.get(), n, 0, fn);
+}
+
 GridStore::~GridStore() = default;
 GridStoreImpl::~GridStoreImpl() = default;
 

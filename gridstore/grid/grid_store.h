@@ -230,6 +230,12 @@ class GridStore {
   // What the layers above derive from this store's metas and keep (derived_cache.h).
   virtual DerivedCache& derived_cache() = 0;
 
+  // Calls fn(i) for every i in [0, n) on the store's worker threads and the caller, returning
+  // when every call has returned: for the layers above that read many datasets for one answer
+  // (a forecast collection's members). Safe to nest inside the store's own reads. `fn` must not
+  // throw.
+  virtual void RunInParallel(size_t n, const std::function<void(size_t)>& fn) = 0;
+
  protected:
   GridStore() = default;
 };

@@ -381,7 +381,8 @@ TEST_F(CollectionTest, KeepNewestRunsDeletesTheOldest) {
 TEST(EnsembleStatsTest, MissingInAnyMemberIsMissingAndParsingNamesTheItem) {
   ASSERT_OK_AND_ASSIGN(auto stats, ParseStatistics("mean,median,prob>=1,std"));
   EXPECT_EQ(stats[1].kind, Statistic::Kind::kPercentile);
-  std::vector<std::vector<double>> members = {{1, NAN}, {2, 3}, {1, 4}};
+  const std::vector<double> a = {1, NAN}, b = {2, 3}, c = {1, 4};
+  const std::vector<const std::vector<double>*> members = {&a, &b, &c};
   auto out = ComputeStatistics(stats, members);
   EXPECT_NEAR(out[0][0], 4.0 / 3, 1e-12);
   EXPECT_EQ(out[1][0], 1);

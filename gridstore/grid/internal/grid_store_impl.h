@@ -87,6 +87,7 @@ class GridStoreImpl final : public GridStore {
   Result<uint64_t> ApproximateDataSetSize(std::string_view id) override;
   const GridStoreOptions& options() const override { return options_; }
   DerivedCache& derived_cache() override { return derived_cache_; }
+  void RunInParallel(size_t n, const std::function<void(size_t)>& fn) override;
 
   // A fetcher reading against `meta` as given (not as stored): relayout and its verification.
   std::unique_ptr<GridDataFetcher> NewFetcher(std::shared_ptr<const DataSetMeta> meta) {
