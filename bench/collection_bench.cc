@@ -82,8 +82,8 @@ Source ReadSource(grid::GridStore* store, const std::string& grib) {
 
 // One dataset of the collection: `steps` steps of `variables` variables from the source.
 void WriteDataSet(grid::GridStore* store, const Source& source, const std::string& collection,
-                  const std::string& id, int64_t run, int64_t member,
-                  int64_t steps, int64_t variables, bool series) {
+                  const std::string& id, int64_t run, int64_t member, int64_t steps,
+                  int64_t variables, bool series) {
   if (store->GetDataSetMeta(id).ok()) return;
   grid::DataSetMeta meta = source.meta;
   meta.id = id;
@@ -118,7 +118,8 @@ void WriteDataSet(grid::GridStore* store, const Source& source, const std::strin
   const int64_t n = int64_t(source.planes.size());
   for (int64_t v = 0; v < variables; ++v) {
     for (int64_t t = 0; t < steps; ++t) {
-      const grid::Grid2D& src = source.planes[size_t((t + 3 * (member + 1) + 12 * run + 97 * v) % n)];
+      const grid::Grid2D& src =
+          source.planes[size_t((t + 3 * (member + 1) + 12 * run + 97 * v) % n)];
       grid::Grid2D plane(grid::DataType::kFloat32, src.x(), src.y());
       auto in = src.data<float>();
       auto out = plane.data<float>();
@@ -176,8 +177,8 @@ int main(int argc, char** argv) {
   Check(forecast::EnsureCollectionIndex(*store), "the collection index");
   for (int64_t m = 0; m < p.members; ++m) {
     const std::string m_id = "/m" + std::to_string(m);
-    WriteDataSet(store.get(), source, "bench/ens", "ens/series" + m_id, 0, m, p.steps,
-                 p.variables, true);
+    WriteDataSet(store.get(), source, "bench/ens", "ens/series" + m_id, 0, m, p.steps, p.variables,
+                 true);
     WriteDataSet(store.get(), source, "bench/ens-planes", "ens/planes" + m_id, 0, m, p.steps,
                  p.variables, false);
   }

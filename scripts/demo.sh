@@ -69,7 +69,8 @@ gs extract ipsl/tos-2001 --variables tos --trajectory 'LINESTRING(-60 10, -20 40
 echo "== GRIB2: NCEP's 2 m temperature on a Lambert conformal grid, a point in lon/lat"
 gs extract ncep/nam-2t --variables 2t --point -100,40 --format csv
 echo "== a run arriving step by step: ERA5 fields (member 0) relabelled as steps 0, 6, 12 of one"
-echo "   run with ecCodes' grib_copy/grib_set; each appended as it comes, readable meanwhile"
+echo "   run with ecCodes' grib_copy/grib_set; each appended as it comes, readable meanwhile;"
+echo "   member 0 of an ensemble, so the run is the member's dataset era/2017-01-01T00Z/m00"
 rm -rf out/run-steps && mkdir -p out/run-steps
 for k in 0 1 2; do
   date=$((20170101 + k / 2)); hour=$((k % 2 * 1200))
@@ -79,9 +80,34 @@ for k in 0 1 2; do
   rm out/run-steps/pick.grib
   gs import "out/run-steps/era.t00z.f$(printf %03d $((6 * k)))" --dataset era/2017-01-01T00Z \
     --append --expected-steps 3
-  gs extract era/2017-01-01T00Z --variables t_member0 --point 10,50 --level 850 --format csv | tail -n +2
+  gs extract era/2017-01-01T00Z/m00 --variables t --point 10,50 --level 850 --format csv | tail -n +2
 done
-gs info era/2017-01-01T00Z | sed -n 2p
+gs info era/2017-01-01T00Z/m00 | sed -n 2,3p
+echo "== forecast collections (docs/collections.md): an ensemble of 8 runs x 10 members x 20 steps"
+echo "   made from ERA5's real member fields (tests/data/make_forecast_runs.py, ecCodes), and a"
+echo "   second centre's deterministic runs made the same way"
+rm -rf out/ens && mkdir -p out/ens
+/usr/bin/python3 tests/data/make_forecast_runs.py --runs 8 --members 10 --steps 20 --out out/ens/ecmf
+/usr/bin/python3 tests/data/make_forecast_runs.py --runs 4 --members 1 --steps 20 --centre kwbc \
+  --out out/ens/kwbc
+for f in out/ens/ecmf/*.grib; do
+  gs import "$f" --dataset "ecmf/$(basename "$f" .grib)" --layouts plane,series | tail -n 1
+done
+for f in out/ens/kwbc/*.grib; do
+  gs import "$f" --dataset "kwbc/$(basename "$f" .grib)" | tail -n 1
+done
+gs collections
+echo "-- the latest run's 10/50/90 % and the chance of frost at 850 hPa in Beijing, in degC"
+gs extract ecmf/ens --variables t --level 850 --point 116.4,39.9 --stat p10,p50,p90,'prob<0' \
+  --units degC --format csv | head -n 9
+echo "-- how the forecast for 2017-01-05T00Z changed over the runs (constant forecast time)"
+gs extract ecmf/ens --variables t --level 850 --point 116.4,39.9 --member 0 \
+  --valid-time 2017-01-05T00:00Z --format csv
+echo "-- two centres side by side at Beijing: the ensemble mean and the other centre's run"
+gs extract ecmf/ens --variables t --level 850 --point 116.4,39.9 --stat mean \
+  --time 2017-01-05T00:00Z/2017-01-05T12:00Z --format csv
+gs extract kwbc/fc --variables t --level 850 --point 116.4,39.9 --run all --best \
+  --time 2017-01-05T00:00Z/2017-01-05T12:00Z --format csv
 echo "== the HTTP service: OGC API-EDR queries, a quick-look map (docs/serve.md)"
 build/tools/gridstore --store out/demo-store serve --listen 127.0.0.1:0 2> out/serve.log &
 server=$!

@@ -189,6 +189,7 @@ CliApp::CliApp() : app_(std::make_unique<CLI::App>()) {
   commands_.push_back(RegisterQuery(*app_, context_));
   commands_.push_back(RegisterFetch(*app_, context_));
   commands_.push_back(RegisterExtract(*app_, context_));
+  commands_.push_back(RegisterCollections(*app_, context_));
   commands_.push_back(RegisterServe(*app_, context_));
   for (Command& c : RegisterIndex(*app_, context_)) commands_.push_back(std::move(c));
   commands_.push_back(RegisterMeta(*app_, context_));

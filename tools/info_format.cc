@@ -5,8 +5,12 @@
 #include <cstdio>
 #include <ctime>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "gridstore/forecast/collection.h"
 #include "gridstore/formats/internal/attributes_json.h"
 #include "gridstore/formats/internal/meta_json.h"
 #include "gridstore/geo/coordinates.h"
@@ -62,6 +66,36 @@ std::string Attr(const grid::Attributes& attrs, std::string_view name) {
   return it == attrs.end() ? "" : EscapeBytes(it->second.ToString());
 }
 
+// The run's reference time (attribute run_time, ms since 1970), if the dataset has one.
+std::optional<int64_t> RunTimeMs(const grid::DataSetMeta& meta) {
+  auto it = meta.attributes.find(forecast::kRunTimeAttribute);
+  if (it == meta.attributes.end() || !it->second.is_number() || it->second.size() != 1) {
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(it->second.AsDouble());
+}
+
+// A run of a forecast collection: its run time, collection and member, then each time step's
+// valid time and lead time (valid - run).
+void RunText(const grid::DataSetMeta& meta, int64_t run_ms, std::ostringstream& out) {
+  out << "run          " << forecast::FormatIsoMs(run_ms);
+  std::vector<std::string> of;
+  if (std::string c = Attr(meta.attributes, forecast::kCollectionAttribute); !c.empty()) {
+    of.push_back("collection " + c);
+  }
+  if (std::string m = Attr(meta.attributes, forecast::kMemberAttribute); !m.empty()) {
+    of.push_back("member " + m);
+  }
+  if (!of.empty()) out << " (" << Join(of, ", ") << ")";
+  out << "\n";
+  auto times = forecast::ValidTimesMs(meta);
+  if (!times.ok()) return;
+  out << "steps        " << times->size() << " (valid time, lead time)\n";
+  for (int64_t t : *times) {
+    out << "  " << forecast::FormatIsoMs(t) << "  " << forecast::FormatLead(t - run_ms) << "\n";
+  }
+}
+
 }  // namespace
 
 std::string FormatTimestampMs(int64_t ms) {
@@ -79,6 +113,7 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
   std::ostringstream out;
   out << "dataset      " << EscapeBytes(meta.id) << "\n";
   out << "status       " << StatusLine(meta) << "\n";
+  if (auto run = RunTimeMs(meta)) RunText(meta, *run, out);
   if (stored_bytes)
     out << "stored       " << HumanBytes(static_cast<double>(*stored_bytes)) << " (approximate)\n";
   out << "blocks       " << meta.layout.block_x << "x" << meta.layout.block_y << " (x by y)\n";
@@ -147,6 +182,7 @@ std::string FormatInfoText(const grid::DataSetMeta& meta, std::optional<uint64_t
 std::string FormatInfoJson(const grid::DataSetMeta& meta, std::optional<uint64_t> stored_bytes) {
   ordered_json doc;
   AddId(meta.id, &doc);
+  if (auto run = RunTimeMs(meta)) doc["run_time"] = forecast::FormatIsoMs(*run);
   ordered_json body = formats::DataSetMetaJson(meta, stored_bytes);
   for (auto it = body.begin(); it != body.end(); ++it) doc[it.key()] = std::move(it.value());
   return Dump(doc);

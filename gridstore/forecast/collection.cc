@@ -100,8 +100,8 @@ Result<std::vector<int64_t>> ValidTimesMs(const DataSetMeta& meta, std::string_v
     if (var->shape[grid::kT] == 1 && run != meta.attributes.end() && run->second.is_number()) {
       return std::vector<int64_t>{int64_t(run->second.AsDouble())};
     }
-    return Status::InvalidArgument("dataset " + Quote(meta.id) + ": variable " +
-                                   Quote(var->name) + " has no time axis with dates");
+    return Status::InvalidArgument("dataset " + Quote(meta.id) + ": variable " + Quote(var->name) +
+                                   " has no time axis with dates");
   }
   for (double v : axis.values()) {
     GRIDSTORE_ASSIGN_OR_RETURN(grid::CivilTime civil, axis.time_units()->ToCivil(v));
@@ -249,9 +249,8 @@ Result<Collection> GetCollection(grid::GridStore& store, std::string_view name) 
                           (names.empty() ? " (it has none)" : " (it has " + names + ")"));
 }
 
-Result<std::vector<std::string>> KeepNewestRuns(grid::GridStore& store,
-                                                std::string_view collection, int64_t keep_runs,
-                                                bool dry_run) {
+Result<std::vector<std::string>> KeepNewestRuns(grid::GridStore& store, std::string_view collection,
+                                                int64_t keep_runs, bool dry_run) {
   if (keep_runs < 1) {
     return Status::InvalidArgument("--keep-runs " + std::to_string(keep_runs) +
                                    ": keep at least one run");

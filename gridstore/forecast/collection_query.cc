@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <map>
 #include <set>
 #include <utility>
@@ -46,7 +47,8 @@ std::string NearestRuns(const Collection& c, int64_t ms) {
            FormatIsoMs(after->run_time_ms) + ")";
   }
   const Run* one = before != nullptr ? before : after;
-  return one == nullptr ? " (it has none)" : " (the nearest is " + FormatIsoMs(one->run_time_ms) + ")";
+  return one == nullptr ? " (it has none)"
+                        : " (the nearest is " + FormatIsoMs(one->run_time_ms) + ")";
 }
 
 // One end of "ISO/ISO": nullopt for an open end ("" or "..").
@@ -178,8 +180,8 @@ Result<std::vector<CollectionSlice>> Statistics(grid::GridStore& store,
         }
         if (x == nullptr || x->size() != first.groups[g].variables[v].values.size()) {
           return Status::FailedPrecondition(
-              "member " + std::to_string(m.member) + " (dataset " + Quote(m.dataset) +
-              ") of run " + FormatIsoMs(m.run_time_ms) + " has other axes than member " +
+              "member " + std::to_string(m.member) + " (dataset " + Quote(m.dataset) + ") of run " +
+              FormatIsoMs(m.run_time_ms) + " has other axes than member " +
               std::to_string(first.member) + " for " +
               Quote(first.groups[g].variables[v].meta.name) + ": no statistic over them");
         }
@@ -204,8 +206,8 @@ Result<std::vector<CollectionSlice>> Statistics(grid::GridStore& store,
       if (statistics[s].is_probability()) {
         grid::Attributes& a = out_var.meta.attributes;
         a["units"] = grid::AttributeValue::String("1");
-        a["long_name"] = grid::AttributeValue::String(
-            "probability of " + out_var.meta.name + " " + statistics[s].name.substr(4));
+        a["long_name"] = grid::AttributeValue::String("probability of " + out_var.meta.name + " " +
+                                                      statistics[s].name.substr(4));
         a.erase("standard_name");
       }
     }
@@ -248,8 +250,8 @@ Result<std::vector<const Run*>> SelectRuns(const Collection& c, std::string_view
     }
     if (back < 0 || back >= int64_t(complete.size())) {
       return Status::NotFound("collection " + Quote(c.name) + " has " +
-                              std::to_string(complete.size()) + " complete run(s): " +
-                              Quote(spec) + " is not one");
+                              std::to_string(complete.size()) + " complete run(s): " + Quote(spec) +
+                              " is not one");
     }
     out.push_back(complete[complete.size() - 1 - size_t(back)]);
     return out;
@@ -278,32 +280,32 @@ Result<std::vector<const Run*>> SelectRuns(const Collection& c, std::string_view
   GRIDSTORE_ASSIGN_OR_RETURN(int64_t ms, ParseIsoMs(spec, "run"));
   const Run* run = c.Find(ms);
   if (run == nullptr) {
-    return Status::NotFound("collection " + Quote(c.name) + " has no run at " +
-                            FormatIsoMs(ms) + NearestRuns(c, ms));
+    return Status::NotFound("collection " + Quote(c.name) + " has no run at " + FormatIsoMs(ms) +
+                            NearestRuns(c, ms));
   }
   out.push_back(run);
   return out;
 }
 
-Result<CollectionExtraction> ExtractCollection(grid::GridStore& store,
-                                               const CollectionRequest& request) {
-  GRIDSTORE_ASSIGN_OR_RETURN(Collection c, GetCollection(store, request.collection));
-  CollectionExtraction result;
-  result.collection = c.name;
-  const int views = int(!request.valid_time.empty()) + int(!request.lead.empty()) +
-                    int(request.best);
+namespace {
+
+// The request checked against the collection: the view, the statistics, and whether values are
+// derived (which needs them unpacked).
+Result<std::vector<Statistic>> CheckRequest(const Collection& c, const CollectionRequest& request,
+                                            RunView* view) {
+  const int views =
+      int(!request.valid_time.empty()) + int(!request.lead.empty()) + int(request.best);
   if (views > 1) {
     return Status::InvalidArgument(
         "choose one cross-run view: a valid time (constant forecast time), a lead (constant "
         "offset) or best");
   }
-  result.view = !request.valid_time.empty() ? RunView::kConstantValidTime
-                : !request.lead.empty()     ? RunView::kConstantLead
-                : request.best              ? RunView::kBest
-                                            : RunView::kRuns;
-  if (result.view != RunView::kRuns && result.view != RunView::kBest &&
-      !request.extract.time.empty()) {
-    return Status::InvalidArgument(std::string(RunViewName(result.view)) +
+  *view = !request.valid_time.empty() ? RunView::kConstantValidTime
+          : !request.lead.empty()     ? RunView::kConstantLead
+          : request.best              ? RunView::kBest
+                                      : RunView::kRuns;
+  if (*view != RunView::kRuns && *view != RunView::kBest && !request.extract.time.empty()) {
+    return Status::InvalidArgument(std::string(RunViewName(*view)) +
                                    " sets each run's time itself: ask no time with it");
   }
   std::vector<Statistic> statistics;
@@ -315,18 +317,40 @@ Result<CollectionExtraction> ExtractCollection(grid::GridStore& store,
                                      "statistics over");
     }
   }
-  const bool derives = !request.units.empty() || !statistics.empty() ||
-                       !ResolveDerived(*c.runs.front().members.front().meta,
-                                       request.extract.variables)
-                            .empty();
+  const bool derives =
+      !request.units.empty() || !statistics.empty() ||
+      !ResolveDerived(*c.runs.front().members.front().meta, request.extract.variables).empty();
   if (derives && !request.extract.unpack) {
     return Status::InvalidArgument(
         "statistics, derived quantities and units need unpacked values (leave out --no-unpack)");
   }
-  const std::string runs_spec =
-      request.runs.empty() ? (result.view == RunView::kRuns ? "latest" : "all") : request.runs;
-  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const Run*> runs, SelectRuns(c, runs_spec));
+  return statistics;
+}
 
+// Best: each valid time (narrowed by `time`) from the newest run that covers it; `add` takes a
+// run and its times.
+Status AddBest(const std::vector<const Run*>& runs,
+               const std::map<const Run*, std::vector<int64_t>>& available, std::string_view time,
+               const std::function<Status(const Run*, std::string)>& add) {
+  GRIDSTORE_ASSIGN_OR_RETURN(auto keep, TimeFilter(time));
+  std::map<int64_t, const Run*> newest;  // valid time -> the newest run covering it
+  for (const Run* run : runs) {
+    for (int64_t t : available.at(run)) {
+      if (keep(t)) newest[t] = run;
+    }
+  }
+  std::map<const Run*, std::vector<int64_t>> times_of;
+  for (const auto& [t, run] : newest) times_of[run].push_back(t);
+  for (const Run* run : runs) {
+    auto it = times_of.find(run);
+    if (it != times_of.end()) GRIDSTORE_RETURN_IF_ERROR(add(run, IsoList(it->second)));
+  }
+  return Status::OK();
+}
+
+// What each selected run contributes to the view: its valid times and members.
+Result<std::vector<RunRead>> PlanReads(const Collection& c, const CollectionRequest& request,
+                                       RunView view, const std::vector<const Run*>& runs) {
   // The variable whose valid times the views follow: the first asked (a derived one's u).
   std::string time_variable;
   if (!request.extract.variables.empty()) {
@@ -351,7 +375,7 @@ Result<CollectionExtraction> ExtractCollection(grid::GridStore& store,
     reads.push_back(std::move(read));
     return Status::OK();
   };
-  switch (result.view) {
+  switch (view) {
     case RunView::kRuns:
       for (const Run* run : runs) GRIDSTORE_RETURN_IF_ERROR(add(run, request.extract.time));
       break;
@@ -389,47 +413,23 @@ Result<CollectionExtraction> ExtractCollection(grid::GridStore& store,
       }
       break;
     }
-    case RunView::kBest: {
-      GRIDSTORE_ASSIGN_OR_RETURN(auto keep, TimeFilter(request.extract.time));
-      std::map<int64_t, const Run*> newest;  // valid time -> the newest run covering it
-      for (const Run* run : runs) {
-        for (int64_t t : available[run]) {
-          if (keep(t)) newest[t] = run;
-        }
-      }
-      std::map<const Run*, std::vector<int64_t>> times_of;
-      for (const auto& [t, run] : newest) times_of[run].push_back(t);
-      for (const Run* run : runs) {
-        auto it = times_of.find(run);
-        if (it != times_of.end()) GRIDSTORE_RETURN_IF_ERROR(add(run, IsoList(it->second)));
-      }
+    case RunView::kBest:
+      GRIDSTORE_RETURN_IF_ERROR(AddBest(runs, available, request.extract.time, add));
       if (reads.empty()) {
         return Status::OutOfRange("no run of collection " + Quote(c.name) +
                                   " has a valid time in " + Quote(request.extract.time));
       }
       break;
-    }
   }
-  if (!statistics.empty()) {
-    for (const RunRead& read : reads) {
-      if (read.members.size() < 2) {
-        return Status::InvalidArgument(
-            "a statistic over " + std::to_string(read.members.size()) + " member of run " +
-            FormatIsoMs(read.run->run_time_ms) + ": choose at least two members");
-      }
-    }
-  }
-  for (const Run* run : runs) {
-    if (std::none_of(reads.begin(), reads.end(), [&](const RunRead& r) { return r.run == run; })) {
-      result.notes.push_back("run " + FormatIsoMs(run->run_time_ms) + ": not in the " +
-                             std::string(RunViewName(result.view)) + " view");
-    }
-  }
+  return reads;
+}
 
-  result.has_statistics = !statistics.empty();
-  result.has_members = statistics.empty() && c.has_members();
-  // Every (run, member) dataset read at once on the store's threads: a meteogram of 51 members
-  // is 51 small reads, each mostly planning and decoding on one core.
+// Reads every (run, member) of `reads` at once on the store's threads (a meteogram of 51 members
+// is 51 small reads, each mostly planning and decoding on one core), then makes the slices:
+// the members', or the statistics over them per run.
+Status ReadSlices(grid::GridStore& store, const CollectionRequest& request,
+                  const std::vector<Statistic>& statistics, const std::vector<RunRead>& reads,
+                  CollectionExtraction* result) {
   struct Task {
     const RunRead* read;
     const RunMember* member;
@@ -450,8 +450,8 @@ Result<CollectionExtraction> ExtractCollection(grid::GridStore& store,
       const size_t i = next++;
       if (!got[i].ok()) return got[i].status();
       for (const std::string& note : notes[i]) {
-        if (std::find(result.notes.begin(), result.notes.end(), note) == result.notes.end()) {
-          result.notes.push_back(note);
+        if (std::find(result->notes.begin(), result->notes.end(), note) == result->notes.end()) {
+          result->notes.push_back(note);
         }
       }
       CollectionSlice slice;
@@ -462,13 +462,48 @@ Result<CollectionExtraction> ExtractCollection(grid::GridStore& store,
       members.push_back(std::move(slice));
     }
     if (statistics.empty()) {
-      for (CollectionSlice& s : members) result.slices.push_back(std::move(s));
+      for (CollectionSlice& s : members) result->slices.push_back(std::move(s));
     } else {
       GRIDSTORE_ASSIGN_OR_RETURN(std::vector<CollectionSlice> stats,
                                  Statistics(store, statistics, members));
-      for (CollectionSlice& s : stats) result.slices.push_back(std::move(s));
+      for (CollectionSlice& s : stats) result->slices.push_back(std::move(s));
     }
   }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<CollectionExtraction> ExtractCollection(grid::GridStore& store,
+                                               const CollectionRequest& request) {
+  GRIDSTORE_ASSIGN_OR_RETURN(Collection c, GetCollection(store, request.collection));
+  CollectionExtraction result;
+  result.collection = c.name;
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<Statistic> statistics,
+                             CheckRequest(c, request, &result.view));
+  const std::string runs_spec =
+      request.runs.empty() ? (result.view == RunView::kRuns ? "latest" : "all") : request.runs;
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<const Run*> runs, SelectRuns(c, runs_spec));
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<RunRead> reads, PlanReads(c, request, result.view, runs));
+  if (!statistics.empty()) {
+    for (const RunRead& read : reads) {
+      if (read.members.size() < 2) {
+        return Status::InvalidArgument("a statistic over " + std::to_string(read.members.size()) +
+                                       " member of run " + FormatIsoMs(read.run->run_time_ms) +
+                                       ": choose at least two members");
+      }
+    }
+  }
+  for (const Run* run : runs) {
+    if (std::none_of(reads.begin(), reads.end(), [&](const RunRead& r) { return r.run == run; })) {
+      result.notes.push_back("run " + FormatIsoMs(run->run_time_ms) + ": not in the " +
+                             std::string(RunViewName(result.view)) + " view");
+    }
+  }
+
+  result.has_statistics = !statistics.empty();
+  result.has_members = statistics.empty() && c.has_members();
+  GRIDSTORE_RETURN_IF_ERROR(ReadSlices(store, request, statistics, reads, &result));
   return result;
 }
 

@@ -11,7 +11,6 @@
 #include <set>
 
 #include "gridstore/grid/derived_cache.h"
-
 #include "gridstore/util/internal/strings.h"
 
 namespace gridstore::forecast {
@@ -69,8 +68,9 @@ Units& TheUnits() {
     ut_set_error_message_handler(ut_ignore);
     u->system = ut_read_xml(nullptr);
     if (u->system == nullptr) {
-      u->error = "udunits2 cannot read its unit database (install libudunits2-data, or set "
-                 "UDUNITS2_XML_PATH)";
+      u->error =
+          "udunits2 cannot read its unit database (install libudunits2-data, or set "
+          "UDUNITS2_XML_PATH)";
     }
     return u;
   }();
@@ -107,7 +107,7 @@ Result<ConverterPtr> Converter(Units& units, std::string_view from, std::string_
   return ConverterPtr(ut_get_converter(a.get(), b.get()));
 }
 
-constexpr const char* kDroppedOnConversion[] = {"valid_min", "valid_max", "valid_range",
+constexpr const char* kDroppedOnConversion[] = {"valid_min",    "valid_max",    "valid_range",
                                                 "actual_range", "scale_factor", "add_offset"};
 
 }  // namespace
@@ -250,8 +250,8 @@ Status ConvertUnits(std::string_view units, std::span<grid::Extraction> results)
   for (grid::Extraction& r : results) {
     for (grid::Extraction::Variable& var : r.variables) {
       const std::string from = grid::StringAttribute(var.meta.attributes, "units");
-      seen += (seen.empty() ? "" : ", ") + var.meta.name + " (" + (from.empty() ? "no units" : from) +
-              ")";
+      seen += (seen.empty() ? "" : ", ") + var.meta.name + " (" +
+              (from.empty() ? "no units" : from) + ")";
       if (from.empty()) continue;
       for (size_t t = 0; t < targets.size(); ++t) {
         GRIDSTORE_ASSIGN_OR_RETURN(ConverterPtr c, Converter(u, from, targets[t]));
@@ -343,8 +343,7 @@ Result<std::vector<grid::Extraction>> ExtractDerived(grid::GridStore& store,
                                                      std::string_view units,
                                                      std::vector<std::string>* left_out) {
   if ((!units.empty() || !ResolveDerived(*meta, request.variables).empty()) && !request.unpack) {
-    return Status::InvalidArgument(
-        "derived quantities and units need unpacked values (not --raw)");
+    return Status::InvalidArgument("derived quantities and units need unpacked values (not --raw)");
   }
   std::vector<grid::Extraction> out;
   for (const VariableGroup& group : GroupVariables(store, *meta, request.variables)) {

@@ -28,8 +28,8 @@
 namespace gridstore::forecast {
 
 struct WindPair {
-  std::string u, v;                // the components, as stored
-  std::string speed, direction;    // the derived names
+  std::string u, v;              // the components, as stored
+  std::string speed, direction;  // the derived names
 };
 
 // The u/v pairs of `meta` (both components present, on the same shape), in meta order.

@@ -111,7 +111,8 @@ std::vector<std::vector<double>> ComputeStatistics(
           break;
         case Statistic::Kind::kSpread: {
           double ss = 0;
-          for (size_t k = 0; k < m; ++k) ss += ((*members[k])[i] - mean) * ((*members[k])[i] - mean);
+          for (size_t k = 0; k < m; ++k)
+            ss += ((*members[k])[i] - mean) * ((*members[k])[i] - mean);
           r = std::sqrt(ss / double(m));
           break;
         }

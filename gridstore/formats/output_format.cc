@@ -4,8 +4,10 @@
 #include <array>
 #include <utility>
 
+#include "gridstore/formats/collection_formats.h"
 #include "gridstore/formats/fetch_formats.h"
 #include "gridstore/formats/netcdf/internal/netcdf_output.h"
+#include "gridstore/formats/netcdf/netcdf_collection_writer.h"
 #include "gridstore/formats/netcdf/netcdf_extraction_writer.h"
 #include "gridstore/util/internal/strings.h"
 
@@ -74,6 +76,26 @@ Status WriteExtractions(std::span<const grid::Extraction> results, OutputFormat 
     case OutputFormat::kNetCdf: {
       const grid::Extraction& first = results.front();
       GRIDSTORE_ASSIGN_OR_RETURN(std::string bytes, NetCdfExtractionBytes(*first.meta, first));
+      return WriteBytes(bytes, out);
+    }
+    case OutputFormat::kNpy:
+      break;
+  }
+  return Refuse(format, "extractions");
+}
+
+Status WriteCollection(const forecast::CollectionExtraction& result, OutputFormat format,
+                       std::ostream& out, const OutputOptions& options) {
+  if (result.slices.empty()) return Status::InvalidArgument("no slice of the collection to write");
+  switch (format) {
+    case OutputFormat::kCoverageJson:
+      return WriteCollectionCoverageJson(result, out, options.layout);
+    case OutputFormat::kCsv:
+      return WriteCollectionCsv(result, out);
+    case OutputFormat::kJson:
+      return WriteCollectionJson(result, out);
+    case OutputFormat::kNetCdf: {
+      GRIDSTORE_ASSIGN_OR_RETURN(std::string bytes, NetCdfCollectionBytes(result));
       return WriteBytes(bytes, out);
     }
     case OutputFormat::kNpy:

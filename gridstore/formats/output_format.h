@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "gridstore/forecast/collection_query.h"
 #include "gridstore/formats/extraction_formats.h"
 #include "gridstore/geo/extract.h"
 #include "gridstore/model/grid.h"
@@ -51,6 +52,15 @@ struct OutputOptions {
 // InvalidArgument. Write failures: Unavailable.
 Status WriteExtractions(std::span<const grid::Extraction> results, OutputFormat format,
                         std::ostream& out, const OutputOptions& options = {});
+
+// Writes a collection's answer (forecast/collection_query.h): the slices' run, member and
+// statistic become axes beside time, level and the feature (docs/collections.md, "Output"):
+// CSV and JSON in long format, one row per value with `run` (ISO), `member` or `stat` columns
+// beside time and level; NetCDF with `run` and `member` or `stat` dimensions (the valid times
+// as time(run, time)); CoverageJSON a CoverageCollection whose coverages carry `run` and
+// `member`/`stat` as extra domain axes. npy: InvalidArgument. Write failures: Unavailable.
+Status WriteCollection(const forecast::CollectionExtraction& result, OutputFormat format,
+                       std::ostream& out, const OutputOptions& options = {});
 
 // Writes `data`, fetched from the dataset `meta` describes, to `out`: npy holds one variable
 // (InvalidArgument for more), CSV and JSON at most kMaxTextValues values. CoverageJSON:

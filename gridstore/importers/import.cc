@@ -4,8 +4,12 @@
 // planner (netcdf/, grib/), once; the run writes what was planned, then the series layout.
 #include "gridstore/importers/import.h"
 
+#include <algorithm>
+#include <cmath>
+#include <set>
 #include <utility>
 
+#include "gridstore/forecast/collection.h"
 #include "gridstore/model/names.h"
 #include "gridstore/util/internal/strings.h"
 
@@ -37,6 +41,78 @@ Result<FileFormat> FormatOf(const std::vector<std::string>& files) {
     }
   }
   return FileFormat::kGrib;
+}
+
+// --collection and --run folded into the attributes (which the formats' planners apply last, so
+// that they win over what the files say), and the collection attributes given checked: run_time
+// as ISO text becomes ms since 1970 (int64), the collection is a string, a member an integer.
+Result<grid::Attributes> ForecastAttributes(const ImportOptions& o) {
+  grid::Attributes attributes = o.attributes;
+  const std::string collection(forecast::kCollectionAttribute);
+  const std::string run_time(forecast::kRunTimeAttribute);
+  const std::string member(forecast::kMemberAttribute);
+  if (auto it = attributes.find(run_time); it != attributes.end()) {
+    const grid::AttributeValue& v = it->second;
+    if (v.is_string()) {
+      GRIDSTORE_ASSIGN_OR_RETURN(int64_t ms,
+                                 forecast::ParseIsoMs(v.string_value(), "--attr run_time"));
+      it->second = grid::AttributeValue::Int64(ms);
+    } else if (!v.is_number() || v.size() != 1 || v.AsDouble() != std::floor(v.AsDouble())) {
+      return Status::InvalidArgument(
+          "--attr run_time=" + v.ToString() +
+          ": give an ISO 8601 time (2017-01-01T00:00Z) or ms since 1970");
+    } else {
+      it->second = grid::AttributeValue::Int64(static_cast<int64_t>(v.AsDouble()));
+    }
+  }
+  if (auto it = attributes.find(member); it != attributes.end()) {
+    const grid::AttributeValue& v = it->second;
+    if (!v.is_number() || v.size() != 1 || v.AsDouble() != std::floor(v.AsDouble())) {
+      return Status::InvalidArgument("--attr member=" + v.ToString() +
+                                     ": an ensemble member is an integer");
+    }
+    it->second = grid::AttributeValue::Int64(static_cast<int64_t>(v.AsDouble()));
+  }
+  if (auto it = attributes.find(collection); it != attributes.end()) {
+    if (!it->second.is_string() || it->second.string_value().empty()) {
+      return Status::InvalidArgument("--attr collection=" + it->second.ToString() +
+                                     ": a collection is a name such as ecmf/ens");
+    }
+  }
+  // A flag and --attr of the same attribute: one value, or a mistake.
+  auto set = [&](const std::string& name, grid::AttributeValue value,
+                 const std::string& flag) -> Status {
+    auto it = attributes.find(name);
+    if (it != attributes.end() && !(it->second == value)) {
+      return Status::InvalidArgument(flag + " and --attr " + name + "=" + it->second.ToString() +
+                                     " disagree: give it once");
+    }
+    attributes[name] = std::move(value);
+    return Status::OK();
+  };
+  if (!o.collection.empty()) {
+    GRIDSTORE_RETURN_IF_ERROR(set(collection, grid::AttributeValue::String(o.collection),
+                                  "--collection " + Quote(o.collection)));
+  }
+  if (!o.run_time.empty()) {
+    GRIDSTORE_ASSIGN_OR_RETURN(int64_t ms, forecast::ParseIsoMs(o.run_time, "--run"));
+    GRIDSTORE_RETURN_IF_ERROR(
+        set(run_time, grid::AttributeValue::Int64(ms), "--run " + Quote(o.run_time)));
+  }
+  return attributes;
+}
+
+// A dataset in a collection must say its run: ListCollections leaves it out otherwise.
+Status CheckRunTime(const grid::DataSetMeta& meta, const std::string& file) {
+  auto collection = meta.attributes.find(forecast::kCollectionAttribute);
+  if (collection == meta.attributes.end()) return Status::OK();
+  if (meta.attributes.count(forecast::kRunTimeAttribute) == 0) {
+    return Status::InvalidArgument(
+        Quote(file) + " has no run time (no forecast_reference_time), but dataset " +
+        Quote(meta.id) + " is to be in collection " + Quote(collection->second.ToString()) +
+        ": give the run's reference time with --run ISO");
+  }
+  return Status::OK();
 }
 
 Result<GribImportOptions> GribOptions(const std::string& file, const ImportOptions& o) {
@@ -105,13 +181,17 @@ Result<std::shared_ptr<const PlannedImport>> PlanImport(const std::vector<std::s
   auto plan = std::make_shared<PlannedImport>();
   plan->files = files;
   plan->options = options;
+  GRIDSTORE_ASSIGN_OR_RETURN(plan->options.attributes, ForecastAttributes(options));
   GRIDSTORE_ASSIGN_OR_RETURN(plan->format, FormatOf(files));
   if (plan->format == FileFormat::kGrib) {
-    GRIDSTORE_ASSIGN_OR_RETURN(GribImportOptions grib, GribOptions(files[0], options));
+    GRIDSTORE_ASSIGN_OR_RETURN(GribImportOptions grib, GribOptions(files[0], plan->options));
     GRIDSTORE_ASSIGN_OR_RETURN(plan->grib, PlanGribImport(files, grib));
   } else {
-    GRIDSTORE_ASSIGN_OR_RETURN(NetCdfImportOptions netcdf, NetCdfOptions(files[0], options));
+    GRIDSTORE_ASSIGN_OR_RETURN(NetCdfImportOptions netcdf, NetCdfOptions(files[0], plan->options));
     GRIDSTORE_ASSIGN_OR_RETURN(plan->netcdf, PlanNetCdfImport(files, netcdf));
+  }
+  for (const grid::DataSetMeta* meta : PlannedDataSetMetas(*plan)) {
+    GRIDSTORE_RETURN_IF_ERROR(CheckRunTime(*meta, files[0]));
   }
   return std::shared_ptr<const PlannedImport>(std::move(plan));
 }
@@ -122,15 +202,135 @@ const grid::DataSetMeta& PlannedDataSetMeta(const PlannedImport& plan) {
   return plan.format == FileFormat::kGrib ? PlannedMeta(*plan.grib) : PlannedMeta(*plan.netcdf);
 }
 
+std::vector<const grid::DataSetMeta*> PlannedDataSetMetas(const PlannedImport& plan) {
+  return plan.format == FileFormat::kGrib ? PlannedMetas(*plan.grib) : PlannedMetas(*plan.netcdf);
+}
+
 const std::vector<std::string>& PlannedFiles(const PlannedImport& plan) { return plan.files; }
+
+namespace {
+
+// The horizontal grid of a dataset, as its first variable has it: rows and columns, the
+// coordinates over its horizontal dimensions only (1-D latitude and longitude, 2-D ones, a cell
+// axis's), by name, and its grid mapping.
+struct HorizontalGrid {
+  int64_t rows = 0, columns = 0;
+  std::vector<const grid::Coordinate*> coordinates;
+  const grid::Coordinate* mapping = nullptr;
+};
+
+HorizontalGrid HorizontalOf(const grid::DataSetMeta& meta) {
+  HorizontalGrid h;
+  if (meta.variables.empty()) return h;
+  const grid::VariableMeta& v = meta.variables.front();
+  h.rows = v.shape[grid::kX];
+  h.columns = v.shape[grid::kY];
+  const std::string& x = v.dimension_names[grid::kX];
+  const std::string& y = v.dimension_names[grid::kY];
+  for (const grid::Coordinate& c : meta.coordinates) {
+    if (c.dimensions.empty()) continue;
+    if (std::all_of(c.dimensions.begin(), c.dimensions.end(),
+                    [&](const std::string& d) { return !d.empty() && (d == x || d == y); })) {
+      h.coordinates.push_back(&c);
+    }
+  }
+  std::sort(h.coordinates.begin(), h.coordinates.end(),
+            [](const grid::Coordinate* a, const grid::Coordinate* b) { return a->name < b->name; });
+  const std::string mapping = grid::StringAttribute(v.attributes, "grid_mapping");
+  if (!mapping.empty()) h.mapping = meta.FindCoordinate(mapping);
+  return h;
+}
+
+// How grid `a` differs from `b` of the same size ("" if it does not).
+std::string GridDifference(const HorizontalGrid& a, const HorizontalGrid& b) {
+  std::vector<std::string> names_a, names_b;
+  for (const grid::Coordinate* c : a.coordinates) names_a.push_back(c->name);
+  for (const grid::Coordinate* c : b.coordinates) names_b.push_back(c->name);
+  if (names_a != names_b) {
+    return "its coordinates are " + Join(names_a, ", ", Quote) + ", not " +
+           Join(names_b, ", ", Quote);
+  }
+  for (size_t i = 0; i < a.coordinates.size(); ++i) {
+    const grid::Coordinate& ca = *a.coordinates[i];
+    const grid::Coordinate& cb = *b.coordinates[i];
+    if (ca.dimensions != cb.dimensions || ca.shape != cb.shape || ca.values != cb.values) {
+      return "coordinate " + Quote(ca.name) + " differs";
+    }
+  }
+  if ((a.mapping == nullptr) != (b.mapping == nullptr) ||
+      (a.mapping != nullptr && a.mapping->attributes != b.mapping->attributes)) {
+    return "its grid mapping differs";
+  }
+  return "";
+}
+
+std::string RunText(const grid::DataSetMeta& meta) {
+  auto it = meta.attributes.find(forecast::kRunTimeAttribute);
+  if (it == meta.attributes.end() || !it->second.is_number()) return "(no run time)";
+  return forecast::FormatIsoMs(static_cast<int64_t>(it->second.AsDouble()));
+}
+
+// The collection's runs share one horizontal grid: the planned datasets are compared with one
+// other dataset of the collection (not one this import writes).
+Status CheckCollectionGrid(grid::GridStore& store, const std::string& collection,
+                           const std::vector<const grid::DataSetMeta*>& metas) {
+  std::set<std::string> ours;
+  for (const grid::DataSetMeta* meta : metas) ours.insert(meta->id);
+  grid::QueryParams params;
+  params.limit = static_cast<int64_t>(ours.size()) + 1;
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      grid::QueryResult found,
+      store.QueryDataSets(
+          forecast::kCollectionIndex,
+          grid::QueryBuilder::Equal(std::string(forecast::kCollectionAttribute), collection),
+          params));
+  const grid::DataSetMeta* other = nullptr;
+  for (const grid::DataSetMeta& meta : found.metas) {
+    if (!ours.count(meta.id)) {
+      other = &meta;
+      break;
+    }
+  }
+  if (other == nullptr) return Status::OK();
+  const grid::DataSetMeta& mine = *metas.front();
+  const HorizontalGrid a = HorizontalOf(mine), b = HorizontalOf(*other);
+  const std::string size_a = std::to_string(a.columns) + "x" + std::to_string(a.rows);
+  const std::string size_b = std::to_string(b.columns) + "x" + std::to_string(b.rows);
+  const std::string run = "run " + RunText(mine) + " of collection " + Quote(collection);
+  const std::string theirs =
+      "the collection's run " + RunText(*other) + " (dataset " + Quote(other->id) + ")";
+  const std::string hint =
+      ": the runs of a collection share one grid (import it into another collection with "
+      "--collection)";
+  if (a.rows != b.rows || a.columns != b.columns) {
+    return Status::FailedPrecondition(run + " is on a " + size_a + " grid; " + theirs + " is on " +
+                                      size_b + hint);
+  }
+  const std::string why = GridDifference(a, b);
+  if (!why.empty()) {
+    return Status::FailedPrecondition(run + " is on another " + size_a + " grid than " + theirs +
+                                      " (" + why + ")" + hint);
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 Result<ImportSummary> RunImport(grid::GridStore* store, const PlannedImport& plan,
                                 const std::function<void(const ImportProgress&)>& on_progress,
                                 SeriesOutcome* series,
                                 const std::function<void(int64_t, int64_t)>& on_series_progress) {
+  const std::vector<const grid::DataSetMeta*> metas = PlannedDataSetMetas(plan);
+  auto collection = metas.front()->attributes.find(forecast::kCollectionAttribute);
+  if (collection != metas.front()->attributes.end() && collection->second.is_string()) {
+    GRIDSTORE_RETURN_IF_ERROR(forecast::EnsureCollectionIndex(*store));
+    GRIDSTORE_RETURN_IF_ERROR(
+        CheckCollectionGrid(*store, collection->second.string_value(), metas));
+  }
   Result<ImportSummary> summary = plan.format == FileFormat::kGrib
                                       ? RunGribImport(store, *plan.grib, on_progress)
                                       : RunNetCdfImport(store, *plan.netcdf, on_progress);
+  if (summary.ok() && summary->datasets.empty()) summary->datasets = {summary->dataset_id};
   if (!summary.ok() || !plan.options.series) return summary;
   // Settled first: the series layout is written from the planes, and a failure there must not
   // cost the import.
@@ -144,14 +344,22 @@ Result<ImportSummary> RunImport(grid::GridStore* store, const PlannedImport& pla
   } else {
     grid::RelayoutOptions relayout;
     relayout.on_progress = on_series_progress;
-    Result<grid::RelayoutReport> report =
-        store->AddSeriesLayout(summary->dataset_id, *plan.options.series, relayout);
-    if (report.ok()) {
-      outcome.report = *report;
+    for (const std::string& id : summary->datasets) {
+      Result<grid::RelayoutReport> report =
+          store->AddSeriesLayout(id, *plan.options.series, relayout);
+      if (!report.ok()) {
+        outcome.status = report.status();
+        break;
+      }
+      outcome.report.blocks_written += report->blocks_written;
+      outcome.report.blocks_resumed += report->blocks_resumed;
+      outcome.report.raw_bytes += report->raw_bytes;
+      outcome.report.stored_bytes += report->stored_bytes;
+      outcome.report.already_ready = report->already_ready;
+    }
+    if (outcome.status.ok()) {
       outcome.added = true;
       outcome.status = store->Flush();
-    } else {
-      outcome.status = report.status();
     }
   }
   if (series != nullptr) *series = std::move(outcome);

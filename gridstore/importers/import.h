@@ -31,7 +31,14 @@ const char* FileFormatName(FileFormat format);  // "NetCDF", "GRIB"
 struct ImportOptions {
   std::string dataset_id;  // required
   // Both formats: extra dataset attributes (they win over the files'), block layout, replace.
+  // `run_time` given as a string is an ISO 8601 time, stored as ms since 1970 (int64).
   grid::Attributes attributes;
+  // Both formats: the forecast collection (docs/collections.md) and the run's reference time
+  // (ISO 8601), instead of those the files say (GRIB: centre and dataType, dataDate/dataTime;
+  // NetCDF: forecast_reference_time, and no collection unless given). Empty: from the files.
+  // The same attribute in `attributes` with another value is InvalidArgument.
+  std::string collection;
+  std::string run_time;
   grid::BlockLayout layout = {.frame_rows = kDefaultImportFrameRows};
   bool overwrite = false;
   // NetCDF only (InvalidArgument naming the GRIB file otherwise): variables to import (empty:
@@ -59,8 +66,12 @@ Result<std::shared_ptr<const PlannedImport>> PlanImport(const std::vector<std::s
                                                         const ImportOptions& options);
 
 FileFormat PlannedFormat(const PlannedImport& plan);
-// The dataset's meta as the import will create it (before append merges it into a run).
+// The dataset's meta as the import will create it (before append merges it into a run); the
+// first member's for an ensemble.
 const grid::DataSetMeta& PlannedDataSetMeta(const PlannedImport& plan);
+// Every dataset's meta: one per member of an ensemble (ids "<id>/m00"...), else one. Valid
+// while `plan` lives.
+std::vector<const grid::DataSetMeta*> PlannedDataSetMetas(const PlannedImport& plan);
 const std::vector<std::string>& PlannedFiles(const PlannedImport& plan);
 
 // What RunImport did after the import itself: the series layout's report, or why it was not
@@ -73,9 +84,12 @@ struct SeriesOutcome {
 };
 
 // Writes the plan into `store`: whole or absent, as ImportNetCdfFiles and RunGribImport say;
-// then, asked for and the run complete, settles the store and adds the series layout (*series,
-// may be null, says what happened; its failure is there, not in the result). `on_progress` may
-// be empty; `on_series_progress` (done, total blocks) too.
+// then, asked for and the run complete, settles the store and adds the series layout to every
+// dataset written (*series, may be null, says what happened, the reports summed; its failure is
+// there, not in the result). `on_progress` may be empty; `on_series_progress` (done, total
+// blocks) too. A dataset in a forecast collection (attribute `collection`): the store gets the
+// collection index (forecast::EnsureCollectionIndex) first, and FailedPrecondition naming both
+// runs refuses a run on another horizontal grid than the collection's other datasets.
 Result<ImportSummary> RunImport(
     grid::GridStore* store, const PlannedImport& plan,
     const std::function<void(const ImportProgress&)>& on_progress, SeriesOutcome* series = nullptr,

@@ -137,7 +137,7 @@ Result<std::string> LevelSpec(std::string_view z) {
   return spec;
 }
 
-Result<OutputFormat> ParseFormat(const std::string* f) {
+Result<OutputFormat> ParseFormat(const std::string* f, bool json) {
   if (f == nullptr) return OutputFormat::kCoverageJson;
   const std::string v = Lower(Trim(*f));
   if (v == "coveragejson" || v == "covjson" || v == "application/prs.coverage+json") {
@@ -145,7 +145,9 @@ Result<OutputFormat> ParseFormat(const std::string* f) {
   }
   if (v == "netcdf" || v == "nc" || v == "application/x-netcdf") return OutputFormat::kNetCdf;
   if (v == "csv" || v == "text/csv") return OutputFormat::kCsv;
-  return Status::InvalidArgument("f " + Quote(*f) + " is not CoverageJSON, NetCDF or CSV");
+  if (json && (v == "json" || v == "application/json")) return OutputFormat::kJson;
+  return Status::InvalidArgument("f " + Quote(*f) + " is not CoverageJSON, NetCDF" +
+                                 (json ? ", CSV or JSON" : " or CSV"));
 }
 
 Status CheckCrs(const std::string* crs) {
@@ -251,6 +253,7 @@ const char* EdrFormatName(OutputFormat format) {
     case OutputFormat::kCsv:
       return "CSV";
     case OutputFormat::kJson:
+      return "JSON";  // forecast collections only
     case OutputFormat::kNpy:
       break;  // not served
   }
@@ -280,8 +283,10 @@ Result<double> DistanceKm(std::string_view value, std::string_view units, std::s
 }
 
 Result<EdrQuery> ParseEdrQuery(EdrQueryType type, const QueryParameters& parameters,
-                               const std::vector<std::string>& variables) {
-  const auto allowed = Allowed(type);
+                               const std::vector<std::string>& variables,
+                               const EdrQueryExtensions& extensions) {
+  auto allowed = Allowed(type);
+  allowed.insert(extensions.parameters.begin(), extensions.parameters.end());
   for (const auto& [name, value] : parameters) {
     if (!allowed.contains(name)) {
       return Status::InvalidArgument("the " + std::string(EdrQueryTypeName(type)) +
@@ -291,7 +296,7 @@ Result<EdrQuery> ParseEdrQuery(EdrQueryType type, const QueryParameters& paramet
   }
   EdrQuery q;
   GRIDSTORE_RETURN_IF_ERROR(CheckCrs(Find(parameters, "crs")));
-  GRIDSTORE_ASSIGN_OR_RETURN(q.format, ParseFormat(Find(parameters, "f")));
+  GRIDSTORE_ASSIGN_OR_RETURN(q.format, ParseFormat(Find(parameters, "f"), extensions.json));
   GRIDSTORE_RETURN_IF_ERROR(ParseFeature(type, parameters, &q.request));
   if (const std::string* names = Find(parameters, "parameter-name")) {
     for (const std::string& name : SplitList(*names, ',')) {

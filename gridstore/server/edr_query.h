@@ -31,7 +31,8 @@ std::optional<EdrQueryType> EdrQueryTypeFromName(std::string_view name);
 
 // The result formats (formats/output_format.h), of which EDR serves CoverageJSON, NetCDF and CSV.
 using formats::OutputFormat;
-// The names collections advertise ("CoverageJSON", "NetCDF", "CSV").
+// The names collections advertise ("CoverageJSON", "NetCDF", "CSV"; forecast collections also
+// "JSON").
 const char* EdrFormatName(OutputFormat format);
 
 struct EdrQuery {
@@ -41,12 +42,21 @@ struct EdrQuery {
 
 using QueryParameters = std::map<std::string, std::string, std::less<>>;
 
+// What a resource adds to the EDR parameters (a forecast collection's run, member, stat...):
+// names its endpoint reads itself, accepted here (and listed in the error for an unknown one)
+// but otherwise ignored, and whether `f` may be JSON (OutputFormat::kJson).
+struct EdrQueryExtensions {
+  std::vector<std::string> parameters;
+  bool json = false;
+};
+
 // `parameters` of a query of `type` on a dataset whose data variables are `variables` (named in
 // errors). A missing parameter-name leaves the request's variables empty: every variable, each
 // group on its own axes (grid::ExtractEvery). `f` accepts the advertised names and
-// covjson / nc / csv, in any case.
+// covjson / nc / csv (and json / application/json with extensions.json), in any case.
 Result<EdrQuery> ParseEdrQuery(EdrQueryType type, const QueryParameters& parameters,
-                               const std::vector<std::string>& variables);
+                               const std::vector<std::string>& variables,
+                               const EdrQueryExtensions& extensions = {});
 
 // Distances: a number in `units` (km, m, mi, nmi; the EDR within-units / width-units) in km.
 Result<double> DistanceKm(std::string_view value, std::string_view units, std::string_view what);

@@ -47,10 +47,19 @@ HttpResponse ViewerEndpoint(const RequestTarget& target) {
   return ErrorResponse(404, "NotFound", "the viewer has no file " + Quote(name));
 }
 
-HttpResponse CollectionsRoute(const EndpointContext& context, const RequestTarget& target) {
+HttpResponse CollectionsRouteAsSent(const EndpointContext& context, const RequestTarget& target) {
   const auto& path = target.path;
   if (path.size() == 1) return CatalogEndpoint(context, target);
   if (path.size() == 2) return CollectionEndpoint(context, path[1], target);
+  if (path[2] == "instances") {
+    // A forecast collection's runs (a dataset has none).
+    if (CollectionMeta(context, path[1]).ok()) {
+      return ErrorResponse(
+          404, "NotFound",
+          "dataset " + Quote(path[1]) + " has no instances: only forecast collections have runs");
+    }
+    return InstancesEndpoint(context, path[1], target);
+  }
   if (path.size() == 3) {
     if (path[2] == "map.png") return MapEndpoint(context, path[1], target);
     if (auto type = EdrQueryTypeFromName(path[2])) {
@@ -62,7 +71,28 @@ HttpResponse CollectionsRoute(const EndpointContext& context, const RequestTarge
                              "corridor (and map.png)");
   }
   return ErrorResponse(404, "NotFound",
-                       "no such resource (a dataset id containing '/' is written %2F)");
+                       "no such resource (a dataset or collection id containing '/' is written "
+                       "%2F)");
+}
+
+// /collections/..., with an id whose '/' was not written %2F taken as meant: a 404 of the path as
+// sent is retried with the longest run of segments after /collections that names a served
+// dataset or forecast collection as the id (/collections/ecmf/ens/position is
+// /collections/ecmf%2Fens/position). Only a 404 pays for the look-ups.
+HttpResponse CollectionsRoute(const EndpointContext& context, const RequestTarget& target) {
+  HttpResponse r = CollectionsRouteAsSent(context, target);
+  const auto& path = target.path;
+  if (r.status != 404 || path.size() < 3) return r;
+  for (size_t end = path.size(); end >= 3; --end) {
+    std::string id = path[1];
+    for (size_t k = 2; k < end; ++k) id += "/" + path[k];
+    if (!CollectionMeta(context, id).ok() && !ServedCollection(context, id).ok()) continue;
+    RequestTarget joined = target;
+    joined.path = {path[0], id};
+    joined.path.insert(joined.path.end(), path.begin() + std::ptrdiff_t(end), path.end());
+    return CollectionsRouteAsSent(context, joined);
+  }
+  return r;
 }
 
 HttpResponse Route(const EndpointContext& context, const RequestTarget& target) {

@@ -17,6 +17,7 @@
 #include "gridstore/geo/extract.h"
 #include "python/_core/convert.h"
 #include "python/_core/errors.h"
+#include "python/_core/extraction.h"
 #include "python/_core/py_store.h"
 
 namespace gridstore::python {
@@ -37,6 +38,8 @@ const char* KindName(grid::FeatureKind kind) {
   }
   return "position";
 }
+
+}  // namespace
 
 grid::ExtractRequest RequestFromPython(const py::dict& r) {
   grid::ExtractRequest request;
@@ -69,6 +72,8 @@ grid::ExtractRequest RequestFromPython(const py::dict& r) {
   return request;
 }
 
+namespace {
+
 // Per point (or trajectory sample): where it was asked, the cell used and its time/level index.
 py::dict PointsToPython(const ExtractPlan& plan) {
   const size_t n = plan.points.size();
@@ -98,6 +103,8 @@ py::dict PointsToPython(const ExtractPlan& plan) {
   out["level"] = CopyToArray(level);
   return out;
 }
+
+}  // namespace
 
 py::dict ExtractionToPython(Extraction r) {
   const ExtractPlan& plan = r.plan;
@@ -143,8 +150,6 @@ py::dict ExtractionToPython(Extraction r) {
   out["stats"] = stats;
   return out;
 }
-
-}  // namespace
 
 // Every group of `request` (as Store.extract) written in `format` (covjson, csv, json or nc) by
 // the writers every front end shares (formats/output_format.h). NetCDF holds the first group:

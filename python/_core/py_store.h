@@ -42,6 +42,8 @@ void BindStore(pybind11::module_& m);
 void BindWriter(pybind11::module_& m);
 // Store._extract: the extraction library's result as a dict of numpy arrays.
 void BindExtract(pybind11::class_<PyStore, std::shared_ptr<PyStore>>& store);
+// Store.collections, collection, extract_collection[_bytes]: forecast collections.
+void BindCollections(pybind11::class_<PyStore, std::shared_ptr<PyStore>>& store);
 
 }  // namespace gridstore::python
 

@@ -175,6 +175,7 @@ struct ImportArgs {
   bool append = false, finish = false;  // GRIB: a run arriving step by step
   int64_t expected_steps = 0;
   std::map<std::string, int> keep_bits, keep_digits;  // NetCDF: lossy precision by variable
+  std::string collection, run_time;  // a forecast collection's name and the run's time (ISO)
 };
 
 // The import, without the GIL: the file's content must be the format asked for.
@@ -193,6 +194,8 @@ importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
   options.append = args.append;
   options.finish = args.finish;
   options.expected_steps = args.expected_steps;
+  options.collection = args.collection;
+  options.run_time = args.run_time;
   // Store.import_netcdf and import_grib name the format; the file's content must agree.
   const bool grib = importers::IsGribFile(args.path);
   if (grib != (args.format == "grib")) {
@@ -218,6 +221,7 @@ py::dict Import(PyStore& self, ImportArgs args, const py::object& attributes) {
   }
   py::dict out;
   out["dataset"] = summary.dataset_id;
+  out["datasets"] = summary.datasets;  // one per member of an ensemble
   out["variables"] = summary.variables;
   out["planes"] = summary.planes;
   out["raw_bytes"] = summary.raw_bytes;
@@ -238,7 +242,8 @@ py::dict ImportFile(PyStore& self, const std::string& path, const std::string& d
                     std::optional<std::string> codec, std::optional<int64_t> frame_rows,
                     bool float64, std::vector<std::string> more_paths, bool append, bool finish,
                     int64_t expected_steps, std::map<std::string, int> keep_bits,
-                    std::map<std::string, int> keep_digits) {
+                    std::map<std::string, int> keep_digits, std::string collection,
+                    std::string run_time) {
   ImportArgs args{path,
                   dataset,
                   format,
@@ -254,7 +259,9 @@ py::dict ImportFile(PyStore& self, const std::string& path, const std::string& d
                   finish,
                   expected_steps,
                   std::move(keep_bits),
-                  std::move(keep_digits)};
+                  std::move(keep_digits),
+                  std::move(collection),
+                  std::move(run_time)};
   return Import(self, std::move(args), attributes);
 }
 
@@ -372,7 +379,8 @@ void BindStore(py::module_& m) {
            py::arg("more_paths") = std::vector<std::string>{}, py::arg("append") = false,
            py::arg("finish") = false, py::arg("expected_steps") = 0,
            py::arg("keep_bits") = std::map<std::string, int>{},
-           py::arg("keep_digits") = std::map<std::string, int>{})
+           py::arg("keep_digits") = std::map<std::string, int>{},
+           py::arg("collection") = std::string(), py::arg("run_time") = std::string())
       .def("delete", &Delete, py::arg("id"))
       .def("verify", &Verify, py::arg("id"))
       .def("relayout", &Relayout, py::arg("id"), py::arg("drop"), py::arg("steps"), py::arg("tile"),
@@ -397,6 +405,7 @@ void BindStore(py::module_& m) {
         ThrowIfError(gs->Flush());
       });
   BindExtract(store);
+  BindCollections(store);
 }
 
 }  // namespace gridstore::python

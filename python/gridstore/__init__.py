@@ -9,6 +9,10 @@
     import xarray as xr
     ds = xr.open_dataset("/data/gridstore", engine="gridstore", dataset="era5/1995-07-14T12")
 
+    ens = store.open_collection("ecmf/ens")                  # a forecast collection
+    ens.extract("2t", points=(116.4, 39.9), stat="p10,p50,p90")  # the latest run's percentiles
+    xr.open_dataset("/data/gridstore", engine="gridstore", collection="ecmf/ens")  # lazy, all runs
+
 docs/python.md has a walkthrough; help(gridstore.Store) lists every method.
 """
 
@@ -17,6 +21,7 @@ from ._errors import (AbortedError, AlreadyExistsError, DataLossError, FailedPre
                       GridStoreError, InternalError, InvalidArgumentError, NotFoundError,
                       OutOfRangeError, ResourceExhaustedError, UnavailableError,
                       UnimplementedError)
+from ._collection import Collection
 from ._store import Store, open
 from ._writer import DatasetWriter
 
@@ -36,8 +41,8 @@ def open_datasets(store, where=None, **kwargs):
     return _open(store, where, **kwargs)
 
 
-__all__ = ["open", "open_dataset", "open_datasets", "Store", "DatasetWriter", "GridStoreError",
-           "InvalidArgumentError", "NotFoundError", "AlreadyExistsError",
+__all__ = ["open", "open_dataset", "open_datasets", "Store", "DatasetWriter", "Collection",
+           "GridStoreError", "InvalidArgumentError", "NotFoundError", "AlreadyExistsError",
            "FailedPreconditionError", "AbortedError", "OutOfRangeError", "UnimplementedError",
            "InternalError", "UnavailableError", "DataLossError", "ResourceExhaustedError",
            "__version__"]

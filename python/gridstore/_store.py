@@ -16,6 +16,7 @@ from ._errors import (FailedPreconditionError, InvalidArgumentError, NotFoundErr
 if TYPE_CHECKING:  # pragma: no cover
     import xarray
 
+    from ._collection import Collection
     from ._writer import DatasetWriter
 
 _DEFAULT_CACHE_BYTES = 256 << 20
@@ -299,6 +300,36 @@ class Store:
             warnings.warn("left out " + "; ".join(result["left_out"]), stacklevel=4)
         return result["bytes"]
 
+    # ---- forecast collections ----
+
+    def collections(self) -> List[Dict[str, Any]]:
+        """The forecast collections in the store (datasets grouped by their ``collection``,
+        ``run_time`` and ``member`` attributes, which imports fill: docs/python.md, "Forecast
+        collections"), by name, each as ``{"name", "runs", "latest", "incomplete_runs",
+        "members", "variables", "steps", "datasets"}``: the runs' reference times
+        (datetime64[ms], oldest first), the newest complete run (or None), the runs still
+        arriving, the member numbers (int64; empty for a deterministic model), the variables,
+        every lead time of any run (timedelta64[ms]) and the number of datasets. The fields of
+        ``gridstore collections --json``, typed for numpy and xarray.
+
+        A dataset whose run_time or member attribute is not an integer is left out, said in a
+        UserWarning."""
+        from ._collection import summary
+
+        result = self._fresh(lambda: self._core.collections())
+        if result["left_out"]:
+            warnings.warn("left out " + "; ".join(result["left_out"]), stacklevel=2)
+        return [summary(c) for c in result["collections"]]
+
+    def open_collection(self, name: str) -> "Collection":
+        """The forecast collection `name` ("ecmf/ens"): its runs, members and variables, its
+        ``extract`` (the library's collection query) and ``to_xarray`` (the whole collection as
+        one lazy Dataset). NotFoundError (a KeyError) naming the collections there are if there
+        is no such collection."""
+        from ._collection import Collection
+
+        return Collection(self, name)
+
     # ---- writing ----
 
     def import_netcdf(
@@ -314,6 +345,8 @@ class Store:
         frame_rows: Optional[int] = None,
         keep_bits: Optional[Mapping[str, int]] = None,
         keep_digits: Optional[Mapping[str, int]] = None,
+        collection: Optional[str] = None,
+        run: Any = None,
     ) -> Dict[str, Any]:
         """Imports a NetCDF file as dataset `dataset`, as ``gridstore import`` does; a list of
         files split along time (one per month, year or step) makes one dataset, in time order.
@@ -325,18 +358,25 @@ class Store:
         independently compressed frame (default 16); keep_bits / keep_digits: lossy precision,
         {variable: N}, rounding float values to N mantissa bits (netCDF-C's BitRound) or N
         significant digits (netCDF-C's Granular BitRound) before compression, as ``gridstore
-        import --keep-bits/--keep-digits`` (integer and packed variables are refused).
+        import --keep-bits/--keep-digits`` (integer and packed variables are refused);
+        collection, run: the forecast collection the dataset is a run of ("ncep/gfs") and the
+        run's reference time (ISO or datetime; default the file's forecast_reference_time), as
+        ``gridstore import --collection/--run`` (docs/python.md, "Forecast collections").
 
-        Returns a summary: ``{"dataset", "variables", "planes", "raw_bytes", "stored_bytes",
-        "seconds", "notes"}``; `notes` says what was skipped and why. On failure nothing of the
-        import remains. Raises AlreadyExistsError if the dataset exists and not `overwrite`.
+        Returns a summary: ``{"dataset", "datasets", "variables", "planes", "raw_bytes",
+        "stored_bytes", "seconds", "notes"}``; `notes` says what was skipped and why. On failure
+        nothing of the import remains. Raises AlreadyExistsError if the dataset exists and not
+        `overwrite`.
         """
+        from ._collection import run_spec
+
         paths = _paths(path)
         return self._core.import_file(paths[0], dataset, "netcdf", _names(variables) or [],
                                       dict(attributes or {}), bool(overwrite), _block(block),
                                       codec, frame_rows, False, paths[1:],
                                       keep_bits=_keep(keep_bits, "keep_bits"),
-                                      keep_digits=_keep(keep_digits, "keep_digits"))
+                                      keep_digits=_keep(keep_digits, "keep_digits"),
+                                      collection=collection or "", run_time=run_spec(run))
 
     def import_grib(
         self,
@@ -352,11 +392,15 @@ class Store:
         append: bool = False,
         finish: bool = False,
         expected_steps: int = 0,
+        collection: Optional[str] = None,
+        run: Any = None,
     ) -> Dict[str, Any]:
         """Imports GRIB files (edition 1 or 2, read with ecCodes) as dataset `dataset`, as
         ``gridstore import`` does (docs/usage-import.md, "GRIB", has the mapping: variables by
-        shortName and level type, one per member in an ensemble, validity times, levels,
-        latitude/longitude, the grid mapping).
+        shortName and level type, validity times, levels, latitude/longitude, the grid
+        mapping). An ensemble makes one dataset per member, ``<dataset>/m00``, ``/m01``...
+        (the summary's "datasets"); every dataset joins its forecast collection ("ecmf/ens",
+        from the centre and the kind of data; `collection` and `run` name others).
 
         path: a file, or a list of files that make one dataset (a run, one file per step).
         type: "float32" (default) or "float64" (ecCodes' doubles as they are).
@@ -369,13 +413,16 @@ class Store:
         an append that does not fit the run (another run, grid or levels; a step before the last
         one; a step already complete), DataLossError for a truncated file.
         """
+        from ._collection import run_spec
+
         if type not in ("float32", "float64"):
             raise InvalidArgumentError(f"type must be 'float32' or 'float64', not {type!r}")
         paths = _paths(path)
         return self._core.import_file(paths[0], dataset, "grib", [],
                                       dict(attributes or {}), bool(overwrite), _block(block),
                                       codec, frame_rows, type == "float64", paths[1:],
-                                      bool(append), bool(finish), int(expected_steps))
+                                      bool(append), bool(finish), int(expected_steps),
+                                      collection=collection or "", run_time=run_spec(run))
 
     def create_dataset(
         self,

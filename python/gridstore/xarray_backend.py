@@ -5,12 +5,16 @@ touches. Variables, coordinates and attributes are handed to xarray as the sourc
 (raw values, _FillValue, scale_factor/add_offset, units/calendar), and xarray's own CF decoding
 runs on them exactly as for the netCDF4 engine. ``encoding["preferred_chunks"]`` is one block,
 so ``chunks={}`` gives block-aligned dask chunks.
+
+``collection=NAME`` instead of ``dataset=`` opens a forecast collection: its runs and members
+side by side over (run, member, step, ...), each (run, member) dataset read lazily the same way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Any, Dict, Iterable, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 from xarray.backends import BackendArray, BackendEntrypoint
@@ -21,7 +25,7 @@ from xarray.core.utils import Frozen, FrozenDict, close_on_error
 from xarray.core.variable import Variable
 
 from . import _cf
-from ._errors import NotFoundError
+from ._errors import InvalidArgumentError, NotFoundError
 from ._store import Store, open as open_store
 
 
@@ -169,6 +173,332 @@ class GridStoreDataStore(AbstractDataStore):
             self._store.close()
 
 
+# ---- forecast collections: xr.open_dataset(uri, engine="gridstore", collection=NAME) ----
+
+def _outer_index(k: Any, n: int) -> Tuple[np.ndarray, bool]:
+    """One dim of an OUTER indexer as (indices, drop the dim)."""
+    if isinstance(k, (int, np.integer)):
+        i = int(k) + n if k < 0 else int(k)
+        return np.array([i], dtype=np.int64), True
+    if isinstance(k, slice):
+        return np.arange(*k.indices(n), dtype=np.int64), False
+    indices = np.asarray(k, dtype=np.int64)
+    return np.where(indices < 0, indices + n, indices), False
+
+
+class CollectionBackendArray(BackendArray):
+    """One variable of a forecast collection over (run, [member], step, the dataset's own level
+    and horizontal dims): each (run, member) is a dataset, read box by box as
+    GridStoreBackendArray reads one, NaN where a run lacks a member, a step or a level."""
+
+    def __init__(self, store: Store, name: str, reads: List[List[Optional[Tuple]]],
+                 t_maps: List[np.ndarray], z_maps: List[Optional[np.ndarray]],
+                 axes: List[int], extents: List[int], has_members: bool, dtype: np.dtype,
+                 cache_max_values: int):
+        self._store = store
+        self._name = name
+        # reads[run][member]: (dataset id, incarnation, allow_incomplete, time extent) or None.
+        self._reads = reads
+        self._t_maps = t_maps  # per run: step -> the dataset's t index (-1: none)
+        self._z_maps = z_maps  # per run: level -> the dataset's z index (-1: none), or None
+        self._axes = axes      # the GridStore axes after run/member: 0 (step), then z, x, y
+        self._has_members = has_members
+        self._cache_max_values = cache_max_values
+        n_members = len(reads[0]) if reads else 0
+        self.shape = (len(reads),) + ((n_members,) if has_members else ()) + tuple(extents)
+        self.dtype = np.dtype(dtype)
+
+    def __getitem__(self, key: indexing.ExplicitIndexer) -> np.ndarray:
+        return indexing.explicit_indexing_adapter(key, self.shape, indexing.IndexingSupport.OUTER,
+                                                  self._read)
+
+    def _read(self, key: Tuple) -> np.ndarray:
+        parts = [_outer_index(k, n) for k, n in zip(key, self.shape)]
+        runs = parts[0][0]
+        members = parts[1][0] if self._has_members else np.zeros(1, dtype=np.int64)
+        own = parts[2:] if self._has_members else parts[1:]
+        # Every GridStore axis t, z, x, y: the indices asked (one index 0 where absent).
+        sel = [np.zeros(1, dtype=np.int64)] * 4
+        for axis, (indices, _) in zip(self._axes, own):
+            sel[axis] = indices
+        out = np.full((len(runs), len(members)) + tuple(len(s) for s in sel), np.nan,
+                      dtype=self.dtype)
+        tasks = []
+        for i, r in enumerate(runs):
+            t_of = self._t_maps[r][sel[0]] if sel[0].size else sel[0]
+            z_of = sel[1] if self._z_maps[r] is None or 1 not in self._axes \
+                else self._z_maps[r][sel[1]]
+            for j, m in enumerate(members):
+                read = self._reads[r][m]
+                if read is None:
+                    continue
+                t_valid = np.nonzero((t_of >= 0) & (t_of < read[3]))[0]
+                z_valid = np.nonzero(z_of >= 0)[0]
+                if t_valid.size == 0 or z_valid.size == 0 or sel[2].size == 0 or \
+                        sel[3].size == 0:
+                    continue
+                index = [t_of[t_valid], z_of[z_valid], sel[2], sel[3]]
+                tasks.append((i, j, read, t_valid, z_valid, index))
+        if len(tasks) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            # Fetches release the GIL: the datasets are read in parallel.
+            with ThreadPoolExecutor(max_workers=min(8, len(tasks))) as pool:
+                boxes = list(pool.map(self._fetch, tasks))
+        else:
+            boxes = [self._fetch(t) for t in tasks]
+        for (i, j, _, t_valid, z_valid, _), box in zip(tasks, boxes):
+            out[i, j][np.ix_(t_valid, z_valid, np.arange(sel[2].size),
+                             np.arange(sel[3].size))] = box
+        # (run, member, t, z, x, y) -> the array's dims, then integers drop theirs.
+        shape = [len(runs)] + ([len(members)] if self._has_members else []) + \
+            [len(sel[a]) for a in self._axes]
+        out = out.reshape(shape)
+        drop = tuple(0 if dropped else slice(None) for _, dropped in parts)
+        return out[drop]
+
+    def _fetch(self, task: Tuple) -> np.ndarray:
+        _, _, (dataset, incarnation, allow_incomplete, _), _, _, index = task
+        origin = [int(ix.min()) for ix in index]
+        shape = [int(ix.max()) - o + 1 for ix, o in zip(index, origin)]
+        values = shape[0] * shape[1] * shape[2] * shape[3]
+        try:
+            fetched = self._store._core.fetch(dataset, [self._name], origin, shape, True,
+                                              allow_incomplete, incarnation,
+                                              values <= self._cache_max_values)
+        except NotFoundError as e:
+            raise NotFoundError(
+                f"dataset {dataset!r} was deleted after it was opened ({e})") from None
+        box = fetched[self._name].reshape(shape)
+        return box[np.ix_(*[ix - o for ix, o in zip(index, origin)])]
+
+
+def _union(values: List[np.ndarray]) -> np.ndarray:
+    """The values of every run's level axis, in the newest run's order (ascending or
+    descending)."""
+    newest = values[-1]
+    if all(v.shape == newest.shape and np.array_equal(v, newest) for v in values):
+        return newest
+    union = np.unique(np.concatenate(values))
+    return union[::-1] if newest.size > 1 and newest[0] > newest[-1] else union
+
+
+def _position(of: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Where each of `of` is in `values` (-1 if absent)."""
+    out = np.full(len(of), -1, dtype=np.int64)
+    for i, v in enumerate(of):
+        hit = np.nonzero(values == v)[0]
+        if hit.size:
+            out[i] = hit[0]
+    return out
+
+
+class CollectionDataStore(AbstractDataStore):
+    """A forecast collection as one Dataset: every (run, member) dataset side by side, over
+    (run, [member], step, the datasets' own level and horizontal dims)."""
+
+    def __init__(self, store: Store, name: str, own_store: bool, runs: Any, members: Any):
+        from ._collection import member_spec, ms_to_datetime64, run_spec
+
+        self._store = store
+        self._own_store = own_store
+        spec = run_spec(runs) or "all"
+        c = store._fresh(lambda: store._core.collection(name, spec, True))
+        self._collection = c
+        runs_info = c["runs"]
+        run_ms = np.array([r["run_time_ms"] for r in runs_info], dtype=np.int64)
+        has_members = bool(c["has_members"])
+        every = sorted({m["member"] for r in runs_info for m in r["members"]
+                        if m["member"] is not None})
+        wanted = member_spec(members)
+        if wanted in ("", "all"):
+            chosen = every
+        elif not has_members:
+            raise InvalidArgumentError(f"collection {name!r} is deterministic: it has no "
+                                       "members to choose")
+        else:
+            chosen = []
+            for item in wanted.split(","):
+                try:
+                    m = int(item.strip())
+                except ValueError:
+                    raise InvalidArgumentError(
+                        f"member {item.strip()!r} is not a number (members='all', or a list "
+                        "such as [0, 1, 5])") from None
+                if m not in every:
+                    raise NotFoundError(
+                        f"collection {name!r} has no member {m} in the runs chosen (it has "
+                        f"{','.join(str(x) for x in every)})")
+                chosen.append(m)
+        entries: List[Optional[int]] = chosen if has_members else [None]
+        newest = runs_info[-1]["meta"]
+        self._info = newest
+        names = [v for v in c["variables"]
+                 if any(v in {x["name"] for x in r["meta"]["variables"]} for r in runs_info)]
+        by_run = [{v["name"]: v for v in r["meta"]["variables"]} for r in runs_info]
+        t_dims = {v["dimensions"][0] for r in runs_info for v in r["meta"]["variables"]
+                  if v["dimensions"][0]}
+        # The lead times of each variable in each run; steps are their union.
+        leads: Dict[str, List[Optional[np.ndarray]]] = {}
+        self._notes: List[str] = []
+        for v in names:
+            leads[v] = []
+            for r, info in zip(runs_info, by_run):
+                times = r["valid_times_ms"].get(v) if v in info else None
+                if isinstance(times, str):
+                    self._notes.append(f"{v!r} of run {r['meta']['id']!r}: {times}")
+                    times = None
+                leads[v].append(None if times is None
+                                else np.asarray(times, dtype=np.int64) - r["run_time_ms"])
+        names = [v for v in names if any(x is not None for x in leads[v])]
+        all_leads = [x for v in names for x in leads[v] if x is not None]
+        steps = np.unique(np.concatenate(all_leads)) if all_leads else np.zeros(0, np.int64)
+        # Level axes: the union of every run's levels (by value) per level dimension.
+        level_values: Dict[str, List[Tuple[int, np.ndarray]]] = {}
+        for v in names:
+            for r, info in zip(runs_info, by_run):
+                var = info.get(v)
+                if var is None or 1 not in _cf.variable_axes(var):
+                    continue
+                dim = _cf.variable_dims(var)[_cf.variable_axes(var).index(1)]
+                coord = next((x for x in r["meta"]["coordinates"]
+                              if x["name"] == dim and tuple(x["dimensions"]) == (dim,)), None)
+                values = (np.asarray(coord["values"]).ravel() if coord is not None
+                          else np.arange(int(var["shape"][1])))
+                level_values.setdefault(dim, []).append((r["run_time_ms"], values))
+        levels: Dict[str, np.ndarray] = {}
+        level_of_run: Dict[str, Dict[int, np.ndarray]] = {}
+        for dim, pairs in level_values.items():
+            per_run: Dict[int, np.ndarray] = {}
+            for ms, values in pairs:
+                per_run.setdefault(ms, values)
+            levels[dim] = _union(list(per_run.values()))
+            level_of_run[dim] = per_run
+        self._level_changed = {dim for dim, per_run in level_of_run.items()
+                               if any(not np.array_equal(x, levels[dim])
+                                      for x in per_run.values())}
+
+        block_x, block_y = newest["layout"]["block"]
+        cache_max_values = 4 * int(block_x) * int(block_y)
+        self._variables: Dict[str, Variable] = {}
+        run_dims = ("run", "member") if has_members else ("run",)
+        for v in names:
+            ref = next(info[v] for info in reversed(by_run) if v in info)
+            axes = [a for a in _cf.variable_axes(ref) if a != 0]
+            own_dims = [d for a, d in zip(_cf.variable_axes(ref), _cf.variable_dims(ref))
+                        if a != 0]
+            zdim = own_dims[axes.index(1)] if 1 in axes else None
+            extents = [len(steps)] + [len(levels[zdim]) if a == 1 else int(ref["shape"][a])
+                                      for a in axes]
+            reads, t_maps, z_maps = [], [], []
+            for k, (r, info) in enumerate(zip(runs_info, by_run)):
+                var = info.get(v)
+                run_leads = leads[v][k]
+                if var is not None and (int(var["shape"][2]), int(var["shape"][3])) != \
+                        (int(ref["shape"][2]), int(ref["shape"][3])):
+                    raise InvalidArgumentError(
+                        f"collection {name!r}: variable {v!r} of run {r['meta']['id']!r} is on "
+                        f"a grid of {var['shape'][2]}x{var['shape'][3]} cells, the newest "
+                        f"run's on {ref['shape'][2]}x{ref['shape'][3]}: open the runs apart")
+                by_member = {m["member"]: m for m in r["members"]}
+                row: List[Optional[Tuple]] = []
+                for e in entries:
+                    m = by_member.get(e)
+                    if var is None or run_leads is None or m is None:
+                        row.append(None)
+                    else:
+                        row.append((m["id"], m["incarnation"], m["status"] != "DONE",
+                                    int(m["t_extent"].get(v, 0))))
+                reads.append(row)
+                t_maps.append(_position(steps, run_leads) if run_leads is not None
+                              else np.full(len(steps), -1, dtype=np.int64))
+                z_maps.append(_position(levels[zdim], level_of_run[zdim][r["run_time_ms"]])
+                              if zdim is not None and r["run_time_ms"] in level_of_run[zdim]
+                              else None)
+            dtype = np.dtype(ref["dtype"])
+            if ref["packing"]:
+                dtype = np.dtype(ref["packing"]["dtype"])
+            elif dtype.kind != "f":
+                dtype = np.dtype("float64")
+            array = CollectionBackendArray(store, v, reads, t_maps, z_maps, [0] + axes,
+                                           extents, has_members, dtype, cache_max_values)
+            attrs = {k: x for k, x in ref["attributes"].items() if k not in _UNPACKED_DROP}
+            if ref["packing"] or np.dtype(ref["dtype"]).kind != "f":
+                for k in ("valid_range", "valid_min", "valid_max"):
+                    attrs.pop(k, None)
+            dims = run_dims + ("step",) + tuple(own_dims)
+            chunks = {"run": 1, "step": 1}
+            if has_members:
+                chunks["member"] = 1
+            per_axis = {1: 1, 2: int(block_x), 3: int(block_y)}
+            for a, d, n in zip(axes, own_dims, extents[1:]):
+                chunks[d] = min(per_axis[a], n)
+            encoding = {"preferred_chunks": chunks,
+                        "chunksizes": tuple(chunks[d] for d in dims),
+                        "dtype": dtype, "source": store.uri, "original_shape": array.shape}
+            self._variables[v] = Variable(dims, indexing.LazilyIndexedArray(array), attrs,
+                                          encoding)
+
+        # Coordinates: the newest run's, less its times (they become run, step, valid_time).
+        coords: Dict[str, Variable] = {}
+        for cname, (cdims, values, cattrs) in _cf.coordinate_variables(newest).items():
+            timelike = " since " in str(cattrs.get("units", "")) or cname in t_dims
+            if set(cdims) & t_dims or (not cdims and timelike) or \
+                    cname in ("run", "member", "step", "valid_time") or \
+                    (set(cdims) & self._level_changed and cname not in self._level_changed):
+                continue
+            if cname in self._level_changed:
+                values = levels[cname]
+            coords[cname] = Variable(cdims, values, cattrs)
+        run_times = ms_to_datetime64(run_ms).astype("datetime64[ns]")
+        coords["run"] = Variable(("run",), run_times,
+                                 {"standard_name": "forecast_reference_time",
+                                  "long_name": "forecast reference time (run)"})
+        if has_members:
+            coords["member"] = Variable(("member",), np.asarray(chosen, dtype=np.int64),
+                                        {"standard_name": "realization",
+                                         "long_name": "ensemble member number"})
+        step = steps.astype("timedelta64[ms]").astype("timedelta64[ns]")
+        coords["step"] = Variable(("step",), step, {"standard_name": "forecast_period",
+                                                    "long_name": "lead time (valid time - run)"})
+        coords["valid_time"] = Variable(("run", "step"), run_times[:, None] + step[None, :],
+                                        {"standard_name": "time", "long_name": "valid time"})
+        # valid_time(run, step) is a coordinate of every variable (xarray reads the CF
+        # `coordinates` attribute); names of coordinates left out (times) are dropped from it.
+        for var in self._variables.values():
+            listed = [n for n in str(var.attrs.get("coordinates", "")).split() if n in coords]
+            var.attrs["coordinates"] = " ".join(listed + ["valid_time"])
+        self._coords = coords
+        self._datasets = {str(np.datetime_as_string(ms_to_datetime64(r["run_time_ms"]), "s")):
+                          {m["member"]: m["id"] for m in r["members"]} for r in runs_info}
+
+    def get_variables(self) -> Frozen:
+        return FrozenDict({**self._coords, **self._variables})
+
+    def get_attrs(self) -> Frozen:
+        attrs = {k: v for k, v in _cf.dataset_attributes(self._info).items()
+                 if k not in ("run_time", "member")}
+        return FrozenDict(attrs)
+
+    def get_dimensions(self) -> Frozen:
+        sizes: Dict[str, int] = {}
+        for v in self.get_variables().values():
+            sizes.update(dict(zip(v.dims, v.shape)))
+        return FrozenDict(sizes)
+
+    def get_encoding(self) -> Dict[str, Any]:
+        return {"gridstore": {"uri": self._store.uri, "collection": self._collection["name"],
+                              "datasets": self._datasets, "notes": list(self._notes)}}
+
+    def close(self) -> None:
+        if self._own_store:
+            self._store.close()
+
+
+# Attributes that no longer apply to values read unpacked (NaN where missing).
+_UNPACKED_DROP = ("_FillValue", "missing_value", "scale_factor", "add_offset", "_Unsigned")
+
+
 def _as_store(filename_or_obj: Any, store_options: Optional[Dict[str, Any]]) -> Tuple[Store, bool]:
     if isinstance(filename_or_obj, Store):
         return filename_or_obj, False
@@ -182,14 +512,21 @@ class GridStoreBackendEntrypoint(BackendEntrypoint):
     """``xr.open_dataset(uri, engine="gridstore", dataset="ID")``: one dataset of a GridStore
     store (a RocksDB folder, rados://... or an open gridstore.Store), lazily, with CF decoding
     as for netCDF files. Extra options: ``allow_incomplete`` (read a dataset still being
-    imported) and ``store_options`` (``threads``, ``cache_bytes``)."""
+    imported) and ``store_options`` (``threads``, ``cache_bytes``).
+
+    ``collection="ecmf/ens"`` instead of a dataset opens a forecast collection: every run and
+    member side by side, over (run, [member], step, the datasets' level and horizontal dims),
+    with coordinates run, member, step and valid_time(run, step); ``runs=`` "all" (default),
+    "latest", "latest-N", an ISO time or "ISO/ISO" (a slice of times too), ``members=`` "all"
+    (default) or a list. Values are read unpacked (NaN where missing or where a run lacks a
+    member, step or level)."""
 
     description = "Datasets of a GridStore store (gridded forecast runs, block-compressed)"
     url = "https://github.com/gridstore/gridstore/blob/main/docs/python.md"
     open_dataset_parameters = ("filename_or_obj", "dataset", "mask_and_scale", "decode_times",
                                "concat_characters", "decode_coords", "drop_variables",
                                "use_cftime", "decode_timedelta", "allow_incomplete",
-                               "store_options")
+                               "store_options", "collection", "runs", "members")
 
     def open_dataset(  # type: ignore[override]
         self,
@@ -205,17 +542,36 @@ class GridStoreBackendEntrypoint(BackendEntrypoint):
         decode_timedelta: Optional[bool] = None,
         allow_incomplete: bool = False,
         store_options: Optional[Dict[str, Any]] = None,
+        collection: Optional[str] = None,
+        runs: Any = "all",
+        members: Any = "all",
     ):
         store, own = _as_store(filename_or_obj, store_options)
+        if collection is not None:
+            if dataset is not None:
+                if own:
+                    store.close()
+                raise ValueError("engine='gridstore' takes dataset=ID or collection=NAME, "
+                                 "not both")
+            with (close_on_error(store) if own else contextlib.nullcontext()):
+                data_store: AbstractDataStore = CollectionDataStore(store, collection, own, runs,
+                                                                    members)
+                return StoreBackendEntrypoint().open_dataset(
+                    data_store, mask_and_scale=mask_and_scale, decode_times=decode_times,
+                    concat_characters=concat_characters, decode_coords=decode_coords,
+                    drop_variables=drop_variables, use_cftime=use_cftime,
+                    decode_timedelta=decode_timedelta)
         if dataset is None:
             ids = store.datasets(limit=11)
             if own:
                 store.close()
             listed = ", ".join(map(repr, ids[:10])) + (", ..." if len(ids) > 10 else "")
-            raise ValueError(f"engine='gridstore' needs dataset=ID: store {store.uri!r} holds "
+            raise ValueError(f"engine='gridstore' needs dataset=ID (or collection=NAME): store "
+                             f"{store.uri!r} holds "
                              f"{listed or 'no dataset'} (gridstore.open(uri).datasets(where=...) "
                              "finds them)")
-        with close_on_error(store):
+        # A Store the caller passed stays open whatever happens (it may serve other datasets).
+        with (close_on_error(store) if own else contextlib.nullcontext()):
             data_store = GridStoreDataStore(store, dataset, own, allow_incomplete,
                                             bool(mask_and_scale))
             return StoreBackendEntrypoint().open_dataset(

@@ -27,8 +27,8 @@
 namespace gridstore::forecast {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::Coord1D;
+using ::testing::HasSubstr;
 
 constexpr int kRuns = 4, kMembers = 5, kSteps = 8, kLat = 10, kLon = 12;
 constexpr int64_t kHour = 3'600'000;
@@ -50,7 +50,8 @@ class CollectionTest : public ::testing::Test {
       }
     }
     // A deterministic collection beside it, one run.
-    Write(0, -1, [](int, int64_t, int, int64_t, int64_t) { return 0.0; }, "kwbc/fc");
+    Write(
+        0, -1, [](int, int64_t, int, int64_t, int64_t) { return 0.0; }, "kwbc/fc");
   }
 
   std::string Id(int r, int m, const std::string& collection) const {
@@ -166,9 +167,8 @@ TEST_F(CollectionTest, RunSelection) {
   // A run time that does not exist names the nearest runs.
   auto missing = SelectRuns(c, FormatIsoMs(RunTime(1) + 6 * kHour));
   EXPECT_TRUE(missing.status().IsNotFound());
-  EXPECT_THAT(missing.status().message(),
-              HasSubstr("the nearest are " + FormatIsoMs(RunTime(1)) + " and " +
-                        FormatIsoMs(RunTime(2))));
+  EXPECT_THAT(missing.status().message(), HasSubstr("the nearest are " + FormatIsoMs(RunTime(1)) +
+                                                    " and " + FormatIsoMs(RunTime(2))));
   EXPECT_FALSE(SelectRuns(c, "latest-9").ok());
   EXPECT_FALSE(SelectRuns(c, "yesterday").ok());
   EXPECT_FALSE(SelectRuns(c, "2026-11-22T00:00Z/2026-11-21T00:00Z").ok());
@@ -220,10 +220,14 @@ TEST_F(CollectionTest, StatisticsEqualTheirDefinitionsValueByValue) {
     auto frac = [&](auto pred) {
       return double(std::count_if(m.begin(), m.end(), pred)) / kMembers;
     };
-    const double expected[] = {mean,         std::sqrt(ss / kMembers),
-                               sorted.front(), sorted.back(),
-                               pct(10),      pct(50),
-                               pct(90),      frac([](double x) { return x > 271.5; }),
+    const double expected[] = {mean,
+                               std::sqrt(ss / kMembers),
+                               sorted.front(),
+                               sorted.back(),
+                               pct(10),
+                               pct(50),
+                               pct(90),
+                               frac([](double x) { return x > 271.5; }),
                                frac([](double x) { return x < 270; })};
     for (size_t k = 0; k < 9; ++k) {
       EXPECT_NEAR(e.slices[k].groups[0].variables[0].values[size_t(s)], expected[k], 1e-9)
@@ -292,8 +296,9 @@ TEST_F(CollectionTest, ConstantOffsetIsASeriesOverRunTimes) {
   r.lead = "300h";
   auto beyond = ExtractCollection(*store_, r);
   EXPECT_EQ(beyond.status().code(), StatusCode::kOutOfRange);
-  EXPECT_THAT(beyond.status().message(),
-              HasSubstr("lead +300 h is beyond every run of 'ecmf/ens' (the longest reaches +42 h)"));
+  EXPECT_THAT(
+      beyond.status().message(),
+      HasSubstr("lead +300 h is beyond every run of 'ecmf/ens' (the longest reaches +42 h)"));
   r.lead = "7h";
   EXPECT_THAT(ExtractCollection(*store_, r).status().message(), HasSubstr("has a step at lead"));
   r.lead = "soon";

@@ -1,13 +1,15 @@
 // Copyright 2026 The GridStore Authors.
 //
 // A run from many GRIB files, a run appended step by step (complete steps readable, the others
-// refused; its refusals), ensemble members, and the CF grid mapping: real messages from
-// ../shared/grib, values compared with ecCodes' decoding.
+// refused; its refusals), ensemble members (one dataset each), and the CF grid mapping: real
+// messages from ../shared/grib, values compared with ecCodes' decoding. The step files are
+// member 0 of ERA5's ensemble, so a run "run" is dataset "run/m00".
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,7 @@ using testing::DecodedField;
 using testing::DecodeWithEcCodes;
 using testing::GribDir;
 using ::testing::HasSubstr;
+using testing::WriteMessages;
 using testing::WriteRunStep;
 
 class GribRunTest : public ::testing::Test {
@@ -50,7 +53,7 @@ class GribRunTest : public ::testing::Test {
 
   Result<grid::GridDataSet> Fetch(const std::string& id, int64_t t, bool allow_incomplete = false) {
     GRIDSTORE_ASSIGN_OR_RETURN(auto fetcher, store_->GetDataFetcher(id));
-    fetcher->SetVariablesToGet({"t_member0"});
+    fetcher->SetVariablesToGet({"t"});
     fetcher->SetOriginShape({t, 0, 0, 0}, {1, 2, 61, 120});
     fetcher->set_options({.allow_incomplete = allow_incomplete});
     return fetcher->Fetch();
@@ -60,7 +63,7 @@ class GribRunTest : public ::testing::Test {
   void ExpectStep(const std::string& id, int64_t k) {
     auto got = Fetch(id, k);
     ASSERT_TRUE(got.ok()) << got.status();
-    const grid::Grid4D& grid = got->variables.at("t_member0");
+    const grid::Grid4D& grid = got->variables.at("t");
     std::vector<DecodedField> fields = DecodeWithEcCodes(steps_[size_t(k)]);
     int64_t z = 0;
     for (const DecodedField& f : fields) {
@@ -86,16 +89,17 @@ TEST_F(GribRunTest, ManyFilesMakeOneDataset) {
   ASSERT_TRUE(summary.ok()) << summary.status();
   EXPECT_EQ(summary->planes, 16);
   EXPECT_EQ(summary->status, "DONE");
-  auto meta = store_->GetDataSetMeta("whole");
+  EXPECT_EQ(summary->datasets, (std::vector<std::string>{"whole/m00"}));
+  auto meta = store_->GetDataSetMeta("whole/m00");
   ASSERT_TRUE(meta.ok());
   const grid::Coordinate* step = meta->FindCoordinate("step");
   ASSERT_NE(step, nullptr);
   EXPECT_EQ(step->values, (std::vector<double>{0, 6, 12, 18}));
   EXPECT_EQ(grid::StringAttribute(meta->FindCoordinate("time")->attributes, "reference_time"),
             "2017-01-01 00:00:00");
-  ASSERT_NE(meta->FindVariable("z_member0"), nullptr);
-  EXPECT_EQ(meta->FindVariable("t_member0")->shape, (grid::Shape4{4, 2, 61, 120}));
-  for (int64_t k = 0; k < 4; ++k) ExpectStep("whole", k);
+  ASSERT_NE(meta->FindVariable("z"), nullptr);
+  EXPECT_EQ(meta->FindVariable("t")->shape, (grid::Shape4{4, 2, 61, 120}));
+  for (int64_t k = 0; k < 4; ++k) ExpectStep("whole/m00", k);
 
   // Files on different grids: the error names both.
   options.dataset_id = "mixed";
@@ -107,6 +111,7 @@ TEST_F(GribRunTest, ManyFilesMakeOneDataset) {
   // The same step in two files.
   auto twice = ImportGrib(store_.get(), {steps_[1], steps_[1]}, options);
   EXPECT_THAT(std::string(twice.status().message()), HasSubstr("the same variable"));
+  EXPECT_TRUE(store_->GetDataSetMeta("mixed/m00").status().IsNotFound());
   EXPECT_TRUE(store_->GetDataSetMeta("mixed").status().IsNotFound());
 }
 
@@ -116,14 +121,14 @@ TEST_F(GribRunTest, AppendedStepsAreReadableAsTheyComplete) {
   EXPECT_EQ(first->status, "INGESTING");
   EXPECT_EQ(first->steps, 1);
   EXPECT_EQ(first->complete_steps, 1);
-  ExpectStep("run", 0);
+  ExpectStep("run/m00", 0);
   ASSERT_TRUE(Append({steps_[1]}).ok());
-  ExpectStep("run", 0);
-  ExpectStep("run", 1);
+  ExpectStep("run/m00", 0);
+  ExpectStep("run/m00", 1);
 
   // A step the meta has but whose planes are not all written yet (an import under way, or one
   // that died): refused, never fill values, unless incomplete data is asked for.
-  auto meta = store_->GetDataSetMeta("run");
+  auto meta = store_->GetDataSetMeta("run/m00");
   ASSERT_TRUE(meta.ok());
   for (grid::VariableMeta& v : meta->variables) v.shape[grid::kT] = 3;
   grid::Coordinate time = *meta->FindCoordinate("time");
@@ -134,40 +139,40 @@ TEST_F(GribRunTest, AppendedStepsAreReadableAsTheyComplete) {
     }
   }
   ASSERT_TRUE(store_->UpdateDataSetMeta(*meta).ok());
-  auto early = Fetch("run", 2);
+  auto early = Fetch("run/m00", 2);
   EXPECT_TRUE(early.status().IsFailedPrecondition());
   EXPECT_THAT(std::string(early.status().message()),
-              HasSubstr("dataset 'run' is still being ingested: step 2 (t index) of variable "
-                        "'t_member0' is not written yet (complete steps: 0-1 of 3)"));
+              HasSubstr("dataset 'run/m00' is still being ingested: step 2 (t index) of variable "
+                        "'t' is not written yet (complete steps: 0-1 of 3)"));
   // An extraction without a time takes the complete steps; one asking for the others is refused.
   grid::ExtractRequest request;
-  request.variables = {"t_member0"};
+  request.variables = {"t"};
   request.points = {{3.0, 45.0}};
   auto plan = grid::PlanExtract(*meta, request);
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_EQ(plan->times, (std::vector<int64_t>{0, 1}));
-  auto extracted = grid::Extract(*store_, "run", request);
+  auto extracted = grid::Extract(*store_, "run/m00", request);
   ASSERT_TRUE(extracted.ok()) << extracted.status();
   request.time = "2017-01-01T12:00:00Z";
-  EXPECT_TRUE(grid::Extract(*store_, "run", request).status().IsFailedPrecondition());
-  auto anyway = Fetch("run", 2, /*allow_incomplete=*/true);
+  EXPECT_TRUE(grid::Extract(*store_, "run/m00", request).status().IsFailedPrecondition());
+  auto anyway = Fetch("run/m00", 2, /*allow_incomplete=*/true);
   ASSERT_TRUE(anyway.ok()) << anyway.status();
-  EXPECT_TRUE(std::isnan(anyway->variables.at("t_member0").data<float>()[0]));
+  EXPECT_TRUE(std::isnan(anyway->variables.at("t").data<float>()[0]));
   // The import of that step completes it.
   auto third = Append({steps_[2]});
   ASSERT_TRUE(third.ok()) << third.status();
   EXPECT_EQ(third->complete_steps, 3);
-  ExpectStep("run", 2);
+  ExpectStep("run/m00", 2);
 
   // The last step, with the number of steps expected: the run is DONE.
   auto last = Append({steps_[3]}, /*finish=*/false, /*expected=*/4);
   ASSERT_TRUE(last.ok()) << last.status();
   EXPECT_EQ(last->status, "DONE");
-  meta = store_->GetDataSetMeta("run");
+  meta = store_->GetDataSetMeta("run/m00");
   ASSERT_TRUE(meta.ok());
   EXPECT_EQ(meta->status(), "DONE");
-  EXPECT_TRUE(meta->FindVariable("t_member0")->complete_steps.empty());
-  for (int64_t k = 0; k < 4; ++k) ExpectStep("run", k);
+  EXPECT_TRUE(meta->FindVariable("t")->complete_steps.empty());
+  for (int64_t k = 0; k < 4; ++k) ExpectStep("run/m00", k);
 }
 
 TEST_F(GribRunTest, AppendRefusesWhatDoesNotFitTheRun) {
@@ -176,39 +181,51 @@ TEST_F(GribRunTest, AppendRefusesWhatDoesNotFitTheRun) {
   auto again = Append({steps_[2]});
   EXPECT_TRUE(again.status().IsFailedPrecondition());
   EXPECT_THAT(std::string(again.status().message()),
-              HasSubstr("at time 2017-01-01T12:00:00Z is already complete in dataset 'run'"));
+              HasSubstr("at time 2017-01-01T12:00:00Z is already complete in dataset 'run/m00'"));
   // A step before the last one stored, not one of the run's.
   auto early = Append({steps_[1]});
   EXPECT_THAT(std::string(early.status().message()),
               HasSubstr("time 2017-01-01T06:00:00Z falls before the last step stored in dataset "
-                        "'run' (2017-01-01T12:00:00Z)"));
+                        "'run/m00' (2017-01-01T12:00:00Z)"));
   // Half of a step's levels.
   const std::string half = dir_.Sub("half.grib");
   ASSERT_EQ(WriteRunStep(half, 3, {850}), 2);
   auto partial = Append({half});
   EXPECT_THAT(std::string(partial.status().message()),
-              HasSubstr("half.grib' brings levels [850] of 'isobaricInhPa', but dataset 'run' "
+              HasSubstr("half.grib' brings levels [850] of 'isobaricInhPa', but dataset 'run/m00' "
                         "has [500, 850]: a step arrives whole in one import"));
-  // Another run.
-  auto other = Append({GribDir() + "/regular_gg.grib2"});
+  // Another run (member 0 of the analysis of 2017-01-02 00 UTC, as a run of its own).
+  const std::string next = dir_.Sub("next.grib");
+  ASSERT_EQ(WriteMessages(GribDir() + "/era5-levels-members.grib", next,
+                          [](codes_handle* h) {
+                            return testing::LongKey(h, "perturbationNumber", -1) == 0 &&
+                                   testing::LongKey(h, "dataDate", 0) == 20170102 &&
+                                   testing::LongKey(h, "dataTime", -1) == 0;
+                          },
+                          {}),
+            4);
+  auto other = Append({next});
   EXPECT_THAT(std::string(other.status().message()),
-              HasSubstr("belongs to the run of 2013-08-13 00:00:00, but dataset 'run' is the run "
-                        "of 2017-01-01 00:00:00"));
-  // The same run on another grid.
+              HasSubstr("belongs to the run of 2017-01-02 00:00:00, but dataset 'run/m00' is the "
+                        "run of 2017-01-01 00:00:00"));
+  // The same run on another grid (member 0 of an ensemble, as the run's files are).
   const std::string grid = dir_.Sub("grid.grib");
   ASSERT_EQ(testing::WriteMessages(GribDir() + "/era5-2mt-2019-03-uk.grib", grid,
                                    [n = 0](codes_handle*) mutable { return n++ == 0; },
-                                   {{"dataDate", 20170101}, {"dataTime", 0}, {"step", 24}}),
+                                   {{"dataDate", 20170101},
+                                    {"dataTime", 0},
+                                    {"step", 24},
+                                    {"numberOfForecastsInEnsemble", 10}}),
             1);
   auto moved = Append({grid});
   EXPECT_THAT(std::string(moved.status().message()),
               HasSubstr("coordinate 'latitude' is [58, 57.75"));
   // Nothing of these was written: the run is as it was, two steps complete.
-  auto meta = store_->GetDataSetMeta("run");
+  auto meta = store_->GetDataSetMeta("run/m00");
   ASSERT_TRUE(meta.ok());
   EXPECT_EQ(meta->status(), "INGESTING");
-  EXPECT_EQ(meta->FindVariable("t_member0")->shape[grid::kT], 2);
-  EXPECT_EQ(meta->FindVariable("t_member0")->complete_steps.ToString(), "0-1");
+  EXPECT_EQ(meta->FindVariable("t")->shape[grid::kT], 2);
+  EXPECT_EQ(meta->FindVariable("t")->complete_steps.ToString(), "0-1");
   // --finish ends it.
   auto done = Append({steps_[3]}, /*finish=*/true);
   ASSERT_TRUE(done.ok()) << done.status();
@@ -230,42 +247,53 @@ TEST_F(GribRunTest, AppendingToACompleteDatasetKeepsItsStepsReadable) {
   ASSERT_TRUE(grown.ok()) << grown.status();
   EXPECT_EQ(grown->status, "INGESTING");
   EXPECT_EQ(grown->complete_steps, 3);
-  for (int64_t k = 0; k < 3; ++k) ExpectStep("run", k);
+  for (int64_t k = 0; k < 3; ++k) ExpectStep("run/m00", k);
 }
 
-TEST_F(GribRunTest, EnsembleMembersAreVariables) {
+TEST_F(GribRunTest, EnsembleMembersAreDatasets) {
   const std::string path = GribDir() + "/era5-levels-members.grib";
   GribImportOptions options;
   options.dataset_id = "ens";
   auto summary = ImportGrib(store_.get(), path, options);
   ASSERT_TRUE(summary.ok()) << summary.status();
   EXPECT_EQ(summary->planes, 160);
-  auto meta = store_->GetDataSetMeta("ens");
-  ASSERT_TRUE(meta.ok());
-  ASSERT_EQ(meta->variables.size(), 20u);  // z and t, members 0 to 9
+  ASSERT_EQ(summary->datasets.size(), 10u);
+  EXPECT_EQ(summary->dataset_id, "ens/m00");
+  EXPECT_EQ(summary->variables, 2);
   for (int m = 0; m < 10; ++m) {
-    const grid::VariableMeta* v = meta->FindVariable("t_member" + std::to_string(m));
-    ASSERT_NE(v, nullptr) << m;
+    const std::string id = "ens/m0" + std::to_string(m);
+    EXPECT_EQ(summary->datasets[size_t(m)], id);
+    auto meta = store_->GetDataSetMeta(id);
+    ASSERT_TRUE(meta.ok()) << id;
+    EXPECT_EQ(meta->status(), "DONE");
+    ASSERT_EQ(meta->variables.size(), 2u);  // z and t, named as for a deterministic file
+    const grid::VariableMeta* v = meta->FindVariable("t");
+    ASSERT_NE(v, nullptr) << id;
     EXPECT_EQ(v->shape, (grid::Shape4{4, 2, 61, 120}));
     EXPECT_EQ(v->attributes.at("GRIB_perturbationNumber").AsDouble(), m);
+    EXPECT_EQ(meta->attributes.at("member").AsDouble(), m);
   }
-  // Every field's values, in its member's variable.
-  auto fetcher = store_->GetDataFetcher("ens");
-  ASSERT_TRUE(fetcher.ok());
-  auto all = (*fetcher)->Fetch();
-  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_TRUE(store_->GetDataSetMeta("ens").status().IsNotFound());
+  // Every field's values, in its member's dataset.
+  std::map<int, grid::GridDataSet> all;
+  for (int m = 0; m < 10; ++m) {
+    auto fetcher = store_->GetDataFetcher("ens/m0" + std::to_string(m));
+    ASSERT_TRUE(fetcher.ok());
+    auto got = (*fetcher)->Fetch();
+    ASSERT_TRUE(got.ok()) << got.status();
+    all.emplace(m, std::move(got).value());
+  }
   const std::vector<DecodedField> fields = DecodeWithEcCodes(path);
   ASSERT_EQ(fields.size(), 160u);
   // File order: time, then z 500, t 500, z 850, t 850, each for members 0..9.
   for (size_t k = 0; k < fields.size(); ++k) {
     const DecodedField& f = fields[k];
-    const std::string name = f.short_name + "_member" + std::to_string(f.member);
-    const grid::Grid4D& grid = all->variables.at(name);
+    const grid::Grid4D& grid = all.at(int(f.member)).variables.at(f.short_name);
     const int64_t t = int64_t(k / 40), z = f.level == 500 ? 0 : 1;
     const size_t plane = f.values.size();
     for (size_t i = 0; i < plane; i += 7) {
       ASSERT_EQ(grid.data<float>()[size_t(t * 2 + z) * plane + i], static_cast<float>(f.values[i]))
-          << name << " t " << t << " z " << z << " point " << i;
+          << f.short_name << " member " << f.member << " t " << t << " z " << z << " point " << i;
     }
   }
 }

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,7 @@
 
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/grid/internal/grid_store_impl.h"
+#include "gridstore/importers/import.h"
 #include "gridstore/storage/memory/memory_kv_store.h"
 #include "tests/grid/grid_testutil.h"
 #include "tests/importers/netcdf_testutil.h"
@@ -249,17 +251,18 @@ INSTANTIATE_TEST_SUITE_P(Formats, NumericTypesTest, ::testing::Values(NC_NETCDF4
 
 // ---- Mapping ----
 
+// (A leading dimension of ensemble members is not a fifth: RealizationDimensionMakesOne...)
 TEST_F(NetCdfImporterTest, FiveDimensionsIsAnErrorNamingTheVariable) {
   const std::string path = dir_.Sub("five.nc");
   MakeFile(path, NC_NETCDF4, [&](int ncid) {
-    const int member = Dim(ncid, "member", 2), time = Dim(ncid, "time", 2);
+    const int sample = Dim(ncid, "sample", 2), time = Dim(ncid, "time", 2);
     const int level = Dim(ncid, "level", 2), lat = Dim(ncid, "lat", 3), lon = Dim(ncid, "lon", 4);
-    Var(ncid, "ens", NC_FLOAT, {member, time, level, lat, lon});
+    Var(ncid, "ens", NC_FLOAT, {sample, time, level, lat, lon});
     Var(ncid, "ps", NC_FLOAT, {time, lat, lon});
   });
   EXPECT_STATUS(ImportNetCdf(store_.get(), path, Options()), kInvalidArgument,
                 ("'" + path +
-                 "': variable 'ens' has 5 dimensions (member, time, level, lat, lon); GridStore "
+                 "': variable 'ens' has 5 dimensions (sample, time, level, lat, lon); GridStore "
                  "variables have at most 4 (t, z, x, y)")
                     .c_str(),
                 "--variables");
@@ -956,6 +959,164 @@ TEST_F(NetCdfImporterTest, SuccessSetsDoneCreateTimeAndUserAttributes) {
   EXPECT_EQ(meta.attributes.at("source").string_value(), "ECMWF");
   EXPECT_EQ(meta.attributes.at("version"), AttributeValue::Int64(7));
   EXPECT_EQ(meta.layout.block_x, 16);
+}
+
+// ---- Forecast collections (docs/collections.md) ----
+
+// A forecast file: t(time, lat, lon) at 3 steps and, if `reference_hours` >= 0, a scalar
+// forecast_reference_time of that many hours since 2017-01-01.
+void WriteForecast(const std::string& path, double reference_hours) {
+  MakeFile(
+      path, NC_NETCDF4,
+      [&](int ncid) {
+        const int time = Dim(ncid, "time", 3), lat = Dim(ncid, "lat", 4), lon = Dim(ncid, "lon", 5);
+        CoordinateVar(ncid, "time", time,
+                      {{"units", "hours since 2017-01-01 00:00:00"}, {"calendar", "standard"}});
+        CoordinateVar(ncid, "lat", lat, {{"units", "degrees_north"}});
+        CoordinateVar(ncid, "lon", lon, {{"units", "degrees_east"}});
+        const int t = Var(ncid, "t", NC_FLOAT, {time, lat, lon});
+        if (reference_hours >= 0) {
+          const int ref = Var(ncid, "reftime", NC_DOUBLE, {});
+          Text(ncid, ref, "standard_name", "forecast_reference_time");
+          Text(ncid, ref, "units", "hours since 2017-01-01 00:00:00");
+          Text(ncid, t, "coordinates", "reftime");
+        }
+      },
+      [&](int ncid) {
+        for (const char* c : {"time", "lat", "lon"}) WriteCoordinate(ncid, c);
+        FillVariable(ncid, "t");
+        if (reference_hours >= 0) {
+          ASSERT_NC(nc_put_var_double(ncid, VarId(ncid, "reftime"), &reference_hours));
+        }
+      });
+}
+
+TEST_F(NetCdfImporterTest, ForecastReferenceTimeIsTheRunTime) {
+  const std::string run12 = dir_.Sub("run12.nc"), run24 = dir_.Sub("run24.nc");
+  const std::string none = dir_.Sub("none.nc");
+  WriteForecast(run12, 12);
+  WriteForecast(run24, 24);
+  WriteForecast(none, -1);
+  ASSERT_FALSE(HasFatalFailure());
+  constexpr int64_t k20170101T12 = 1483272000000;
+  // The run time from the file; a collection only when given (a NetCDF file does not say it).
+  ImportOptions options;
+  options.dataset_id = "a";
+  ASSERT_OK_AND_ASSIGN(auto plan, PlanImport({run12}, options));
+  ASSERT_OK(RunImport(store_.get(), *plan, nullptr));
+  ASSERT_OK_AND_ASSIGN(DataSetMeta a, store_->GetDataSetMeta("a"));
+  EXPECT_EQ(a.attributes.at("run_time"), AttributeValue::Int64(k20170101T12));
+  EXPECT_EQ(a.attributes.count("collection"), 0u);
+  options.dataset_id = "b";
+  options.collection = "mine/fc";
+  ASSERT_OK_AND_ASSIGN(plan, PlanImport({run12}, options));
+  ASSERT_OK(RunImport(store_.get(), *plan, nullptr));
+  ASSERT_OK_AND_ASSIGN(DataSetMeta b, store_->GetDataSetMeta("b"));
+  EXPECT_EQ(grid::StringAttribute(b.attributes, "collection"), "mine/fc");
+  EXPECT_EQ(b.attributes.at("run_time"), AttributeValue::Int64(k20170101T12));
+  // Files of two runs: refused naming both, unless the run is given.
+  options.dataset_id = "c";
+  EXPECT_STATUS(PlanImport({run12, run24}, options).status(), kInvalidArgument,
+                "run24.nc' is of the run of 2017-01-02T00:00:00Z",
+                "run12.nc' of 2017-01-01T12:00:00Z");
+  // In a collection without a run time: refused, asking for --run.
+  EXPECT_STATUS(PlanImport({none}, options).status(), kInvalidArgument, "none.nc' has no run time",
+                "--run");
+  // A real file (the Met Office's, through Iris): forecast_reference_time = 246987 hours since
+  // 1970, 1998-03-06T03:00:00Z.
+  const char* data = std::getenv("GRIDSTORE_TEST_DATA");
+  ASSERT_NE(data, nullptr) << "GRIDSTORE_TEST_DATA is not set";
+  ImportOptions real;
+  real.dataset_id = "euro";
+  ASSERT_OK_AND_ASSIGN(plan,
+                       PlanImport({std::string(data) + "/../corpus/euro_air_temp_laea.nc"}, real));
+  EXPECT_EQ(PlannedDataSetMeta(*plan).attributes.at("run_time"),
+            AttributeValue::Int64(int64_t{246987} * 3600 * 1000));
+  options.run_time = "2017-01-01T00:00Z";
+  ASSERT_OK_AND_ASSIGN(plan, PlanImport({none}, options));
+  EXPECT_EQ(PlannedDataSetMeta(*plan).attributes.at("run_time"),
+            AttributeValue::Int64(k20170101T12 - 12 * 3600 * 1000));
+  ASSERT_OK_AND_ASSIGN(plan, PlanImport({run12}, options));  // --run wins over the file
+  EXPECT_EQ(PlannedDataSetMeta(*plan).attributes.at("run_time"),
+            AttributeValue::Int64(k20170101T12 - 12 * 3600 * 1000));
+}
+
+// An ensemble along CF's realization dimension: one dataset per member, numbered by the
+// coordinate's values, each holding its slice of every variable with the member dimension (a 5-D
+// t, a 4-D pr) and the variables without it (a mask); the deflated t is read through netCDF-C
+// (the parallel chunk reader does not take a member dimension).
+TEST_F(NetCdfImporterTest, RealizationDimensionMakesOneDatasetPerMember) {
+  const std::string path = dir_.Sub("ens.nc");
+  MakeFile(
+      path, NC_NETCDF4,
+      [&](int ncid) {
+        const int r = Dim(ncid, "realization", 3), time = Dim(ncid, "time", 2);
+        const int level = Dim(ncid, "level", 2), lat = Dim(ncid, "lat", 4),
+                  lon = Dim(ncid, "lon", 5);
+        const int rid = Var(ncid, "realization", NC_INT, {r});
+        Text(ncid, rid, "standard_name", "realization");
+        CoordinateVar(ncid, "time", time,
+                      {{"units", "hours since 2017-01-01 00:00:00"}, {"calendar", "standard"}});
+        CoordinateVar(ncid, "level", level, {{"units", "hPa"}, {"positive", "down"}});
+        CoordinateVar(ncid, "lat", lat, {{"units", "degrees_north"}});
+        CoordinateVar(ncid, "lon", lon, {{"units", "degrees_east"}});
+        const int t = Var(ncid, "t", NC_FLOAT, {r, time, level, lat, lon});
+        ASSERT_NC(nc_def_var_deflate(ncid, t, 1, 1, 1));
+        Var(ncid, "pr", NC_DOUBLE, {r, time, lat, lon});
+        Var(ncid, "mask", NC_BYTE, {lat, lon});
+        const int ref = Var(ncid, "reftime", NC_DOUBLE, {});
+        Text(ncid, ref, "standard_name", "forecast_reference_time");
+        Text(ncid, ref, "units", "hours since 2017-01-01 00:00:00");
+      },
+      [&](int ncid) {
+        for (const char* c : {"time", "level", "lat", "lon"}) WriteCoordinate(ncid, c);
+        const int numbers[] = {0, 5, 12};
+        ASSERT_NC(nc_put_var_int(ncid, VarId(ncid, "realization"), numbers));
+        for (const char* v : {"t", "pr", "mask"}) FillVariable(ncid, v);
+        const double six = 6;
+        ASSERT_NC(nc_put_var_double(ncid, VarId(ncid, "reftime"), &six));
+      });
+  ASSERT_FALSE(HasFatalFailure());
+  ImportOptions options;
+  options.dataset_id = "ens";
+  options.collection = "nc/ens";
+  ASSERT_OK_AND_ASSIGN(auto plan, PlanImport({path}, options));
+  ASSERT_EQ(PlannedDataSetMetas(*plan).size(), 3u);
+  ASSERT_OK_AND_ASSIGN(ImportSummary summary, RunImport(store_.get(), *plan, nullptr));
+  EXPECT_EQ(summary.datasets, (std::vector<std::string>{"ens/m00", "ens/m05", "ens/m12"}));
+  EXPECT_EQ(summary.planes, 3 * (4 + 2 + 1));
+  EXPECT_EQ(summary.planes_from_chunks, 0);  // the member dimension: through netCDF-C
+  EXPECT_TRUE(store_->GetDataSetMeta("ens").status().IsNotFound());
+  int ncid;
+  ASSERT_NC(nc_open(path.c_str(), NC_NOWRITE, &ncid));
+  const int64_t numbers[] = {0, 5, 12};
+  for (size_t k = 0; k < 3; ++k) {
+    ASSERT_OK_AND_ASSIGN(DataSetMeta meta, store_->GetDataSetMeta(summary.datasets[k]));
+    EXPECT_EQ(meta.attributes.at("member"), AttributeValue::Int64(numbers[k]));
+    EXPECT_EQ(grid::StringAttribute(meta.attributes, "collection"), "nc/ens");
+    EXPECT_EQ(meta.attributes.at("run_time"), AttributeValue::Int64(1483228800000 + 6 * 3600000));
+    EXPECT_EQ(meta.FindVariable("t")->shape, (Shape4{2, 2, 4, 5}));
+    EXPECT_EQ(meta.FindVariable("pr")->shape, (Shape4{2, 1, 4, 5}));
+    EXPECT_EQ(meta.FindVariable("mask")->shape, (Shape4{1, 1, 4, 5}));
+    EXPECT_EQ(meta.FindCoordinate("realization"), nullptr);
+    for (const char* name : {"t", "pr"}) {
+      const Grid4D got = FetchWhole(*store_, meta.id, name);
+      std::vector<char> want(got.size_bytes());
+      const int id = VarId(ncid, name);
+      int ndims;
+      ASSERT_NC(nc_inq_varndims(ncid, id, &ndims));
+      std::vector<size_t> start(size_t(ndims), 0), count = {1, 2, 2, 4, 5};
+      if (ndims == 4) count = {1, 2, 4, 5};
+      start[0] = k;
+      ASSERT_NC(nc_get_vara(ncid, id, start.data(), count.data(), want.data()));
+      EXPECT_EQ(std::memcmp(got.bytes(), want.data(), want.size()), 0) << meta.id << " " << name;
+    }
+    const Grid4D mask = FetchWhole(*store_, meta.id, "mask");
+    std::vector<char> want(mask.size_bytes());
+    ASSERT_NC(nc_get_var(ncid, VarId(ncid, "mask"), want.data()));
+    EXPECT_EQ(std::memcmp(mask.bytes(), want.data(), want.size()), 0) << meta.id;
+  }
+  nc_close(ncid);
 }
 
 }  // namespace

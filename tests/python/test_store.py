@@ -447,34 +447,36 @@ def _grib_values(path, short_name, level):
 
 def test_run_of_many_files_and_appended_steps(tmp_path, binary):
     """A run from several files, and a run appended step by step by another process: a read-only
-    store sees the new steps after refresh(), each step exactly ecCodes' values."""
+    store sees the new steps after refresh(), each step exactly ecCodes' values. The steps are
+    member 0 of ERA5's ensemble, so dataset "run" is "run/m00" (one dataset per member)."""
     steps = [_run_step(tmp_path, k) for k in range(3)]
     path = str(tmp_path / "runs")
     with gridstore.open(path, read_only=False, create=True) as w:
         summary = w.import_grib(steps, "whole")
         assert summary["status"] == "DONE" and summary["planes"] == 12
-        ds = w.open_dataset("whole")
+        assert summary["dataset"] == "whole/m00"
+        ds = w.open_dataset("whole/m00")
         assert list(ds["step"].values / np.timedelta64(1, "h")) == [0.0, 6.0, 12.0]
         np.testing.assert_array_equal(
-            ds["t_member0"].isel(time=2).sel(isobaricInhPa=850).values.ravel(),
+            ds["t"].isel(time=2).sel(isobaricInhPa=850).values.ravel(),
             _grib_values(steps[2], "t", 850))
         summary = w.import_grib(steps[0], "run", append=True)
         assert (summary["status"], summary["steps"], summary["complete_steps"]) == ("INGESTING", 1, 1)
 
     reader = gridstore.open(path)
-    assert reader.info("run")["status"] == "INGESTING"
+    assert reader.info("run/m00")["status"] == "INGESTING"
     with pytest.raises(gridstore.OutOfRangeError):
-        reader.fetch("run", "t_member0", origin=(1, 0, 0, 0), shape=(1, 2, 61, 120))
+        reader.fetch("run/m00", "t", origin=(1, 0, 0, 0), shape=(1, 2, 61, 120))
     run_cli(binary, path, "import", str(steps[1]), "--dataset", "run", "--append")
     # The read-only store sees the store as it opened it until refresh(); a fetch of a step it
     # does not know yet refreshes by itself.
-    assert reader.info("run")["variables"][0]["shape"][0] == 1
-    got = reader.fetch("run", "t_member0", origin=(1, 0, 0, 0), shape=(1, 2, 61, 120))["t_member0"]
-    assert reader.info("run")["variables"][0]["shape"][0] == 2
+    assert reader.info("run/m00")["variables"][0]["shape"][0] == 1
+    got = reader.fetch("run/m00", "t", origin=(1, 0, 0, 0), shape=(1, 2, 61, 120))["t"]
+    assert reader.info("run/m00")["variables"][0]["shape"][0] == 2
     np.testing.assert_array_equal(got[0, 1].ravel(), _grib_values(steps[1], "t", 850))
     run_cli(binary, path, "import", str(steps[2]), "--dataset", "run", "--append", "--finish")
     reader.refresh()
-    assert reader.info("run")["status"] == "DONE"
+    assert reader.info("run/m00")["status"] == "DONE"
     with pytest.raises(gridstore.FailedPreconditionError, match="already complete"):
         with gridstore.open(path, read_only=False) as w:
             w.import_grib(steps[2], "run", append=True)

@@ -106,8 +106,8 @@ TEST_F(CliAppTest, StoreGivenTwiceWithDifferentValuesIsAUsageErrorThatTouchesNei
 
 TEST_F(CliAppTest, UnknownOrMissingCommandsSaySoAndListTheCommands) {
   const std::string commands =
-      "(commands: import, ingest, info, query, fetch, extract, serve, index, meta, delete, verify, "
-      "compact, relayout, retention)";
+      "(commands: import, ingest, info, query, fetch, extract, collections, serve, index, meta, "
+      "delete, verify, compact, relayout, retention)";
   ExpectUsageError(Run({"fecth", "x"}), "gridstore: unknown command 'fecth' " + commands);
   ExpectUsageError(Run({}), "gridstore: no command given " + commands);
   ExpectUsageError(Run({"index", "lsit"}),

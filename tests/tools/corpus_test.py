@@ -99,7 +99,23 @@ def run(*args, check=False):
     return p
 
 
+# name -> the dataset its import made when that is not "corpus/NAME": an ensemble is one dataset
+# per member ("corpus/NAME/m00"...), and the test looks at the first.
+MADE = {}
+
+
 def dataset_id(name):
+    return MADE.get(name, "corpus/" + name.replace("/", "_"))
+
+
+def is_grib(name):
+    return name.endswith((".grib", ".grib1", ".grib2"))
+
+
+def collection_of(name):
+    """Each GRIB file goes into a forecast collection of its own, named as its dataset: the
+    collection its keys give (centre/kind, such as kwbc/fc) is shared by files on different grids,
+    which one collection refuses. The service lists the collection, not its datasets."""
     return "corpus/" + name.replace("/", "_")
 
 
@@ -139,8 +155,12 @@ class CorpusTest(unittest.TestCase):
         cls.imported = {}  # name -> info --json
         cls.refusals = {}
         for name, path in cls.paths.items():
-            p = run("import", path, "--dataset", dataset_id(name))
+            own = ["--collection", collection_of(name)] if is_grib(name) else []
+            p = run("import", path, "--dataset", dataset_id(name), *own)
             if p.returncode == 0:
+                members = re.findall(r"^dataset '([^']*)'$", p.stdout, re.M)
+                if members:
+                    MADE[name] = members[0]
                 cls.imported[name] = json.loads(run("info", dataset_id(name), "--json",
                                                     check=True).stdout)
             else:
@@ -312,7 +332,7 @@ class CorpusTest(unittest.TestCase):
             listed = {c["id"] for c in json.loads(get(url + "/collections?limit=1000")[1])
                       ["collections"]}
             for name in self.imported:
-                ident = dataset_id(name)
+                ident = collection_of(name) if is_grib(name) else dataset_id(name)
                 gridded = self.gridded(name)
                 with self.subTest(name):
                     c = "/collections/" + urllib.parse.quote(ident, safe="")

@@ -29,7 +29,8 @@ using testing::DecodedField;
 using testing::RunGridStore;
 using testing::RunResult;
 
-// The t_member0 values of a step file, levels 500 then 850, as float32.
+// The t values of a step file (member 0 of ERA5's ensemble: a run "gfs/run" is dataset
+// "gfs/run/m00"), levels 500 then 850, as float32.
 std::vector<float> ExpectedT(const std::string& path) {
   std::vector<float> out;
   for (double level : {500.0, 850.0}) {
@@ -86,7 +87,7 @@ TEST(IngestCliTest, ReadersInOtherProcessesSeeOnlyCompleteSteps) {
     const bool done_before = imported.load();
     RunResult r =
         RunGridStore(dir.Sub("reader"), store,
-                     {"fetch", "gfs/run", "--variables", "t_member0", "--origin",
+                     {"fetch", "gfs/run/m00", "--variables", "t", "--origin",
                       std::to_string(seen) + ",0,0,0", "--shape", "1,2,61,120", "--format", "csv"});
     if (r.exit_code == 0) {
       ASSERT_EQ(LastColumn(r.out), expected[size_t(seen)]) << "step " << seen;
@@ -109,7 +110,7 @@ TEST(IngestCliTest, ReadersInOtherProcessesSeeOnlyCompleteSteps) {
   for (const RunResult& r : imports) EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(seen, kSteps);
   // The last step made the run DONE (--expected-steps).
-  RunResult info = RunGridStore(dir.Sub("reader"), store, {"info", "gfs/run"});
+  RunResult info = RunGridStore(dir.Sub("reader"), store, {"info", "gfs/run/m00"});
   EXPECT_THAT(info.out, ::testing::HasSubstr("status       DONE"));
   RecordProperty("refused_polls", refused);
 }
@@ -159,7 +160,9 @@ TEST(IngestCliTest, WatchIngestsFilesAsTheyAppearAndSkipsThemOnRestart) {
   argv.push_back(nullptr);
   pid_t pid = 0;
   ASSERT_EQ(posix_spawn(&pid, GRIDSTORE_CLI, nullptr, nullptr, argv.data(), environ), 0);
-  auto status_of_run = [&] { return RunGridStore(dir.Sub("cli"), store, {"info", "era/00Z"}).out; };
+  auto status_of_run = [&] {
+    return RunGridStore(dir.Sub("cli"), store, {"info", "era/00Z/m00"}).out;
+  };
   // The first two steps, then the third placed while it runs.
   bool two = false, done = false;
   for (int i = 0; i < 300 && !two; ++i) {
@@ -209,7 +212,7 @@ TEST(IngestCliTest, Issue29CorruptFileIsQuarantinedAndTheRestGoOn) {
   EXPECT_THAT(first.err,
               ::testing::HasSubstr("era.t00z.f000': GRIB message 1 (at byte offset 0) is corrupt"));
   EXPECT_THAT(first.err, ::testing::HasSubstr("quarantined"));
-  EXPECT_THAT(first.out, ::testing::HasSubstr("ingested era.t00z.f006 into 'era/00Z'"));
+  EXPECT_THAT(first.out, ::testing::HasSubstr("ingested era.t00z.f006 into 'era/00Z/m00'"));
   EXPECT_FALSE(std::filesystem::exists(in + "/era.t00z.f000"));
   EXPECT_TRUE(std::filesystem::exists(in + "/quarantine/era.t00z.f000"));
   EXPECT_THAT(testing::ReadFile(in + "/quarantine/era.t00z.f000.error"),

@@ -77,6 +77,7 @@ Command RegisterServe(CLI::App& parent, const CommandContext& context);
 Command RegisterRetention(CLI::App& parent, const CommandContext& context);
 Command RegisterIngest(CLI::App& parent, const CommandContext& context);
 Command RegisterRelayout(CLI::App& parent, const CommandContext& context);
+Command RegisterCollections(CLI::App& parent, const CommandContext& context);
 
 // ---- Helpers for the command files ----
 

@@ -2,8 +2,10 @@
 //
 // `gridstore extract ID --variables A,B (--point LON,LAT ... | --bbox W,S,E,N | --polygon WKT |
 // --radius LON,LAT,KM | --trajectory WKT [--width KM]) [--time ...] [--level ...]
-// [--method nearest|bilinear] [--format covjson|csv|json] [-o FILE] [--explain]`: values at
-// places given in longitude and latitude, times and levels given by value.
+// [--method nearest|bilinear] [--units U] [--format covjson|csv|json] [-o FILE] [--explain]`:
+// values at places given in longitude and latitude, times and levels given by value. ID may name
+// a forecast collection instead (`--run`, `--member`, `--stat`, `--valid-time`, `--lead`,
+// `--best`; forecast/collection_query.h).
 #include "gridstore/geo/extract.h"
 
 #include <CLI/CLI.hpp>
@@ -13,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "gridstore/forecast/collection_query.h"
+#include "gridstore/forecast/derived.h"
 #include "gridstore/formats/output_format.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
@@ -42,6 +46,11 @@ struct ExtractArgs {
   std::string format = "covjson";
   std::optional<std::string> output;
   bool explain = false;
+  // Derived quantities' units, and a forecast collection's runs, members and views.
+  std::string units;
+  std::optional<std::string> run, member, stat, valid_time, lead;
+  bool best = false;
+  bool collection_options() const { return run || member || stat || valid_time || lead || best; }
 };
 
 // "A,B,..." as exactly `count` finite numbers.
@@ -169,6 +178,53 @@ std::string PlanText(const grid::ExtractPlan& plan) {
   return out;
 }
 
+// `extract COLLECTION`: the runs and members (or statistics) asked, through the library's one
+// collection query; --explain names what would be read.
+Status RunCollectionExtract(grid::GridStore& store, const ExtractArgs& args,
+                            grid::ExtractRequest request, formats::OutputFormat format,
+                            OutputFile* out) {
+  forecast::CollectionRequest r;
+  r.collection = args.id;
+  r.runs = args.run.value_or("");
+  r.members = args.member.value_or("");
+  r.statistics = args.stat.value_or("");
+  if (args.stat && args.stat->empty()) {
+    return Status::InvalidArgument("--stat names no statistic (e.g. mean,spread,p10,p90)");
+  }
+  r.valid_time = args.valid_time.value_or("");
+  r.lead = args.lead.value_or("");
+  r.best = args.best;
+  r.units = args.units;
+  r.extract = std::move(request);
+  if (args.explain) {
+    GRIDSTORE_ASSIGN_OR_RETURN(forecast::Collection c, forecast::GetCollection(store, args.id));
+    const std::string runs_spec =
+        r.runs.empty() ? (r.valid_time.empty() && r.lead.empty() && !r.best ? "latest" : "all")
+                       : r.runs;
+    GRIDSTORE_ASSIGN_OR_RETURN(auto runs, forecast::SelectRuns(c, runs_spec));
+    std::string text = "collection: " + c.name + " (" + std::to_string(c.runs.size()) +
+                       " run(s))\nruns selected (" + runs_spec + "):\n";
+    for (const forecast::Run* run : runs) {
+      text += "  " + forecast::FormatIsoMs(run->run_time_ms) + ": " +
+              std::to_string(run->members.size()) + " dataset(s), " +
+              (run->complete() ? "complete" : "still arriving") + "\n";
+    }
+    std::fputs(SanitizeMessage(text, true).c_str(), stdout);
+    return Status::OK();
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(forecast::CollectionExtraction result,
+                             forecast::ExtractCollection(store, r));
+  for (const std::string& note : result.notes) {
+    std::fprintf(stderr, "note: %s\n", SanitizeMessage(note, false).c_str());
+  }
+  Status s = formats::WriteCollection(result, format, out->stream());
+  if (!s.ok()) {
+    Status io = out->WriteError();
+    return io.ok() ? s : io;
+  }
+  return out->Commit();
+}
+
 Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
   GRIDSTORE_ASSIGN_OR_RETURN(grid::ExtractRequest request, ParseRequest(args));
   const formats::OutputFormat format = *formats::ParseOutputFormat(args.format);  // checked
@@ -179,23 +235,27 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
                               OutputFile::Durability::kDefault));
   }
   GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.read_only = true}));
-  // Planned once against one meta (geo/extract.h): --explain prints the plan (of the first group
-  // of variables when none is named), the rest reads it.
-  GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, store->GetDataSetMeta(args.id));
+  // A collection's options, or an id that is no dataset but a collection's name.
+  Result<grid::DataSetMeta> meta = store->GetDataSetMeta(args.id);
+  if (args.collection_options() ||
+      (meta.status().IsNotFound() && forecast::GetCollection(*store, args.id).ok())) {
+    return RunCollectionExtract(*store, args, std::move(request), format, out.get());
+  }
+  if (!meta.ok()) return meta.status();
+  auto shared = std::make_shared<const grid::DataSetMeta>(*std::move(meta));
   std::vector<std::string> left_out;
-  GRIDSTORE_ASSIGN_OR_RETURN(
-      std::vector<grid::PlannedExtract> planned,
-      grid::PlanExtractions(*store, std::make_shared<const grid::DataSetMeta>(std::move(meta)),
-                            request, &left_out));
   if (args.explain) {
+    // Planned once against one meta (geo/extract.h): the plan of the first group of variables
+    // when none is named.
+    GRIDSTORE_ASSIGN_OR_RETURN(std::vector<grid::PlannedExtract> planned,
+                               grid::PlanExtractions(*store, shared, request, &left_out));
     std::fputs(PlanText(planned.front().plan()).c_str(), stdout);
     return Status::OK();
   }
-  std::vector<grid::Extraction> results;
-  for (const grid::PlannedExtract& one : planned) {
-    GRIDSTORE_ASSIGN_OR_RETURN(grid::Extraction result, grid::Extract(*store, one));
-    results.push_back(std::move(result));
-  }
+  // Each group planned once and read; derived quantities (wind from u/v) and units applied.
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      std::vector<grid::Extraction> results,
+      forecast::ExtractDerived(*store, shared, request, args.units, &left_out));
   if (format == formats::OutputFormat::kNetCdf && results.size() > 1) {
     // One netCDF file holds one group's axes: the first group, the others named as left out.
     for (size_t k = 1; k < results.size(); ++k) {
@@ -220,6 +280,33 @@ Status RunExtract(const CommandContext& context, const ExtractArgs& args) {
   return out->Commit();
 }
 
+// --units, and what a forecast collection takes (forecast/collection_query.h).
+void AddCollectionOptions(CLI::App* app, ExtractArgs* args) {
+  app->add_option("--units", args->units,
+                  "Output units, converted per value with udunits2 (degC, hPa, km/h; a list "
+                  "converts each variable whose units convert to one of them)")
+      ->type_name("U[,U]");
+  AddOptionalString(app, "--run", &args->run,
+                    "Collection: latest (default), latest-N, ISO, ISO/ISO or all")
+      ->type_name("RUN");
+  AddOptionalString(app, "--member", &args->member, "Collection: all (default) or 0,1,5")
+      ->type_name("all|LIST");
+  AddOptionalString(app, "--stat", &args->stat,
+                    "Collection: ensemble statistics instead of members: mean, spread, min, max, "
+                    "median, pNN, prob>X, prob<X")
+      ->type_name("S[,S]");
+  AddOptionalString(app, "--valid-time", &args->valid_time,
+                    "Collection: one valid time from every run (constant forecast time; runs "
+                    "default to all)")
+      ->type_name("ISO");
+  AddOptionalString(app, "--lead", &args->lead,
+                    "Collection: one lead time from every run, a series over run times "
+                    "(constant offset), e.g. 24h")
+      ->type_name("DURATION");
+  app->add_flag("--best", args->best,
+                "Collection: for each valid time the newest run that covers it");
+}
+
 }  // namespace
 
 Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
@@ -228,7 +315,7 @@ Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
       "extract",
       "Extract values at points, in areas or along paths given in longitude/latitude, by time "
       "and level");
-  app->add_option("ID", args->id, "Dataset id")->required();
+  app->add_option("ID", args->id, "Dataset id, or a forecast collection's name")->required();
   AddOptionalString(app, "--variables", &args->variables,
                     "Variables: A,B (default: every variable, each group on its own axes)")
       ->type_name("A,B");
@@ -285,6 +372,7 @@ Command RegisterExtract(CLI::App& parent, const CommandContext& context) {
                     "Output: a file (replaced only once completely written), or - for stdout "
                     "(the default)")
       ->type_name("FILE");
+  AddCollectionOptions(app, args.get());
   app->add_flag("--explain", args->explain,
                 "Print the cells each point resolves to and the blocks to read, reading no data");
   return {app, Done([&context, args] { return RunExtract(context, *args); })};

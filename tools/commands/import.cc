@@ -50,6 +50,8 @@ struct ImportArgs {
   std::optional<std::string> expected_steps;
   std::optional<std::string> layouts;  // --layouts plane[,series]
   SeriesOptionArgs series;
+  std::string collection;  // --collection NAME
+  std::string run;         // --run ISO
 };
 
 // --layouts: "plane" (the default) or "plane,series"; true if the series layout is asked for.
@@ -111,6 +113,8 @@ Result<importers::ImportOptions> ImportOptions(const ImportArgs& args, int* thre
     GRIDSTORE_ASSIGN_OR_RETURN(options.variables, ParseNameList(*args.variables, "--variables"));
   }
   options.overwrite = args.overwrite;
+  options.collection = args.collection;
+  options.run_time = args.run;
   for (const auto& a : args.attrs) {
     GRIDSTORE_ASSIGN_OR_RETURN(auto kv, ParseAttribute(a));
     options.attributes[kv.first] = kv.second;
@@ -162,24 +166,35 @@ std::string FilesText(const std::vector<std::string>& files) {
   return std::to_string(files.size()) + " files (" + EscapeBytes(files[0]) + ", ...)";
 }
 
+// "'run'", or "10 datasets ('ens/m00' ... 'ens/m09')" (an ensemble, one per member).
+std::string DatasetsText(const importers::ImportSummary& summary) {
+  if (summary.datasets.size() <= 1) return Quote(summary.dataset_id);
+  return std::to_string(summary.datasets.size()) + " datasets (" + Quote(summary.datasets.front()) +
+         " ... " + Quote(summary.datasets.back()) + ")";
+}
+
 void PrintSummary(const importers::ImportSummary& summary, const std::vector<std::string>& files) {
   for (const auto& note : summary.notes) {
     std::fprintf(stderr, "note: %s\n", SanitizeMessage(note, false).c_str());
   }
   const double mb = static_cast<double>(summary.raw_bytes) / 1e6;
   std::printf(
-      "imported %s from %s: %d variable(s), %ld plane(s), %s raw, %s stored, compression "
+      "imported %s from %s: %d variable(s)%s, %ld plane(s), %s raw, %s stored, compression "
       "ratio %.2f, %.2f s, %.1f MB/s\n",
-      Quote(summary.dataset_id).c_str(), FilesText(files).c_str(), summary.variables,
-      static_cast<long>(summary.planes), HumanBytes(static_cast<double>(summary.raw_bytes)).c_str(),
+      DatasetsText(summary).c_str(), FilesText(files).c_str(), summary.variables,
+      summary.datasets.size() > 1 ? " each" : "", static_cast<long>(summary.planes),
+      HumanBytes(static_cast<double>(summary.raw_bytes)).c_str(),
       HumanBytes(static_cast<double>(summary.stored_bytes)).c_str(),
       summary.stored_bytes > 0
           ? static_cast<double>(summary.raw_bytes) / static_cast<double>(summary.stored_bytes)
           : 0.0,
       summary.seconds, summary.seconds > 0 ? mb / summary.seconds : 0.0);
+  if (summary.datasets.size() > 1) {
+    for (const std::string& id : summary.datasets) std::printf("dataset %s\n", Quote(id).c_str());
+  }
   if (summary.status != grid::kStatusDone) {
     std::printf("run %s: %ld of %ld step(s) complete for every variable; status %s\n",
-                Quote(summary.dataset_id).c_str(), static_cast<long>(summary.complete_steps),
+                DatasetsText(summary).c_str(), static_cast<long>(summary.complete_steps),
                 static_cast<long>(summary.steps), summary.status.c_str());
   }
 }
@@ -222,8 +237,9 @@ Status Import(const CommandContext& context, const ImportArgs& args) {
         "given --layouts plane,series too)\n");
     return Status::OK();
   }
-  PrintSeriesReport(args.dataset, *options.series, series.report,
-                    static_cast<uint64_t>(summary->stored_bytes));
+  // An ensemble's members ("ens/m*"): the report sums them.
+  PrintSeriesReport(summary->datasets.size() > 1 ? args.dataset + "/m*" : args.dataset,
+                    *options.series, series.report, static_cast<uint64_t>(summary->stored_bytes));
   return Status::OK();
 }
 }  // namespace
@@ -242,6 +258,14 @@ Command RegisterImport(CLI::App& parent, const CommandContext& context) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->type_name("KEY=VALUE");
+  app->add_option("--collection", args->collection,
+                  "Forecast collection the dataset is a run of, e.g. ecmf/ens (default: GRIB's "
+                  "centre/kind, e.g. ecmf/ens, kwbc/fc; NetCDF: none)")
+      ->type_name("NAME");
+  app->add_option("--run", args->run,
+                  "The run's reference time, ISO 8601 (default: GRIB's dataDate/dataTime, "
+                  "NetCDF's forecast_reference_time)")
+      ->type_name("ISO");
   app->add_option("--keep-bits", args->keep_bits,
                   "Lossy: round float variable VAR to N mantissa bits, as netCDF-C's BitRound "
                   "(float32 1-23, float64 1-52; repeatable)")

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "gridstore/forecast/collection.h"
 #include "gridstore/importers/grib/grib_importer.h"
 #include "gridstore/importers/import.h"
 #include "gridstore/model/names.h"
@@ -50,6 +51,7 @@ struct IngestArgs {
   std::optional<std::string> interval;
   std::optional<std::string> type;
   std::optional<std::string> quarantine;  // default: WATCH/quarantine
+  std::string collection;                 // --collection NAME (default: the files')
   bool once = false;
 };
 
@@ -259,16 +261,42 @@ void Quarantine(const std::string& file, const std::string& folder, const Status
                Quote(folder).c_str());
 }
 
+// The datasets of run `id`: itself, or an ensemble's members (id/m00, id/m01...; an import of
+// an ensemble makes one dataset per member), found through the collection index that every
+// import into a collection makes. Empty if there are none yet.
+std::vector<std::string> RunDatasets(grid::GridStore* store, const std::string& id) {
+  if (store->GetDataSetMeta(id).ok()) return {id};
+  grid::QueryParams params;
+  params.limit = -1;
+  params.ids_only = true;
+  auto found = store->QueryDataSets(
+      forecast::kCollectionIndex,
+      grid::QueryBuilder::Exists(std::string(forecast::kCollectionAttribute)), params);
+  if (!found.ok()) return {};  // no collection index: no member of any run
+  std::vector<std::string> ids;
+  const std::string prefix = id + "/m";
+  for (const std::string& one : found->ids) {
+    if (one.size() > prefix.size() && one.starts_with(prefix) &&
+        one.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+      ids.push_back(one);
+    }
+  }
+  return ids;
+}
+
 // Appends one dataset's ready files, each on its own, skipping those the run already holds.
 // Returns how many failed.
 int IngestFiles(grid::GridStore* store, const std::string& id,
                 const std::vector<std::string>& files, importers::ImportOptions options,
                 const std::string& quarantine, std::map<std::string, Seen>* seen) {
+  // The files the run holds: in its dataset, or in those of its ensemble members (id/m00...).
   std::set<std::string> held;
-  if (auto meta = store->GetDataSetMeta(id); meta.ok()) {
-    for (std::string& line :
-         SplitList(grid::StringAttribute(meta->attributes, kSourcesAttribute), '\n')) {
-      held.insert(std::move(line));
+  for (const std::string& one : RunDatasets(store, id)) {
+    if (auto meta = store->GetDataSetMeta(one); meta.ok()) {
+      for (std::string& line :
+           SplitList(grid::StringAttribute(meta->attributes, kSourcesAttribute), '\n')) {
+        held.insert(std::move(line));
+      }
     }
   }
   int failed = 0;
@@ -296,8 +324,13 @@ int IngestFiles(grid::GridStore* store, const std::string& id,
     for (const std::string& note : summary->notes) {
       std::fprintf(stderr, "note: %s\n", SanitizeMessage(note, false).c_str());
     }
+    const std::vector<std::string>& made = summary->datasets;
+    const std::string into = made.size() <= 1
+                                 ? Quote(summary->dataset_id)
+                                 : std::to_string(made.size()) + " datasets (" +
+                                       Quote(made.front()) + " ... " + Quote(made.back()) + ")";
     std::printf("ingested %s into %s: %ld plane(s); %ld of %ld step(s) complete, %s\n",
-                EscapeBytes(name).c_str(), Quote(id).c_str(), static_cast<long>(summary->planes),
+                EscapeBytes(name).c_str(), into.c_str(), static_cast<long>(summary->planes),
                 static_cast<long>(summary->complete_steps), static_cast<long>(summary->steps),
                 summary->status.c_str());
     std::fflush(stdout);
@@ -311,6 +344,7 @@ Status RunIngest(const CommandContext& context, const IngestArgs& args) {
   importers::ImportOptions options;
   options.append = true;
   options.sources_attribute = std::string(kSourcesAttribute);
+  options.collection = args.collection;  // each file's run time is its own (dataDate/dataTime)
   if (args.expected_steps) {
     GRIDSTORE_ASSIGN_OR_RETURN(
         options.expected_steps,
@@ -389,6 +423,10 @@ Command RegisterIngest(CLI::App& parent, const CommandContext& context) {
                     "Where files that cannot be read go, each with NAME.error saying why "
                     "(default: a folder quarantine in the watched one)")
       ->type_name("DIR");
+  app->add_option("--collection", args->collection,
+                  "Forecast collection of the runs, e.g. ecmf/ens (default: the files' "
+                  "centre/kind)")
+      ->type_name("NAME");
   app->add_flag("--once", args->once,
                 "Ingest the files there now and exit (for cron); exit status 1 if any failed");
   return {app, Done([&context, args] { return RunIngest(context, *args); })};

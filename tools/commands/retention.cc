@@ -2,6 +2,8 @@
 //
 // `gridstore retention [--older-than DURATION] [--where EXPR] [--dry-run]`: deletes the datasets
 // whose time has passed (grid/retention.h has the rules) and reclaims their space.
+// `gridstore retention --collection C --keep-runs N [--dry-run]`: keeps a forecast collection's
+// newest N runs (forecast/collection.h).
 #include "gridstore/grid/retention.h"
 
 #include <CLI/CLI.hpp>
@@ -11,6 +13,7 @@
 #include <string>
 
 #include "gridstore/catalog/query_parser.h"
+#include "gridstore/forecast/collection.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
@@ -24,9 +27,34 @@ struct RetentionArgs {
   std::optional<std::string> older_than;
   std::optional<std::string> where;
   bool dry_run = false;
+  std::optional<std::string> collection;
+  std::optional<int64_t> keep_runs;
 };
 
+Status RunCollectionRetention(const CommandContext& context, const RetentionArgs& args) {
+  if (!args.collection || !args.keep_runs) {
+    return Status::InvalidArgument("--collection and --keep-runs go together");
+  }
+  if (args.older_than || args.where) {
+    return Status::InvalidArgument(
+        "--collection/--keep-runs keep runs by count: give no --older-than or --where with them");
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(auto store, context.OpenStore({.read_only = args.dry_run}));
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      std::vector<std::string> ids,
+      forecast::KeepNewestRuns(*store, *args.collection, *args.keep_runs, args.dry_run));
+  for (const std::string& id : ids) {
+    std::printf("%s %s\n", args.dry_run ? "would delete" : "deleted", EscapeBytes(id).c_str());
+  }
+  if (!args.dry_run && !ids.empty()) GRIDSTORE_RETURN_IF_ERROR(store->Flush());
+  std::printf("retention: collection %s keeps its newest %ld run(s); %s %ld dataset(s)\n",
+              EscapeBytes(*args.collection).c_str(), static_cast<long>(*args.keep_runs),
+              args.dry_run ? "would delete" : "deleted", static_cast<long>(ids.size()));
+  return Status::OK();
+}
+
 Status RunRetention(const CommandContext& context, const RetentionArgs& args) {
+  if (args.collection || args.keep_runs) return RunCollectionRetention(context, args);
   grid::RetentionPolicy policy;
   if (args.older_than) {
     GRIDSTORE_ASSIGN_OR_RETURN(policy.older_than_ms,
@@ -76,6 +104,11 @@ Command RegisterRetention(CLI::App& parent, const CommandContext& context) {
   AddOptionalString(app, "--where", &args->where,
                     "Only datasets matching this condition (the query language of `query`)")
       ->type_name("EXPR");
+  AddOptionalString(app, "--collection", &args->collection,
+                    "A forecast collection whose oldest runs go (with --keep-runs)")
+      ->type_name("C");
+  app->add_option("--keep-runs", args->keep_runs, "With --collection: the newest runs to keep")
+      ->type_name("N");
   app->add_flag("--dry-run", args->dry_run, "List what would be deleted; delete nothing");
   return {app, Done([&context, args] { return RunRetention(context, *args); })};
 }

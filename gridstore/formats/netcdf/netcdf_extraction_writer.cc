@@ -20,8 +20,6 @@ namespace netcdf = internal_netcdf::netcdf;
 using grid::Extraction;
 using grid::ExtractPlan;
 
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-
 bool IsRange(const std::vector<int64_t>& indices) {
   for (size_t i = 1; i < indices.size(); ++i) {
     if (indices[i] != indices[i - 1] + 1) return false;
@@ -109,50 +107,8 @@ Status WriteArea(const internal_formats::NetCdfDestination& to,
   return internal_formats::WriteNetCdfDataSet(to, meta, data, {.unpacked = true});
 }
 
-// The netCDF writing of points and trajectories: a small helper over the C API.
-class DsgWriter {
- public:
-  DsgWriter(const std::string& path, int ncid) : path_(path), ncid_(ncid) {}
-
-  Status Dim(const char* name, size_t length, int* id) {
-    return Check(netcdf::nc_def_dim(ncid_, name, length, id), std::string("dimension ") + name);
-  }
-  // A double variable; data (not coordinates, which CF forbids to miss values) gets NaN fill.
-  Status Var(const std::string& name, const std::vector<int>& dims, int* id, bool data = false) {
-    GRIDSTORE_RETURN_IF_ERROR(
-        Check(netcdf::nc_def_var(ncid_, name.c_str(), NC_DOUBLE, int(dims.size()), dims.data(), id),
-              "variable " + Quote(name)));
-    if (!data) return Check(netcdf::nc_def_var_fill(ncid_, *id, 1, nullptr), "variable " + name);
-    return Check(netcdf::nc_def_var_fill(ncid_, *id, 0, &kNan), "the fill value of " + name);
-  }
-  Status Text(int varid, const std::string& name, const std::string& value) {
-    return Check(netcdf::nc_put_att_text(ncid_, varid, name.c_str(), value.size(), value.data()),
-                 "attribute " + Quote(name));
-  }
-  // The attributes of `source` (a coordinate or variable) that still apply to values.
-  Status CopyAttributes(int varid, const grid::Attributes& attributes) {
-    for (const auto& [name, value] : attributes) {
-      if (name == "units" || name == "calendar" || name == "standard_name" || name == "long_name" ||
-          name == "positive" || name == "axis") {
-        GRIDSTORE_RETURN_IF_ERROR(Check(internal_formats::PutAttribute(ncid_, varid, name, value),
-                                        "attribute " + Quote(name)));
-      }
-    }
-    return Status::OK();
-  }
-  Status Put(int varid, const std::vector<double>& values, const std::string& name) {
-    return Check(netcdf::nc_put_var_double(ncid_, varid, values.data()), "variable " + Quote(name));
-  }
-  Status EndDef() { return Check(netcdf::nc_enddef(ncid_), "the header"); }
-
- private:
-  Status Check(int rc, const std::string& what) const {
-    if (rc == NC_NOERR) return Status::OK();
-    return Status::Unavailable(Quote(path_) + ": writing " + what + ": " + netcdf::nc_strerror(rc));
-  }
-  const std::string& path_;
-  int ncid_;
-};
+// The netCDF writing of points and trajectories: the shared helper over the C API.
+using DsgWriter = internal_formats::NetCdfWriter;
 
 // The attributes of the point coordinates: where was asked, and which cell answered.
 Status DescribeLonLat(DsgWriter& w, int lon_id, int lat_id, int glon_id, int glat_id) {

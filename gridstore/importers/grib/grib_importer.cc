@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "gridstore/forecast/collection.h"
+#include "gridstore/importers/grib/internal/grib_collection.h"
 #include "gridstore/importers/grib/internal/grib_file.h"
 #include "gridstore/importers/grib/internal/grib_mapping.h"
 #include "gridstore/importers/internal/dataset_publish.h"
@@ -27,7 +29,16 @@ namespace gridstore::importers {
 struct PlannedGrib {
   std::vector<std::string> paths;
   std::vector<size_t> fields_per_file;
-  internal_importers::GribPlan plan;
+  // One plan per dataset: each member of an ensemble (members[k] its number), or the one
+  // dataset of a deterministic file (member -1).
+  std::vector<internal_importers::GribPlan> parts;
+  std::vector<long> members;
+  // Each field, in file order: the part it belongs to and its index there (its target).
+  struct FieldAt {
+    size_t part = 0, index = 0;
+  };
+  std::vector<FieldAt> field_at;
+  std::vector<std::string> notes;
 };
 
 namespace {
@@ -42,8 +53,8 @@ std::string Source(const std::vector<std::string>& paths) {
   return std::to_string(paths.size()) + " files (" + Quote(paths[0]) + ", ...)";
 }
 
-Result<PlannedGrib> ScanAndPlan(const std::vector<std::string>& paths,
-                                const GribImportOptions& options) {
+// The options, checked before any file is read.
+Status CheckOptions(const std::vector<std::string>& paths, const GribImportOptions& options) {
   if (paths.empty()) return Status::InvalidArgument("no GRIB file given to import");
   if (options.dataset_id.empty()) {
     return Status::InvalidArgument("no dataset id given for importing " + Source(paths));
@@ -63,32 +74,87 @@ Result<PlannedGrib> ScanAndPlan(const std::vector<std::string>& paths,
     return Status::InvalidArgument("expected steps " + std::to_string(options.expected_steps) +
                                    " is negative");
   }
+  return Status::OK();
+}
+
+// The dataset of one member (`member` -1: the whole deterministic file), planned from its fields
+// (`indices` into `fields`) and labelled with the run's collection attributes; the caller's
+// attributes win.
+Result<GribPlan> PlanPart(const std::vector<std::string>& paths,
+                          const std::vector<internal_importers::GribField>& fields,
+                          const std::vector<size_t>& indices, long member,
+                          const internal_importers::GribRun& run, const std::vector<double>& lats,
+                          const std::vector<double>& lons, const GribImportOptions& options) {
+  std::vector<internal_importers::GribField> part_fields;
+  part_fields.reserve(indices.size());
+  for (size_t i : indices) part_fields.push_back(fields[i]);
+  // The grid's definition is read from a file's first field only.
+  if (part_fields.front().grid_keys.empty()) {
+    part_fields.front().grid_keys = fields.front().grid_keys;
+  }
+  const std::string id = member < 0
+                             ? options.dataset_id
+                             : internal_importers::MemberDatasetId(options.dataset_id, member);
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      GribPlan plan,
+      internal_importers::PlanGrib(
+          paths, part_fields,
+          {.id = id, .type = options.type, .time_dimension = options.append, .member = member},
+          lats, lons));
+  DataSetMeta& meta = plan.meta;
+  meta.attributes[std::string(forecast::kCollectionAttribute)] =
+      grid::AttributeValue::String(run.collection);
+  meta.attributes[std::string(forecast::kRunTimeAttribute)] =
+      grid::AttributeValue::Int64(run.run_time_ms);
+  if (member >= 0) {
+    meta.attributes[std::string(forecast::kMemberAttribute)] = grid::AttributeValue::Int64(member);
+  }
+  for (const auto& [name, value] : options.attributes) meta.attributes[name] = value;
+  meta.layout = plan.rows == 1 ? grid::ForOneRowPlanes(options.layout) : options.layout;
+  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+  return plan;
+}
+
+Result<PlannedGrib> ScanAndPlan(const std::vector<std::string>& paths,
+                                const GribImportOptions& options) {
+  GRIDSTORE_RETURN_IF_ERROR(CheckOptions(paths, options));
   PlannedGrib planned;
   planned.paths = paths;
   std::vector<internal_importers::GribField> fields;
   std::vector<double> values, lats, lons;
-  std::vector<std::string> file_notes;
   for (size_t i = 0; i < paths.size(); ++i) {
     GRIDSTORE_ASSIGN_OR_RETURN(auto file, GribFile::Open(paths[i]));
     GRIDSTORE_ASSIGN_OR_RETURN(auto scanned, file->Scan(static_cast<int>(i)));
-    file_notes.insert(file_notes.end(), file->notes().begin(), file->notes().end());
+    planned.notes.insert(planned.notes.end(), file->notes().begin(), file->notes().end());
     // The grid's point coordinates, from the first field (every field must share its grid).
     if (i == 0) GRIDSTORE_RETURN_IF_ERROR(file->Next(&values, &lats, &lons));
     planned.fields_per_file.push_back(scanned.size());
     fields.insert(fields.end(), std::make_move_iterator(scanned.begin()),
                   std::make_move_iterator(scanned.end()));
   }
+  GRIDSTORE_RETURN_IF_ERROR(internal_importers::CheckOneGrid(paths, fields));
+  GRIDSTORE_ASSIGN_OR_RETURN(auto by_member, internal_importers::SplitByMember(paths, fields));
+  // The collection and run (docs/collections.md); a run time the caller gives wins, and then
+  // fields of several runs are its to join.
   GRIDSTORE_ASSIGN_OR_RETURN(
-      planned.plan,
-      internal_importers::PlanGrib(
-          paths, fields,
-          {.id = options.dataset_id, .type = options.type, .time_dimension = options.append}, lats,
-          lons));
-  planned.plan.notes.insert(planned.plan.notes.begin(), file_notes.begin(), file_notes.end());
-  DataSetMeta& meta = planned.plan.meta;
-  for (const auto& [name, value] : options.attributes) meta.attributes[name] = value;
-  meta.layout = planned.plan.rows == 1 ? grid::ForOneRowPlanes(options.layout) : options.layout;
-  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+      internal_importers::GribRun run,
+      internal_importers::IdentifyRun(
+          paths, fields, options.attributes.count(std::string(forecast::kRunTimeAttribute)) > 0));
+  planned.notes.insert(planned.notes.end(), run.notes.begin(), run.notes.end());
+  planned.field_at.resize(fields.size());
+  for (const auto& [member, indices] : by_member) {
+    for (size_t k = 0; k < indices.size(); ++k) {
+      planned.field_at[indices[k]] = {planned.parts.size(), k};
+    }
+    GRIDSTORE_ASSIGN_OR_RETURN(GribPlan plan,
+                               PlanPart(paths, fields, indices, member, run, lats, lons, options));
+    for (const std::string& note : plan.notes) {
+      planned.notes.push_back(by_member.size() > 1 ? "dataset " + Quote(plan.meta.id) + ": " + note
+                                                   : note);
+    }
+    planned.parts.push_back(std::move(plan));
+    planned.members.push_back(member);
+  }
   return planned;
 }
 
@@ -127,45 +193,60 @@ Status ReadFields(const PlannedGrib& planned, Take take) {
   return Status::OK();
 }
 
-// Decodes every field and submits its plane to `writer` as `meta` places it. This thread reads
-// the fields, file by file; decoding (ecCodes' unpacking, the costly part) runs on one worker per
-// core, which also hand the planes to the writer.
-Status WriteFields(const PlannedGrib& planned, const Placement& placement, const DataSetMeta& meta,
-                   const GribImportOptions& options, grid::GridDataWriter* writer,
-                   ImportProgress* progress) {
-  const GribPlan& plan = planned.plan;
-  const size_t plane_bytes = size_t(plan.rows * plan.columns) * grid::DataTypeSize(options.type);
-  progress->planes_total = static_cast<int64_t>(plan.targets.size());
+// Where one dataset's fields are written: its meta, placement and writer.
+struct PartWrite {
+  const DataSetMeta* meta = nullptr;
+  const Placement* placement = nullptr;
+  grid::GridDataWriter* writer = nullptr;
+};
+
+// Decodes every field and submits its plane to its dataset's writer (parts[k] for
+// planned.parts[k]), as that dataset's placement says: one pass over the files whatever the
+// number of members. This thread reads the fields, file by file; decoding (ecCodes' unpacking,
+// the costly part) runs on one worker per core, which also hand the planes to the writers.
+Status WriteFields(const PlannedGrib& planned, const std::vector<PartWrite>& parts,
+                   const GribImportOptions& options, ImportProgress* progress) {
+  const GribPlan& first = planned.parts.front();
+  const int64_t rows = first.rows, columns = first.columns;
+  const size_t plane_bytes = size_t(rows * columns) * grid::DataTypeSize(options.type);
+  progress->planes_total = static_cast<int64_t>(planned.field_at.size());
   progress->bytes_total = progress->planes_total * static_cast<int64_t>(plane_bytes);
+  auto variable_of = [&](size_t field) -> const grid::VariableMeta& {
+    const PlannedGrib::FieldAt at = planned.field_at[field];
+    const GribPlan::Target& target = planned.parts[at.part].targets[at.index];
+    const PartWrite& part = parts[at.part];
+    return part.meta->variables[part.placement->variable_of[target.variable]];
+  };
   struct Job {
     std::unique_ptr<internal_importers::GribMessage> message;
     size_t field = 0;
   };
   auto read = [&](const std::function<bool(Job)>& push) {
-    return ReadFields(planned, [&](std::unique_ptr<internal_importers::GribMessage> message,
-                                   size_t field) {
-      if (!push({std::move(message), field})) return false;
-      ++progress->planes_done;
-      progress->bytes_done += static_cast<int64_t>(plane_bytes);
-      progress->variable = meta.variables[placement.variable_of[plan.targets[field].variable]].name;
-      if (options.on_progress) options.on_progress(*progress);
-      return true;
-    });
+    return ReadFields(planned,
+                      [&](std::unique_ptr<internal_importers::GribMessage> message, size_t field) {
+                        if (!push({std::move(message), field})) return false;
+                        ++progress->planes_done;
+                        progress->bytes_done += static_cast<int64_t>(plane_bytes);
+                        progress->variable = variable_of(field).name;
+                        if (options.on_progress) options.on_progress(*progress);
+                        return true;
+                      });
   };
   auto decode = [&](Job job) {
     thread_local std::vector<double> values;
     GRIDSTORE_RETURN_IF_ERROR(job.message->Decode(&values));
-    if (static_cast<int64_t>(values.size()) != plan.rows * plan.columns) {
+    if (static_cast<int64_t>(values.size()) != rows * columns) {
       return Status::DataLoss(Quote(job.message->path()) + ": field " +
                               std::to_string(job.message->number()) + " decoded to " +
                               std::to_string(values.size()) + " values, not " +
-                              std::to_string(plan.rows * plan.columns));
+                              std::to_string(rows * columns));
     }
     job.message.reset();  // its message's memory, before the plane's
-    const GribPlan::Target& target = plan.targets[job.field];
-    const grid::VariableMeta& var = meta.variables[placement.variable_of[target.variable]];
-    return writer->SubmitGrid2D(var.name, placement.t_of[target.t], target.z,
-                                ToPlane(values, options.type, plan.rows, plan.columns));
+    const PlannedGrib::FieldAt at = planned.field_at[job.field];
+    const GribPlan::Target& target = planned.parts[at.part].targets[at.index];
+    const PartWrite& part = parts[at.part];
+    return part.writer->SubmitGrid2D(variable_of(job.field).name, part.placement->t_of[target.t],
+                                     target.z, ToPlane(values, options.type, rows, columns));
   };
   return internal_importers::ReadAndWork<Job>(internal_importers::WorkersPerCore(), 2, read,
                                               decode);
@@ -201,10 +282,11 @@ std::string StepTime(const DataSetMeta& meta, int64_t t) {
 // The (variable, t) steps this import writes, each checked to bring every level and not to be
 // complete already.
 Result<std::map<std::pair<size_t, int64_t>, int64_t>> StepsWritten(const PlannedGrib& planned,
+                                                                   const GribPlan& plan,
                                                                    const Placement& placement,
                                                                    const DataSetMeta& meta) {
   std::map<std::pair<size_t, int64_t>, int64_t> levels;
-  for (const GribPlan::Target& target : planned.plan.targets) {
+  for (const GribPlan::Target& target : plan.targets) {
     ++levels[{placement.variable_of[target.variable], placement.t_of[target.t]}];
   }
   const std::string source = Source(planned.paths);
@@ -270,18 +352,39 @@ Result<DataSetMeta> MarkComplete(grid::GridStore* store, const std::string& id,
   return meta;
 }
 
-// Appends the files to the run options.dataset_id (GribImportOptions::append).
-Result<ImportSummary> AppendGrib(grid::GridStore* store, const PlannedGrib& planned,
-                                 const GribImportOptions& options) {
-  const std::string& id = options.dataset_id;
+// The size of each dataset's write queue: the budget shared by the datasets written at once,
+// one plane each at least.
+grid::WriteGridOptions PartWriteOptions(const PlannedGrib& planned,
+                                        const GribImportOptions& options) {
+  const GribPlan& first = planned.parts.front();
+  const size_t plane_bytes = size_t(first.rows * first.columns) * grid::DataTypeSize(options.type);
+  grid::WriteGridOptions write_options;
+  write_options.max_pending_bytes =
+      std::max(options.memory_budget_bytes / planned.parts.size(), plane_bytes);
+  write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
+  return write_options;
+}
+
+// One dataset of an append: what it becomes, where its fields go, the steps it gains.
+struct AppendPart {
   DataSetMeta meta;
   Placement placement;
+  bool create = false;
+  std::map<std::pair<size_t, int64_t>, int64_t> steps;
+};
+
+// How part `k` of the plan joins its run (created if absent): checked, nothing written.
+Result<AppendPart> PlanAppend(grid::GridStore* store, const PlannedGrib& planned, size_t k,
+                              const GribImportOptions& options) {
+  const GribPlan& plan = planned.parts[k];
+  const std::string& id = plan.meta.id;
+  AppendPart part;
   Result<DataSetMeta> existing = store->GetDataSetMeta(id);
-  const bool create = existing.status().IsNotFound();
-  if (create) {
-    meta = planned.plan.meta;
-    placement = Identity(planned.plan);
-    meta.attributes[std::string(grid::kCreateTimeAttribute)] =
+  part.create = existing.status().IsNotFound();
+  if (part.create) {
+    part.meta = plan.meta;
+    part.placement = Identity(plan);
+    part.meta.attributes[std::string(grid::kCreateTimeAttribute)] =
         grid::AttributeValue::Int64(NowMillis());
   } else {
     if (!existing.ok()) return existing.status();
@@ -293,41 +396,89 @@ Result<ImportSummary> AppendGrib(grid::GridStore* store, const PlannedGrib& plan
     }
     GRIDSTORE_ASSIGN_OR_RETURN(
         internal_importers::RunMerge merge,
-        internal_importers::MergeIntoRun(*existing, planned.plan.meta, Source(planned.paths)));
-    meta = std::move(merge.merged);
-    placement = {std::move(merge.variable_of), std::move(merge.t_of)};
-    for (const auto& [name, value] : options.attributes) meta.attributes[name] = value;
+        internal_importers::MergeIntoRun(*existing, plan.meta, Source(planned.paths)));
+    part.meta = std::move(merge.merged);
+    part.placement = {std::move(merge.variable_of), std::move(merge.t_of)};
+    // A run stored before it had them gains the collection attributes (docs/collections.md).
+    for (std::string_view name : {forecast::kCollectionAttribute, forecast::kRunTimeAttribute,
+                                  forecast::kMemberAttribute}) {
+      auto have = plan.meta.attributes.find(name);
+      if (have != plan.meta.attributes.end() && !part.meta.attributes.count(std::string(name))) {
+        part.meta.attributes[std::string(name)] = have->second;
+      }
+    }
+    for (const auto& [name, value] : options.attributes) part.meta.attributes[name] = value;
   }
-  meta.set_status(grid::kStatusIngesting);
-  GRIDSTORE_ASSIGN_OR_RETURN(auto steps, StepsWritten(planned, placement, meta));
-  GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+  part.meta.set_status(grid::kStatusIngesting);
+  GRIDSTORE_ASSIGN_OR_RETURN(part.steps, StepsWritten(planned, plan, part.placement, part.meta));
+  GRIDSTORE_RETURN_IF_ERROR(part.meta.Validate());
+  return part;
+}
+
+// Appends the files to the run options.dataset_id (GribImportOptions::append), or to each
+// member's run <id>/mNN of an ensemble: every run checked before any is changed, then the
+// files read once for all of them.
+Result<ImportSummary> AppendGrib(grid::GridStore* store, const PlannedGrib& planned,
+                                 const GribImportOptions& options) {
+  std::vector<AppendPart> parts;
+  for (size_t k = 0; k < planned.parts.size(); ++k) {
+    GRIDSTORE_ASSIGN_OR_RETURN(AppendPart part, PlanAppend(store, planned, k, options));
+    parts.push_back(std::move(part));
+  }
   // Grow first (the new steps not complete, so no reader takes their blocks for data), then write,
   // then mark them complete.
-  GRIDSTORE_RETURN_IF_ERROR(create ? store->PutDataSetMeta(meta) : store->UpdateDataSetMeta(meta));
-  grid::WriteGridOptions write_options;
-  write_options.max_pending_bytes = options.memory_budget_bytes;
-  write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
-  GRIDSTORE_ASSIGN_OR_RETURN(auto writer, store->GetDataWriter(id, write_options));
+  for (const AppendPart& part : parts) {
+    GRIDSTORE_RETURN_IF_ERROR(part.create ? store->PutDataSetMeta(part.meta)
+                                          : store->UpdateDataSetMeta(part.meta));
+  }
+  const grid::WriteGridOptions write_options = PartWriteOptions(planned, options);
+  std::vector<std::unique_ptr<grid::GridDataWriter>> writers;
+  std::vector<PartWrite> writes;
+  for (const AppendPart& part : parts) {
+    GRIDSTORE_ASSIGN_OR_RETURN(auto writer, store->GetDataWriter(part.meta.id, write_options));
+    writes.push_back({&part.meta, &part.placement, writer.get()});
+    writers.push_back(std::move(writer));
+  }
   ImportProgress progress;
-  Status written = WriteFields(planned, placement, meta, options, writer.get(), &progress);
-  Status flushed = writer->Flush();
-  if (written.ok()) written = flushed;
-  const grid::WriteStats stats = writer->stats();
-  writer.reset();
+  Status written = WriteFields(planned, writes, options, &progress);
+  ImportSummary summary;
+  for (auto& writer : writers) {
+    Status flushed = writer->Flush();
+    if (written.ok()) written = flushed;
+    const grid::WriteStats stats = writer->stats();
+    summary.planes += stats.planes;
+    summary.raw_bytes += stats.raw_bytes;
+    summary.stored_bytes += stats.stored_bytes;
+  }
+  writers.clear();
+  const std::string what = parts.size() == 1 ? "dataset " + Quote(parts[0].meta.id)
+                                             : std::to_string(parts.size()) + " datasets (" +
+                                                   Quote(parts[0].meta.id) + ", ...)";
   if (!written.ok()) {
-    return written.WithContext("appending to dataset " + Quote(id) +
+    return written.WithContext("appending to " + what +
                                " (its steps of this import stay incomplete; run it again)");
   }
-  ImportSummary summary;
-  GRIDSTORE_ASSIGN_OR_RETURN(meta,
-                             MarkComplete(store, id, steps, planned.paths, options, &summary));
-  summary.dataset_id = id;
-  summary.status = meta.status();
-  summary.variables = static_cast<int>(planned.plan.meta.variables.size());
-  summary.planes = stats.planes;
-  summary.raw_bytes = stats.raw_bytes;
-  summary.stored_bytes = stats.stored_bytes;
-  summary.notes.insert(summary.notes.begin(), planned.plan.notes.begin(), planned.plan.notes.end());
+  for (size_t k = 0; k < parts.size(); ++k) {
+    ImportSummary one;
+    GRIDSTORE_ASSIGN_OR_RETURN(
+        DataSetMeta meta,
+        MarkComplete(store, parts[k].meta.id, parts[k].steps, planned.paths, options, &one));
+    summary.datasets.push_back(meta.id);
+    if (k == 0) {
+      summary.status = meta.status();
+      summary.steps = one.steps;
+      summary.complete_steps = one.complete_steps;
+    } else {
+      // The run is as far as its least complete member.
+      if (meta.status() != grid::kStatusDone) summary.status = meta.status();
+      summary.steps = std::max(summary.steps, one.steps);
+      summary.complete_steps = std::min(summary.complete_steps, one.complete_steps);
+    }
+    summary.notes.insert(summary.notes.end(), one.notes.begin(), one.notes.end());
+  }
+  summary.dataset_id = summary.datasets.front();
+  summary.variables = static_cast<int>(planned.parts.front().meta.variables.size());
+  summary.notes.insert(summary.notes.begin(), planned.notes.begin(), planned.notes.end());
   return summary;
 }
 
@@ -351,8 +502,8 @@ Result<grid::DataSetMeta> ReadGribMeta(const std::vector<std::string>& paths,
                                        const GribImportOptions& options,
                                        std::vector<std::string>* notes) {
   GRIDSTORE_ASSIGN_OR_RETURN(PlannedGrib planned, ScanAndPlan(paths, options));
-  if (notes != nullptr) *notes = planned.plan.notes;
-  return std::move(planned.plan.meta);
+  if (notes != nullptr) *notes = planned.notes;
+  return std::move(planned.parts.front().meta);
 }
 
 struct GribImportPlan {
@@ -368,7 +519,15 @@ Result<std::shared_ptr<const GribImportPlan>> PlanGribImport(const std::vector<s
   return std::shared_ptr<const GribImportPlan>(std::move(plan));
 }
 
-const grid::DataSetMeta& PlannedMeta(const GribImportPlan& plan) { return plan.planned.plan.meta; }
+const grid::DataSetMeta& PlannedMeta(const GribImportPlan& plan) {
+  return plan.planned.parts.front().meta;
+}
+
+std::vector<const grid::DataSetMeta*> PlannedMetas(const GribImportPlan& plan) {
+  std::vector<const grid::DataSetMeta*> metas;
+  for (const GribPlan& part : plan.planned.parts) metas.push_back(&part.meta);
+  return metas;
+}
 
 Result<ImportSummary> ImportGrib(grid::GridStore* store, const std::vector<std::string>& paths,
                                  const GribImportOptions& options) {
@@ -386,23 +545,35 @@ Result<ImportSummary> RunGribImport(grid::GridStore* store, const GribImportPlan
   if (options.append) {
     GRIDSTORE_ASSIGN_OR_RETURN(summary, AppendGrib(store, planned, options));
   } else {
-    const GribPlan& plan = planned.plan;
-    grid::WriteGridOptions write_options;
-    write_options.max_pending_bytes = options.memory_budget_bytes;
-    write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
-    GRIDSTORE_ASSIGN_OR_RETURN(auto publisher,
-                               internal_importers::DatasetPublisher::Begin(
-                                   store, plan.meta, options.overwrite, write_options));
+    // Every dataset begun (INIT, or a replacement beside the old), written in one pass over the
+    // files, then published: a failure before publishing leaves none of them.
+    const grid::WriteGridOptions write_options = PartWriteOptions(planned, options);
+    std::vector<std::unique_ptr<internal_importers::DatasetPublisher>> publishers;
+    std::vector<Placement> placements;
+    for (const GribPlan& part : planned.parts) {
+      GRIDSTORE_ASSIGN_OR_RETURN(auto publisher,
+                                 internal_importers::DatasetPublisher::Begin(
+                                     store, part.meta, options.overwrite, write_options));
+      publishers.push_back(std::move(publisher));
+      placements.push_back(Identity(part));
+    }
+    std::vector<PartWrite> writes;
+    for (size_t k = 0; k < planned.parts.size(); ++k) {
+      writes.push_back({&planned.parts[k].meta, &placements[k], publishers[k]->writer()});
+    }
     ImportProgress progress;
-    GRIDSTORE_RETURN_IF_ERROR(
-        WriteFields(planned, Identity(plan), plan.meta, options, publisher->writer(), &progress));
-    GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
-    summary.dataset_id = plan.meta.id;
-    summary.variables = static_cast<int>(plan.meta.variables.size());
-    summary.planes = publisher->stats().planes;
-    summary.raw_bytes = publisher->stats().raw_bytes;
-    summary.stored_bytes = publisher->stats().stored_bytes;
-    summary.notes = plan.notes;
+    GRIDSTORE_RETURN_IF_ERROR(WriteFields(planned, writes, options, &progress));
+    for (auto& publisher : publishers) GRIDSTORE_RETURN_IF_ERROR(publisher->FinishWrites());
+    for (auto& publisher : publishers) {
+      GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
+      summary.datasets.push_back(publisher->meta().id);
+      summary.planes += publisher->stats().planes;
+      summary.raw_bytes += publisher->stats().raw_bytes;
+      summary.stored_bytes += publisher->stats().stored_bytes;
+    }
+    summary.dataset_id = summary.datasets.front();
+    summary.variables = static_cast<int>(planned.parts.front().meta.variables.size());
+    summary.notes = planned.notes;
   }
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -2,14 +2,21 @@
 //
 // Imports GRIB files (edition 1 or 2, read with ecCodes) into a GridStore dataset. Mapping
 // (docs/usage-import.md, "GRIB"): fields grouped into variables by (shortName, typeOfLevel) —
-// named shortName where that is unique, else shortName_typeOfLevel, and in an ensemble
-// (numberOfForecastsInEnsemble > 1, or several perturbationNumbers) one variable per member,
-// suffixed _member<perturbationNumber>; t = the distinct validity times (coordinate `time`, the
+// named shortName where that is unique, else shortName_typeOfLevel; an ensemble
+// (numberOfForecastsInEnsemble > 1, or several perturbationNumbers) makes one dataset per member,
+// `<id>/m<NN>` (NN the perturbationNumber, two digits at least), each with the variables a
+// deterministic file would have; t = the distinct validity times (coordinate `time`, the
 // reference time as its attribute, `step` beside it); z = the distinct levels of the level type,
 // with units; x, y = the grid's rows and points in ecCodes' value order, with 1-D
 // latitude/longitude for regular_ll and regular_gg and 2-D ones (ecCodes' own) for rotated and
 // projected grids, and the grid's CF grid mapping as the scalar coordinate `crs`. Missing points
 // (the bitmap) read as NaN. Values are stored as float32 unless asked for float64.
+//
+// Every dataset gets the forecast collection attributes (docs/collections.md): `collection`
+// "<centre>/<kind>" ("ecmf/ens" for control and perturbed members, else the dataType: "ecmf/fc",
+// "ecmf/an"), `run_time` (the reference time in ms since 1970; the earliest for analyses of
+// several times; forecasts of several runs are refused unless the attributes name the run) and,
+// in an ensemble, `member`. Attributes the caller gives win.
 //
 // Many files make one dataset (a run published one file per step): the union of their fields,
 // which must share one grid. A run can also grow as its files arrive (`append`): each import adds
@@ -22,6 +29,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/importers/netcdf/netcdf_importer.h"
@@ -68,7 +76,8 @@ bool IsGribFile(const std::string& path);
 // which ecCodes itself crashes costs that file, never the ingest.
 Status CheckGribFile(const std::string& path);
 
-// The dataset meta an import of `paths` would create (without append), reading headers only.
+// The dataset meta an import of `paths` would create (without append; the first member's of
+// an ensemble), reading headers only.
 // Errors name the file and field: NotFound, InvalidArgument (not GRIB; a grid without fixed rows
 // such as reduced_gg; fields on different grids; a duplicate field), DataLoss (a truncated or
 // corrupt message), FailedPrecondition (ecCodes missing).
@@ -81,7 +90,8 @@ inline Result<grid::DataSetMeta> ReadGribMeta(const std::string& path,
   return ReadGribMeta(std::vector<std::string>{path}, options, notes);
 }
 
-// Imports `paths` as dataset options.dataset_id. Without append: meta INIT, every field's plane,
+// Imports `paths` as dataset options.dataset_id (an ensemble as one dataset per member, written
+// in one pass over the files). Without append: meta INIT, every field's plane,
 // then DONE with create_time; on failure nothing of it remains (a replaced dataset stays as it
 // was); errors as ReadGribMeta, and AlreadyExists without overwrite. With append: the dataset
 // grows (created INGESTING with create_time if absent) and the steps written are marked complete;
@@ -98,7 +108,11 @@ Result<ImportSummary> ImportGrib(grid::GridStore* store, const std::vector<std::
 struct GribImportPlan;
 Result<std::shared_ptr<const GribImportPlan>> PlanGribImport(const std::vector<std::string>& paths,
                                                              const GribImportOptions& options);
+// The first dataset's meta (the only one unless the files are an ensemble).
 const grid::DataSetMeta& PlannedMeta(const GribImportPlan& plan);
+// Every dataset's meta, in member order: one per member of an ensemble, else one. Valid while
+// `plan` lives.
+std::vector<const grid::DataSetMeta*> PlannedMetas(const GribImportPlan& plan);
 // `on_progress`, if set, replaces the planned options' callback.
 Result<ImportSummary> RunGribImport(
     grid::GridStore* store, const GribImportPlan& plan,

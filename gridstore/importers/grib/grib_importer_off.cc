@@ -46,6 +46,10 @@ Result<std::shared_ptr<const GribImportPlan>> PlanGribImport(const std::vector<s
 
 const grid::DataSetMeta& PlannedMeta(const GribImportPlan& plan) { return plan.meta; }
 
+std::vector<const grid::DataSetMeta*> PlannedMetas(const GribImportPlan& plan) {
+  return {&plan.meta};
+}
+
 Result<ImportSummary> RunGribImport(grid::GridStore*, const GribImportPlan&,
                                     std::function<void(const ImportProgress&)>) {
   return NoGrib({});

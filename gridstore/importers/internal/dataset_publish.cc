@@ -50,14 +50,18 @@ void DatasetPublisher::Discard() {
   }
 }
 
-Status DatasetPublisher::Publish() {
+Status DatasetPublisher::FinishWrites() {
+  if (writer_ == nullptr) return Status::OK();
   Status flushed = writer_->Flush();
   stats_ = writer_->stats();
   writer_.reset();
-  if (!flushed.ok()) {
-    Discard();
-    return flushed;
-  }
+  if (!flushed.ok()) Discard();
+  return flushed;
+}
+
+Status DatasetPublisher::Publish() {
+  if (done_) return Status::Aborted("dataset " + Quote(meta_.id) + " was discarded");
+  GRIDSTORE_RETURN_IF_ERROR(FinishWrites());
   meta_.set_status(grid::kStatusDone);
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   meta_.attributes[std::string(grid::kCreateTimeAttribute)] = grid::AttributeValue::Int64(

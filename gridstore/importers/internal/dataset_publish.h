@@ -25,6 +25,10 @@ class DatasetPublisher {
   ~DatasetPublisher();
 
   grid::GridDataWriter* writer() { return writer_.get(); }
+  // Flushes the writer and closes it (writer() is null afterwards); on failure discards the
+  // dataset and returns the error. Publish calls it; an import of several datasets calls it for
+  // each before it publishes any, so that a failed write leaves none of them.
+  Status FinishWrites();
   // Flushes the writer, then marks the dataset DONE with create_time (now) and publishes it. On
   // failure, discards it and returns the error.
   Status Publish();

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -17,7 +18,9 @@
 #include <vector>
 
 #include "gridstore/blocks/grid_data_writer.h"
+#include "gridstore/forecast/collection.h"
 #include "gridstore/importers/internal/dataset_publish.h"
+#include "gridstore/importers/internal/member_id.h"
 #include "gridstore/importers/internal/run_merge.h"
 #include "gridstore/importers/netcdf/internal/cf_mapping.h"
 #include "gridstore/importers/netcdf/internal/import_precision.h"
@@ -41,6 +44,7 @@ using internal_importers::NetCdfLock;
 using internal_importers::NetCdfMutex;
 using internal_importers::OpenNetCdf;
 using internal_importers::PlanFileImport;
+using internal_importers::PlannedVariable;
 using internal_importers::PlanSlabs;
 using internal_importers::ReadCoordinateValues;
 using internal_importers::ReadStructure;
@@ -75,6 +79,16 @@ Status PlanOpened(const NetCdfImportOptions& options, OpenedImport* opened) {
   GRIDSTORE_RETURN_IF_ERROR(
       internal_importers::PlanPrecision(opened->path, options, &opened->plan));
   GRIDSTORE_RETURN_IF_ERROR(ReadCoordinateValues(ncid, opened->path, &opened->plan));
+  GRIDSTORE_RETURN_IF_ERROR(
+      internal_importers::ReadMembers(ncid, opened->path, *opened->structure, &opened->plan));
+  // The run's reference time (docs/collections.md), unless the caller gives it.
+  const std::string run_time(forecast::kRunTimeAttribute);
+  if (options.attributes.count(run_time) == 0) {
+    GRIDSTORE_ASSIGN_OR_RETURN(std::optional<int64_t> run,
+                               internal_importers::ReadRunTime(
+                                   ncid, opened->path, *opened->structure, &opened->plan.notes));
+    if (run) opened->plan.meta.attributes[run_time] = AttributeValue::Int64(*run);
+  }
   GRIDSTORE_RETURN_IF_ERROR(
       opened->plan.meta.Validate().WithContext("importing " + Quote(opened->path)));
   opened->slabs = PlanSlabs(ncid, opened->plan, options.memory_budget_bytes);
@@ -125,6 +139,10 @@ struct NetCdfImportPlan {
   std::vector<std::unique_ptr<OpenedImport>> files;  // in time order; each written in turn
   DataSetMeta meta;                                  // the dataset the files make together
   std::vector<std::string> notes;
+  // Variables with a member dimension: one dataset per member ("ID/m03"), each `meta` with its
+  // id and `member` attribute; members[k] is the index along the dimension of member_metas[k].
+  std::vector<DataSetMeta> member_metas;
+  std::vector<int64_t> member_index;
 };
 
 namespace {
@@ -190,6 +208,56 @@ Status JoinAlongTime(NetCdfImportPlan* plan) {
   return Status::OK();
 }
 
+// An ensemble along a member dimension: one dataset per member, the same in every file.
+Status PlanMembers(NetCdfImportPlan* plan) {
+  const ImportPlan& first = plan->files.front()->plan;
+  for (const auto& file : plan->files) {
+    if (file->plan.members != first.members) {
+      return Status::InvalidArgument(Quote(file->path) + " has other ensemble members than " +
+                                     Quote(plan->files.front()->path) +
+                                     ": files of one import share their members");
+    }
+  }
+  const std::string member(forecast::kMemberAttribute);
+  for (size_t k = 0; k < first.members.size(); ++k) {
+    DataSetMeta meta = plan->meta;
+    meta.id = internal_importers::MemberDatasetId(plan->meta.id, first.members[k]);
+    if (plan->options.attributes.count(member) == 0) {
+      meta.attributes[member] = AttributeValue::Int64(first.members[k]);
+    }
+    GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
+    plan->member_metas.push_back(std::move(meta));
+    plan->member_index.push_back(static_cast<int64_t>(k));
+  }
+  return Status::OK();
+}
+
+// Files of one dataset are one run: InvalidArgument naming two files of different
+// forecast_reference_times (a run time the caller gives joins them).
+Status CheckOneRun(const NetCdfImportPlan& plan) {
+  const std::string run_time(forecast::kRunTimeAttribute);
+  if (plan.options.attributes.count(run_time) > 0) return Status::OK();
+  const OpenedImport* first = nullptr;
+  for (const auto& file : plan.files) {
+    auto run = file->plan.meta.attributes.find(run_time);
+    if (run == file->plan.meta.attributes.end()) continue;
+    if (first == nullptr) {
+      first = file.get();
+      continue;
+    }
+    const grid::AttributeValue& first_run = first->plan.meta.attributes.at(run_time);
+    if (!(run->second == first_run)) {
+      return Status::InvalidArgument(
+          Quote(file->path) + " is of the run of " +
+          forecast::FormatIsoMs(static_cast<int64_t>(run->second.AsDouble())) + ", " +
+          Quote(first->path) + " of " +
+          forecast::FormatIsoMs(static_cast<int64_t>(first_run.AsDouble())) +
+          " (forecast_reference_time): import each run separately (or name the run with --run)");
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const NetCdfImportPlan>> PlanNetCdfImport(
@@ -202,15 +270,26 @@ Result<std::shared_ptr<const NetCdfImportPlan>> PlanNetCdfImport(
     if (plan->files.empty()) plan->notes = opened->plan.notes;
     plan->files.push_back(std::move(opened));
   }
+  GRIDSTORE_RETURN_IF_ERROR(CheckOneRun(*plan));
   if (plan->files.size() == 1) {
     plan->meta = plan->files.front()->plan.meta;
   } else {
     GRIDSTORE_RETURN_IF_ERROR(JoinAlongTime(plan.get()));
   }
+  GRIDSTORE_RETURN_IF_ERROR(PlanMembers(plan.get()));
   return std::shared_ptr<const NetCdfImportPlan>(std::move(plan));
 }
 
-const grid::DataSetMeta& PlannedMeta(const NetCdfImportPlan& plan) { return plan.meta; }
+const grid::DataSetMeta& PlannedMeta(const NetCdfImportPlan& plan) {
+  return plan.member_metas.empty() ? plan.meta : plan.member_metas.front();
+}
+
+std::vector<const grid::DataSetMeta*> PlannedMetas(const NetCdfImportPlan& plan) {
+  if (plan.member_metas.empty()) return {&plan.meta};
+  std::vector<const grid::DataSetMeta*> metas;
+  for (const DataSetMeta& meta : plan.member_metas) metas.push_back(&meta);
+  return metas;
+}
 const std::vector<std::string>& PlannedNotes(const NetCdfImportPlan& plan) { return plan.notes; }
 
 Result<ImportSummary> RunNetCdfImport(grid::GridStore* store, const NetCdfImportPlan& plan,
@@ -218,32 +297,52 @@ Result<ImportSummary> RunNetCdfImport(grid::GridStore* store, const NetCdfImport
   const auto started = std::chrono::steady_clock::now();
   if (plan.meta.id.empty()) return Status::InvalidArgument("no dataset id given to import");
   // Whole or absent (internal/dataset_publish.h): INIT while written, DONE when whole; a
-  // failure removes what was written (a replacement leaves the old dataset as it was).
+  // failure removes what was written (a replacement leaves the old dataset as it was). An
+  // ensemble: every member's dataset begun, each written in turn (its slice of every file),
+  // then all published, so that a failure leaves none of them.
   grid::WriteGridOptions write_options;
   write_options.max_pending_bytes = plan.files.size() == 1 ? plan.files.front()->slabs.max_pending
                                                            : plan.options.memory_budget_bytes / 2;
   write_options.bulk_load = true;  // marked DONE (or complete) only after Flush
-  GRIDSTORE_ASSIGN_OR_RETURN(auto publisher,
-                             internal_importers::DatasetPublisher::Begin(
-                                 store, plan.meta, plan.options.overwrite, write_options));
-  ImportSummary summary;
-  for (const auto& file : plan.files) {
-    NetCdfImportOptions options = file->options;
-    if (on_progress) options.on_progress = on_progress;
-    internal_importers::WriteTally tally;
-    GRIDSTORE_RETURN_IF_ERROR(WritePlanes(file->path, options, file->plan, file->file->id(),
-                                          file->slabs, publisher->writer(), &tally,
-                                          plan.files.size() == 1 ? nullptr : &file->t_of));
-    summary.peak_buffered_bytes = std::max(summary.peak_buffered_bytes, tally.peak);
-    summary.planes_from_chunks += tally.planes_from_chunks;
+  const std::vector<const DataSetMeta*> metas = PlannedMetas(plan);
+  std::vector<std::unique_ptr<internal_importers::DatasetPublisher>> publishers;
+  for (const DataSetMeta* meta : metas) {
+    GRIDSTORE_ASSIGN_OR_RETURN(auto publisher,
+                               internal_importers::DatasetPublisher::Begin(
+                                   store, *meta, plan.options.overwrite, write_options));
+    publishers.push_back(std::move(publisher));
   }
-  GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
-  const grid::WriteStats& stats = publisher->stats();
-  summary.dataset_id = plan.meta.id;
+  ImportSummary summary;
+  for (size_t k = 0; k < publishers.size(); ++k) {
+    for (const auto& file : plan.files) {
+      NetCdfImportOptions options = file->options;
+      if (on_progress) options.on_progress = on_progress;
+      ImportPlan member_plan;
+      const ImportPlan* file_plan = &file->plan;
+      if (!plan.member_metas.empty()) {
+        member_plan = file->plan;
+        for (PlannedVariable& pv : member_plan.variables) pv.member_index = plan.member_index[k];
+        file_plan = &member_plan;
+      }
+      internal_importers::WriteTally tally;
+      GRIDSTORE_RETURN_IF_ERROR(WritePlanes(file->path, options, *file_plan, file->file->id(),
+                                            file->slabs, publishers[k]->writer(), &tally,
+                                            plan.files.size() == 1 ? nullptr : &file->t_of));
+      summary.peak_buffered_bytes = std::max(summary.peak_buffered_bytes, tally.peak);
+      summary.planes_from_chunks += tally.planes_from_chunks;
+    }
+    GRIDSTORE_RETURN_IF_ERROR(publishers[k]->FinishWrites());
+  }
+  for (auto& publisher : publishers) {
+    GRIDSTORE_RETURN_IF_ERROR(publisher->Publish());
+    const grid::WriteStats& stats = publisher->stats();
+    summary.datasets.push_back(publisher->meta().id);
+    summary.planes += stats.planes;
+    summary.raw_bytes += stats.raw_bytes;
+    summary.stored_bytes += stats.stored_bytes;
+  }
+  summary.dataset_id = summary.datasets.front();
   summary.variables = static_cast<int>(plan.meta.variables.size());
-  summary.planes = stats.planes;
-  summary.raw_bytes = stats.raw_bytes;
-  summary.stored_bytes = stats.stored_bytes;
   summary.notes = plan.notes;
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -255,7 +354,7 @@ Result<grid::DataSetMeta> ReadNetCdfMeta(const std::string& path,
                                          std::vector<std::string>* notes) {
   GRIDSTORE_ASSIGN_OR_RETURN(auto plan, PlanNetCdfImport({path}, options));
   if (notes) *notes = plan->notes;
-  return plan->meta;
+  return PlannedMeta(*plan);
 }
 
 Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& path,
@@ -266,7 +365,7 @@ Result<ImportSummary> ImportNetCdf(grid::GridStore* store, const std::string& pa
 Result<grid::DataSetMeta> ReadNetCdfFilesMeta(const std::vector<std::string>& paths,
                                               const NetCdfImportOptions& options) {
   GRIDSTORE_ASSIGN_OR_RETURN(auto plan, PlanNetCdfImport(paths, options));
-  return plan->meta;
+  return PlannedMeta(*plan);
 }
 
 Result<ImportSummary> ImportNetCdfFiles(grid::GridStore* store,

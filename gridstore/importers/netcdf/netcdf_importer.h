@@ -7,7 +7,10 @@
 // conventions (axis "Z", a `positive` attribute, or pressure units) and t otherwise; with two,
 // t = z = 1. Coordinate variables (1-D and 2-D, including auxiliary ones named by `coordinates`)
 // go into the meta; bounds, character, string, scalar and 1-D data variables are skipped with a
-// note; a variable with 5 or more dimensions is an error naming it.
+// note; a variable with 5 or more dimensions is an error naming it, unless its first is a
+// dimension of ensemble members (CF realization): then each member is a dataset of its own,
+// "ID/m03" (docs/usage-import.md, "Forecast collections"). A CF forecast_reference_time gives
+// the dataset's `run_time` attribute (ms since 1970).
 //
 // Values are kept exactly as stored (packed shorts stay shorts) with what is needed to unpack and
 // label them. Memory stays bounded by the budget whatever the file size, while reading,
@@ -83,7 +86,10 @@ struct NetCdfImportOptions {
 };
 
 struct ImportSummary {
-  std::string dataset_id;
+  std::string dataset_id;  // the first of `datasets`
+  // Every dataset the import made or grew: one, or one per member of an ensemble ("ens/m00",
+  // "ens/m01"...; docs/collections.md). The counts below are their totals; `variables` is one's.
+  std::vector<std::string> datasets;
   int variables = 0;
   int64_t planes = 0;
   int64_t raw_bytes = 0;     // bytes of values imported
@@ -146,7 +152,12 @@ Result<ImportSummary> ImportNetCdfFiles(grid::GridStore* store,
 struct NetCdfImportPlan;
 Result<std::shared_ptr<const NetCdfImportPlan>> PlanNetCdfImport(
     const std::vector<std::string>& paths, const NetCdfImportOptions& options);
+// The dataset's meta (the first member's if the variables have a member dimension: CF
+// `realization`, or a leading dimension named realization, ensemble, member or number, which
+// makes one dataset per member, "ID/m03", as GRIB's ensembles do).
 const grid::DataSetMeta& PlannedMeta(const NetCdfImportPlan& plan);
+// Every dataset's meta: one per member, or the one. Valid while `plan` lives.
+std::vector<const grid::DataSetMeta*> PlannedMetas(const NetCdfImportPlan& plan);
 const std::vector<std::string>& PlannedNotes(const NetCdfImportPlan& plan);
 Result<ImportSummary> RunNetCdfImport(
     grid::GridStore* store, const NetCdfImportPlan& plan,

@@ -1,9 +1,12 @@
 // Copyright 2026 The GridStore Authors.
 //
-// /collections (the catalog search: the --where language, sort, paging) and /collections/{id}.
+// /collections (the catalog search: the --where language, sort, paging; forecast collections
+// first, then the datasets outside them) and /collections/{id}.
 #include <charconv>
+#include <set>
 
 #include "gridstore/catalog/query_parser.h"
+#include "gridstore/forecast/collection.h"
 #include "gridstore/server/internal/endpoints.h"
 #include "gridstore/server/internal/responses.h"
 #include "gridstore/util/internal/strings.h"
@@ -38,20 +41,55 @@ std::string PageLink(const EndpointContext& context, const RequestTarget& target
   return link + "offset=" + std::to_string(offset);
 }
 
+// The forecast collections /collections lists: every served one, or with a `where`, those one
+// of whose served datasets matches it (`status_text` is the status condition). By name.
+Result<std::vector<forecast::Collection>> ListedCollections(const EndpointContext& context,
+                                                            const std::string* where,
+                                                            const std::string& status_text) {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<forecast::Collection> all,
+                             forecast::ListCollections(*context.store));
+  std::set<std::string> matching;
+  if (where != nullptr) {
+    GRIDSTORE_ASSIGN_OR_RETURN(
+        grid::Query query,
+        grid::ParseQuery("(" + *where + ") and " + status_text + " and (" +
+                         std::string(forecast::kCollectionAttribute) + " exists)"));
+    grid::QueryParams params;
+    params.limit = -1;
+    GRIDSTORE_ASSIGN_OR_RETURN(grid::QueryResult found,
+                               context.store->QueryDataSets(query, params));
+    for (const grid::DataSetMeta& meta : found.metas) {
+      matching.insert(grid::StringAttribute(meta.attributes, forecast::kCollectionAttribute));
+    }
+  }
+  std::vector<forecast::Collection> listed;
+  for (forecast::Collection& c : all) {
+    if (NewestServedRun(c) == nullptr) continue;
+    if (where != nullptr && !matching.contains(c.name)) continue;
+    listed.push_back(std::move(c));
+  }
+  return listed;
+}
+
 Result<HttpResponse> Catalog(const EndpointContext& context, const RequestTarget& target) {
   GRIDSTORE_RETURN_IF_ERROR(
       CheckParameters(target, {"where", "sort", "limit", "offset", "f"}, "/collections"));
   auto where = target.query.find("where");
   // Complete datasets, and runs still arriving (their complete steps are served).
-  std::string text = "(status = 'DONE' or status = 'INGESTING')";
+  const std::string status_text = "(status = 'DONE' or status = 'INGESTING')";
+  const std::string* user_where = nullptr;
   if (where != target.query.end() && !Trim(where->second).empty()) {
     // The user's expression alone first, so that its errors point into what they wrote.
     Result<grid::Query> own = grid::ParseQuery(where->second);
     if (!own.ok()) {
       return Status::InvalidArgument("where: " + std::string(own.status().message()));
     }
-    text = "(" + where->second + ") and " + text;
+    user_where = &where->second;
   }
+  // The datasets outside any forecast collection (its members are listed as the collection).
+  std::string text =
+      status_text + " and not (" + std::string(forecast::kCollectionAttribute) + " exists)";
+  if (user_where != nullptr) text = "(" + *user_where + ") and " + text;
   GRIDSTORE_ASSIGN_OR_RETURN(grid::Query query, grid::ParseQuery(text));
   grid::QueryParams params;
   auto sort = target.query.find("sort");
@@ -61,31 +99,48 @@ Result<HttpResponse> Catalog(const EndpointContext& context, const RequestTarget
   GRIDSTORE_ASSIGN_OR_RETURN(params.limit, Integer(target, "limit", kDefaultLimit, 1, kMaxLimit));
   GRIDSTORE_ASSIGN_OR_RETURN(params.offset,
                              Integer(target, "offset", 0, 0, std::numeric_limits<int64_t>::max()));
+  const int64_t limit = params.limit, offset = params.offset;
+  // The forecast collections come first, by name, then the datasets: one list, paged as one.
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<forecast::Collection> forecasts,
+                             ListedCollections(context, user_where, status_text));
+  const int64_t num_forecasts = int64_t(forecasts.size());
+  ordered_json collections = ordered_json::array();
+  for (int64_t i = offset; i < num_forecasts && i < offset + limit; ++i) {
+    Result<ordered_json> doc = ForecastCollectionDocument(context, forecasts[size_t(i)]);
+    if (doc.ok()) collections.push_back(std::move(*doc));
+  }
+  const int64_t from_forecasts = std::max<int64_t>(
+      0, std::min(num_forecasts, offset + limit) - std::min(num_forecasts, offset));
+  params.offset = std::max<int64_t>(0, offset - num_forecasts);
+  params.limit = std::max<int64_t>(1, limit - from_forecasts);
+  params.ids_only = from_forecasts == limit;  // the page is full: only the count is needed
   params.get_total_count = true;
   GRIDSTORE_ASSIGN_OR_RETURN(grid::QueryResult found, context.store->QueryDataSets(query, params));
-  ordered_json collections = ordered_json::array();
-  for (const grid::DataSetMeta& meta : found.metas) {
-    Result<std::shared_ptr<const CollectionSummary>> summary = context.summaries->Get(meta);
-    if (summary.ok()) collections.push_back(CollectionDocument(meta, **summary, context.base));
+  int64_t from_datasets = 0;
+  if (!params.ids_only) {
+    for (const grid::DataSetMeta& meta : found.metas) {
+      ++from_datasets;
+      Result<std::shared_ptr<const CollectionSummary>> summary = context.summaries->Get(meta);
+      if (summary.ok()) collections.push_back(CollectionDocument(meta, **summary, context.base));
+    }
   }
-  ordered_json links = {{{"href", PageLink(context, target, params.offset)},
-                         {"rel", "self"},
-                         {"type", "application/json"}}};
-  const int64_t returned = static_cast<int64_t>(found.metas.size());
-  if (params.offset + returned < found.total) {
-    links.push_back({{"href", PageLink(context, target, params.offset + returned)},
+  const int64_t total = num_forecasts + found.total;
+  const int64_t returned = from_forecasts + from_datasets;
+  ordered_json links = {
+      {{"href", PageLink(context, target, offset)}, {"rel", "self"}, {"type", "application/json"}}};
+  if (offset + returned < total) {
+    links.push_back({{"href", PageLink(context, target, offset + returned)},
                      {"rel", "next"},
                      {"type", "application/json"}});
   }
-  if (params.offset > 0) {
-    links.push_back(
-        {{"href", PageLink(context, target, std::max<int64_t>(0, params.offset - params.limit))},
-         {"rel", "prev"},
-         {"type", "application/json"}});
+  if (offset > 0) {
+    links.push_back({{"href", PageLink(context, target, std::max<int64_t>(0, offset - limit))},
+                     {"rel", "prev"},
+                     {"type", "application/json"}});
   }
   return JsonResponse({{"links", links},
                        {"collections", collections},
-                       {"numberMatched", found.total},
+                       {"numberMatched", total},
                        {"numberReturned", returned}});
 }
 
@@ -101,7 +156,14 @@ HttpResponse CollectionEndpoint(const EndpointContext& context, const std::strin
   Status s = CheckParameters(target, {"f"}, "a collection");
   if (!s.ok()) return ErrorResponse(s);
   Result<grid::DataSetMeta> meta = CollectionMeta(context, id);
-  if (!meta.ok()) return ErrorResponse(meta.status());
+  if (!meta.ok()) {
+    // Not a served dataset: a forecast collection of that name, or the dataset's error.
+    if (meta.status().IsNotFound()) {
+      Result<forecast::Collection> c = ServedCollection(context, id);
+      if (c.ok()) return ForecastCollectionEndpoint(context, *c, target);
+    }
+    return ErrorResponse(meta.status());
+  }
   Result<std::shared_ptr<const CollectionSummary>> summary = context.summaries->Get(*meta);
   if (!summary.ok()) return ErrorResponse(404, "NotFound", std::string(summary.status().message()));
   return JsonResponse(CollectionDocument(*meta, **summary, context.base));

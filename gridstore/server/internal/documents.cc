@@ -17,13 +17,6 @@ namespace {
 constexpr const char* kCrs84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84";
 constexpr size_t kMaxListedValues = 1000;  // axis values listed in an extent
 
-ordered_json Link(const std::string& href, const char* rel, const char* type,
-                  const std::string& title) {
-  ordered_json link = {{"href", href}, {"rel", rel}, {"type", type}};
-  if (!title.empty()) link["title"] = title;
-  return link;
-}
-
 std::optional<std::array<double, 4>> GridBbox(const grid::HorizontalGrid& g) {
   double w = std::numeric_limits<double>::infinity(), e = -w, s = w, n = -w;
   auto add = [&](int64_t x, int64_t y) {
@@ -72,6 +65,15 @@ Result<std::shared_ptr<const CollectionSummary>> Summarize(const grid::DataSetMe
                                    " has no variable with latitude and longitude");
   }
   return std::shared_ptr<const CollectionSummary>(std::move(summary));
+}
+
+}  // namespace
+
+ordered_json Link(const std::string& href, const char* rel, const char* type,
+                  const std::string& title) {
+  ordered_json link = {{"href", href}, {"rel", rel}, {"type", type}};
+  if (!title.empty()) link["title"] = title;
+  return link;
 }
 
 // An axis's extent as OGC API-EDR 1.1's extent.yaml has it: `interval` is an array of [lo, hi]
@@ -124,7 +126,8 @@ ordered_json Parameter(const grid::VariableMeta& var) {
   return p;
 }
 
-ordered_json DataQueries(const std::string& collection_url) {
+ordered_json DataQueries(const std::string& collection_url,
+                         const std::vector<std::string>& output_formats) {
   ordered_json queries = ordered_json::object();
   for (EdrQueryType type : kEdrQueryTypes) {
     const std::string name = EdrQueryTypeName(type);
@@ -134,7 +137,7 @@ ordered_json DataQueries(const std::string& collection_url) {
                        {"title", name + " query"},
                        {"variables",
                         {{"query_type", name},
-                         {"output_formats", {"CoverageJSON", "NetCDF", "CSV"}},
+                         {"output_formats", output_formats},
                          {"default_output_format", "CoverageJSON"},
                          {"crs_details", {{{"crs", "CRS84"}, {"wkt", "GEOGCS[\"WGS 84\"]"}}}}}}}}};
     if (type == EdrQueryType::kRadius) {
@@ -146,8 +149,6 @@ ordered_json DataQueries(const std::string& collection_url) {
   }
   return queries;
 }
-
-}  // namespace
 
 Result<std::shared_ptr<const CollectionSummary>> CollectionSummaries::Get(
     const grid::DataSetMeta& meta) {
@@ -219,13 +220,16 @@ ordered_json LandingPage(const std::string& base) {
   return {{"title", "GridStore"},
           {"description",
            "Gridded forecast data by OGC API - Environmental Data Retrieval: positions, areas, "
-           "cubes, radii, trajectories and corridors of every DONE dataset"},
+           "cubes, radii, trajectories and corridors of every DONE dataset, and of forecast "
+           "collections (their runs as instances, members, ensemble statistics and cross-run "
+           "views)"},
           {"links",
            {Link(base + "/", "self", "application/json", "this document"),
             Link(base + "/api", "service-desc", "application/vnd.oai.openapi+json;version=3.0",
                  "the API definition"),
             Link(base + "/conformance", "conformance", "application/json", "conformance classes"),
-            Link(base + "/collections", "data", "application/json", "the datasets"),
+            Link(base + "/collections", "data", "application/json",
+                 "the forecast collections and datasets"),
             Link(base + "/viewer", "alternate", "text/html", "the map viewer")}}};
 }
 
@@ -263,7 +267,7 @@ ordered_json CollectionDocument(const grid::DataSetMeta& meta, const CollectionS
   if (summary.level_axis) extent["vertical"] = AxisExtent(*summary.level_axis);
   if (!custom.empty()) extent["custom"] = std::move(custom);
   doc["extent"] = extent;
-  doc["data_queries"] = DataQueries(url);
+  doc["data_queries"] = DataQueries(url, {"CoverageJSON", "NetCDF", "CSV"});
   doc["crs"] = {"CRS84"};
   doc["output_formats"] = {"CoverageJSON", "NetCDF", "CSV"};
   ordered_json parameters = ordered_json::object();

@@ -59,6 +59,18 @@ ordered_json ConformancePage();
 ordered_json CollectionDocument(const grid::DataSetMeta& meta, const CollectionSummary& summary,
                                 const std::string& base);
 
+// The parts of a collection document (also the forecast collections' and their instances').
+ordered_json Link(const std::string& href, const char* rel, const char* type,
+                  const std::string& title);
+// An axis's extent as OGC API-EDR 1.1's extent.yaml has it (`temporal` for CF time, otherwise
+// with the axis's name, units and values).
+ordered_json AxisExtent(const grid::AxisCoordinate& axis);
+// A variable as an EDR parameter: units, description, observed property, data type.
+ordered_json Parameter(const grid::VariableMeta& var);
+// The EDR data queries of a collection at `collection_url`, each answered in `output_formats`.
+ordered_json DataQueries(const std::string& collection_url,
+                         const std::vector<std::string>& output_formats);
+
 // The conformance classes the service declares (also in the OpenAPI document).
 const std::vector<std::string>& ConformanceClasses();
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "gridstore/forecast/collection.h"
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/server/edr_query.h"
 #include "gridstore/server/edr_service.h"
@@ -37,6 +38,26 @@ HttpResponse QueryEndpoint(const EndpointContext& context, const std::string& id
 // /collections/{id}/map.png
 HttpResponse MapEndpoint(const EndpointContext& context, const std::string& id,
                          const RequestTarget& target);
+// Forecast collections (forecast/collection.h; internal/forecast_endpoint.cc). A run is served
+// when every dataset of it is DONE or INGESTING; a collection when one of its runs is.
+// The newest complete run of `c`, else its newest served run; null if none is served.
+const forecast::Run* NewestServedRun(const forecast::Collection& c);
+// The forecast collection `name`: NotFound if there is none or none of its runs is served.
+Result<forecast::Collection> ServedCollection(const EndpointContext& context,
+                                              const std::string& name);
+// The EDR collection of a served forecast collection (also in the /collections listing).
+Result<nlohmann::ordered_json> ForecastCollectionDocument(const EndpointContext& context,
+                                                          const forecast::Collection& c);
+// /collections/{name} of a forecast collection.
+HttpResponse ForecastCollectionEndpoint(const EndpointContext& context,
+                                        const forecast::Collection& c, const RequestTarget& target);
+// /collections/{name}/{query} of a forecast collection: the latest run unless run= says.
+HttpResponse ForecastQueryEndpoint(const EndpointContext& context, const forecast::Collection& c,
+                                   EdrQueryType type, const RequestTarget& target);
+// /collections/{name}/instances, /instances/{run} and /instances/{run}/{query}.
+HttpResponse InstancesEndpoint(const EndpointContext& context, const std::string& name,
+                               const RequestTarget& target);
+
 // /api: an OpenAPI 3.0 document of this service.
 nlohmann::ordered_json OpenApiDocument(const std::string& base);
 

@@ -183,7 +183,13 @@ Result<HttpResponse> Map(const EndpointContext& context, const std::string& id,
 
 HttpResponse MapEndpoint(const EndpointContext& context, const std::string& id,
                          const RequestTarget& target) {
-  Result<HttpResponse> r = Map(context, id, target);
+  std::string dataset = id;
+  if (CollectionMeta(context, id).status().IsNotFound()) {
+    // A forecast collection's map is its newest run's first member's.
+    Result<forecast::Collection> c = ServedCollection(context, id);
+    if (c.ok()) dataset = NewestServedRun(*c)->members.front().meta->id;
+  }
+  Result<HttpResponse> r = Map(context, dataset, target);
   return r.ok() ? std::move(*r) : ErrorResponse(r.status());
 }
 

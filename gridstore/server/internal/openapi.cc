@@ -68,6 +68,42 @@ json QueryParams(EdrQueryType type) {
   return params;
 }
 
+// The parameters of a forecast collection's queries beyond EDR's (docs/serve.md, "Forecast
+// collections"); `instance`: asked of one run, which then takes no run=.
+json ForecastParams(EdrQueryType type, bool instance) {
+  json params = QueryParams(type);
+  params[0] = Param("collectionId", "path", "the forecast collection (a '/' in it as %2F)", true);
+  if (instance) {
+    params.insert(params.begin() + 1,
+                  Param("instanceId", "path", "the run: its ISO 8601 time, or latest", true));
+  } else {
+    params.push_back(Param("run", "query",
+                           "the runs: latest (default), latest-N, an ISO 8601 run time, "
+                           "ISO/ISO (.. open) or all"));
+  }
+  params.push_back(Param("member", "query", "all (default) or a list of member numbers: 0,3,5"));
+  params.push_back(Param("stat", "query",
+                         "ensemble statistics instead of the members: mean, spread, min, max, "
+                         "pN (percentile, e.g. p90), prob>X, prob<X (write > as %3E)"));
+  params.push_back(Param("lead", "query",
+                         "constant offset: the value at this lead time (24h, 1d12h) from every "
+                         "run (run= defaults to all)"));
+  params.push_back(Param("best", "query",
+                         "true: for each valid time the newest run covering it (run= defaults to "
+                         "all; datetime narrows the valid times)",
+                         false, {{"type", "boolean"}}));
+  params.push_back(Param("units", "query", "output units, comma-separated (udunits2): degC,hPa"));
+  for (json& p : params) {
+    if (p["name"] == "datetime") {
+      p["description"] =
+          "valid time(s): ISO 8601 or A/B; one time with run=all or ISO/ISO is the constant "
+          "forecast time view (that valid time from every run)";
+    }
+    if (p["name"] == "f") p["description"] = "CoverageJSON (default), NetCDF, CSV or JSON";
+  }
+  return params;
+}
+
 }  // namespace
 
 nlohmann::ordered_json OpenApiDocument(const std::string& base) {
@@ -81,22 +117,52 @@ nlohmann::ordered_json OpenApiDocument(const std::string& base) {
   paths["/api"] = get("this document", json::array(),
                       Responses("OpenAPI 3.0", {"application/vnd.oai.openapi+json;version=3.0"}));
   paths["/collections"] =
-      get("the DONE datasets, searched with the --where language",
+      get("the forecast collections, then the DONE datasets outside them, searched with the "
+          "--where language",
           {Param("where", "query", "e.g. source in ('ECMWF','NMC') and create_time > now - 1 day"),
            Param("sort", "query", "FIELD[:asc|:desc],..."),
            Param("limit", "query", "1 to 1000 (default 100)", false, {{"type", "integer"}}),
            Param("offset", "query", "datasets to skip", false, {{"type", "integer"}})},
           Responses("collections", meta_json));
-  paths["/collections/{collectionId}"] =
-      get("one dataset: extents, parameters, queries",
-          {Param("collectionId", "path", "the dataset id (a '/' in it as %2F)", true)},
-          Responses("a collection", meta_json));
+  paths["/collections/{collectionId}"] = get(
+      "one dataset or forecast collection: extents, parameters, queries",
+      {Param("collectionId", "path", "the dataset or collection id (a '/' in it as %2F)", true)},
+      Responses("a collection", meta_json));
   for (EdrQueryType type : kEdrQueryTypes) {
     const std::string name = EdrQueryTypeName(type);
+    // One path serves datasets and forecast collections: the forecast parameters (run, member,
+    // stat, lead, best, units) are listed, and apply to forecast collections only.
+    json params = QueryParams(type);
+    for (const json& p : ForecastParams(type, false)) {
+      const std::string pname = p["name"];
+      if (pname == "run" || pname == "member" || pname == "stat" || pname == "lead" ||
+          pname == "best" || pname == "units") {
+        json own = p;
+        own["description"] = "forecast collections only: " + own["description"].get<std::string>();
+        params.push_back(std::move(own));
+      }
+    }
     paths["/collections/{collectionId}/" + name] =
-        get(("EDR " + name + " query").c_str(), QueryParams(type),
-            Responses("the values",
-                      {"application/prs.coverage+json", "application/x-netcdf", "text/csv"}));
+        get(("EDR " + name + " query").c_str(), params,
+            Responses("the values", {"application/prs.coverage+json", "application/x-netcdf",
+                                     "text/csv", "application/json"}));
+  }
+  const json values = {"application/prs.coverage+json", "application/x-netcdf", "text/csv",
+                       "application/json"};
+  paths["/collections/{collectionId}/instances"] =
+      get("a forecast collection's runs (EDR instances), newest first",
+          {Param("collectionId", "path", "the forecast collection (a '/' in it as %2F)", true)},
+          Responses("instances", meta_json));
+  paths["/collections/{collectionId}/instances/{instanceId}"] =
+      get("one run of a forecast collection",
+          {Param("collectionId", "path", "the forecast collection (a '/' in it as %2F)", true),
+           Param("instanceId", "path", "the run: its ISO 8601 time, or latest", true)},
+          Responses("an instance", meta_json));
+  for (EdrQueryType type : kEdrQueryTypes) {
+    const std::string name = EdrQueryTypeName(type);
+    paths["/collections/{collectionId}/instances/{instanceId}/" + name] =
+        get(("EDR " + name + " query of one run of a forecast collection").c_str(),
+            ForecastParams(type, true), Responses("the values", values));
   }
   paths["/collections/{collectionId}/map.png"] = get(
       "a quick-look map of one plane",

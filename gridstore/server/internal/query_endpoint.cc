@@ -41,9 +41,8 @@ std::optional<std::string> TooLarge(const grid::ExtractPlan& plan, size_t variab
                      " MiB: narrow the area (coords or bbox), datetime, z or parameter-name");
 }
 
-Result<HttpResponse> Query(const EndpointContext& context, const std::string& id, EdrQueryType type,
-                           const RequestTarget& target) {
-  GRIDSTORE_ASSIGN_OR_RETURN(grid::DataSetMeta meta, CollectionMeta(context, id));
+Result<HttpResponse> Query(const EndpointContext& context, grid::DataSetMeta meta,
+                           EdrQueryType type, const RequestTarget& target) {
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const CollectionSummary> summary,
                              context.summaries->Get(meta));
   GRIDSTORE_ASSIGN_OR_RETURN(EdrQuery q, ParseEdrQuery(type, target.query, summary->variables));
@@ -109,7 +108,16 @@ Result<HttpResponse> Query(const EndpointContext& context, const std::string& id
 
 HttpResponse QueryEndpoint(const EndpointContext& context, const std::string& id, EdrQueryType type,
                            const RequestTarget& target) {
-  Result<HttpResponse> r = Query(context, id, type, target);
+  Result<grid::DataSetMeta> meta = CollectionMeta(context, id);
+  if (!meta.ok()) {
+    // Not a served dataset: a forecast collection of that name, or the dataset's error.
+    if (meta.status().IsNotFound()) {
+      Result<forecast::Collection> c = ServedCollection(context, id);
+      if (c.ok()) return ForecastQueryEndpoint(context, *c, type, target);
+    }
+    return ErrorResponse(meta.status());
+  }
+  Result<HttpResponse> r = Query(context, std::move(*meta), type, target);
   return r.ok() ? std::move(*r) : ErrorResponse(r.status());
 }
 

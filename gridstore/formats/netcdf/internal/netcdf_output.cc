@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <vector>
 
 #include "gridstore/model/netcdf/netcdf_api.h"
@@ -105,5 +106,71 @@ Status WriteNetCdfFile(const NetCdfDestination& to, const std::function<Status(i
   std::filesystem::remove(partial, ec);
   return s;
 }
+
+Status NetCdfWriter::Check(int rc, const std::string& what) const {
+  if (rc == NC_NOERR) return Status::OK();
+  return Status::Unavailable(Quote(name_) + ": writing " + what + ": " + netcdf::nc_strerror(rc));
+}
+
+Status NetCdfWriter::Dim(const std::string& name, size_t length, int* id) {
+  return Check(netcdf::nc_def_dim(ncid_, name.c_str(), length, id), "dimension " + Quote(name));
+}
+
+Status NetCdfWriter::Var(const std::string& name, const std::vector<int>& dims, int* id,
+                         bool data) {
+  static constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+  GRIDSTORE_RETURN_IF_ERROR(
+      Check(netcdf::nc_def_var(ncid_, name.c_str(), NC_DOUBLE, int(dims.size()), dims.data(), id),
+            "variable " + Quote(name)));
+  if (!data) return Check(netcdf::nc_def_var_fill(ncid_, *id, 1, nullptr), "variable " + name);
+  return Check(netcdf::nc_def_var_fill(ncid_, *id, 0, &kNan), "the fill value of " + name);
+}
+
+Status NetCdfWriter::TypedVar(const std::string& name, int nc_type, const std::vector<int>& dims,
+                              int* id) {
+  GRIDSTORE_RETURN_IF_ERROR(
+      Check(netcdf::nc_def_var(ncid_, name.c_str(), nc_type, int(dims.size()), dims.data(), id),
+            "variable " + Quote(name)));
+  // netCDF-C refuses NC_NOFILL for strings (NC_EINVAL); every string is written anyway.
+  if (nc_type == NC_STRING) return Status::OK();
+  return Check(netcdf::nc_def_var_fill(ncid_, *id, 1, nullptr), "variable " + name);
+}
+
+Status NetCdfWriter::Text(int varid, const std::string& name, const std::string& value) {
+  return Check(netcdf::nc_put_att_text(ncid_, varid, name.c_str(), value.size(), value.data()),
+               "attribute " + Quote(name));
+}
+
+Status NetCdfWriter::CopyAttributes(int varid, const grid::Attributes& attributes) {
+  for (const auto& [name, value] : attributes) {
+    if (name == "units" || name == "calendar" || name == "standard_name" || name == "long_name" ||
+        name == "positive" || name == "axis") {
+      GRIDSTORE_RETURN_IF_ERROR(
+          Check(PutAttribute(ncid_, varid, name, value), "attribute " + Quote(name)));
+    }
+  }
+  return Status::OK();
+}
+
+Status NetCdfWriter::Put(int varid, const std::vector<double>& values, const std::string& name) {
+  return Check(netcdf::nc_put_var_double(ncid_, varid, values.data()), "variable " + Quote(name));
+}
+
+Status NetCdfWriter::PutInts(int varid, const std::vector<int>& values, const std::string& name) {
+  const size_t start = 0, count = values.size();
+  return Check(netcdf::nc_put_vara(ncid_, varid, &start, &count, values.data()),
+               "variable " + Quote(name));
+}
+
+Status NetCdfWriter::PutStrings(int varid, const std::vector<std::string>& values,
+                                const std::string& name) {
+  std::vector<const char*> pointers;
+  for (const std::string& v : values) pointers.push_back(v.c_str());
+  const size_t start = 0, count = values.size();
+  return Check(netcdf::nc_put_vara(ncid_, varid, &start, &count, pointers.data()),
+               "variable " + Quote(name));
+}
+
+Status NetCdfWriter::EndDef() { return Check(netcdf::nc_enddef(ncid_), "the header"); }
 
 }  // namespace gridstore::internal_formats

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "gridstore/formats/netcdf/netcdf_exporter.h"
 #include "gridstore/model/grid_meta.h"
@@ -31,6 +32,35 @@ int PutAttribute(int ncid, int varid, const std::string& name, const grid::Attri
 // path only if everything succeeded, otherwise removed; memory (nc_create_mem) is copied to
 // *to.memory only if everything succeeded. Loads netCDF-C first. Errors name `to.name`.
 Status WriteNetCdfFile(const NetCdfDestination& to, const std::function<Status(int ncid)>& write);
+
+// Defining and filling a file through the C API, each error an Unavailable naming the file
+// (`name`) and what was written. Call only inside WriteNetCdfFile's `write` (under the lock).
+class NetCdfWriter {
+ public:
+  NetCdfWriter(std::string name, int ncid) : name_(std::move(name)), ncid_(ncid) {}
+
+  Status Dim(const std::string& name, size_t length, int* id);
+  // A double variable; data (not coordinates, which CF forbids to miss values) gets NaN fill.
+  Status Var(const std::string& name, const std::vector<int>& dims, int* id, bool data = false);
+  // A variable of netCDF type `nc_type` (NC_INT, NC_STRING...), without fill (strings: the
+  // library's default).
+  Status TypedVar(const std::string& name, int nc_type, const std::vector<int>& dims, int* id);
+  Status Text(int varid, const std::string& name, const std::string& value);
+  // The attributes of a coordinate or variable that still apply to extracted values: units,
+  // calendar, standard_name, long_name, positive, axis.
+  Status CopyAttributes(int varid, const grid::Attributes& attributes);
+  // Every value of a double variable.
+  Status Put(int varid, const std::vector<double>& values, const std::string& name);
+  // Every value of a 1-D NC_INT / NC_STRING variable.
+  Status PutInts(int varid, const std::vector<int>& values, const std::string& name);
+  Status PutStrings(int varid, const std::vector<std::string>& values, const std::string& name);
+  Status EndDef();
+
+ private:
+  Status Check(int rc, const std::string& what) const;
+  std::string name_;
+  int ncid_;
+};
 
 // formats::WriteNetCdf to either destination (netcdf_exporter.cc).
 Status WriteNetCdfDataSet(const NetCdfDestination& to, const grid::DataSetMeta& meta,

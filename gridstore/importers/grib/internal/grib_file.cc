@@ -192,6 +192,9 @@ void ReadField(codes_handle* h, ParameterNames* names, GribField* f) {
   f->grid_md5 = GetString(h, "md5GridSection");
   f->centre = GetLong(h, "centre", 0);
   f->centre_name = GetString(h, "centreDescription");
+  f->centre_abbreviation = GetString(h, "centre");
+  f->data_type = GetString(h, "dataType");
+  f->type_of_processed_data = GetString(h, "typeOfProcessedData");
 }
 
 struct HandleDeleter {

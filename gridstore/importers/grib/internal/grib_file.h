@@ -41,6 +41,10 @@ struct GribField {
   std::string grid_md5;        // md5GridSection: the same for fields on the same grid
   long centre = 0;
   std::string centre_name;
+  std::string centre_abbreviation;  // ecCodes' string value of "centre": "ecmf", "kwbc"
+  // What kind of product: ecCodes' dataType (an, fc, cf, pf, af...; MARS type), and GRIB2's
+  // typeOfProcessedData (for when dataType is not defined). Empty if absent.
+  std::string data_type, type_of_processed_data;
   int file = 0;  // which of the import's files holds it (GribFile::Scan's `file` argument)
   // The grid's definition (ecCodes keys such as LaDInDegrees, radius), for the CF grid mapping;
   // read for the first field of a file only.

@@ -30,19 +30,6 @@ bool IsProjected(const std::string& type) {
          type == "rotated_gg" || type == "transverse_mercator";
 }
 
-// Seconds since 1970-01-01 of a GRIB date (YYYYMMDD) and time (HHMM), proleptic Gregorian.
-int64_t EpochSeconds(long date, long time) {
-  int64_t y = date / 10000;
-  const int64_t m = (date / 100) % 100, d = date % 100;
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  const int64_t days = era * 146097 + doe - 719468;
-  return days * 86400 + (time / 100) * 3600 + (time % 100) * 60;
-}
-
 std::string IsoOf(long date, long time) {
   char buffer[128];
   std::snprintf(buffer, sizeof(buffer), "%04ld-%02ld-%02ld %02ld:%02ld:00", date / 10000,
@@ -90,10 +77,9 @@ Coordinate MakeCoordinate(std::string name, std::vector<std::string> dims,
 
 struct VariableKey {
   std::string short_name, type_of_level, step_type;
-  long member = -1;  // perturbationNumber in an ensemble, else -1
   bool operator<(const VariableKey& o) const {
-    return std::tie(short_name, type_of_level, step_type, member) <
-           std::tie(o.short_name, o.type_of_level, o.step_type, o.member);
+    return std::tie(short_name, type_of_level, step_type) <
+           std::tie(o.short_name, o.type_of_level, o.step_type);
   }
 };
 
@@ -266,7 +252,6 @@ std::string Where(const std::vector<std::string>& paths, const GribField& f) {
 
 // What the fields hold, checked: one grid, no grid without rows.
 struct Collected {
-  bool ensemble = false;                              // members become part of variable names
   std::set<std::pair<long, long>> references;         // (dataDate, dataTime)
   std::vector<int64_t> times;                         // distinct validity times, seconds, ascending
   std::map<VariableKey, std::vector<size_t>> groups;  // the fields of each variable
@@ -278,30 +263,16 @@ struct Collected {
 
 Result<Collected> Collect(const std::vector<std::string>& paths,
                           const std::vector<GribField>& fields) {
-  const GribField& first = fields.front();
   Collected c;
-  std::set<long> members;
   std::set<int64_t> times;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    const GribField& f = fields[i];
-    if (f.grid_type != first.grid_type || f.grid_md5 != first.grid_md5 || f.ni != first.ni ||
-        f.nj != first.nj || f.j_consecutive != first.j_consecutive) {
-      return Refuse(paths, f,
-                    "on another grid (" + f.grid_type + " " + std::to_string(f.ni) + "x" +
-                        std::to_string(f.nj) + ") than " + Where(paths, first) + " (" +
-                        first.grid_type + " " + std::to_string(first.ni) + "x" +
-                        std::to_string(first.nj) + "); import them as separate datasets");
-    }
-    members.insert(f.member);
-    c.ensemble |= f.ensemble_size > 1;
+  GRIDSTORE_RETURN_IF_ERROR(CheckOneGrid(paths, fields));
+  for (const GribField& f : fields) {
     c.references.insert({f.data_date, f.data_time});
     times.insert(EpochSeconds(f.validity_date, f.validity_time));
   }
-  // An ensemble (numberOfForecastsInEnsemble > 1, or several members): one variable per member.
-  c.ensemble |= members.size() > 1;
   for (size_t i = 0; i < fields.size(); ++i) {
     const GribField& f = fields[i];
-    const VariableKey key{ShortName(f), f.type_of_level, f.step_type, c.ensemble ? f.member : -1};
+    const VariableKey key{ShortName(f), f.type_of_level, f.step_type};
     c.groups[key].push_back(i);
     c.levels[key].insert(f.level);
   }
@@ -356,6 +327,7 @@ struct Layout {
   bool projected = false;
   bool grid_mapping = false;  // a "crs" coordinate describes the grid
   std::string grid_type;
+  long member = -1;  // the ensemble member of every field, or -1
 };
 
 // The variable of `key`'s fields, and the plane each of them fills.
@@ -389,8 +361,9 @@ Status AddVariable(const std::vector<std::string>& paths, const std::string& nam
   if (!key.step_type.empty()) {
     var.attributes["GRIB_stepType"] = AttributeValue::String(key.step_type);
   }
-  if (key.member >= 0)
-    var.attributes["GRIB_perturbationNumber"] = AttributeValue::Int64(key.member);
+  if (layout.member >= 0) {
+    var.attributes["GRIB_perturbationNumber"] = AttributeValue::Int64(layout.member);
+  }
   if (layout.grid_mapping) var.attributes["grid_mapping"] = AttributeValue::String("crs");
   std::vector<std::string> coordinates;
   if (!has_z && !key.type_of_level.empty()) coordinates.push_back(level_name);  // its one level
@@ -509,10 +482,11 @@ Result<GribPlan> PlanGrib(const std::vector<std::string>& paths,
   layout.type = options.type;
   layout.projected = IsProjected(first.grid_type);
   layout.grid_type = first.grid_type;
+  layout.member = options.member;
   // Names: shortName where it is unique, else shortName_typeOfLevel; a parameter that comes as
   // several stepTypes (an 18-24 h average and an instant value) keeps its name for the instant
-  // one and gets _<stepType> for the others (cfgrib sets them apart the same way); in an
-  // ensemble, then _member<perturbationNumber>.
+  // one and gets _<stepType> for the others (cfgrib sets them apart the same way). An ensemble's
+  // members are planned one at a time (one dataset each), so names carry no member.
   std::map<std::string, std::set<std::string>> level_types, step_types;
   for (const auto& group : c.groups) {
     level_types[group.first.short_name].insert(group.first.type_of_level);
@@ -527,10 +501,37 @@ Result<GribPlan> PlanGrib(const std::vector<std::string>& paths,
         !key.step_type.empty()) {
       name += "_" + key.step_type;
     }
-    if (key.member >= 0) name += "_member" + std::to_string(key.member);
     GRIDSTORE_RETURN_IF_ERROR(AddVariable(paths, name, key, indices, fields, c, layout, &plan));
   }
   return plan;
+}
+
+int64_t EpochSeconds(long date, long time) {
+  int64_t y = date / 10000;
+  const int64_t m = (date / 100) % 100, d = date % 100;
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const int64_t days = era * 146097 + doe - 719468;
+  return days * 86400 + (time / 100) * 3600 + (time % 100) * 60;
+}
+
+Status CheckOneGrid(const std::vector<std::string>& paths, const std::vector<GribField>& fields) {
+  if (fields.empty()) return Status::OK();
+  const GribField& first = fields.front();
+  for (const GribField& f : fields) {
+    if (f.grid_type != first.grid_type || f.grid_md5 != first.grid_md5 || f.ni != first.ni ||
+        f.nj != first.nj || f.j_consecutive != first.j_consecutive) {
+      return Refuse(paths, f,
+                    "on another grid (" + f.grid_type + " " + std::to_string(f.ni) + "x" +
+                        std::to_string(f.nj) + ") than " + Where(paths, first) + " (" +
+                        first.grid_type + " " + std::to_string(first.ni) + "x" +
+                        std::to_string(first.nj) + "); import them as separate datasets");
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace gridstore::internal_importers

@@ -35,13 +35,23 @@ struct GribPlanOptions {
   // Give time a dimension even when the fields hold one validity time (a run appended step by
   // step grows along it); otherwise one time is a scalar coordinate.
   bool time_dimension = false;
+  // The ensemble member every field is (GRIB_perturbationNumber of each variable), or -1.
+  long member = -1;
 };
+
+// InvalidArgument naming the file and both fields if a field of `fields` is on another grid
+// than the first.
+Status CheckOneGrid(const std::vector<std::string>& paths, const std::vector<GribField>& fields);
+
+// Seconds since 1970-01-01 of a GRIB date (YYYYMMDD) and time (HHMM), proleptic Gregorian.
+int64_t EpochSeconds(long date, long time);
 
 // Plans the import of `fields` (from GribFile::Scan of each of `paths`; GribField::file indexes
 // `paths`) as one dataset. `lats` and `lons` are the first field's point coordinates (all fields
-// must share its grid). InvalidArgument naming the file and field for: a grid without fixed rows
-// (reduced, spectral, unstructured), fields on different grids, two fields for the same
-// variable, member, time and level.
+// must share its grid). The fields are one member of an ensemble at most (GribImportPlan splits
+// an ensemble by member first). InvalidArgument naming the file and field for: a grid without
+// fixed rows (reduced, spectral, unstructured), fields on different grids, two fields for the
+// same variable, time and level.
 Result<GribPlan> PlanGrib(const std::vector<std::string>& paths,
                           const std::vector<GribField>& fields, const GribPlanOptions& options,
                           const std::vector<double>& lats, const std::vector<double>& lons);

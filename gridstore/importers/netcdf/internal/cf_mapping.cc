@@ -241,6 +241,12 @@ References CollectReferences(const FileStructure& f) {
       }
     }
   }
+  // Ensemble members along a leading dimension (docs/usage-import.md, "Forecast collections").
+  for (const NcVariable& v : f.variables) {
+    if (v.dim_names.size() >= 3 && IsMemberDimension(f, v.dim_names[0])) {
+      refs.member_dims.insert(v.dim_names[0]);
+    }
+  }
   // Keep only dimensions with both a latitude and a longitude over them.
   std::erase_if(refs.cell_dims, [&](const std::string& dim) {
     bool lat = false, lon = false;
@@ -287,10 +293,14 @@ Classified Classify(const NcVariable& v, const References& refs) {
   if (StringAttribute(v.attributes, "cf_role") == "mesh_topology") {
     return {Role::kSkipped, "UGRID mesh topology"};
   }
+  // A leading member dimension is not one of the four axes (one dataset per member).
+  const size_t members = HasMemberDimension(v, refs) ? 1 : 0;
   // Over a cell dimension: a latitude/longitude of the cells, or data on them (1 to 3 dims).
   if (!v.dim_names.empty() && refs.cell_dims.count(v.dim_names.back())) {
     if (v.dim_names.size() == 1 && IsLatitudeOrLongitude(v)) return {Role::kCoordinate, ""};
-    if (v.dim_names.size() <= 3 && !IsCoordinateVariable(v)) return {Role::kGridded, ""};
+    if (v.dim_names.size() <= 3 + members && !IsCoordinateVariable(v)) {
+      return {Role::kGridded, ""};
+    }
   }
   if (IsCoordinateVariable(v)) return {Role::kCoordinate, ""};
   if (refs.coordinates.count(v.name) && v.dim_names.size() <= 2) return {Role::kCoordinate, ""};
@@ -308,7 +318,7 @@ Classified Classify(const NcVariable& v, const References& refs) {
     }
     return {Role::kSkipped, "1-D variable that is not a coordinate"};
   }
-  if (v.dim_names.size() > grid::kRank) return {Role::kTooManyDimensions, ""};
+  if (v.dim_names.size() > grid::kRank + members) return {Role::kTooManyDimensions, ""};
   for (size_t i = 0; i < v.dim_names.size(); ++i) {
     if (v.dim_lengths[i] == 0) {
       return {Role::kSkipped, "no data (dimension " + Quote(v.dim_names[i]) + " has length 0)"};
@@ -355,6 +365,7 @@ grid::VariableMeta MakeVariableMeta(const NcVariable& v, const std::vector<int>&
   meta.name = v.name;
   meta.type = *ToDataType(v.type);
   for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] == kMemberAxis) continue;  // one dataset per member
     meta.shape[axes[i]] = static_cast<int64_t>(v.dim_lengths[i]);
     meta.dimension_names[axes[i]] = v.dim_names[i];
   }
@@ -490,6 +501,9 @@ static void AddCoordinate(const NcVariable& v, const References& refs,
   const bool wanted = (IsCoordinateVariable(v) && used_dims.count(v.name)) ||
                       aux_names.count(v.name) || kept.count(v.name) || unnamed_lat_lon || wrf;
   if (!wanted) return;
+  for (const std::string& dim : v.dim_names) {
+    if (refs.member_dims.count(dim)) return;  // the members' numbers: one dataset each
+  }
   if (std::count(v.dim_lengths.begin(), v.dim_lengths.end(), size_t{0}) > 0) {
     plan->notes.push_back("skipped coordinate " + Quote(v.name) + ": it has no values");
     return;
@@ -538,7 +552,16 @@ Result<ImportPlan> PlanFileImport(const std::string& path,
   std::set<std::string, std::less<>> used_dims, aux_names;
   for (size_t i : selected) {
     const NcVariable& v = f->variables[i];
-    PlannedVariable pv{&v, MapAxes(*f, v, refs)};
+    PlannedVariable pv{&v, MapAxesWithMember(*f, v, refs)};
+    if (HasMemberDimension(v, refs)) {
+      if (!plan.member_dim.empty() && plan.member_dim != v.dim_names[0]) {
+        return Status::InvalidArgument(Quote(path) + ": variable " + Quote(v.name) +
+                                       " has members along " + Quote(v.dim_names[0]) +
+                                       ", others along " + Quote(plan.member_dim) +
+                                       ": import them separately (--variables)");
+      }
+      plan.member_dim = v.dim_names[0];
+    }
     meta.variables.push_back(MakeVariableMeta(v, pv.axes));
     plan.variables.push_back(std::move(pv));
     used_dims.insert(v.dim_names.begin(), v.dim_names.end());

@@ -76,12 +76,30 @@ struct References {
   // Dimensions of unstructured cells: each has 1-D latitude and longitude variables over it
   // (CAM-SE's `ncol`, a UGRID mesh's faces), so that data over it is a cell axis.
   std::set<std::string, std::less<>> cell_dims;
+  // Dimensions of ensemble members (IsMemberDimension) that lead a variable of 3 or more: each
+  // member is a dataset of its own.
+  std::set<std::string, std::less<>> member_dims;
 };
 References CollectReferences(const FileStructure& f);
 
 // A 1-D variable named after its dimension.
 bool IsCoordinateVariable(const NcVariable& v);
 Classified Classify(const NcVariable& v, const References& refs);
+// ---- Forecast collections (cf_forecast.cc; docs/usage-import.md, "Forecast collections") ----
+
+// The run's reference time (CF standard_name forecast_reference_time): a numeric variable of at
+// most one dimension, a scalar one first; null if the file has none.
+const NcVariable* FindForecastReferenceTime(const FileStructure& f);
+// A dimension of ensemble members: its coordinate variable's standard_name is CF's
+// "realization", or it is named realization, ensemble, member or number.
+bool IsMemberDimension(const FileStructure& f, std::string_view dim);
+// The axis MapAxes gives a leading member dimension: none of the four (one dataset per member).
+inline constexpr int kMemberAxis = -1;
+// True if `v`'s first dimension is one of refs.member_dims.
+bool HasMemberDimension(const NcVariable& v, const References& refs);
+// MapAxes of `v` without its member dimension, which gets kMemberAxis; MapAxes if it has none.
+std::vector<int> MapAxesWithMember(const FileStructure& f, const NcVariable& v,
+                                   const References& refs);
 // A latitude or longitude by its standard_name or units (degrees north / east).
 bool IsLatitudeOrLongitude(const NcVariable& v);
 // CF: a dimension is vertical if its coordinate variable has axis "Z", a `positive` attribute,
@@ -99,7 +117,9 @@ grid::VariableMeta MakeVariableMeta(const NcVariable& v, const std::vector<int>&
 // A selected variable and how its netCDF dimensions map to (t, z, x, y).
 struct PlannedVariable {
   const NcVariable* source = nullptr;
-  std::vector<int> axes;  // axis of each netCDF dimension
+  std::vector<int> axes;  // axis of each netCDF dimension (kMemberAxis: the member dimension)
+  // With a member dimension: the index along it that is read (each member's import sets it).
+  int64_t member_index = 0;
   // Values are rounded to this before they are written (import_precision.h).
   std::optional<grid::Precision> precision;
 };
@@ -117,6 +137,10 @@ struct CoordinateSource {
 
 struct ImportPlan {
   grid::DataSetMeta meta;  // status INIT; coordinates without values (ReadCoordinateValues)
+  // The member dimension of the variables that have one ("" if none), and the number of each
+  // member along it (ReadMembers: its coordinate's values, else 0, 1, 2...).
+  std::string member_dim;
+  std::vector<int64_t> members;
   std::vector<PlannedVariable> variables;            // parallel to meta.variables
   std::vector<CoordinateSource> coordinate_sources;  // parallel to meta.coordinates
   std::vector<std::string> notes;

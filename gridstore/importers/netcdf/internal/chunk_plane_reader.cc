@@ -220,6 +220,10 @@ Status ReadGroupChunks(const ChunkReadContext& ctx, ChunkGroup* g) {
 std::optional<ChunkPlan> PlanChunkRead(int ncid, const std::string& path, const PlannedVariable& pv,
                                        const grid::VariableMeta& var, size_t read_budget,
                                        unsigned workers, std::string* why_not) {
+  if (std::count(pv.axes.begin(), pv.axes.end(), kMemberAxis) > 0) {
+    *why_not = "it has a dimension of ensemble members";
+    return std::nullopt;
+  }
   for (size_t i = 1; i < pv.axes.size(); ++i) {
     if (pv.axes[i] <= pv.axes[i - 1]) {
       *why_not = "its dimensions are not in (t, z, x, y) order";

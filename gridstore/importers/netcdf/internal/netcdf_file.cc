@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
+#include "gridstore/forecast/collection.h"
 #include "gridstore/importers/netcdf/internal/classic_file_check.h"
 #include "gridstore/importers/netcdf/internal/netcdf_util.h"
 #include "gridstore/model/cf_time.h"
@@ -306,6 +308,73 @@ Status ReadCoordinateValues(int ncid, const std::string& path, ImportPlan* plan)
     if (rc != NC_NOERR) return NcError(rc, path, "coordinate " + Quote(v.name));
   }
   return Status::OK();
+}
+
+Status ReadMembers(int ncid, const std::string& path, const FileStructure& f, ImportPlan* plan) {
+  plan->members.clear();
+  if (plan->member_dim.empty()) return Status::OK();
+  size_t count = 0;
+  for (const PlannedVariable& pv : plan->variables) {
+    if (!pv.axes.empty() && pv.axes[0] == kMemberAxis) count = pv.source->dim_lengths[0];
+  }
+  const NcVariable* c = f.Find(plan->member_dim);
+  std::vector<double> values(count);
+  bool numbered =
+      c != nullptr && IsCoordinateVariable(*c) && ToDataType(c->type) && c->dim_lengths[0] == count;
+  if (numbered && count > 0) {
+    const int rc = netcdf::nc_get_var_double(ncid, c->id, values.data());
+    if (rc != NC_NOERR) return NcError(rc, path, "member coordinate " + Quote(c->name));
+  }
+  std::set<double> seen;
+  for (double v : values) {
+    numbered &=
+        std::isfinite(v) && v >= 0 && v == std::floor(v) && v < 1e9 && seen.insert(v).second;
+  }
+  if (c != nullptr && !numbered) {
+    plan->notes.push_back("the members along " + Quote(plan->member_dim) +
+                          " are numbered 0, 1, 2... (its coordinate's values are not distinct "
+                          "whole numbers)");
+  }
+  for (size_t i = 0; i < count; ++i) {
+    plan->members.push_back(numbered ? static_cast<int64_t>(values[i]) : static_cast<int64_t>(i));
+  }
+  return Status::OK();
+}
+
+Result<std::optional<int64_t>> ReadRunTime(int ncid, const std::string& path,
+                                           const FileStructure& f,
+                                           std::vector<std::string>* notes) {
+  const NcVariable* v = FindForecastReferenceTime(f);
+  if (v == nullptr) return std::optional<int64_t>();
+  size_t count = 1;
+  for (size_t length : v->dim_lengths) count *= length;
+  std::vector<double> values(count);
+  if (count > 0) {
+    const int rc = netcdf::nc_get_var_double(ncid, v->id, values.data());
+    if (rc != NC_NOERR) return NcError(rc, path, "forecast_reference_time " + Quote(v->name));
+  }
+  std::set<double> distinct;
+  for (double value : values) {
+    if (std::isfinite(value)) distinct.insert(value);
+  }
+  auto no_run = [&](const std::string& why) {
+    notes->push_back(Quote(v->name) + " (forecast_reference_time) " + why +
+                     ": the dataset gets no run time (--run gives one)");
+    return std::optional<int64_t>();
+  };
+  if (distinct.size() != 1) {
+    return no_run(distinct.empty()
+                      ? "has no value"
+                      : "has " + std::to_string(distinct.size()) + " different values");
+  }
+  auto units = grid::TimeUnits::Parse(StringAttribute(v->attributes, "units"),
+                                      StringAttribute(v->attributes, "calendar"));
+  if (!units.ok()) return no_run("has no units of time since a date");
+  auto iso = units->ToIso(*distinct.begin());
+  if (!iso.ok()) return no_run("is not a date");
+  auto ms = forecast::ParseIsoMs(*iso, "forecast_reference_time");
+  if (!ms.ok()) return no_run("is " + *iso + ", not a date of the standard calendar");
+  return std::optional<int64_t>(*ms);
 }
 
 }  // namespace gridstore::internal_importers

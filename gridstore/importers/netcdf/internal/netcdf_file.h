@@ -7,8 +7,11 @@
 #ifndef GRIDSTORE_IMPORTERS_NETCDF_INTERNAL_NETCDF_FILE_H_
 #define GRIDSTORE_IMPORTERS_NETCDF_INTERNAL_NETCDF_FILE_H_
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "gridstore/importers/netcdf/internal/cf_mapping.h"
 #include "gridstore/util/result.h"
@@ -43,6 +46,18 @@ Result<FileStructure> ReadStructure(int ncid, const std::string& path);
 
 // Reads the values of plan->meta.coordinates from their source variables.
 Status ReadCoordinateValues(int ncid, const std::string& path, ImportPlan* plan);
+
+// The numbers of plan->member_dim's members (ImportPlan::members): its coordinate variable's
+// values if they are distinct whole numbers >= 0, else 0, 1, 2... (with a note in plan->notes).
+// Nothing if the plan has no member dimension.
+Status ReadMembers(int ncid, const std::string& path, const FileStructure& f, ImportPlan* plan);
+
+// The run's reference time, in ms since 1970-01-01 UTC, from the file's CF
+// forecast_reference_time (FindForecastReferenceTime): nullopt if it has none, or (with a note
+// in *notes saying why) one that gives no single date: several different values, no or bad
+// units. NcError if netCDF cannot read it.
+Result<std::optional<int64_t>> ReadRunTime(int ncid, const std::string& path,
+                                           const FileStructure& f, std::vector<std::string>* notes);
 
 }  // namespace gridstore::internal_importers
 

@@ -112,6 +112,7 @@ std::optional<ChunkCache> SetChunkCache(int ncid, const PlannedVariable& pv,
   for (size_t i = 0; i < pv.axes.size(); ++i) {
     const double extent = static_cast<double>(std::max<size_t>(chunks[i], 1));
     double span = static_cast<double>(pv.source->dim_lengths[i]);  // x and y: the whole plane
+    if (pv.axes[i] == kMemberAxis) span = 1;                       // one member
     if (pv.axes[i] == kT) span = static_cast<double>(slab.slab_t);
     if (pv.axes[i] == kZ) span = static_cast<double>(slab.slab_z);
     chunk_count *= std::ceil(span / extent);
@@ -136,7 +137,10 @@ Status ReadSlab(int ncid, const std::string& path, const PlannedVariable& pv, in
   std::vector<size_t> start(rank, 0), count(rank);
   for (size_t i = 0; i < rank; ++i) {
     count[i] = pv.source->dim_lengths[i];
-    if (pv.axes[i] == kT) {
+    if (pv.axes[i] == kMemberAxis) {  // the member being imported
+      start[i] = static_cast<size_t>(pv.member_index);
+      count[i] = 1;
+    } else if (pv.axes[i] == kT) {
       start[i] = static_cast<size_t>(t0);
       count[i] = static_cast<size_t>(nt);
     } else if (pv.axes[i] == kZ) {
