@@ -41,7 +41,7 @@ if [[ ! -d "$STORE" ]]; then
   echo "== importing into GridStore (series layout)"
   for f in "$WORK"/grib/*.grib; do
     run=$(basename "$f" .grib)
-    "$GS" --store "$STORE" import "$f" --dataset "$run" --layouts plane,series >/dev/null
+    "$GS" --store "$STORE" import "$f" --dataset "$run" --layouts plane,series >/dev/null 2>&1
   done
 fi
 if [[ ! -d "$WORK/nc" ]]; then
@@ -50,8 +50,11 @@ if [[ ! -d "$WORK/nc" ]]; then
   for f in "$WORK"/grib/*.grib; do
     "$PYTHON" - "$f" "$WORK/nc.tmp/$(basename "$f" .grib).nc" <<'PY'
 import sys, xarray as xr
-ds = xr.open_dataset(sys.argv[1], engine="cfgrib", backend_kwargs={"indexpath": ""})
-ds.to_netcdf(sys.argv[2])
+# cfgrib opens the control (cf) and perturbed (pf) members apart; one ensemble is their concat.
+kw = {"indexpath": ""}
+pf = xr.open_dataset(sys.argv[1], engine="cfgrib", backend_kwargs={**kw, "filter_by_keys": {"dataType": "pf"}})
+cf = xr.open_dataset(sys.argv[1], engine="cfgrib", backend_kwargs={**kw, "filter_by_keys": {"dataType": "cf"}})
+xr.concat([cf.expand_dims("number"), pf], dim="number").to_netcdf(sys.argv[2])
 PY
   done
   mv "$WORK/nc.tmp" "$WORK/nc"
@@ -68,7 +71,9 @@ print(t.strftime("%Y-%m-%dT%H:%M:%SZ"))')
 COLLECTION=$("$GS" --store "$STORE" collections --json | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["name"])')
 # cfgrib's index files, made once (a user's second open has them).
 for f in "$WORK"/grib/*.grib; do
-  "$PYTHON" -c "import xarray as xr, sys; xr.open_dataset(sys.argv[1], engine='cfgrib')" "$f" >/dev/null 2>&1
+  for t in cf pf; do
+    "$PYTHON" -c "import xarray as xr, sys; xr.open_dataset(sys.argv[1], engine='cfgrib', backend_kwargs={'filter_by_keys': {'dataType': sys.argv[2]}})" "$f" "$t" >/dev/null 2>&1
+  done
 done
 
 cat > "$WORK/q.py" <<'PY'
@@ -78,7 +83,11 @@ q, engine, path, lon, lat, valid = sys.argv[1:7]
 lon, lat = float(lon), float(lat)
 if engine == "cfgrib":
     import xarray as xr
-    open_ = lambda p: xr.open_dataset(p, engine="cfgrib")
+    def open_(p):
+        # cfgrib opens the control (cf) and perturbed (pf) members apart (its index files kept).
+        pf = xr.open_dataset(p, engine="cfgrib", backend_kwargs={"filter_by_keys": {"dataType": "pf"}})
+        cf = xr.open_dataset(p, engine="cfgrib", backend_kwargs={"filter_by_keys": {"dataType": "cf"}})
+        return xr.concat([cf.expand_dims("number"), pf], dim="number")
 else:
     import netCDF4
 def point(ds):

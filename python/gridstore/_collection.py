@@ -410,8 +410,6 @@ def _assemble_group(result: Dict[str, Any], runs: List[int], by_run: Dict[int, L
 
 def collection_dataset(result: Dict[str, Any]) -> "xarray.Dataset":
     """_core.Store.extract_collection's answer as one Dataset (Collection.extract)."""
-    import xarray as xr
-
     slices = result["slices"]
     if not slices:
         raise InvalidArgumentError(f"collection {result['collection']!r}: the answer is empty")
@@ -425,18 +423,9 @@ def collection_dataset(result: Dict[str, Any]) -> "xarray.Dataset":
         by_run[s["run_time_ms"]].append(s)
     parts = [_assemble_group(result, runs, by_run, g, entry)
              for g in range(len(slices[0]["groups"]))]
-    if len(parts) == 1:
-        ds = parts[0]
-    else:
-        try:
-            ds = xr.merge(parts, join="outer", compat="no_conflicts",
-                          combine_attrs="drop_conflicts")
-        except (ValueError, xr.MergeError) as e:
-            names = ["/".join(p.data_vars) for p in parts]
-            raise InvalidArgumentError(
-                f"collection {result['collection']!r}: its variables lie on {len(parts)} "
-                f"different grids or axes ({'; '.join(names)}) that one Dataset cannot hold "
-                f"({e}); ask for the variables of one group at a time") from None
+    from ._extract import merge_groups
+
+    ds = merge_groups(parts, f"collection {result['collection']!r}")
     if entry == "member":
         ds.coords["member"].attrs.update({"standard_name": "realization",
                                           "long_name": "ensemble member number"})

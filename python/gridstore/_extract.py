@@ -239,24 +239,30 @@ def _group_dataset(store: Any, id: str, info: Dict[str, Any], r: Dict[str, Any])
     return ds
 
 
+def merge_groups(parts, what: str):
+    """One Dataset of the groups of variables an extraction answered (each on its own axes):
+    merged where their axes agree; InvalidArgumentError naming them where they cannot be."""
+    if len(parts) == 1:
+        return parts[0]
+    try:
+        return xr.merge(parts, join="outer", compat="no_conflicts",
+                        combine_attrs="drop_conflicts")
+    except (ValueError, xr.MergeError) as e:
+        names = ["/".join(p.data_vars) for p in parts]
+        raise InvalidArgumentError(
+            f"{what}: its variables lie on {len(parts)} different grids or axes "
+            f"({'; '.join(names)}) that one Dataset cannot hold ({e}); ask for the "
+            f"variables of one group at a time") from None
+
+
 def extract(store: Any, id: str, variables: Optional[List[str]], request: Dict[str, Any]):
     info = store.info(id)
     # No variables: every variable, in groups that share a grid, time and level axes, each
     # group with its own level dimension, merged into one Dataset.
     result = store._core.extract(id, _request(variables or [], request))
     parts = [_group_dataset(store, id, info, r) for r in result["groups"]]
-    if len(parts) == 1:
-        ds = parts[0]
-    else:
-        try:
-            ds = xr.merge(parts, join="outer", compat="no_conflicts",
-                          combine_attrs="drop_conflicts")
-        except (ValueError, xr.MergeError) as e:
-            names = ["/".join(p.data_vars) for p in parts]
-            raise InvalidArgumentError(
-                f"dataset {id!r}: its variables lie on {len(parts)} different grids or axes "
-                f"({'; '.join(names)}) that one Dataset cannot hold ({e}); ask for the "
-                f"variables of one group at a time") from None
+    ds = merge_groups(parts, f"dataset {id!r}")
+    if len(parts) > 1:
         ds.encoding["gridstore"] = {
             "dataset": id, "grid": parts[0].encoding["gridstore"]["grid"],
             "stats": [p.encoding["gridstore"]["stats"] for p in parts],
