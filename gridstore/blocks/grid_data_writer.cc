@@ -359,7 +359,7 @@ void GridDataWriterImpl::RunBlockTask(const std::shared_ptr<PlaneJob>& job, int6
   }
 }
 
-Status GridDataWriterImpl::Flush() {
+Status GridDataWriterImpl::Drain() {
   storage::WriteBatch rest;
   {
     MutexLock lock(&mu_);
@@ -367,6 +367,13 @@ Status GridDataWriterImpl::Flush() {
     std::swap(rest, batch_);
   }
   Status s = WriteBatchAndInvalidate(&rest);
+  MutexLock lock(&mu_);
+  if (!s.ok() && first_error_.ok()) first_error_ = s;
+  return first_error_;
+}
+
+Status GridDataWriterImpl::Flush() {
+  Status s = Drain();
   // A bulk load's blocks are in memtables only: flushed to table files, they are durable.
   if (s.ok() && options_.bulk_load) s = context_->kv->Flush();
   if (s.ok() && options_.sync) s = context_->kv->Sync();

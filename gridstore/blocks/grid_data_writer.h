@@ -86,6 +86,10 @@ class GridDataWriter {
 
   // Waits until every submitted plane is stored, then returns the first error any of them met.
   virtual Status Flush() = 0;
+  // As Flush, but a bulk load's blocks stay in the store's memtables (not yet durable): for an
+  // importer writing several datasets at once (an ensemble's members), whose last writer's Flush
+  // then makes all of them durable in one table flush instead of one each.
+  virtual Status Drain() = 0;
 
   // The planes of the dataset this writer has not written, one line per variable that has some
   // ("'t2m': 3 of 24 steps x 1 level: t 5, 7-8"), at most `max_lines` lines. Empty if complete.

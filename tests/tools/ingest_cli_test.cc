@@ -90,7 +90,10 @@ TEST(IngestCliTest, ReadersInOtherProcessesSeeOnlyCompleteSteps) {
                      {"fetch", "gfs/run/m00", "--variables", "t", "--origin",
                       std::to_string(seen) + ",0,0,0", "--shape", "1,2,61,120", "--format", "csv"});
     if (r.exit_code == 0) {
-      ASSERT_EQ(LastColumn(r.out), expected[size_t(seen)]) << "step " << seen;
+      // (No ASSERT here: leaving the test before importer.join() would end the process.)
+      const bool as_written = LastColumn(r.out) == expected[size_t(seen)];
+      EXPECT_TRUE(as_written) << "step " << seen << ": " << r.out.substr(0, 200);
+      if (!as_written) break;
       ++seen;
       continue;
     }

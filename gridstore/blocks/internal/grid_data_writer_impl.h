@@ -33,6 +33,7 @@ class GridDataWriterImpl final : public GridDataWriter {
   Status WriteGrid2D(std::string_view variable, int64_t t, int64_t z, const Grid2D& plane) override;
   Status SubmitGrid2D(std::string_view variable, int64_t t, int64_t z, Grid2D plane) override;
   Status Flush() override;
+  Status Drain() override;
   std::vector<std::string> MissingPlanes(size_t max_lines) const override;
   Status Finish(const FinishOptions& options) override;
   const DataSetMeta& meta() const override { return *meta_; }

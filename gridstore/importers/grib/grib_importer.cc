@@ -442,10 +442,12 @@ Result<ImportSummary> AppendGrib(grid::GridStore* store, const PlannedGrib& plan
   ImportProgress progress;
   Status written = WriteFields(planned, writes, options, &progress);
   ImportSummary summary;
-  for (auto& writer : writers) {
-    Status flushed = writer->Flush();
+  // Every member's blocks written, then one table flush makes them all durable: a flush per
+  // member would roll the store's log once per member under readers in other processes.
+  for (size_t k = 0; k < writers.size(); ++k) {
+    Status flushed = k + 1 < writers.size() ? writers[k]->Drain() : writers[k]->Flush();
     if (written.ok()) written = flushed;
-    const grid::WriteStats stats = writer->stats();
+    const grid::WriteStats stats = writers[k]->stats();
     summary.planes += stats.planes;
     summary.raw_bytes += stats.raw_bytes;
     summary.stored_bytes += stats.stored_bytes;
