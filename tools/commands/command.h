@@ -79,6 +79,13 @@ Command RegisterIngest(CLI::App& parent, const CommandContext& context);
 Command RegisterRelayout(CLI::App& parent, const CommandContext& context);
 Command RegisterCollections(CLI::App& parent, const CommandContext& context);
 
+// `ingest` checks each GRIB file in a fresh child process, `gridstore kGribCheckChildArgument
+// FILE`, which main() hands to RunGribCheckChild before any command line parsing: it returns the
+// exit status and writes "CODE MESSAGE" of a failure to descriptor kGribCheckChildReplyFd.
+inline constexpr char kGribCheckChildArgument[] = "--internal-check-grib-file";
+inline constexpr int kGribCheckChildReplyFd = 3;
+int RunGribCheckChild(const char* path);
+
 // ---- Helpers for the command files ----
 
 // A run function for a command that either fails or is done.

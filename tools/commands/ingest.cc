@@ -5,7 +5,9 @@
 // (`gfs.t{run}z.pgrb2.0p25.f{step}` -> `gfs/{run}`). A file is taken once its size and time stay
 // the same over one poll (it is not being written any more); the run records the files it holds
 // (attribute `ingested_files`, written with their steps' completion), so a restart skips them.
+#include <fcntl.h>
 #include <malloc.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -185,33 +187,32 @@ Result<std::map<std::string, std::vector<std::string>>> Poll(const IngestArgs& a
   return ready;
 }
 
-// Runs importers::CheckGribFile(path) in a child process (fork: no new program, the parent's
-// loaded libraries). ecCodes aborts the process on some damaged messages that the structure check
-// cannot see; in a child that costs the child, and the parent quarantines the file and goes on
-// (issue 29, 1.2). The child's error comes back through a pipe with its status code.
+// Runs importers::CheckGribFile(path) in a child process: this very program started afresh
+// (posix_spawn of /proc/self/exe with kGribCheckChildArgument), not a fork of this threaded one,
+// whose copied locks (the allocator's, a sanitizer's) another thread may hold forever in the
+// child. ecCodes aborts the process on some damaged messages that the structure check cannot
+// see; in a child that costs the child, and the parent quarantines the file and goes on
+// (issue 29, 1.2). The child's error comes back on its descriptor 3 with its status code.
 Status CheckInChild(const std::string& path) {
   int fds[2];
-  if (pipe(fds) != 0)
+  if (pipe2(fds, O_CLOEXEC) != 0)
     return Status::Unavailable(std::string("cannot make a pipe: ") + std::strerror(errno));
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return Status::Unavailable(std::string("cannot start a process: ") + std::strerror(errno));
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    const Status s = importers::CheckGribFile(path);
-    if (!s.ok()) {
-      const std::string text = std::to_string(int(s.code())) + " " + std::string(s.message());
-      const ssize_t written = write(fds[1], text.data(), text.size());
-      (void)written;  // the parent reads what arrived; nothing else to do about a short write
-    }
-    _exit(s.ok() ? 0 : 1);
-  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], kGribCheckChildReplyFd);  // clears CLOEXEC
+  std::string program = "gridstore";
+  std::string flag = kGribCheckChildArgument;
+  std::string file = path;
+  char* argv[] = {program.data(), flag.data(), file.data(), nullptr};
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
+  if (spawned != 0) {
+    close(fds[0]);
+    return Status::Unavailable(std::string("cannot start a process to check ") + Quote(path) +
+                               ": " + std::strerror(spawned));
+  }
   std::string reply;
   char buffer[4096];
   for (ssize_t n; (n = read(fds[0], buffer, sizeof(buffer))) != 0;) {
@@ -230,7 +231,10 @@ Status CheckInChild(const std::string& path) {
   if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) return Status::OK();
   const size_t space = reply.find(' ');
   if (space == std::string::npos) {
-    return Status::Internal(Quote(path) + ": the check of the file failed without a message");
+    // A sanitizer's report or an abort that exited rather than died: the library failed on it.
+    return Status::DataLoss(Quote(path) + ": the GRIB library failed reading it (exit status " +
+                            std::to_string(WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1) +
+                            "): a corrupt message");
   }
   return Status(StatusCode(std::atoi(reply.substr(0, space).c_str())), reply.substr(space + 1));
 }
@@ -397,6 +401,16 @@ Status RunIngest(const CommandContext& context, const IngestArgs& args) {
 }
 
 }  // namespace
+
+int RunGribCheckChild(const char* path) {
+  const Status s = importers::CheckGribFile(path);
+  if (!s.ok()) {
+    const std::string text = std::to_string(int(s.code())) + " " + std::string(s.message());
+    const ssize_t written = write(kGribCheckChildReplyFd, text.data(), text.size());
+    (void)written;  // the parent reads what arrived; nothing else to do about a short write
+  }
+  return s.ok() ? 0 : 1;
+}
 
 Command RegisterIngest(CLI::App& parent, const CommandContext& context) {
   auto args = std::make_shared<IngestArgs>();
