@@ -10,7 +10,8 @@
 int main(int argc, char** argv) {
   using gridstore::tools::kGribCheckChildArgument;
   if (argc == 3 && std::strcmp(argv[1], kGribCheckChildArgument) == 0) {
-    return gridstore::tools::RunGuarded([&] { return gridstore::tools::RunGribCheckChild(argv[2]); });
+    return gridstore::tools::RunGuarded(
+        [&] { return gridstore::tools::RunGribCheckChild(argv[2]); });
   }
   return gridstore::tools::RunGuarded([&] {
     gridstore::tools::CliApp cli;
