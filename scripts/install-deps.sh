@@ -28,6 +28,9 @@ packages=(
   libpng-dev                              # serve's quick-look maps (map.png)
   chromium fonts-dejavu-core              # the viewer's test in a real (headless) browser
   chromium-driver python3-selenium        # ... and behind a token (the page's prompt answered)
+  python3-websocket                       # the viewer driven through Chromium's DevTools protocol
+  gmt-gshhg-low                           # the viewer's coastlines and borders (GSHHG, LGPL), simplified at build time
+  gdal-bin                                # a real GIS client of the map tiles (GDAL's OGCAPI driver)
   python3-pil                             # the service test decodes map.png
   python3-jsonschema                      # the service's documents checked against OGC API-EDR's rules
   python3-eccodes                         # GRIB values compared with ecCodes (tests/tools/corpus_test.py)
