@@ -70,6 +70,9 @@ check "$(files util storage model blocks catalog grid geo server) $(formats) $g/
 # formats/internal/; nothing below it knows it; only http_server.cc includes the HTTP library.
 check "$g/server/*.* $g/server/internal/*" "#include \"tools/|#include \"gridstore/(storage|($api)/internal|importers)/" "server/ includes a private header, importers/ or the command"
 check "$g/util/*/* $g/util/*.* $g/storage/*/* $g/storage/*.* $(files model blocks catalog grid geo) $(importers) $(formats)" '#include "gridstore/server/' "a lower module includes server/"
+# server/basemap/ is a build tool (the viewer's basemap from GSHHG): netCDF-C and the standard
+# library only, nothing of GridStore's.
+check "$g/server/basemap/*.cc" '#include "gridstore/' "server/basemap/ (a build tool) includes a GridStore header"
 # importers/ and formats/ are beside each other: neither includes the other.
 check "$(importers)" '#include "gridstore/formats/' "importers/ includes formats/"
 beast=$(grep -rn --include='*.cc' --include='*.h' '#include <boost/' $g tools tests samples 2>/dev/null |

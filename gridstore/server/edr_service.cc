@@ -8,6 +8,7 @@
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/server/internal/documents.h"
 #include "gridstore/server/internal/endpoints.h"
+#include "gridstore/server/internal/map_cache.h"
 #include "gridstore/server/internal/responses.h"
 #include "gridstore/server/internal/viewer_assets.h"
 #include "gridstore/server/query_string.h"
@@ -40,7 +41,10 @@ HttpResponse ViewerEndpoint(const RequestTarget& target) {
       HttpResponse r;
       r.content_type = ContentTypeOf(name);
       r.body = std::string(asset.content);
-      r.headers.emplace_back("Cache-Control", "no-cache");
+      // The basemap is made at build time and its URL names its format version (basemap.js):
+      // a week in the browser's cache. The page's own files change with the build: revalidated.
+      r.headers.emplace_back("Cache-Control",
+                             name == "basemap.bin" ? "public, max-age=604800" : "no-cache");
       return r;
     }
   }
@@ -51,6 +55,7 @@ HttpResponse CollectionsRouteAsSent(const EndpointContext& context, const Reques
   const auto& path = target.path;
   if (path.size() == 1) return CatalogEndpoint(context, target);
   if (path.size() == 2) return CollectionEndpoint(context, path[1], target);
+  if (path[2] == "map") return MapResourceEndpoint(context, path[1], target);
   if (path[2] == "instances") {
     // A forecast collection's runs (a dataset has none).
     if (CollectionMeta(context, path[1]).ok()) {
@@ -68,7 +73,7 @@ HttpResponse CollectionsRouteAsSent(const EndpointContext& context, const Reques
     return ErrorResponse(404, "NotFound",
                          "no query " + Quote(path[2]) +
                              ": the queries are position, area, cube, radius, trajectory, "
-                             "corridor (and map.png)");
+                             "corridor (and map.png, map, map/legend, map/tiles)");
   }
   return ErrorResponse(404, "NotFound",
                        "no such resource (a dataset or collection id containing '/' is written "
@@ -103,6 +108,7 @@ HttpResponse Route(const EndpointContext& context, const RequestTarget& target) 
   }
   if (path[0] == "collections") return CollectionsRoute(context, target);
   if (path[0] == "viewer") return ViewerEndpoint(target);
+  if (path[0] == "tileMatrixSets") return TileMatrixSetsEndpoint(context, target);
   if (path.size() == 1 && path[0] == "conformance") {
     Status s = CheckParameters(target, {"f"}, "conformance");
     return s.ok() ? JsonResponse(ConformancePage()) : ErrorResponse(s);
@@ -156,7 +162,8 @@ bool ConstantTimeEquals(std::string_view a, std::string_view b) {
 EdrService::EdrService(StoreSource* source, ServiceOptions options)
     : source_(source),
       options_(std::move(options)),
-      summaries_(std::make_unique<CollectionSummaries>()) {}
+      summaries_(std::make_unique<CollectionSummaries>()),
+      maps_(std::make_unique<MapCache>(options_.map_cache_bytes)) {}
 
 EdrService::~EdrService() = default;
 
@@ -192,16 +199,21 @@ HttpResponse EdrService::Handle(const HttpRequest& request) const {
   }
   Result<RequestTarget> target = ParseTarget(request.target);
   if (!target.ok()) return ErrorResponse(target.status());
-  EndpointContext context{source_->Current(), &options_, summaries_.get(), BaseUrl(request)};
+  EndpointContext context{source_->Current(), &options_, summaries_.get(), BaseUrl(request),
+                          maps_.get()};
   return Route(context, *target);
 }
 
 bool EdrService::IsExpensive(const HttpRequest& request) {
   std::string_view path = request.target;
   path = path.substr(0, path.find('?'));
+  if (!path.starts_with("/collections/")) return false;
+  // Maps, legends and tiles render (and a first one reads a run's planes for its range).
+  if (path.find("/map/tiles/WebMercatorQuad/") != std::string_view::npos) return true;
   const std::string_view last = path.substr(path.rfind('/') + 1);
-  for (std::string_view heavy : {"map.png", "area", "cube", "radius", "trajectory", "corridor"}) {
-    if (last == heavy) return path.starts_with("/collections/");
+  for (std::string_view heavy :
+       {"map.png", "map", "legend", "area", "cube", "radius", "trajectory", "corridor"}) {
+    if (last == heavy) return true;
   }
   return false;
 }

@@ -43,8 +43,27 @@ constexpr Rgb kCoolwarm[] = {{59, 76, 192},   {77, 104, 215},  {98, 130, 234},  
                              {244, 154, 123}, {236, 127, 99},  {222, 96, 77},   {203, 62, 56},
                              {180, 4, 38}};
 
+// Per quantity: temperature is ColorBrewer's RdYlBu reversed (blue cold, red warm; Cynthia
+// Brewer, Apache-2.0), precipitation runs from pale green through blue to purple (its lowest
+// values are drawn transparent by the caller), wind from near white through blue and purple to
+// dark red, darker for stronger winds.
+constexpr Rgb kTemperature[] = {{49, 54, 149},   {69, 117, 180},  {116, 173, 209}, {171, 217, 233},
+                                {224, 243, 248}, {255, 255, 191}, {254, 224, 144}, {253, 174, 97},
+                                {244, 109, 67},  {215, 48, 39},   {165, 0, 38}};
+constexpr Rgb kPrecipitation[] = {{204, 236, 230}, {161, 217, 155}, {116, 196, 118},
+                                  {49, 163, 84},   {67, 162, 202},  {8, 104, 172},
+                                  {37, 52, 148},   {84, 39, 143},   {122, 1, 119}};
+constexpr Rgb kWind[] = {{247, 251, 255}, {198, 219, 239}, {107, 174, 214}, {33, 113, 181},
+                         {84, 39, 143},   {174, 1, 126},   {103, 0, 31}};
+
 std::span<const Rgb> Stops(Colormap colormap) {
   switch (colormap) {
+    case Colormap::kTemperature:
+      return kTemperature;
+    case Colormap::kPrecipitation:
+      return kPrecipitation;
+    case Colormap::kWind:
+      return kWind;
     case Colormap::kTurbo:
       return kTurbo;
     case Colormap::kGray:
@@ -288,6 +307,43 @@ void WritePngRows(png_structp png, png_infop info, const uint8_t* rgba, int widt
   png_write_end(png, nullptr);
 }
 
+// An 8-bit paletted image: `palette` (256 RGB entries) with entry 0 fully transparent. A
+// quarter of the bytes of RGBA to compress, which is most of a map's time.
+void WriteIndexedRows(png_structp png, png_infop info, const uint8_t* indices,
+                      const png_color* palette, int width, int height) {
+  png_set_compression_level(png, 1);
+  png_set_compression_strategy(png, 3);  // Z_RLE: runs of one colour, fast
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
+               PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_set_PLTE(png, info, palette, 256);
+  png_byte transparent[1] = {0};
+  png_set_tRNS(png, info, transparent, 1, nullptr);
+  png_write_info(png, info);
+  for (int y = 0; y < height; ++y) png_write_row(png, indices + size_t(width) * size_t(y));
+  png_write_end(png, nullptr);
+}
+
+bool EncodeIndexedPlain(const uint8_t* indices, const png_color* palette, int width, int height,
+                        std::string* out, PngError* error) {
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, error, OnPngError, OnPngWarning);
+  if (png == nullptr) return false;
+  png_infop info = png_create_info_struct(png);
+  if (info == nullptr) {
+    png_destroy_write_struct(&png, nullptr);
+    return false;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    return false;
+  }
+  png_set_write_fn(png, out, OnPngWrite, OnPngFlush);
+  WriteIndexedRows(png, info, indices, palette, width, height);
+  png_destroy_write_struct(&png, &info);
+  return true;
+}
+
 // Encodes into *out; false with error->message set if libpng fails. Kept free of C++ objects
 // with destructors: a libpng error longjmps back into it.
 bool EncodePngPlain(const uint8_t* rgba, int width, int height, std::string* out, PngError* error) {
@@ -320,13 +376,74 @@ Result<std::string> EncodePng(const Canvas& canvas) {
 
 }  // namespace
 
+constexpr Colormap kColormaps[] = {
+    Colormap::kViridis,     Colormap::kTurbo,         Colormap::kGray, Colormap::kCoolwarm,
+    Colormap::kTemperature, Colormap::kPrecipitation, Colormap::kWind};
+
 Result<Colormap> ParseColormap(std::string_view name) {
-  if (name == "viridis") return Colormap::kViridis;
-  if (name == "turbo") return Colormap::kTurbo;
-  if (name == "gray") return Colormap::kGray;
-  if (name == "coolwarm") return Colormap::kCoolwarm;
+  for (Colormap c : kColormaps) {
+    if (ColormapName(c) == name) return c;
+  }
   return Status::InvalidArgument("colormap " + Quote(name) +
-                                 " is not viridis, turbo, gray or coolwarm");
+                                 " is not viridis, turbo, gray, coolwarm, temperature, "
+                                 "precipitation or wind");
+}
+
+std::string_view ColormapName(Colormap colormap) {
+  switch (colormap) {
+    case Colormap::kViridis:
+      return "viridis";
+    case Colormap::kTurbo:
+      return "turbo";
+    case Colormap::kGray:
+      return "gray";
+    case Colormap::kCoolwarm:
+      return "coolwarm";
+    case Colormap::kTemperature:
+      return "temperature";
+    case Colormap::kPrecipitation:
+      return "precipitation";
+    case Colormap::kWind:
+      return "wind";
+  }
+  return "viridis";
+}
+
+std::string ColormapHex(Colormap colormap, double t) {
+  const Rgb c = ColourAt(Stops(colormap), t);
+  char text[8];
+  std::snprintf(text, sizeof text, "#%02x%02x%02x", c.r, c.g, c.b);
+  return text;
+}
+
+std::vector<double> LegendTicks(double min, double max) {
+  const double span = max - min;
+  std::vector<double> best;
+  double best_score = std::numeric_limits<double>::infinity();
+  const double base = std::pow(10.0, std::floor(std::log10(span / 6)));
+  for (double magnitude : {base / 10, base, base * 10}) {
+    for (double m : {1.0, 2.0, 2.5, 5.0}) {
+      const double step = m * magnitude;
+      if (!(step > 0) || !std::isfinite(step)) continue;
+      const double first = std::ceil(min / step), last = std::floor(max / step);
+      const double count = last - first + 1;
+      if (count < 2 || count > 12) continue;
+      // 6 ticks is the aim; 5 to 8 are fine; 2.5 a little less round than 1, 2 and 5.
+      const double score =
+          std::fabs(count - 6) + (count < 5 || count > 8 ? 10 : 0) + (m == 2.5 ? 0.5 : 0);
+      if (score >= best_score) continue;
+      best_score = score;
+      best.clear();
+      for (double k = first; k <= last; ++k) {
+        // Printed and read back at 12 digits: 0.1 * 3 is 0.3, not 0.30000000000000004.
+        char text[32];
+        std::snprintf(text, sizeof text, "%.12g", k * step);
+        best.push_back(std::strtod(text, nullptr));
+      }
+    }
+  }
+  if (best.empty()) best = {min, max};
+  return best;
 }
 
 Result<MapImage> RenderMapImage(const MapImageRequest& request) {
@@ -351,6 +468,51 @@ Result<MapImage> RenderMapImage(const MapImageRequest& request) {
   DrawLegend(canvas, height, range, stops);
   GRIDSTORE_ASSIGN_OR_RETURN(std::string png, EncodePng(canvas));
   return MapImage{std::move(png), range[0], range[1]};
+}
+
+ColourIndexer::ColourIndexer(std::array<double, 2> range, std::optional<double> transparent_below)
+    : lo_(range[0]),
+      factor_((kSteps - 1) / (range[1] - range[0])),
+      plain_(std::isfinite(range[1] - range[0])),
+      below_(transparent_below ? float(*transparent_below)
+                               : -std::numeric_limits<float>::infinity()) {
+  if (!plain_) factor_ = (kSteps - 1) / (range[1] / 2 - range[0] / 2);
+}
+
+Result<std::string> RenderIndexedPng(int width, int height, const uint8_t* indices,
+                                     Colormap colormap) {
+  MapImageRequest check{
+      .width = width, .height = height, .value_at = [](int, int) { return 0.0; }, .range = {}};
+  if (Status s = Validate(check); !s.ok()) return s;
+  if (indices == nullptr) return Status::InvalidArgument("the field image has no values");
+  std::array<png_color, 256> palette{};
+  const std::span<const Rgb> stops = Stops(colormap);
+  for (int k = 0; k < ColourIndexer::kSteps; ++k) {
+    const Rgb c = ColourAt(stops, double(k) / (ColourIndexer::kSteps - 1));
+    palette[size_t(k) + 1] = {c.r, c.g, c.b};
+  }
+  std::string out;
+  PngError error;
+  std::snprintf(error.message, sizeof error.message, "%s", "cannot create the PNG writer");
+  if (!EncodeIndexedPlain(indices, palette.data(), width, height, &out, &error)) {
+    return Status::Internal(std::string("writing the map PNG: ") + error.message);
+  }
+  return out;
+}
+
+Result<std::string> RenderFieldPng(const FieldImageRequest& request) {
+  MapImageRequest check{.width = request.width,
+                        .height = request.height,
+                        .value_at = [](int, int) { return 0.0; },
+                        .range = request.range,
+                        .colormap = request.colormap};
+  if (Status s = Validate(check); !s.ok()) return s;
+  if (request.values == nullptr) return Status::InvalidArgument("the field image has no values");
+  const ColourIndexer index(request.range, request.transparent_below);
+  const size_t n = size_t(request.width) * size_t(request.height);
+  std::vector<uint8_t> indices(n);
+  for (size_t i = 0; i < n; ++i) indices[i] = index(request.values[i]);
+  return RenderIndexedPng(request.width, request.height, indices.data(), request.colormap);
 }
 
 }  // namespace gridstore::server

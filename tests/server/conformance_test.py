@@ -8,7 +8,11 @@
 # connections, NdArray, Parameter). The schemas below are this project's own transcription of
 # those rules (the standards' files are not copied in), checked with python3-jsonschema; the
 # CoverageJSON rules that a schema cannot say (every domain axis referenced, shape matching the
-# values, t as ISO 8601 strings with a TemporalRS) are checked in code.
+# values, t as ISO 8601 strings with a TemporalRS) are checked in code. The map resources of
+# issue 32 likewise, against OGC API - Tiles 1.0 (the tile sets, the tile set with its
+# tileMatrixSetLimits and templated rel "item" link, /tileMatrixSets and WebMercatorQuad in the
+# 1.0 and 2.0 encodings of the tile matrix set) and the legend's documented shape; every link of
+# those documents that is not a URI template must answer 200, and tiles through the template.
 # Usage: conformance_test.py GRIDSTORE DATA_DIR WORK_DIR
 import json
 import os
@@ -141,6 +145,112 @@ COVERAGE_COLLECTION = {"type": "object", "required": ["type", "coverages"],
                                                      "additionalProperties": COVJSON_PARAMETER},
                                       "coverages": {"type": "array", "items": COVERAGE}}}
 
+# OGC API - Tiles 1.0 (tileSet.yaml, tileSet-item.yaml, tileMatrixLimits.yaml, tileMatrixSet-item
+# .yaml) and the two JSON encodings of the tile matrix set (OGC 17-083r2, TileMatrixSet 1.0;
+# 17-083r4, 2.0); the legend is GridStore's own (docs/serve.md, "Maps and tiles").
+INTEGER0 = {"type": "integer", "minimum": 0}
+POSITIVE = {"type": "integer", "minimum": 1}
+NUMBER = {"type": "number"}
+POINT = {"type": "array", "items": NUMBER, "minItems": 2, "maxItems": 2}
+TMS_LIST = {"type": "object", "required": ["tileMatrixSets"],
+            "properties": {"links": LINKS, "tileMatrixSets": {
+                "type": "array", "minItems": 1, "items": {
+                    "type": "object", "required": ["links"],
+                    "properties": {"id": STRING, "title": STRING, "uri": STRING,
+                                   "links": LINKS}}}}}
+TMS_1_0 = {"type": "object", "required": ["type", "identifier", "supportedCRS", "tileMatrix"],
+           "properties": {"type": {"enum": ["TileMatrixSetType"]}, "identifier": STRING,
+                          "title": STRING, "supportedCRS": STRING, "wellKnownScaleSet": STRING,
+                          "boundingBox": {"type": "object",
+                                          "required": ["lowerCorner", "upperCorner"],
+                                          "properties": {"lowerCorner": POINT,
+                                                         "upperCorner": POINT, "crs": STRING}},
+                          "tileMatrix": {"type": "array", "minItems": 1, "items": {
+                              "type": "object",
+                              "required": ["type", "identifier", "scaleDenominator",
+                                           "topLeftCorner", "tileWidth", "tileHeight",
+                                           "matrixWidth", "matrixHeight"],
+                              "properties": {"type": {"enum": ["TileMatrixType"]},
+                                             "identifier": STRING, "scaleDenominator": NUMBER,
+                                             "topLeftCorner": POINT, "tileWidth": POSITIVE,
+                                             "tileHeight": POSITIVE, "matrixWidth": POSITIVE,
+                                             "matrixHeight": POSITIVE}}}}}
+TMS_2_0 = {"type": "object", "required": ["crs", "tileMatrices"],
+           "properties": {"id": STRING, "title": STRING, "uri": STRING, "crs": STRING,
+                          "orderedAxes": {"type": "array", "items": STRING},
+                          "wellKnownScaleSet": STRING,
+                          "tileMatrices": {"type": "array", "minItems": 1, "items": {
+                              "type": "object",
+                              "required": ["id", "scaleDenominator", "cellSize",
+                                           "pointOfOrigin", "tileWidth", "tileHeight",
+                                           "matrixWidth", "matrixHeight"],
+                              "properties": {"id": STRING, "scaleDenominator": NUMBER,
+                                             "cellSize": NUMBER,
+                                             "cornerOfOrigin": {"enum": ["topLeft",
+                                                                         "bottomLeft"]},
+                                             "pointOfOrigin": POINT, "tileWidth": POSITIVE,
+                                             "tileHeight": POSITIVE, "matrixWidth": POSITIVE,
+                                             "matrixHeight": POSITIVE}}}}}
+TILE_SET_ITEM = {"type": "object", "required": ["dataType", "links", "crs"],
+                 "properties": {"title": STRING, "dataType": {"enum": ["map", "vector",
+                                                                       "coverage"]},
+                                "crs": STRING, "tileMatrixSetURI": STRING, "links": LINKS}}
+TILE_SETS = {"type": "object", "required": ["tilesets"],
+             "properties": {"links": LINKS,
+                            "tilesets": {"type": "array", "minItems": 1,
+                                         "items": TILE_SET_ITEM}}}
+TILE_SET = {"type": "object", "required": ["dataType", "crs", "links", "tileMatrixSetLimits"],
+            "properties": {"title": STRING, "dataType": {"enum": ["map", "vector", "coverage"]},
+                           "crs": STRING, "tileMatrixSetURI": STRING, "links": LINKS,
+                           "tileMatrixSetLimits": {"type": "array", "minItems": 1, "items": {
+                               "type": "object",
+                               "required": ["tileMatrix", "minTileRow", "maxTileRow",
+                                            "minTileCol", "maxTileCol"],
+                               "properties": {"tileMatrix": STRING, "minTileRow": INTEGER0,
+                                              "maxTileRow": INTEGER0, "minTileCol": INTEGER0,
+                                              "maxTileCol": INTEGER0}}},
+                           "boundingBox": {"type": "object",
+                                           "required": ["lowerLeft", "upperRight"],
+                                           "properties": {"lowerLeft": POINT,
+                                                          "upperRight": POINT,
+                                                          "crs": STRING}}}}
+HEX_COLOUR = {"type": "string", "pattern": "^#[0-9a-f]{6}$"}
+LEGEND = {"type": "object",
+          "required": ["parameter", "units", "colormap", "range", "ticks", "stops",
+                       "transparent_below", "steps", "levels", "datetime", "z"],
+          "properties": {"parameter": STRING, "units": STRING,
+                         "colormap": {"enum": ["viridis", "turbo", "gray", "coolwarm",
+                                               "temperature", "precipitation", "wind"]},
+                         "range": {"type": "array", "items": NUMBER, "minItems": 2,
+                                   "maxItems": 2},
+                         "ticks": {"type": "array", "items": NUMBER, "minItems": 2},
+                         "stops": {"type": "array", "minItems": 32, "maxItems": 32,
+                                   "items": {"type": "array", "minItems": 2, "maxItems": 2,
+                                             "prefixItems": [NUMBER, HEX_COLOUR]}},
+                         "transparent_below": {"anyOf": [NUMBER, {"type": "null"}]},
+                         "steps": {"type": "array", "items": STRING},
+                         "levels": {"type": "array", "items": STRING},
+                         "datetime": STRING, "z": STRING}}
+MAP_REL = "http://www.opengis.net/def/rel/ogc/1.0/map"
+TILESETS_REL = "http://www.opengis.net/def/rel/ogc/1.0/tilesets-map"
+TILING_SCHEME_REL = "http://www.opengis.net/def/rel/ogc/1.0/tiling-scheme"
+CRS_3857 = "http://www.opengis.net/def/crs/EPSG/0/3857"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(body):
+    """(width, height) of a PNG, from its IHDR chunk; None if `body` is not a PNG."""
+    if not body.startswith(PNG_SIGNATURE) or body[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(body[16:20], "big"), int.from_bytes(body[20:24], "big")
+
+
+def links_by_rel(doc):
+    out = {}
+    for link in doc.get("links", []):
+        out.setdefault(link["rel"], []).append(link)
+    return out
+
 
 def check_coverage_rules(test, coverage, parameters, where):
     """What the CoverageJSON specification says beyond the schema."""
@@ -269,6 +379,120 @@ class ConformanceTest(unittest.TestCase):
         cov = json.loads(body)
         self.assertNotIn("t", cov["domain"]["axes"])
         check_coverage_rules(self, cov, cov["parameters"], "nc4uvt")
+
+    # ---- OGC API - Tiles and Maps (issue 32) ----
+
+    def resolve_links(self, doc, where):
+        """GET every link of `doc` that is not a URI template: 200, in the type it says."""
+        for link in doc.get("links", []):
+            if link.get("templated"):
+                self.assertRegex(link["href"], r"\{[A-Za-z]+\}", f"{where}: {link}")
+                continue
+            code, ctype, body = get(link["href"])
+            self.assertEqual(code, 200, (where, link["href"], body[:300]))
+            if "type" in link:
+                self.assertIn(link["type"].split(";")[0], ctype, (where, link["href"]))
+
+    def test_tile_matrix_sets_in_both_encodings(self):
+        listed = self.document("/tileMatrixSets", TMS_LIST)
+        self.resolve_links(listed, "/tileMatrixSets")
+        ids = [t.get("id") for t in listed["tileMatrixSets"]]
+        self.assertIn("WebMercatorQuad", ids)
+        for t in listed["tileMatrixSets"]:
+            rels = links_by_rel(t)
+            self.assertTrue("self" in rels or TILING_SCHEME_REL in rels, t)
+            self.resolve_links(t, f"/tileMatrixSets {t.get('id')}")
+        v1 = self.document("/tileMatrixSets/WebMercatorQuad", TMS_1_0)
+        v2 = self.document("/tileMatrixSets/WebMercatorQuad?encoding=2.0", TMS_2_0)
+        self.assertEqual(v1["identifier"], "WebMercatorQuad")
+        self.assertEqual(v2["id"], "WebMercatorQuad")
+        self.assertEqual(v1["supportedCRS"], CRS_3857)
+        self.assertEqual(v2["crs"], CRS_3857)
+        # The two encodings are one tile matrix set: matrix k is 2^k x 2^k tiles of 256 pixels.
+        self.assertEqual(len(v1["tileMatrix"]), len(v2["tileMatrices"]))
+        for k, (a, b) in enumerate(zip(v1["tileMatrix"], v2["tileMatrices"])):
+            self.assertEqual(a["identifier"], str(k))
+            self.assertEqual(b["id"], str(k))
+            self.assertEqual((a["matrixWidth"], a["matrixHeight"]), (2 ** k, 2 ** k))
+            self.assertEqual((b["matrixWidth"], b["matrixHeight"]), (2 ** k, 2 ** k))
+            self.assertEqual((a["tileWidth"], b["tileHeight"]), (256, 256))
+            self.assertAlmostEqual(a["scaleDenominator"], b["scaleDenominator"])
+            self.assertEqual(a["topLeftCorner"], b["pointOfOrigin"])
+
+    def test_every_collections_map_tile_sets_and_legend(self):
+        collections = self.document("/collections?limit=1000", COLLECTIONS)["collections"]
+        self.assertTrue(collections)
+        for c in collections:
+            with self.subTest(c["id"]):
+                self.check_map_resources(c["id"])
+
+    def check_map_resources(self, ident):
+        quoted = urllib.parse.quote(ident, safe="")
+        doc = self.document("/collections/" + quoted, COLLECTION)
+        rels = links_by_rel(doc)
+        for rel in (MAP_REL, TILESETS_REL, "describedby"):
+            self.assertIn(rel, rels, f"{ident}: no link {rel}")
+        base = f"/collections/{quoted}/map"
+        self.assertEqual(rels[MAP_REL][0]["href"], self.url + base)
+        self.assertEqual(rels[TILESETS_REL][0]["href"], self.url + base + "/tiles")
+        # The map: a PNG (the collection's bbox, 1024 pixels wide).
+        code, ctype, body = get(self.url + base + "?width=64&height=32")
+        self.assertEqual(code, 200, (ident, body[:300]))
+        self.assertEqual(ctype, "image/png")
+        self.assertEqual(png_size(body), (64, 32))
+        # The legend.
+        legend = self.document(base + "/legend", LEGEND)
+        lo, hi = legend["range"]
+        self.assertLess(lo, hi, ident)
+        self.assertEqual([s[0] for s in legend["stops"]], sorted(s[0] for s in legend["stops"]))
+        self.assertAlmostEqual(legend["stops"][0][0], lo)
+        self.assertAlmostEqual(legend["stops"][-1][0], hi)
+        # The tile sets, and the one tile set each lists.
+        sets = self.document(base + "/tiles", TILE_SETS)
+        self.resolve_links(sets, f"{ident} tile sets")
+        for item in sets["tilesets"]:
+            self.assertEqual(item["dataType"], "map")
+            self.assertEqual(item["crs"], CRS_3857)
+            self.assertIn(TILING_SCHEME_REL, links_by_rel(item))
+            self.resolve_links(item, f"{ident} tile set item")
+        self_link = links_by_rel(sets["tilesets"][0])["self"][0]["href"]
+        self.assertTrue(self_link.startswith(self.url), self_link)
+        tileset = self.document(self_link[len(self.url):], TILE_SET)
+        self.check_tile_set(ident, tileset)
+
+    def check_tile_set(self, ident, tileset):
+        self.assertEqual(tileset["dataType"], "map")
+        self.assertEqual(tileset["crs"], CRS_3857)
+        self.resolve_links(tileset, f"{ident} tile set")
+        rels = links_by_rel(tileset)
+        self.assertIn(TILING_SCHEME_REL, rels)
+        self.assertIn("self", rels)
+        self.assertIn("describedby", rels)
+        templates = [l for l in rels.get("item", []) if l.get("templated")]
+        self.assertTrue(templates, f"{ident}: no templated link rel item")
+        template = templates[0]["href"]
+        for var in ("{tileMatrix}", "{tileRow}", "{tileCol}"):
+            self.assertIn(var, template)
+        matrices = [m["id"] for m in self.document("/tileMatrixSets/WebMercatorQuad?encoding=2.0",
+                                                    TMS_2_0)["tileMatrices"]]
+        limits = tileset["tileMatrixSetLimits"]
+        for lim in limits:
+            self.assertIn(lim["tileMatrix"], matrices)
+            n = 2 ** int(lim["tileMatrix"])
+            self.assertLessEqual(lim["minTileRow"], lim["maxTileRow"])
+            self.assertLessEqual(lim["minTileCol"], lim["maxTileCol"])
+            self.assertLess(lim["maxTileRow"], n)
+            self.assertLess(lim["maxTileCol"], n)
+        # The first and the last tile of the finest matrix, through the template.
+        last = limits[-1]
+        for row, col in ((last["minTileRow"], last["minTileCol"]),
+                         (last["maxTileRow"], last["maxTileCol"])):
+            href = (template.replace("{tileMatrix}", last["tileMatrix"])
+                    .replace("{tileRow}", str(row)).replace("{tileCol}", str(col)))
+            code, ctype, body = get(href)
+            self.assertEqual(code, 200, (href, body[:300]))
+            self.assertEqual(ctype, "image/png")
+            self.assertEqual(png_size(body), (256, 256), href)
 
 
 if __name__ == "__main__":

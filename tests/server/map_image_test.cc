@@ -277,7 +277,8 @@ TEST(MapImageTest, ParsesColormapNames) {
   ASSERT_OK_AND_ASSIGN(Colormap coolwarm, ParseColormap("coolwarm"));
   EXPECT_EQ(coolwarm, Colormap::kCoolwarm);
   EXPECT_STATUS(ParseColormap("jet"), kInvalidArgument,
-                "colormap 'jet' is not viridis, turbo, gray or coolwarm");
+                "colormap 'jet' is not viridis, turbo, gray, coolwarm, temperature, "
+                "precipitation or wind");
   EXPECT_STATUS(ParseColormap("Viridis"), kInvalidArgument, "'Viridis'");
   EXPECT_STATUS(ParseColormap(""), kInvalidArgument, "''");
 }

@@ -2,8 +2,8 @@
 //
 // `gridstore serve [--listen HOST:PORT] [--token-file FILE] [--max-response-mb N]
 // [--max-inflight N] [--cors ORIGIN] [--trusted-proxy ADDR]... [--refresh-seconds S]
-// [--expensive-threads N]`: the store over HTTP, read-only: OGC API-EDR, the catalog,
-// quick-look maps and the viewer (gridstore/server/, docs/serve.md).
+// [--expensive-threads N] [--map-cache-mb N]`: the store over HTTP, read-only: OGC API-EDR, the
+// catalog, quick-look maps and the viewer (gridstore/server/, docs/serve.md).
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -33,6 +33,7 @@ struct ServeArgs {
   std::string listen = "127.0.0.1:8080";
   std::optional<std::string> token_file;
   double max_response_mb = 20;
+  double map_cache_mb = 256;  // decoded planes kept for tiles and maps
   int max_inflight = 64;
   std::string cors;
   std::vector<std::string> trusted_proxies;
@@ -70,6 +71,10 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
     return Status::InvalidArgument("--max-response-mb " + FormatDouble(args.max_response_mb) +
                                    " is not a positive size up to 1000000");
   }
+  if (!(args.map_cache_mb >= 0) || args.map_cache_mb > 1e6) {
+    return Status::InvalidArgument("--map-cache-mb " + FormatDouble(args.map_cache_mb) +
+                                   " is not a size from 0 to 1000000");
+  }
   if (args.max_inflight < 1) {
     return Status::InvalidArgument("--max-inflight " + std::to_string(args.max_inflight) +
                                    " must be at least 1");
@@ -95,6 +100,7 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
   http.trusted_proxies = args.trusted_proxies;
   server::ServiceOptions service;
   service.max_response_bytes = static_cast<int64_t>(args.max_response_mb * 1024 * 1024);
+  service.map_cache_bytes = static_cast<int64_t>(args.map_cache_mb * 1024 * 1024);
   if (args.token_file) {
     GRIDSTORE_ASSIGN_OR_RETURN(service.tokens, server::ReadTokenFile(*args.token_file));
   }
@@ -144,6 +150,10 @@ Command RegisterServe(CLI::App& parent, const CommandContext& context) {
       ->type_name("FILE");
   app->add_option("--max-response-mb", args->max_response_mb,
                   "Refuse responses over N MiB with 413 (default 20)")
+      ->type_name("N");
+  app->add_option("--map-cache-mb", args->map_cache_mb,
+                  "Keep up to N MiB of decoded planes for map tiles, maps and legends "
+                  "(default 256)")
       ->type_name("N");
   app->add_option("--max-inflight", args->max_inflight,
                   "Answer 503 (Retry-After) beyond N requests at once (default 64)")

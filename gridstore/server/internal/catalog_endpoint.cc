@@ -4,6 +4,7 @@
 // first, then the datasets outside them) and /collections/{id}.
 #include <charconv>
 #include <set>
+#include <vector>
 
 #include "gridstore/catalog/query_parser.h"
 #include "gridstore/forecast/collection.h"
@@ -71,6 +72,24 @@ Result<std::vector<forecast::Collection>> ListedCollections(const EndpointContex
   return listed;
 }
 
+// Adds the documents of `metas` to `collections`, and returns how many were added or named.
+// Datasets that cannot be an EDR collection (no grid located in longitude and latitude) are not
+// collections (an EDR client needs their extent) but go to `not_collections` with the reason,
+// so that a page lists them instead of losing them (issue 32).
+int64_t AddDatasets(const EndpointContext& context, const std::vector<grid::DataSetMeta>& metas,
+                    ordered_json* collections, ordered_json* not_collections) {
+  for (const grid::DataSetMeta& meta : metas) {
+    Result<std::shared_ptr<const CollectionSummary>> summary = context.summaries->Get(meta);
+    if (summary.ok()) {
+      collections->push_back(CollectionDocument(meta, **summary, context.base));
+    } else {
+      not_collections->push_back(
+          {{"id", meta.id}, {"reason", std::string(summary.status().message())}});
+    }
+  }
+  return int64_t(metas.size());
+}
+
 Result<HttpResponse> Catalog(const EndpointContext& context, const RequestTarget& target) {
   GRIDSTORE_RETURN_IF_ERROR(
       CheckParameters(target, {"where", "sort", "limit", "offset", "f"}, "/collections"));
@@ -116,14 +135,9 @@ Result<HttpResponse> Catalog(const EndpointContext& context, const RequestTarget
   params.ids_only = from_forecasts == limit;  // the page is full: only the count is needed
   params.get_total_count = true;
   GRIDSTORE_ASSIGN_OR_RETURN(grid::QueryResult found, context.store->QueryDataSets(query, params));
-  int64_t from_datasets = 0;
-  if (!params.ids_only) {
-    for (const grid::DataSetMeta& meta : found.metas) {
-      ++from_datasets;
-      Result<std::shared_ptr<const CollectionSummary>> summary = context.summaries->Get(meta);
-      if (summary.ok()) collections.push_back(CollectionDocument(meta, **summary, context.base));
-    }
-  }
+  ordered_json not_collections = ordered_json::array();
+  const int64_t from_datasets =
+      params.ids_only ? 0 : AddDatasets(context, found.metas, &collections, &not_collections);
   const int64_t total = num_forecasts + found.total;
   const int64_t returned = from_forecasts + from_datasets;
   ordered_json links = {
@@ -138,10 +152,12 @@ Result<HttpResponse> Catalog(const EndpointContext& context, const RequestTarget
                      {"rel", "prev"},
                      {"type", "application/json"}});
   }
-  return JsonResponse({{"links", links},
+  ordered_json page = {{"links", links},
                        {"collections", collections},
                        {"numberMatched", total},
-                       {"numberReturned", returned}});
+                       {"numberReturned", returned}};
+  if (!not_collections.empty()) page["gridstore"] = {{"not_collections", not_collections}};
+  return JsonResponse(page);
 }
 
 }  // namespace

@@ -203,6 +203,15 @@ std::string BaseUrl(const HttpRequest& r) {
   return proto + "://" + (host.empty() ? "localhost" : host) + prefix;
 }
 
+ordered_json MapLinks(const std::string& collection_url) {
+  return {Link(collection_url + "/map", "http://www.opengis.net/def/rel/ogc/1.0/map", "image/png",
+               "the map (OGC API - Maps: bbox, width, height, crs)"),
+          Link(collection_url + "/map/tiles", "http://www.opengis.net/def/rel/ogc/1.0/tilesets-map",
+               "application/json", "map tile sets (OGC API - Tiles: WebMercatorQuad)"),
+          Link(collection_url + "/map/legend", "describedby", "application/json",
+               "the map's colour bar (range, ticks, stops)")};
+}
+
 const std::vector<std::string>& ConformanceClasses() {
   static const std::vector<std::string> classes = {
       "http://www.opengis.net/spec/ogcapi-common-1/1.0/conf/core",
@@ -212,7 +221,19 @@ const std::vector<std::string>& ConformanceClasses() {
       "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/json",
       "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/covjson",
       "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/oas30",
-      "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/queries"};
+      "http://www.opengis.net/spec/ogcapi-edr-1/1.1/conf/queries",
+      "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/core",
+      "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tileset",
+      "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tilesets-list",
+      "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/geodata-tilesets",
+      "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/png",
+      "http://www.opengis.net/spec/ogcapi-maps-1/1.0/conf/core",
+      "http://www.opengis.net/spec/ogcapi-maps-1/1.0/conf/scaling",
+      "http://www.opengis.net/spec/ogcapi-maps-1/1.0/conf/spatial-subsetting",
+      "http://www.opengis.net/spec/ogcapi-maps-1/1.0/conf/crs",
+      "http://www.opengis.net/spec/ogcapi-maps-1/1.0/conf/png",
+      "http://www.opengis.net/spec/tms/2.0/conf/tilematrixset",
+      "http://www.opengis.net/spec/tms/2.0/conf/json-tilematrixset"};
   return classes;
 }
 
@@ -230,6 +251,8 @@ ordered_json LandingPage(const std::string& base) {
             Link(base + "/conformance", "conformance", "application/json", "conformance classes"),
             Link(base + "/collections", "data", "application/json",
                  "the forecast collections and datasets"),
+            Link(base + "/tileMatrixSets", "http://www.opengis.net/def/rel/ogc/1.0/tiling-schemes",
+                 "application/json", "the tile matrix sets (WebMercatorQuad)"),
             Link(base + "/viewer", "alternate", "text/html", "the map viewer")}}};
 }
 
@@ -245,6 +268,7 @@ ordered_json CollectionDocument(const grid::DataSetMeta& meta, const CollectionS
   if (!about.empty()) doc["description"] = about;
   doc["links"] = {Link(url, "self", "application/json", ""),
                   Link(url + "/map.png", "preview", "image/png", "quick-look map")};
+  for (ordered_json& link : MapLinks(url)) doc["links"].push_back(std::move(link));
   ordered_json extent = ordered_json::object();
   if (summary.bbox) {
     const auto& b = *summary.bbox;

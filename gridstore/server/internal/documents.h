@@ -71,6 +71,11 @@ ordered_json Parameter(const grid::VariableMeta& var);
 ordered_json DataQueries(const std::string& collection_url,
                          const std::vector<std::string>& output_formats);
 
+// The map links of the collection at `collection_url`: OGC API - Maps (rel .../ogc/1.0/map, PNG),
+// the tile sets (rel .../ogc/1.0/tilesets-map) and the legend; what GDAL's OGCAPI driver looks
+// for.
+ordered_json MapLinks(const std::string& collection_url);
+
 // The conformance classes the service declares (also in the OpenAPI document).
 const std::vector<std::string>& ConformanceClasses();
 

@@ -17,11 +17,14 @@
 
 namespace gridstore::server {
 
+class MapCache;  // internal/map_cache.h
+
 struct EndpointContext {
   std::shared_ptr<grid::GridStore> store;  // the one state of the store this request sees
   const ServiceOptions* options = nullptr;
   CollectionSummaries* summaries = nullptr;
-  std::string base;  // BaseUrl of the request
+  std::string base;          // BaseUrl of the request
+  MapCache* maps = nullptr;  // decoded planes and ranges of the map resources
 };
 
 // A served dataset: NotFound naming `id` if there is none, or if it is not DONE (saying so).
@@ -38,6 +41,12 @@ HttpResponse QueryEndpoint(const EndpointContext& context, const std::string& id
 // /collections/{id}/map.png
 HttpResponse MapEndpoint(const EndpointContext& context, const std::string& id,
                          const RequestTarget& target);
+// /collections/{id}/map (OGC API - Maps), /map/legend and /map/tiles[/WebMercatorQuad[/z/y/x]]
+// (OGC API - Tiles), of a dataset or a forecast collection (internal/tiles_endpoint.cc).
+HttpResponse MapResourceEndpoint(const EndpointContext& context, const std::string& id,
+                                 const RequestTarget& target);
+// /tileMatrixSets and /tileMatrixSets/WebMercatorQuad.
+HttpResponse TileMatrixSetsEndpoint(const EndpointContext& context, const RequestTarget& target);
 // Forecast collections (forecast/collection.h; internal/forecast_endpoint.cc). A run is served
 // when every dataset of it is DONE or INGESTING; a collection when one of its runs is.
 // The newest complete run of `c`, else its newest served run; null if none is served.

@@ -134,6 +134,7 @@ ordered_json ForecastLinks(const std::string& url, const std::string& collection
   if (!instance) {
     links.push_back(
         Link(url + "/map.png", "preview", "image/png", "quick-look map of the latest run"));
+    for (ordered_json& link : MapLinks(url)) links.push_back(std::move(link));
   }
   return links;
 }

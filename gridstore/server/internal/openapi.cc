@@ -104,6 +104,71 @@ json ForecastParams(EdrQueryType type, bool instance) {
   return params;
 }
 
+// The common parameters of the map resources (docs/serve.md, "Maps and tiles").
+json MapResourceParams() {
+  json params = {
+      Param("collectionId", "path", "a dataset or forecast collection (a '/' in it as %2F)", true),
+      Param("parameter-name", "query", "one parameter (default: the collection's first)"),
+      Param("datetime", "query", "one valid time, ISO 8601 (default: the first step)"),
+      Param("z", "query", "one level (default: the first)"),
+      Param("run", "query", "forecast collections: latest (default), latest-N or an ISO time"),
+      Param("member", "query", "forecast collections: one member number (default: the first)"),
+      Param("stat", "query",
+            "forecast collections: one statistic instead of a member: mean, spread, min, max, "
+            "pNN, median, prob>X, prob<X"),
+      Param("colormap", "query",
+            "viridis, turbo, gray, coolwarm, temperature, precipitation or wind (default: by "
+            "quantity)"),
+      Param("range", "query", "min,max of the colours (default: the run's range)")};
+  for (const char* name :
+       {"diff-collection", "diff-run", "diff-member", "diff-stat", "diff-datetime"}) {
+    params.push_back(Param(name, "query",
+                           "a difference A - B: B's collection, run, member, statistic or time "
+                           "(each defaults to A's)"));
+  }
+  return params;
+}
+
+template <typename Get>
+void AddMapPaths(json& paths, const Get& get, const json& meta_json) {
+  json map = MapResourceParams();
+  map.push_back(Param("bbox", "query", "west,south,east,north (default: the collection's)"));
+  map.push_back(Param("bbox-crs", "query", "CRS84 (default) or EPSG:3857"));
+  map.push_back(Param("crs", "query", "the map's CRS: CRS84 (default) or EPSG:3857"));
+  map.push_back(Param("width", "query", "pixels, at most 4096", false, {{"type", "integer"}}));
+  map.push_back(Param("height", "query", "pixels, at most 4096", false, {{"type", "integer"}}));
+  paths["/collections/{collectionId}/map"] =
+      get("OGC API - Maps: the field over a bbox at a size, without legend", map,
+          Responses("PNG", {"image/png"}));
+  paths["/collections/{collectionId}/map/legend"] =
+      get("the colour bar of a map: range, ticks, stops, units, steps", MapResourceParams(),
+          Responses("the legend", meta_json));
+  paths["/collections/{collectionId}/map/tiles"] = get(
+      "OGC API - Tiles: the map tile sets", MapResourceParams(), Responses("tile sets", meta_json));
+  json tileset = MapResourceParams();
+  tileset.push_back(Param("tileMatrixSetId", "path", "WebMercatorQuad", true));
+  tileset.push_back(Param("limits", "query",
+                          "matrix (default: every tile of each tile matrix, as GDAL 3.6 needs) or "
+                          "bbox (the tiles covering the data)"));
+  paths["/collections/{collectionId}/map/tiles/{tileMatrixSetId}"] =
+      get("the WebMercatorQuad tile set, with tileMatrixSetLimits", tileset,
+          Responses("tile set", meta_json));
+  json tile = MapResourceParams();
+  tile.push_back(Param("tileMatrixSetId", "path", "WebMercatorQuad", true));
+  tile.push_back(Param("tileMatrix", "path", "the zoom level, 0 to 24", true));
+  tile.push_back(Param("tileRow", "path", "the row, 0 at the top", true));
+  tile.push_back(Param("tileCol", "path", "the column, 0 at the west", true));
+  paths
+      ["/collections/{collectionId}/map/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/"
+       "{tileCol}"] = get("a 256x256 PNG tile", tile, Responses("PNG", {"image/png"}));
+  paths["/tileMatrixSets"] = get("the tile matrix sets", json::array(), Responses("", meta_json));
+  paths["/tileMatrixSets/{tileMatrixSetId}"] =
+      get("a tile matrix set: the 1.0 JSON encoding, or 2.0 with encoding=2.0",
+          {Param("tileMatrixSetId", "path", "WebMercatorQuad", true),
+           Param("encoding", "query", "1.0 (default) or 2.0")},
+          Responses("", meta_json));
+}
+
 }  // namespace
 
 nlohmann::ordered_json OpenApiDocument(const std::string& base) {
@@ -173,6 +238,7 @@ nlohmann::ordered_json OpenApiDocument(const std::string& base) {
        Param("colormap", "query", "viridis, turbo, gray or coolwarm"),
        Param("range", "query", "min,max of the colour scale")},
       Responses("PNG", {"image/png"}));
+  AddMapPaths(paths, get, meta_json);
   return {{"openapi", "3.0.3"},
           {"info",
            {{"title", "GridStore OGC API - EDR"},

@@ -1,353 +1,716 @@
 // Copyright 2026 The GridStore Authors.
-// The GridStore viewer: plain JavaScript, no libraries, served by `gridstore serve` from memory.
-// It uses only the public endpoints: /collections (the catalog), /collections/{id} (extents and
-// parameters), map.png (the plane), and the EDR position and cube queries.
+// The GridStore viewer, the forecaster's page: plain JavaScript, no libraries, served by
+// `gridstore serve` from memory. It uses only the public endpoints: /collections (the catalog),
+// /collections/{id} and /instances (extents, runs, members), the map tiles and legend
+// (/map/tiles/WebMercatorQuad, /map/legend) and the EDR position queries. state.js holds the
+// helpers and the URL state, map.js the tiled map, charts.js the meteogram and the profile,
+// point.js the hover readout, the box download and the clicked point's data.
 'use strict';
 
-const $ = (id) => document.getElementById(id);
-const state = { collections: [], current: null, bbox: null, mapHeight: 0, range: null };
-const enc = encodeURIComponent;
+const $ = GS.$;
+const enc = GS.enc;
+const STATS = [['mean', 'ensemble mean'], ['p50', 'median'], ['spread', 'spread (std. dev.)'],
+  ['p10', '10th percentile'], ['p90', '90th percentile'], ['min', 'minimum'], ['max', 'maximum'],
+  ['prob', 'probability > threshold']];
+const MAX_METEOGRAM_VARIABLES = 4;
+const PREVIOUS_RUNS = 3;
 
-function collectionUrl(id) { return '/collections/' + enc(id); }
+const app = {
+  catalog: [],
+  docs: new Map(),       // id -> /collections/{id}
+  instances: new Map(),  // id -> [instance] (newest first)
+  linked: new GS.LinkedView(),
+  panes: {},
+  a: { c: '', run: 'latest', ens: '', v: '', z: '' },
+  b: { c: '', run: 'latest', ens: '', v: '' },
+  compare: false,
+  diff: false,
+  time: '',      // the valid time shown (ISO)
+  steps: [],     // valid times of A's run
+  cmap: '',
+  range: null,   // [min, max] set by hand; null: auto
+  point: null,   // [lon, lat]
+  playing: false,
+  busy: 0,
+  errors: [],
+  stats: { frames: 0, frameTimes: [] },
+  pointData: null,
+};
+window.viewer = app;
 
-// With `serve --token-file` the data needs a bearer token: the page asks for it once and keeps
-// it for the tab (sessionStorage), so the viewer works behind tokens (issue 29, 4.4).
-const TOKEN_KEY = 'gridstore-token';
-async function authFetch(url) {
-  for (let attempt = 0; ; ++attempt) {
-    const token = sessionStorage.getItem(TOKEN_KEY);
-    const r = await fetch(url, token ? { headers: { Authorization: 'Bearer ' + token } } : {});
-    if (r.status !== 401 || attempt >= 3) return r;
-    const given = window.prompt('This GridStore service needs a token (serve --token-file):');
-    if (!given) return r;
-    sessionStorage.setItem(TOKEN_KEY, given.trim());
-  }
-}
+// ---- the catalog -------------------------------------------------------------------------------
+function isForecast(doc) { return !!(doc && doc.gridstore && doc.gridstore.forecast); }
 
-async function getJson(url) {
-  const r = await authFetch(url);
-  const body = await r.json();
-  if (!r.ok) throw new Error(body.description || r.statusText);
-  return body;
-}
-
-// Attributes a forecaster looks for first, then the rest.
-const FIRST = ['source', 'title', 'institution', 'model', 'create_time'];
-function describe(c) {
-  const a = (c.gridstore && c.gridstore.attributes) || {};
-  const rank = (k) => (FIRST.indexOf(k) + 1) || FIRST.length + 1;
-  const show = (k, v) => k === 'create_time' && typeof v === 'number'
-      ? new Date(v).toISOString().slice(0, 16) + 'Z' : (Array.isArray(v) ? v.join(',') : v);
-  return Object.entries(a).filter(([k]) => k !== 'status')
-      .sort((x, y) => rank(x[0]) - rank(y[0]))
-      .map(([k, v]) => k + '=' + show(k, v)).join(' ');
-}
-
-function renderList() {
-  const words = $('search').value.toLowerCase().split(/\s+/).filter(Boolean);
-  const list = $('datasets');
-  list.textContent = '';
-  for (const c of state.collections) {
-    const text = (c.id + ' ' + describe(c)).toLowerCase();
-    if (!words.every((w) => text.includes(w))) continue;
-    const li = document.createElement('li');
-    li.dataset.id = c.id;
-    li.innerHTML = '<b></b><small></small>';
-    li.querySelector('b').textContent = c.id;
-    li.querySelector('small').textContent = describe(c);
-    li.title = describe(c);
-    if (state.current && state.current.id === c.id) li.className = 'selected';
-    li.onclick = () => selectCollection(c.id);
-    list.appendChild(li);
-  }
+// Why a catalog entry cannot be drawn on the map, or '' when it can.
+function whyNotMappable(c) {
+  const bbox = c.extent && c.extent.spatial && c.extent.spatial.bbox;
+  if (!bbox || !bbox.length) return 'no grid located in longitude and latitude (no spatial extent)';
+  return '';
 }
 
 async function loadCatalog() {
-  const where = $('where').value.trim();
-  const url = '/collections?limit=1000' + (where ? '&where=' + enc(where) : '');
-  try {
-    const doc = await getJson(url);
-    state.collections = doc.collections;
-    $('status').textContent = doc.numberMatched + ' dataset(s)';
-  } catch (e) {
-    $('status').textContent = 'catalog: ' + e.message;
+  const doc = await GS.getJson('/collections?limit=1000');
+  app.catalog = doc.collections.map((c) => ({ id: c.id, entry: c, why: whyNotMappable(c),
+    forecast: /^forecast collection/.test(c.description || '') ||
+      !!(c.links || []).find((l) => /\/instances$/.test(l.href)) }));
+  // The datasets the service cannot describe as collections come apart, with the reason.
+  const others = ((doc.gridstore || {}).not_collections || []).map((c) =>
+    ({ id: c.id, entry: { id: c.id }, why: c.reason, forecast: false }));
+  app.catalog.push(...others);
+  const bad = app.catalog.filter((c) => c.why);
+  $('unshown-count').textContent = bad.length;
+  const list = $('unshown-list');
+  list.textContent = '';
+  for (const c of bad) {
+    const li = document.createElement('li');
+    li.innerHTML = '<b></b>: <span></span>';
+    li.querySelector('b').textContent = c.id;
+    li.querySelector('span').textContent = c.why;
+    li.dataset.id = c.id;
+    list.appendChild(li);
   }
-  renderList();
+  $('unshown').hidden = !bad.length;
+  fillCollections();
 }
 
-function fillSelect(select, values) {
+function fillCollections() {
+  const words = $('filter').value.toLowerCase().split(/\s+/).filter(Boolean);
+  for (const [id, current] of [['collection', app.a.c], ['collection2', app.b.c]]) {
+    const select = $(id);
+    select.textContent = '';
+    for (const [label, forecast] of [['forecast collections', true], ['datasets', false]]) {
+      const group = document.createElement('optgroup');
+      group.label = label;
+      for (const c of app.catalog) {
+        if (c.why || c.forecast !== forecast) continue;
+        const text = (c.id + ' ' + (c.entry.description || '')).toLowerCase();
+        if (id === 'collection' && c.id !== current && !words.every((w) => text.includes(w))) continue;
+        group.appendChild(new Option(c.id, c.id, false, c.id === current));
+      }
+      if (group.children.length) select.appendChild(group);
+    }
+  }
+}
+
+async function collectionDoc(id) {
+  if (!app.docs.has(id)) {
+    const doc = await GS.getJson(GS.collectionUrl(id));
+    app.docs.set(id, doc);
+    if (isForecast(doc)) {
+      const inst = await GS.getJson(GS.collectionUrl(id) + '/instances');
+      app.instances.set(id, inst.instances);
+    }
+  }
+  return app.docs.get(id);
+}
+
+// ---- selections: A's and B's pickers -------------------------------------------------------------
+function variablesOf(doc) {
+  const g = doc.gridstore || {};
+  const names = Object.keys(doc.parameter_names || {});
+  return (g.default_parameters && g.default_parameters.length) ?
+    g.default_parameters.concat(names.filter((n) => !g.default_parameters.includes(n))) : names;
+}
+function levelsOf(doc) { return ((doc.extent || {}).vertical || {}).values || []; }
+function levelInfo(doc) {
+  const v = (doc.extent || {}).vertical || {};
+  return { units: v.units || '', name: v.name || 'level' };
+}
+function membersOf(doc) { return isForecast(doc) ? doc.gridstore.forecast.members || [] : []; }
+
+// The run as the server takes it ('latest' or ISO), and as an ISO time.
+function runIso(id, run) {
+  const doc = app.docs.get(id);
+  if (!isForecast(doc)) return '';
+  return run && run !== 'latest' ? run : doc.gridstore.forecast.latest;
+}
+function stepsOf(id, run) {
+  const doc = app.docs.get(id);
+  if (!isForecast(doc)) return ((doc.extent || {}).temporal || {}).values || [];
+  const iso = runIso(id, run);
+  const inst = (app.instances.get(id) || []).find((i) => i.id === iso);
+  return ((((inst || doc).extent || {}).temporal) || {}).values || [];
+}
+
+function fillRuns(select, id, current) {
   select.textContent = '';
-  for (const v of values) select.add(new Option(v, v));
-  select.disabled = values.length <= 1;
+  const latest = app.docs.get(id).gridstore.forecast.latest;
+  const runs = (app.instances.get(id) || []).map((i) => i.id).sort().reverse();
+  select.add(new Option('latest: ' + GS.runLabel(latest), 'latest'));
+  // "n runs ago" counts back from the latest complete run; newer ones are still arriving.
+  for (const r of runs.filter((x) => x > latest)) select.add(new Option('incomplete: ' + GS.runLabel(r), r));
+  runs.filter((x) => x < latest).forEach((r, i) => {
+    select.add(new Option((i + 1) + (i === 0 ? ' run ago: ' : ' runs ago: ') + GS.runLabel(r), r));
+  });
+  select.value = [...select.options].some((o) => o.value === current) ? current : 'latest';
 }
 
-async function selectCollection(id) {
-  const c = await getJson(collectionUrl(id));
-  state.current = c;
-  fillSelect($('variable'), c.gridstore.default_parameters);
-  const levels = (c.extent.vertical && c.extent.vertical.values) || [];
-  fillSelect($('level'), levels);
-  $('level').parentElement.hidden = !levels.length;
-  const times = (c.extent.temporal && c.extent.temporal.values) || [];
-  $('time').max = Math.max(0, times.length - 1);
-  $('time').value = 0;
-  $('time').disabled = times.length <= 1;
-  renderList();
-  await drawMap();
+function fillEnsemble(select, doc, current) {
+  select.textContent = '';
+  const members = membersOf(doc);
+  const stats = document.createElement('optgroup');
+  stats.label = 'statistics';
+  for (const [v, label] of STATS) stats.appendChild(new Option(label, 'stat:' + v));
+  select.appendChild(stats);
+  const ms = document.createElement('optgroup');
+  ms.label = 'members';
+  for (const m of members) ms.appendChild(new Option('member ' + m + (m === 0 ? ' (control)' : ''), 'member:' + m));
+  select.appendChild(ms);
+  const want = /^stat:prob/.test(current) ? 'stat:prob' : current;
+  select.value = [...select.options].some((o) => o.value === want) ? want : 'stat:mean';
 }
 
-function planeParams() {
-  const c = state.current;
-  const p = new URLSearchParams({ 'parameter-name': $('variable').value });
-  const times = (c.extent.temporal && c.extent.temporal.values) || [];
-  if (times.length) p.set('datetime', times[+$('time').value]);
-  if ($('level').value) p.set('z', $('level').value);
+function fillSelect(select, values, current, label) {
+  select.textContent = '';
+  for (const v of values) select.add(new Option(label ? label(v) : v, v));
+  select.value = values.includes(current) ? current : (values[0] || '');
+}
+
+// Reads the pickers of A into app.a (and B's into app.b).
+function readPickers() {
+  app.a.c = $('collection').value || app.a.c;
+  const docA = app.docs.get(app.a.c);
+  app.a.run = isForecast(docA) ? $('run').value : '';
+  app.a.ens = membersOf(docA).length > 1 ? ensValue($('ens'), $('prob')) : '';
+  const previousA = app.a.v;
+  app.a.v = $('variable').value;
+  app.a.z = levelsOf(docA).length ? $('level').value : '';
+  app.compare = $('compare').checked;
+  app.diff = app.compare && $('diff').checked;
+  if (app.compare) {
+    app.b.c = $('collection2').value || app.b.c;
+    const docB = app.docs.get(app.b.c);
+    if (docB) {
+      app.b.run = isForecast(docB) ? $('run2').value : '';
+      app.b.ens = membersOf(docB).length > 1 ? ensValue($('ens2'), $('prob')) : '';
+      app.b.v = $('variable2').value;
+      // B follows A's variable when it showed the same one.
+      if (previousA !== app.a.v && app.b.v === previousA && variablesOf(docB).includes(app.a.v)) {
+        app.b.v = app.a.v;
+      }
+    }
+  }
+  app.cmap = $('colormap').value;
+  if ($('range-auto').checked) app.range = null;
+  else {
+    const lo = parseFloat($('range-min').value), hi = parseFloat($('range-max').value);
+    app.range = isFinite(lo) && isFinite(hi) && hi > lo ? [lo, hi] : null;
+  }
+}
+function ensValue(select, prob) {
+  const v = select.value;
+  if (v === 'stat:prob') return 'stat:prob>' + (parseFloat(prob.value) || 0);
+  return v;
+}
+
+// Fills every picker from the docs and app.a / app.b (after a collection changes or on load).
+async function fillPickers() {
+  const docA = await collectionDoc(app.a.c);
+  fillCollections();
+  $('collection').value = app.a.c;
+  const forecastA = isForecast(docA);
+  for (const e of document.querySelectorAll('.run-row')) e.hidden = !forecastA;
+  if (forecastA) fillRuns($('run'), app.a.c, app.a.run);
+  const ensA = membersOf(docA).length > 1;
+  for (const e of document.querySelectorAll('.ens-row')) e.hidden = !ensA;
+  if (ensA) {
+    fillEnsemble($('ens'), docA, app.a.ens);
+    if (/^stat:prob/.test(app.a.ens)) $('prob').value = app.a.ens.replace(/^stat:prob[<>]/, '');
+  }
+  fillSelect($('variable'), variablesOf(docA), app.a.v, (v) => paramLabel(docA, v));
+  const levels = levelsOf(docA);
+  for (const e of document.querySelectorAll('.level-row')) e.hidden = !levels.length;
+  const li = levelInfo(docA);
+  fillSelect($('level'), levels, app.a.z, (z) => z + (li.units ? ' ' + li.units : ''));
+  $('compare').checked = app.compare;
+  $('diff').checked = app.diff;
+  for (const e of document.querySelectorAll('.cmp-row')) e.hidden = !app.compare;
+  if (app.compare) {
+    if (!app.b.c) app.b.c = app.a.c;
+    const docB = await collectionDoc(app.b.c);
+    $('collection2').value = app.b.c;
+    const forecastB = isForecast(docB);
+    for (const e of document.querySelectorAll('.run2-row')) e.hidden = !forecastB || !app.compare;
+    if (forecastB) fillRuns($('run2'), app.b.c, app.b.run);
+    const ensB = membersOf(docB).length > 1;
+    for (const e of document.querySelectorAll('.ens2-row')) e.hidden = !ensB || !app.compare;
+    if (ensB) fillEnsemble($('ens2'), docB, app.b.ens);
+    fillSelect($('variable2'), variablesOf(docB), app.b.v || app.a.v, (v) => paramLabel(docB, v));
+  }
+  const anyProb = (!$('ens').closest('[hidden]') && $('ens').value === 'stat:prob') ||
+      (app.compare && $('ens2').value === 'stat:prob');
+  for (const e of document.querySelectorAll('.prob-row')) e.hidden = !anyProb;
+  $('colormap').value = app.cmap;
+  $('range-auto').checked = !app.range;
+  if (app.range) [$('range-min').value, $('range-max').value] = app.range;
+  readPickers();
+}
+
+function paramLabel(doc, v) {
+  const p = (doc.parameter_names || {})[v] || {};
+  const unit = p.unit && p.unit.symbol;
+  const name = p.description || (p.observedProperty || {}).label;
+  return v + (name && name !== v ? ' – ' + name : '') + (typeof unit === 'string' && unit ? ' (' + unit + ')' : '');
+}
+function unitsOf(doc, v) {
+  const p = (doc.parameter_names || {})[v] || {};
+  return (p.unit && typeof p.unit.symbol === 'string') ? p.unit.symbol : '';
+}
+
+// ---- map requests -------------------------------------------------------------------------------
+// The query parameters of a pane's field at the valid time `time` (no time: the legend's).
+function fieldParams(sel, time, withLevel) {
+  const p = new URLSearchParams({ 'parameter-name': sel.v });
+  const doc = app.docs.get(sel.c);
+  if (time) p.set('datetime', time);
+  if (withLevel && app.a.z && levelsOf(doc).length) p.set('z', app.a.z);
+  if (isForecast(doc)) p.set('run', sel.run || 'latest');
+  if (sel.ens.startsWith('member:')) p.set('member', sel.ens.slice(7));
+  else if (sel.ens.startsWith('stat:')) p.set('stat', sel.ens.slice(5));
+  return p;
+}
+function diffParams(p) {
+  const b = app.b;
+  const docB = app.docs.get(b.c);
+  p.set('diff-collection', b.c);
+  if (isForecast(docB)) p.set('diff-run', b.run || 'latest');
+  if (b.ens.startsWith('member:')) p.set('diff-member', b.ens.slice(7));
+  else if (b.ens.startsWith('stat:')) p.set('diff-stat', b.ens.slice(5));
   return p;
 }
 
-async function drawMap() {
-  const c = state.current;
-  if (!c) return;
-  const times = (c.extent.temporal && c.extent.temporal.values) || [];
-  $('time-label').textContent = times.length ? times[+$('time').value] : '';
-  const p = planeParams();
-  p.set('width', '720');
-  p.set('colormap', $('colormap').value);
-  const r = await authFetch(collectionUrl(c.id) + '/map.png?' + p);
-  if (!r.ok) {
-    $('readout').textContent = 'map: ' + (await r.json()).description;
-    return;
+class Pane {
+  constructor(key, el) {
+    this.key = key;
+    this.el = el;
+    this.legend = null;
+    this.map = new GS.MapView(el.querySelector('.map'), app.linked, (z, y, x) => this.tileUrl(z, y, x, app.time));
+    this.map.onPoint = (lon, lat) => setPoint([lon, lat]);
+    this.map.onHover = (ll) => hover(this, ll);
+    if (key !== 'd') this.map.onBox = (w, s, e, n) => downloadBox(this.sel, [w, s, e, n]);
   }
-  state.bbox = r.headers.get('X-GridStore-Bbox').split(',').map(Number);
-  state.range = r.headers.get('X-GridStore-Range').split(',').map(Number);
-  const legend = +r.headers.get('X-GridStore-Legend-Height');
-  const img = $('map');
-  const loaded = new Promise((resolve) => { img.onload = resolve; });
-  img.src = URL.createObjectURL(await r.blob());
-  await loaded;
-  state.mapHeight = img.naturalHeight - legend;
-  $('status').textContent = c.id + ': ' + $('variable').value + ' from ' +
-      state.range.map((v) => v.toPrecision(5)).join(' to ');
-}
-
-// The longitude and latitude under a pixel of the map (plate carree over the bbox).
-function lonLatAt(x, y) {
-  const [w, s, e, n] = state.bbox;
-  const span = e >= w ? e - w : e + 360 - w;
-  const img = $('map');
-  return [w + (x + 0.5) * span / img.naturalWidth, n - (y + 0.5) * (n - s) / state.mapHeight];
-}
-
-function pixelOf(event) {
-  const rect = $('map').getBoundingClientRect();
-  return [event.clientX - rect.left, event.clientY - rect.top];
-}
-
-async function positionQuery(lon, lat, withTime, withLevel) {
-  const p = planeParams();
-  if (!withTime) p.delete('datetime');
-  if (!withLevel) p.delete('z');
-  p.set('coords', 'POINT(' + lon.toFixed(5) + ' ' + lat.toFixed(5) + ')');
-  return getJson(collectionUrl(state.current.id) + '/position?' + p);
-}
-
-let hoverBusy = false;
-async function onHover(event) {
-  if (!state.bbox || hoverBusy) return;
-  const [x, y] = pixelOf(event);
-  if (y >= state.mapHeight) return;
-  const [lon, lat] = lonLatAt(x, y);
-  hoverBusy = true;
-  try {
-    const cov = await positionQuery(lon, lat, true, true);
-    const name = $('variable').value;
-    const v = cov.ranges[name].values[0];
-    const unit = (cov.parameters[name].unit || {}).symbol || '';
-    $('readout').textContent = 'lat ' + lat.toFixed(3) + ', lon ' + lon.toFixed(3) + ': ' +
-        (v === null ? 'no value' : v.toPrecision(6) + ' ' + (typeof unit === 'string' ? unit : ''));
-  } catch (e) {
-    $('readout').textContent = 'lat ' + lat.toFixed(3) + ', lon ' + lon.toFixed(3) + ': ' + e.message;
-  } finally {
-    hoverBusy = false;
+  get sel() { return this.key === 'b' ? app.b : app.a; }
+  get visible() { return !this.el.hidden; }
+  // The field's parameters at `time`, with the colours: null when this pane has nothing then.
+  params(time) {
+    if (!this.legend || !this.sel.c) return null;
+    if (this.key !== 'a' && !bShows(time)) return null;
+    const p = fieldParams(this.sel, time, true);
+    if (this.key === 'd') diffParams(p);
+    p.set('colormap', this.legend.colormap);
+    p.set('range', this.legend.range.join(','));
+    return p;
+  }
+  tileUrl(z, y, x, time) {
+    const p = this.params(time);
+    if (!p) return null;
+    return GS.collectionUrl(this.sel.c) + '/map/tiles/WebMercatorQuad/' + z + '/' + y + '/' + x + '?' + p;
+  }
+  legendUrl() {
+    const p = fieldParams(this.sel, '', true);
+    if (this.key === 'd') diffParams(p);
+    if (this.key !== 'd') {
+      if (this.key === 'a' || !sameQuantity()) {
+        if (app.cmap) p.set('colormap', app.cmap);
+        if (app.range) p.set('range', app.range.join(','));
+      }
+    }
+    return GS.collectionUrl(this.sel.c) + '/map/legend?' + p;
+  }
+  async loadLegend() {
+    // B without A's level has nothing to show (and the server would refuse it).
+    this.legend = this.key !== 'a' && !bHasLevel() ? null : await GS.getJson(this.legendUrl());
+  }
+  title() {
+    const s = this.sel;
+    const doc = app.docs.get(s.c);
+    const parts = [s.c];
+    if (isForecast(doc)) parts.push('run ' + GS.runLabel(runIso(s.c, s.run)));
+    if (s.ens) parts.push(s.ens.replace(':', ' '));
+    parts.push(s.v + (app.a.z ? ' at ' + app.a.z + ' ' + levelInfo(doc).units : ''));
+    if (this.key === 'd') {
+      const b = app.b;
+      const method = this.legend && this.legend.difference_method;
+      return 'A − B' + (method ? ' (' + method + ')' : '') + ': ' + parts.join(', ') + ' minus ' + [b.c, b.run ? 'run ' + GS.runLabel(runIso(b.c, b.run)) : '',
+        b.ens.replace(':', ' '), b.v].filter(Boolean).join(', ');
+    }
+    return (this.key === 'a' ? 'A: ' : 'B: ') + parts.join(', ');
   }
 }
+// Levels are linked: B shows A's level, when it has levels and that one among them.
+function bHasLevel() {
+  const docB = app.docs.get(app.b.c);
+  const levels = docB ? levelsOf(docB) : [];
+  return !levels.length || !app.a.z || levels.includes(app.a.z);
+}
+// B has something at the valid time `time` (and A's level).
+function bShows(time) {
+  return bHasLevel() && stepsOf(app.b.c, app.b.run).includes(time);
+}
 
-function plot(canvas, xs, ys, xLabel, vertical) {
-  const g = canvas.getContext('2d');
-  g.clearRect(0, 0, canvas.width, canvas.height);
-  const pts = xs.map((x, i) => [x, ys[i]]).filter((p) => p[1] !== null && isFinite(p[1]));
-  if (!pts.length) return;
-  const vmin = Math.min(...pts.map((p) => p[1])), vmax = Math.max(...pts.map((p) => p[1]));
-  const pad = 30, W = canvas.width - 2 * pad, H = canvas.height - 2 * pad;
-  const n = Math.max(1, xs.length - 1), span = vmax - vmin || 1;
-  const at = (i, v) => vertical ? [pad + (v - vmin) / span * W, pad + i / n * H]
-                                : [pad + i / n * W, pad + H - (v - vmin) / span * H];
-  g.strokeStyle = '#999';
-  g.strokeRect(pad, pad, W, H);
-  g.fillStyle = '#333';
-  g.font = '11px sans-serif';
-  g.fillText(vmax.toPrecision(5), vertical ? pad + W - 40 : 2, vertical ? pad - 6 : pad + 4);
-  g.fillText(vmin.toPrecision(5), 2, vertical ? pad - 6 : pad + H);
-  g.fillText(xLabel(0), pad, canvas.height - 8);
-  g.textAlign = 'right';
-  g.fillText(xLabel(xs.length - 1), pad + W, canvas.height - 8);
-  g.textAlign = 'left';
-  g.strokeStyle = '#1d3557';
-  g.beginPath();
-  xs.forEach((_, i) => {
-    if (ys[i] === null) return;
-    const [px, py] = at(i, ys[i]);
-    i ? g.lineTo(px, py) : g.moveTo(px, py);
+// B drawn on A's colours when it shows the same quantity.
+function sameQuantity() {
+  const da = app.docs.get(app.a.c), db = app.docs.get(app.b.c);
+  return da && db && app.a.v === app.b.v && unitsOf(da, app.a.v) === unitsOf(db, app.b.v);
+}
+
+// ---- the colour bar -----------------------------------------------------------------------------
+function drawColorbar(pane) {
+  const el = pane.el.querySelector('.colorbar');
+  el.textContent = '';
+  const lg = pane.legend;
+  if (!lg) return;
+  const [lo, hi] = lg.range;
+  const span = hi - lo || 1;
+  const pos = (v) => Math.max(0, Math.min(100, (v - lo) / span * 100));
+  const stops = (lg.stops || []).map(([v, c]) => c + ' ' + pos(v).toFixed(2) + '%');
+  const bar = document.createElement('div');
+  bar.className = 'bar';
+  bar.style.background = stops.length ? 'linear-gradient(to right, ' + stops.join(', ') + ')' : '#ccc';
+  const ticks = document.createElement('div');
+  ticks.className = 'ticks';
+  for (const t of lg.ticks || []) {
+    const s = document.createElement('span');
+    s.style.left = pos(t) + '%';
+    s.textContent = GS.fmt(t, 4);
+    ticks.appendChild(s);
+  }
+  const units = document.createElement('div');
+  units.className = 'units';
+  const method = lg.difference_method ? ' · ' + lg.difference_method : '';
+  const below = lg.transparent_below !== undefined && lg.transparent_below !== null ?
+    ' · transparent below ' + GS.fmt(lg.transparent_below) : '';
+  units.textContent = (lg.parameter || pane.sel.v) + (lg.units ? ' (' + lg.units + ')' : '') +
+      ' · ' + (lg.colormap || '') + ' · ' + GS.fmt(lo) + ' to ' + GS.fmt(hi) + below + method;
+  el.append(bar, ticks, units);
+  el.dataset.min = lo;
+  el.dataset.max = hi;
+  el.dataset.units = lg.units || '';
+  el.dataset.ticks = (lg.ticks || []).length;
+}
+
+// ---- applying a change --------------------------------------------------------------------------
+let applying = Promise.resolve();
+function apply(fn) {
+  // Changes run one after the other: a fast sequence of picks ends in the last one's view.
+  applying = applying.then(async () => {
+    app.busy++;
+    try {
+      await fn();
+    } catch (err) {
+      report(err);
+    } finally {
+      app.busy--;
+    }
   });
-  g.stroke();
+  return applying;
+}
+function report(err) {
+  app.errors.push(String(err && err.message || err));
+  $('status').textContent = String(err && err.message || err);
+  $('status').classList.add('error');
 }
 
-// A clicked point: its time series at the level shown, and its profile at the time shown.
-async function onClick(event) {
-  if (!state.bbox) return null;
-  const [x, y] = pixelOf(event);
-  if (y >= state.mapHeight) return null;
-  const [lon, lat] = lonLatAt(x, y);
-  const name = $('variable').value;
-  const series = await positionQuery(lon, lat, false, true);
-  const seriesValues = series.ranges[name].values;
-  const times = (series.domain.axes.t && series.domain.axes.t.values) || [''];
-  plot($('series'), times, seriesValues, (i) => times[i] || '', false);
-  let profileValues = [];
-  if ((state.current.extent.vertical || {}).values) {
-    const profile = await positionQuery(lon, lat, true, false);
-    profileValues = profile.ranges[name].values;
-    const zs = profile.domain.axes.z.values;
-    plot($('profile'), zs, profileValues, (i) => String(zs[i]), true);
+async function refresh(opts) {
+  opts = opts || {};
+  await fillPickers();
+  const docA = app.docs.get(app.a.c);
+  app.steps = stepsOf(app.a.c, app.a.run);
+  if (!app.steps.includes(app.time)) {
+    // The same valid time when the new run has it, else the nearest one.
+    const want = Date.parse(app.time);
+    let best = app.steps[0] || '';
+    for (const s of app.steps) if (Math.abs(Date.parse(s) - want) < Math.abs(Date.parse(best) - want)) best = s;
+    app.time = best;
   }
-  $('readout').textContent = 'lat ' + lat.toFixed(3) + ', lon ' + lon.toFixed(3) + ': ' +
-      seriesValues.length + ' times, ' + profileValues.length + ' levels';
-  return { lon, lat, series: seriesValues, profile: profileValues };
-}
-
-// Shift + drag: a box, downloaded as NetCDF (the EDR cube query).
-let drag = null;
-function onDown(event) {
-  if (!event.shiftKey || !state.bbox) return;
-  event.preventDefault();
-  drag = pixelOf(event);
-}
-function onMove(event) {
-  if (!drag) return onHover(event);
-  const [x, y] = pixelOf(event);
-  const box = $('box');
-  Object.assign(box.style, { display: 'block', left: Math.min(x, drag[0]) + 'px',
-    top: Math.min(y, drag[1]) + 'px', width: Math.abs(x - drag[0]) + 'px',
-    height: Math.abs(y - drag[1]) + 'px' });
-}
-function onUp(event) {
-  if (!drag) return;
-  const [x, y] = pixelOf(event);
-  const [lon0, lat0] = lonLatAt(drag[0], drag[1]);
-  const [lon1, lat1] = lonLatAt(x, y);
-  drag = null;
-  $('box').style.display = 'none';
-  const p = planeParams();
-  p.set('bbox', [Math.min(lon0, lon1), Math.min(lat0, lat1), Math.max(lon0, lon1),
-    Math.max(lat0, lat1)].map((v) => v.toFixed(4)).join(','));
-  p.set('f', 'NetCDF');
-  const a = document.createElement('a');
-  a.href = collectionUrl(state.current.id) + '/cube?' + p;
-  a.download = state.current.id.replace(/[^A-Za-z0-9._-]/g, '_') + '.nc';
-  if (sessionStorage.getItem(TOKEN_KEY)) {
-    // A link cannot carry the token: the file is fetched with it and saved from memory.
-    return authFetch(a.href).then((r) => r.blob()).then((blob) => {
-      a.href = URL.createObjectURL(blob);
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-    });
+  if (app.diff && !diffPossible()) app.diff = false;
+  $('diff').checked = app.diff;
+  $('diff').disabled = app.compare && !diffPossible();
+  $('diff').title = $('diff').disabled ? 'B must show the same variable as A' : '';
+  $('pane-b').hidden = !app.compare;
+  $('pane-d').hidden = !app.diff;
+  $('panes').className = app.diff ? 'three' : app.compare ? 'two' : 'one';
+  const panes = visiblePanes();
+  await Promise.all(panes.map((p) => p.loadLegend()));
+  // B on A's colours when the quantity is the same.
+  if (app.compare && sameQuantity() && app.panes.a.legend && app.panes.b.legend) {
+    const a = app.panes.a.legend, b = app.panes.b.legend;
+    app.panes.b.legend = Object.assign({}, b, { colormap: a.colormap, range: a.range, ticks: a.ticks,
+      stops: a.stops, transparent_below: a.transparent_below });
   }
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
-
-// Where lon/lat is drawn on the map, in pixels.
-function pixelAt(lon, lat) {
-  const [w, s, e, n] = state.bbox;
-  const span = e >= w ? e - w : e + 360 - w;
-  return [((lon - w + 360) % 360) / span * $('map').naturalWidth,
-    (n - lat) / (n - s) * state.mapHeight];
-}
-
-// A click where lon/lat is drawn.
-function clickAt(lon, lat) {
-  const [x, y] = pixelAt(lon, lat);
-  const rect = $('map').getBoundingClientRect();
-  return onClick({ clientX: rect.left + x, clientY: rect.top + y });
-}
-
-// ?selftest=1&dataset=ID&lon=X&lat=Y: what the browser test checks, written into #selftest.
-async function selfTest(params) {
-  const out = { datasets: state.collections.map((c) => c.id) };
-  await selectCollection(params.get('dataset'));
-  const img = $('map');
-  const canvas = document.createElement('canvas');
-  canvas.width = img.naturalWidth;
-  canvas.height = img.naturalHeight;
-  const g = canvas.getContext('2d');
-  g.drawImage(img, 0, 0);
-  const px = g.getImageData(0, 0, canvas.width, state.mapHeight).data;
-  const colours = new Set();
-  let opaque = 0;
-  for (let i = 0; i < px.length; i += 4) {
-    if (px[i + 3] === 255) { opaque++; colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]); }
+  const la = app.panes.a.legend;
+  if (!app.range && la) {
+    $('range-min').value = +la.range[0].toPrecision(6);
+    $('range-max').value = +la.range[1].toPrecision(6);
   }
-  out.image = { width: canvas.width, height: canvas.height, opaque, colours: colours.size };
-  const lon = +params.get('lon'), lat = +params.get('lat');
-  out.click = await clickAt(lon, lat);
-  // Hover there: the readout's value.
-  const [x, y] = pixelAt(lon, lat);
-  const rect = img.getBoundingClientRect();
-  await onHover({ clientX: rect.left + x, clientY: rect.top + y });
-  out.hover = $('readout').textContent;
-  // Shift + drag a box around it: the download link it makes (not followed), and what it serves.
-  let href = null;
-  const click = HTMLAnchorElement.prototype.click;
-  HTMLAnchorElement.prototype.click = function () { href = this.href; };
-  onDown({ shiftKey: true, preventDefault() {}, clientX: rect.left + x - 10, clientY: rect.top + y - 10 });
-  await onUp({ clientX: rect.left + x + 10, clientY: rect.top + y + 10 });  // behind a token: a blob
-  HTMLAnchorElement.prototype.click = click;
-  const nc = await authFetch(href);
-  const magic = new Uint8Array(await nc.arrayBuffer()).slice(0, 4);
-  out.box = { href, status: nc.status, type: nc.headers.get('Content-Type'),
-    magic: String.fromCharCode(...magic.slice(1, 4)) };
-  $('selftest').textContent = JSON.stringify(out);
-  $('selftest').hidden = false;
+  for (const p of panes) {
+    drawColorbar(p);
+    const title = p.el.querySelector('.pane-title');
+    title.textContent = p.title();
+    title.title = title.textContent;
+  }
+  const d = app.panes.d;
+  if (app.diff && d.legend) d.el.dataset.method = d.legend.difference_method || '';
+  updateTime();
+  writeState();
+  $('status').classList.remove('error');
+  const about = (docA.description || '').split('. ')[0];
+  $('status').textContent = app.a.c + (about && about !== docA.title ? ': ' + about : '');
+  if (app.point && !opts.keepPoint) await loadPoint();
+}
+// The server's difference takes B's field of A's variable: B must have it.
+function diffPossible() {
+  const docB = app.docs.get(app.b.c);
+  return !!docB && variablesOf(docB).includes(app.a.v) && app.b.v === app.a.v;
+}
+function visiblePanes() {
+  return [app.panes.a, app.compare ? app.panes.b : null, app.diff ? app.panes.d : null].filter(Boolean);
+}
+
+function updateTime() {
+  const i = Math.max(0, app.steps.indexOf(app.time));
+  const slider = $('time');
+  slider.max = Math.max(0, app.steps.length - 1);
+  slider.value = i;
+  slider.disabled = app.steps.length <= 1;
+  const run = runIso(app.a.c, app.a.run);
+  const label = app.time ? GS.stepLabel(app.time, run) : 'no time axis';
+  $('time-label').textContent = label;
+  $('time-label').title = app.time;
+  slider.setAttribute('aria-valuetext', label);
+  for (const p of visiblePanes()) {
+    const missing = p.key !== 'a' && !bShows(app.time);
+    p.el.classList.toggle('missing', !!missing);
+    p.el.querySelector('.pane-title').dataset.note = !missing ? '' : !bHasLevel() ?
+      'B has no level ' + app.a.z : 'B has no step at ' + app.time;
+    p.map.draw();
+  }
+}
+
+function setTimeIndex(i) {
+  if (!app.steps.length) return;
+  const n = app.steps.length;
+  app.time = app.steps[((i % n) + n) % n];
+  updateTime();
+  writeState();
+  if (app.pointData) markNow();
+  if (!app.playing) prefetch(((i % n) + n) % n, 1);  // the next step, for the next click
+}
+
+// ---- URL state ----------------------------------------------------------------------------------
+let urlTimer = 0;
+function writeState() {
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(() => {
+    const ens = (e, key) => e.startsWith('member:') ? { [key]: e.slice(7) } : e.startsWith('stat:') ? { ['stat' + key.slice(6)]: e.slice(5) } : {};
+    const v = Object.assign({
+      c: app.a.c, run: app.a.run && app.a.run !== 'latest' ? app.a.run : (app.a.run ? 'latest' : ''),
+      v: app.a.v, z: app.a.z, t: app.time,
+      map: app.linked.zoom.toFixed(2) + '/' + app.linked.lat.toFixed(3) + '/' + app.linked.lon.toFixed(3),
+      cmap: app.cmap, range: app.range ? app.range.join(',') : '',
+      pt: app.point ? app.point[1].toFixed(4) + ',' + app.point[0].toFixed(4) : '',
+    }, ens(app.a.ens, 'member'));
+    if (app.compare) {
+      Object.assign(v, { cmp: '1', c2: app.b.c, run2: app.b.run, v2: app.b.v, diff: app.diff ? '1' : '' },
+          app.b.ens.startsWith('member:') ? { member2: app.b.ens.slice(7) } :
+          app.b.ens.startsWith('stat:') ? { stat2: app.b.ens.slice(5) } : {});
+    }
+    GS.writeUrl(v);
+    $('link').href = location.href;
+  }, 150);
+}
+
+function readState() {
+  const u = GS.readUrl();
+  // The first viewer's links: ?dataset=ID&click=LON,LAT.
+  const old = new URLSearchParams(location.search);
+  if (!u.c && old.get('dataset')) u.c = old.get('dataset');
+  if (!u.pt && old.get('click')) u.pt = old.get('click').split(',').reverse().join(',');
+  const ids = app.catalog.filter((c) => !c.why).map((c) => c.id);
+  const firstForecast = app.catalog.find((c) => !c.why && c.forecast);
+  app.a.c = ids.includes(u.c) ? u.c : (firstForecast ? firstForecast.id : ids[0] || '');
+  app.a.run = u.run || 'latest';
+  app.a.ens = u.member !== undefined ? 'member:' + u.member : u.stat ? 'stat:' + u.stat : '';
+  app.a.v = u.v || '';
+  app.a.z = u.z || '';
+  app.time = u.t || '';
+  app.cmap = u.cmap || '';
+  if (u.range) {
+    const r = u.range.split(',').map(Number);
+    if (r.length === 2 && r.every(isFinite)) app.range = r;
+  }
+  app.compare = u.cmp === '1';
+  app.diff = app.compare && u.diff === '1';
+  app.b.c = ids.includes(u.c2) ? u.c2 : app.a.c;
+  app.b.run = u.run2 || 'latest';
+  app.b.ens = u.member2 !== undefined ? 'member:' + u.member2 : u.stat2 ? 'stat:' + u.stat2 : '';
+  app.b.v = u.v2 || '';
+  if (u.map) {
+    const [z, lat, lon] = u.map.split('/').map(Number);
+    if ([z, lat, lon].every(isFinite)) app.linked.set(z, lat, lon);
+  }
+  if (u.pt) {
+    const [lat, lon] = u.pt.split(',').map(Number);
+    if (isFinite(lat) && isFinite(lon)) app.point = [lon, lat];
+  }
+  return u;
+}
+
+// A first view of the collection's whole extent.
+function fitExtent(doc) {
+  const bbox = doc.extent && doc.extent.spatial && doc.extent.spatial.bbox && doc.extent.spatial.bbox[0];
+  const el = app.panes.a.map.container;
+  const w = el.clientWidth || 800, h = el.clientHeight || 500;
+  if (!bbox) return;
+  let [west, south, east, north] = bbox;
+  if (east - west >= 350) { west = -180; east = 180; }
+  south = Math.max(south, -80);
+  north = Math.min(north, 80);
+  const dx = (GS.mercX(east) - GS.mercX(west) + 1) % 1 || 1;
+  const dy = GS.mercY(south) - GS.mercY(north);
+  // The whole world fills the width; a region fits in the pane.
+  const zoom = dx >= 0.999 ? Math.log2(w / 256) : Math.log2(Math.min(w / (dx * 256), h / (dy * 256)));
+  const lat = Math.atan(Math.sinh(Math.PI * (1 - (GS.mercY(south) + GS.mercY(north))))) * 180 / Math.PI;
+  app.linked.set(Math.max(0, Math.floor(zoom * 4) / 4), lat, west + ((east - west + 360) % 360 || 360) / 2);
+}
+
+// ---- animation ------------------------------------------------------------------------------------
+function frameUrls(time) {
+  const urls = [];
+  for (const p of visiblePanes()) urls.push(...p.map.tileUrlsFor((z, y, x) => p.tileUrl(z, y, x, time)));
+  return urls;
+}
+function prefetch(fromIndex, count) {
+  for (let k = 1; k <= count; k++) {
+    const t = app.steps[(fromIndex + k) % app.steps.length];
+    for (const u of frameUrls(t)) GS.tiles.load(u, false);
+  }
+}
+async function play() {
+  if (app.playing || app.steps.length < 2) return;
+  app.playing = true;
+  const generation = app.playGeneration = (app.playGeneration || 0) + 1;
+  const going = () => app.playing && app.playGeneration === generation;
+  $('play').textContent = '❚❚';
+  $('play').setAttribute('aria-label', 'pause');
+  let last = performance.now();
+  while (going()) {
+    const i = app.steps.indexOf(app.time);
+    prefetch(i, 4);
+    const next = app.steps[(i + 1) % app.steps.length];
+    await Promise.all(frameUrls(next).map((u) => GS.tiles.load(u, true)));
+    const interval = 1000 / (+$('speed').value || 6);
+    const wait = last + interval - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (!going()) break;
+    setTimeIndex(i + 1);
+    // Keep the cadence (frames due every `interval`), unless a frame came more than one late.
+    const now = performance.now();
+    last = now - (last + interval) < interval ? Math.max(last + interval, now - interval / 2) : now;
+    app.stats.frames++;
+    app.stats.frameTimes.push(now);
+    if (app.stats.frameTimes.length > 5000) app.stats.frameTimes.shift();
+  }
+  if (app.playGeneration !== generation) return;
+  $('play').textContent = '▶';
+  $('play').setAttribute('aria-label', 'play');
+}
+function pause() {
+  app.playing = false;
+  $('play').textContent = '▶';
+  $('play').setAttribute('aria-label', 'play');
+}
+
+// ---- wiring ------------------------------------------------------------------------------------------
+function onPickerChange(opts) {
+  return () => apply(async () => {
+    readPickers();
+    await refresh(opts);
+  });
 }
 
 async function main() {
-  $('search').oninput = renderList;
-  $('apply-where').onclick = loadCatalog;
-  for (const id of ['variable', 'level', 'colormap']) $(id).onchange = drawMap;
-  $('time').oninput = drawMap;
-  const img = $('map');
-  img.addEventListener('mousedown', onDown);
-  img.addEventListener('mousemove', onMove);
-  img.addEventListener('mouseup', onUp);
-  img.addEventListener('click', (e) => { if (!e.shiftKey) onClick(e); });
-  img.draggable = false;
-  await loadCatalog();
-  const params = new URLSearchParams(location.search);
-  if (params.get('selftest')) {
-    try {
-      await selfTest(params);
-    } catch (e) {
-      $('selftest').textContent = JSON.stringify({ error: String(e) });
-      $('selftest').hidden = false;
-    }
-  } else if (params.get('dataset')) {  // a link to a view: ?dataset=ID[&click=LON,LAT]
-    await selectCollection(params.get('dataset'));
-    if (params.get('click')) await clickAt(...params.get('click').split(',').map(Number));
-  } else if (state.collections.length) {
-    await selectCollection(state.collections[0].id);
+  app.panes.a = new Pane('a', $('pane-a'));
+  app.panes.b = new Pane('b', $('pane-b'));
+  app.panes.d = new Pane('d', $('pane-d'));
+  app.linked.listeners.push(writeState);
+  $('filter').addEventListener('input', fillCollections);
+  $('collection').addEventListener('change', () => apply(async () => {
+    app.a.c = $('collection').value;
+    app.a.run = 'latest';
+    const doc = await collectionDoc(app.a.c);
+    if (!variablesOf(doc).includes(app.a.v)) app.a.v = '';
+    fitExtentIfOutside(doc);
+    await refresh();
+  }));
+  $('collection2').addEventListener('change', () => apply(async () => {
+    app.b.c = $('collection2').value;
+    app.b.run = 'latest';
+    await collectionDoc(app.b.c);
+    await refresh();
+  }));
+  for (const id of ['run', 'ens', 'variable', 'level', 'run2', 'ens2', 'variable2', 'colormap', 'diff']) {
+    $(id).addEventListener('change', onPickerChange());
   }
+  $('prob').addEventListener('change', onPickerChange());
+  $('compare').addEventListener('change', () => apply(async () => {
+    app.compare = $('compare').checked;
+    if (app.compare && !app.b.c) app.b.c = app.a.c;
+    if (app.compare) await collectionDoc(app.b.c);
+    for (const e of document.querySelectorAll('.cmp-row')) e.hidden = !app.compare;
+    readPickers();
+    await refresh();
+  }));
+  $('range-auto').addEventListener('change', onPickerChange({ keepPoint: true }));
+  for (const id of ['range-min', 'range-max']) {
+    $(id).addEventListener('change', () => {
+      $('range-auto').checked = false;
+      onPickerChange({ keepPoint: true })();
+    });
+  }
+  $('time').addEventListener('input', () => setTimeIndex(+$('time').value));
+  $('step-back').addEventListener('click', () => { pause(); setTimeIndex(app.steps.indexOf(app.time) - 1); });
+  $('step-fwd').addEventListener('click', () => { pause(); setTimeIndex(app.steps.indexOf(app.time) + 1); });
+  $('play').addEventListener('click', () => (app.playing ? pause() : play()));
+  document.addEventListener('keydown', (e) => {
+    if (e.target.matches('input, select, textarea')) return;
+    if (e.key === ' ' && !e.target.matches('button')) { e.preventDefault(); app.playing ? pause() : play(); }
+    if (e.key === ',') setTimeIndex(app.steps.indexOf(app.time) - 1);
+    if (e.key === '.') setTimeIndex(app.steps.indexOf(app.time) + 1);
+  });
+  GS.loadBasemapOnce().then(() => { for (const p of Object.values(app.panes)) { p.map.overlayKey = ''; p.map.draw(); } });
+  await apply(async () => {
+    await loadCatalog();
+    const u = readState();
+    if (!app.a.c) {
+      $('status').textContent = 'no collection or dataset can be shown';
+      return;
+    }
+    const doc = await collectionDoc(app.a.c);
+    if (app.compare) await collectionDoc(app.b.c);
+    if (!u.map) fitExtent(doc);
+    await refresh();
+  });
+  document.body.dataset.ready = '1';
 }
 
-main();
+function fitExtentIfOutside(doc) {
+  const w = app.panes.a.map.container.clientWidth, h = app.panes.a.map.container.clientHeight;
+  const ll = app.panes.a.map.lonLatAt(w / 2, h / 2);
+  if (!ll || !insideExtent(doc, ll[0], ll[1])) fitExtent(doc);
+}
+
+// Resolves when nothing is loading and every pane shows its whole field (for tests and benches).
+app.idle = function (timeoutMs) {
+  const end = performance.now() + (timeoutMs || 30000);
+  return new Promise((resolve) => {
+    const check = () => {
+      const done = app.busy === 0 && GS.tiles.pending() === 0 && !app.linked.frame &&
+          visiblePanes().every((p) => p.map.complete || !p.legend || p.el.classList.contains('missing'));
+      if (done || performance.now() > end) resolve(done);
+      else setTimeout(check, 30);
+    };
+    setTimeout(check, 30);
+  });
+};
+app.ready = main();
