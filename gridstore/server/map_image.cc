@@ -295,58 +295,36 @@ void OnPngWrite(png_structp png, png_bytep data, size_t size) {
 
 void OnPngFlush(png_structp) {}  // (libpng's default flush takes the output for a FILE*)
 
-void WritePngRows(png_structp png, png_infop info, const uint8_t* rgba, int width, int height) {
-  png_set_compression_level(png, 1);  // Z_BEST_SPEED: quick looks are made on request
+// The pixels of one PNG: RGBA, or 8-bit indices into `palette` (256 RGB entries, entry 0 fully
+// transparent: a quarter of the bytes of RGBA to compress, which is most of a map's time).
+struct PngPixels {
+  const uint8_t* data = nullptr;
+  const png_color* palette = nullptr;  // null: RGBA
+  int width = 0, height = 0;
+};
+
+void WritePngRows(png_structp png, png_infop info, const PngPixels& pixels) {
+  png_set_compression_level(png, 1);  // Z_BEST_SPEED: maps are made on request
+  if (pixels.palette != nullptr) png_set_compression_strategy(png, 3);  // Z_RLE: runs of a colour
   png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);  // the fastest, and small enough
-  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
-               PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-               PNG_FILTER_TYPE_DEFAULT);
-  png_write_info(png, info);
-  const size_t stride = static_cast<size_t>(width) * 4;
-  for (int y = 0; y < height; ++y) png_write_row(png, rgba + stride * y);
-  png_write_end(png, nullptr);
-}
-
-// An 8-bit paletted image: `palette` (256 RGB entries) with entry 0 fully transparent. A
-// quarter of the bytes of RGBA to compress, which is most of a map's time.
-void WriteIndexedRows(png_structp png, png_infop info, const uint8_t* indices,
-                      const png_color* palette, int width, int height) {
-  png_set_compression_level(png, 1);
-  png_set_compression_strategy(png, 3);  // Z_RLE: runs of one colour, fast
-  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
-               PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-               PNG_FILTER_TYPE_DEFAULT);
-  png_set_PLTE(png, info, palette, 256);
-  png_byte transparent[1] = {0};
-  png_set_tRNS(png, info, transparent, 1, nullptr);
-  png_write_info(png, info);
-  for (int y = 0; y < height; ++y) png_write_row(png, indices + size_t(width) * size_t(y));
-  png_write_end(png, nullptr);
-}
-
-bool EncodeIndexedPlain(const uint8_t* indices, const png_color* palette, int width, int height,
-                        std::string* out, PngError* error) {
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, error, OnPngError, OnPngWarning);
-  if (png == nullptr) return false;
-  png_infop info = png_create_info_struct(png);
-  if (info == nullptr) {
-    png_destroy_write_struct(&png, nullptr);
-    return false;
+  png_set_IHDR(png, info, static_cast<png_uint_32>(pixels.width),
+               static_cast<png_uint_32>(pixels.height), 8,
+               pixels.palette != nullptr ? PNG_COLOR_TYPE_PALETTE : PNG_COLOR_TYPE_RGBA,
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (pixels.palette != nullptr) {
+    png_set_PLTE(png, info, pixels.palette, 256);
+    png_byte transparent[1] = {0};
+    png_set_tRNS(png, info, transparent, 1, nullptr);
   }
-  if (setjmp(png_jmpbuf(png))) {
-    png_destroy_write_struct(&png, &info);
-    return false;
-  }
-  png_set_write_fn(png, out, OnPngWrite, OnPngFlush);
-  WriteIndexedRows(png, info, indices, palette, width, height);
-  png_destroy_write_struct(&png, &info);
-  return true;
+  png_write_info(png, info);
+  const size_t stride = size_t(pixels.width) * (pixels.palette != nullptr ? 1 : 4);
+  for (int y = 0; y < pixels.height; ++y) png_write_row(png, pixels.data + stride * size_t(y));
+  png_write_end(png, nullptr);
 }
 
 // Encodes into *out; false with error->message set if libpng fails. Kept free of C++ objects
 // with destructors: a libpng error longjmps back into it.
-bool EncodePngPlain(const uint8_t* rgba, int width, int height, std::string* out, PngError* error) {
+bool EncodePngPlain(const PngPixels& pixels, std::string* out, PngError* error) {
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, error, OnPngError, OnPngWarning);
   if (png == nullptr) return false;
   png_infop info = png_create_info_struct(png);
@@ -359,19 +337,23 @@ bool EncodePngPlain(const uint8_t* rgba, int width, int height, std::string* out
     return false;
   }
   png_set_write_fn(png, out, OnPngWrite, OnPngFlush);
-  WritePngRows(png, info, rgba, width, height);
+  WritePngRows(png, info, pixels);
   png_destroy_write_struct(&png, &info);
   return true;
 }
 
-Result<std::string> EncodePng(const Canvas& canvas) {
+Result<std::string> EncodePng(const PngPixels& pixels) {
   std::string out;
   PngError error;
   std::snprintf(error.message, sizeof error.message, "%s", "cannot create the PNG writer");
-  if (!EncodePngPlain(canvas.data(), canvas.width(), canvas.height(), &out, &error)) {
+  if (!EncodePngPlain(pixels, &out, &error)) {
     return Status::Internal(std::string("writing the map PNG: ") + error.message);
   }
   return out;
+}
+
+Result<std::string> EncodePng(const Canvas& canvas) {
+  return EncodePng(PngPixels{canvas.data(), nullptr, canvas.width(), canvas.height()});
 }
 
 }  // namespace
@@ -491,13 +473,7 @@ Result<std::string> RenderIndexedPng(int width, int height, const uint8_t* indic
     const Rgb c = ColourAt(stops, double(k) / (ColourIndexer::kSteps - 1));
     palette[size_t(k) + 1] = {c.r, c.g, c.b};
   }
-  std::string out;
-  PngError error;
-  std::snprintf(error.message, sizeof error.message, "%s", "cannot create the PNG writer");
-  if (!EncodeIndexedPlain(indices, palette.data(), width, height, &out, &error)) {
-    return Status::Internal(std::string("writing the map PNG: ") + error.message);
-  }
-  return out;
+  return EncodePng(PngPixels{indices, palette.data(), width, height});
 }
 
 Result<std::string> RenderFieldPng(const FieldImageRequest& request) {
