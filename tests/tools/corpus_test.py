@@ -329,8 +329,10 @@ class CorpusTest(unittest.TestCase):
             for path in ("/", "/conformance", "/api", "/collections", "/collections?limit=1000"):
                 code, body = get(url + path)
                 self.assertEqual(code, 200, (path, body[:300]))
-            listed = {c["id"] for c in json.loads(get(url + "/collections?limit=1000")[1])
-                      ["collections"]}
+            catalog = json.loads(get(url + "/collections?limit=1000")[1])
+            listed = {c["id"] for c in catalog["collections"]}
+            not_listed = {c["id"]: c["reason"] for c in
+                          catalog.get("gridstore", {}).get("not_collections", [])}
             for name in self.imported:
                 ident = collection_of(name) if is_grib(name) else dataset_id(name)
                 gridded = self.gridded(name)
@@ -340,6 +342,7 @@ class CorpusTest(unittest.TestCase):
                     self.assertLess(code, 500, body[:300])
                     if not gridded:
                         self.assertNotIn(ident, listed)
+                        self.assertIn(ident, not_listed)  # named, with the reason
                         continue
                     self.assertIn(ident, listed)
                     self.assertEqual(code, 200, body[:300])
@@ -373,6 +376,22 @@ class CorpusTest(unittest.TestCase):
                                 self.assertEqual(code, 200, (fmt, body[:300]))
                     code, body = get(f"{url}{c}/map.png?width=256")
                     self.assertLess(code, 500, body[:300])
+                    # The map resources (issue 32): the legend and the whole world's tile
+                    # answer; the tile holding the cell, the tile set and a map around it too.
+                    for path in ("/map/legend", "/map/tiles/WebMercatorQuad/0/0/0",
+                                 "/map/tiles/WebMercatorQuad"):
+                        code, body = get(f"{url}{c}{path}")
+                        self.assertEqual(code, 200, (path, body[:300]))
+                    z = 4
+                    lon180 = (lon + 180) % 360 - 180
+                    x = min(2**z - 1, int((lon180 + 180) / 360 * 2**z))
+                    merc = math.log(math.tan(math.pi / 4 + math.radians(max(-85, min(85, lat))) / 2))
+                    y = min(2**z - 1, max(0, int((1 - merc / math.pi) / 2 * 2**z)))
+                    for path in (f"/map/tiles/WebMercatorQuad/{z}/{y}/{x}",
+                                 f"/map?bbox={lon180 - 2},{lat - 2},{lon180 + 2},{lat + 2}"
+                                 "&width=64&height=64"):
+                        code, body = get(f"{url}{c}{path}")
+                        self.assertLess(code, 500, (path, body[:300]))
                     self.assertIsNone(proc.poll(), "serve died")
         finally:
             alive = proc.poll() is None
