@@ -16,45 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/server/png_testutil.h"
 #include "tests/test_util.h"
 
 namespace gridstore::server {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-using Pixel = std::array<int, 4>;  // r, g, b, a
-
-struct Decoded {
-  int width = 0, height = 0;
-  std::vector<uint8_t> rgba;
-  Pixel At(int x, int y) const {
-    const uint8_t* p = &rgba[(static_cast<size_t>(y) * width + x) * 4];
-    return {p[0], p[1], p[2], p[3]};
-  }
-};
-
-// Decodes a PNG to 8-bit RGBA; fails the test (and returns an empty image) if libpng cannot.
-Decoded Decode(const std::string& png) {
-  png_image image;
-  std::memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  Decoded out;
-  if (!png_image_begin_read_from_memory(&image, png.data(), png.size())) {
-    ADD_FAILURE() << "not a PNG: " << image.message;
-    return out;
-  }
-  image.format = PNG_FORMAT_RGBA;
-  out.rgba.resize(PNG_IMAGE_SIZE(image));
-  if (!png_image_finish_read(&image, nullptr, out.rgba.data(), 0, nullptr)) {
-    ADD_FAILURE() << "cannot decode: " << image.message;
-    out.rgba.clear();
-    return out;
-  }
-  out.width = static_cast<int>(image.width);
-  out.height = static_cast<int>(image.height);
-  return out;
-}
 
 // A width x height request whose value at (i, j) is values[j * width + i].
 MapImageRequest Request(int width, int height, std::vector<double> values,
@@ -89,7 +57,7 @@ TEST(MapImageTest, SizeIsTheMapAndTheLegend) {
   EXPECT_EQ(calls, 40 * 20);  // once per pixel
   EXPECT_EQ(image.min, 0);
   EXPECT_EQ(image.max, 39 + 19);
-  const Decoded d = Decode(image.png);
+  const DecodedPng d = DecodePng(image.png);
   EXPECT_EQ(d.width, 40);
   EXPECT_EQ(d.height, 20 + kLegendHeight);
 }
@@ -99,7 +67,7 @@ TEST(MapImageTest, NanAndInfinityAreTransparentAndOutsideTheDefaultRange) {
   ASSERT_OK_AND_ASSIGN(MapImage image, RenderMapImage(Request(5, 1, {1, kNaN, 3, inf, -inf})));
   EXPECT_EQ(image.min, 1);
   EXPECT_EQ(image.max, 3);
-  const Decoded d = Decode(image.png);
+  const DecodedPng d = DecodePng(image.png);
   ASSERT_EQ(d.width, 5);
   EXPECT_EQ(d.At(0, 0), (Pixel{0, 0, 0, 255}));
   EXPECT_EQ(d.At(1, 0), (Pixel{0, 0, 0, 0}));
@@ -110,7 +78,7 @@ TEST(MapImageTest, NanAndInfinityAreTransparentAndOutsideTheDefaultRange) {
 
 TEST(MapImageTest, GrayRunsFromBlackToWhiteInOrder) {
   ASSERT_OK_AND_ASSIGN(MapImage image, RenderMapImage(Ramp(10)));
-  const Decoded d = Decode(image.png);
+  const DecodedPng d = DecodePng(image.png);
   ASSERT_EQ(d.width, 10);
   EXPECT_EQ(d.At(0, 0), (Pixel{0, 0, 0, 255}));
   EXPECT_EQ(d.At(9, 0), (Pixel{255, 255, 255, 255}));
@@ -134,7 +102,7 @@ TEST(MapImageTest, EachColormapEndsAtItsFirstAndLastStop) {
   };
   for (const Case& c : cases) {
     ASSERT_OK_AND_ASSIGN(MapImage image, RenderMapImage(Ramp(64, c.colormap)));
-    const Decoded d = Decode(image.png);
+    const DecodedPng d = DecodePng(image.png);
     ASSERT_EQ(d.width, 64);
     EXPECT_EQ(d.At(0, 0), c.first) << static_cast<int>(c.colormap);
     EXPECT_EQ(d.At(63, 0), c.last) << static_cast<int>(c.colormap);
@@ -153,7 +121,7 @@ TEST(MapImageTest, ExplicitRangeClamps) {
   ASSERT_OK_AND_ASSIGN(MapImage image, RenderMapImage(request));
   EXPECT_EQ(image.min, 2);
   EXPECT_EQ(image.max, 5);
-  const Decoded d = Decode(image.png);
+  const DecodedPng d = DecodePng(image.png);
   ASSERT_EQ(d.width, 10);
   for (int i : {0, 1, 2}) EXPECT_EQ(d.At(i, 0), (Pixel{0, 0, 0, 255})) << i;
   for (int i : {5, 6, 9}) EXPECT_EQ(d.At(i, 0), (Pixel{255, 255, 255, 255})) << i;
@@ -167,7 +135,7 @@ TEST(MapImageTest, LegendIsOpaqueWithABarAndLabels) {
   for (size_t k = 0; k < values.size(); ++k) values[k] = static_cast<double>(k % 200) * 0.25;
   ASSERT_OK_AND_ASSIGN(MapImage image,
                        RenderMapImage(Request(200, 50, std::move(values), Colormap::kViridis)));
-  const Decoded d = Decode(image.png);
+  const DecodedPng d = DecodePng(image.png);
   ASSERT_EQ(d.height, 50 + kLegendHeight);
   std::set<Pixel> colours;
   int text = 0;
@@ -200,7 +168,7 @@ TEST(MapImageTest, AllNanStillRenders) {
   ASSERT_OK_AND_ASSIGN(MapImage image, RenderMapImage(Request(3, 2, std::vector<double>(6, kNaN))));
   EXPECT_EQ(image.min, 0);
   EXPECT_EQ(image.max, 1);
-  const Decoded d = Decode(image.png);
+  const DecodedPng d = DecodePng(image.png);
   ASSERT_EQ(d.height, 2 + kLegendHeight);
   for (int y = 0; y < 2; ++y) {
     for (int x = 0; x < 3; ++x) EXPECT_EQ(d.At(x, y), (Pixel{0, 0, 0, 0}));
@@ -212,7 +180,7 @@ TEST(MapImageTest, ConstantPlaneIsWidened) {
   ASSERT_OK_AND_ASSIGN(MapImage image, RenderMapImage(Request(2, 2, {7, 7, 7, 7})));
   EXPECT_EQ(image.min, 6.5);
   EXPECT_EQ(image.max, 7.5);
-  const Decoded d = Decode(image.png);
+  const DecodedPng d = DecodePng(image.png);
   ASSERT_EQ(d.width, 2);
   EXPECT_NEAR(d.At(1, 1)[0], 128, 1);
   EXPECT_EQ(d.At(1, 1)[3], 255);
@@ -221,7 +189,7 @@ TEST(MapImageTest, ConstantPlaneIsWidened) {
 TEST(MapImageTest, HugeValuesDoNotOverflow) {
   const double big = std::numeric_limits<double>::max();
   ASSERT_OK_AND_ASSIGN(MapImage image, RenderMapImage(Request(3, 1, {-big, 0, big})));
-  const Decoded d = Decode(image.png);
+  const DecodedPng d = DecodePng(image.png);
   ASSERT_EQ(d.width, 3);
   EXPECT_EQ(d.At(0, 0), (Pixel{0, 0, 0, 255}));
   EXPECT_NEAR(d.At(1, 0)[0], 128, 1);
@@ -232,7 +200,7 @@ TEST(MapImageTest, HugeValuesDoNotOverflow) {
 
 TEST(MapImageTest, NarrowAndLargeImages) {
   ASSERT_OK_AND_ASSIGN(MapImage tiny, RenderMapImage(Request(1, 1, {5})));
-  const Decoded t = Decode(tiny.png);
+  const DecodedPng t = DecodePng(tiny.png);
   EXPECT_EQ(t.width, 1);
   EXPECT_EQ(t.height, 1 + kLegendHeight);
   MapImageRequest request;
@@ -241,7 +209,7 @@ TEST(MapImageTest, NarrowAndLargeImages) {
   request.value_at = [](int i, int j) { return std::sin(i * 0.02) * std::cos(j * 0.03); };
   request.colormap = Colormap::kTurbo;
   ASSERT_OK_AND_ASSIGN(MapImage large, RenderMapImage(request));
-  const Decoded l = Decode(large.png);
+  const DecodedPng l = DecodePng(large.png);
   EXPECT_EQ(l.width, 800);
   EXPECT_EQ(l.height, 400 + kLegendHeight);
 }

@@ -31,6 +31,7 @@
 #include "gridstore/server/web_mercator.h"
 #include "tests/formats/collection_testutil.h"
 #include "tests/server/http_client_testutil.h"
+#include "tests/server/png_testutil.h"
 #include "tests/test_util.h"
 
 namespace gridstore::server {
@@ -39,36 +40,6 @@ namespace map_tiles_test {
 using ::testing::HasSubstr;
 using Json = nlohmann::json;
 using testing::EnsT;
-
-struct Image {
-  int width = 0, height = 0;
-  std::vector<uint8_t> rgba;
-  std::array<int, 4> At(int x, int y) const {
-    const uint8_t* p = &rgba[(size_t(y) * size_t(width) + size_t(x)) * 4];
-    return {p[0], p[1], p[2], p[3]};
-  }
-};
-
-Image DecodeTile(const std::string& png) {
-  png_image image;
-  std::memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  Image out;
-  if (!png_image_begin_read_from_memory(&image, png.data(), png.size())) {
-    ADD_FAILURE() << "not a PNG: " << image.message;
-    return out;
-  }
-  image.format = PNG_FORMAT_RGBA;
-  out.rgba.resize(PNG_IMAGE_SIZE(image));
-  if (!png_image_finish_read(&image, nullptr, out.rgba.data(), 0, nullptr)) {
-    ADD_FAILURE() << "cannot decode: " << image.message;
-    out.rgba.clear();
-    return out;
-  }
-  out.width = int(image.width);
-  out.height = int(image.height);
-  return out;
-}
 
 std::array<int, 3> Hex(const std::string& hex) {
   return {std::stoi(hex.substr(1, 2), nullptr, 16), std::stoi(hex.substr(3, 2), nullptr, 16),
@@ -176,7 +147,7 @@ TEST(MapColoursTest, FieldPngIsTransparentBelowTheThresholdAndWhereNaN) {
                                                         .range = {0, 1},
                                                         .colormap = Colormap::kPrecipitation,
                                                         .transparent_below = 0.1}));
-  const Image image = DecodeTile(png);
+  const DecodedPng image = DecodePng(png);
   ASSERT_EQ(image.width, 4);
   EXPECT_EQ(image.At(0, 0)[3], 0);
   EXPECT_EQ(image.At(1, 0)[3], 0);
@@ -300,11 +271,11 @@ class MapTilesTest : public ::testing::Test {
     const Json j = GetJson(target, status);
     return j.is_object() && j.contains("description") ? j["description"].get<std::string>() : "";
   }
-  Image Png(const std::string& target) {
+  DecodedPng Png(const std::string& target) {
     testing::ClientResponse r = Get(target);
     EXPECT_EQ(r.status, 200) << target << ": " << r.body;
     EXPECT_EQ(r.header("content-type"), "image/png") << target;
-    return r.status == 200 ? DecodeTile(r.body) : Image{};
+    return r.status == 200 ? DecodePng(r.body) : DecodedPng{};
   }
 
   testing::ScopedTempDir dir_;
@@ -407,7 +378,7 @@ TEST_F(MapTilesTest, TilePixelsMapBackToTheCellValues) {
   const double step = (hi - lo) / 31;  // between two stops
   // Zoom 6: tile (row 20, col 31) holds lon -5.625..0, lat 55.78..58.81.
   const int z = 6, row = 20, col = 31;
-  const Image tile = Png(std::string(kEns) + "/map/tiles/WebMercatorQuad/6/20/31" + q);
+  const DecodedPng tile = Png(std::string(kEns) + "/map/tiles/WebMercatorQuad/6/20/31" + q);
   ASSERT_EQ(tile.width, 256);
   ASSERT_EQ(tile.height, 256);
   const auto b = TileBoundsMetres(z, row, col);
@@ -424,7 +395,7 @@ TEST_F(MapTilesTest, TilePixelsMapBackToTheCellValues) {
   }
   EXPECT_GT(checked, 30);
   // Outside the data: transparent; the XYZ form is the same tile.
-  const Image away = Png(std::string(kEns) + "/map/tiles/WebMercatorQuad/2/1/0" + q);
+  const DecodedPng away = Png(std::string(kEns) + "/map/tiles/WebMercatorQuad/2/1/0" + q);
   EXPECT_EQ(away.At(128, 128)[3], 0);
   EXPECT_EQ(Get(std::string(kEns) + "/map/tiles/WebMercatorQuad/6/20/31.png" + q).body,
             Get(std::string(kEns) + "/map/tiles/WebMercatorQuad/6/20/31" + q).body);
@@ -455,14 +426,14 @@ TEST_F(MapTilesTest, MapIsTheBboxAtTheSize) {
   testing::ClientResponse r = Get(std::string(kEns) + "/map" + q);
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.header("content-crs"), "<http://www.opengis.net/def/crs/OGC/1.3/CRS84>");
-  const Image map = DecodeTile(r.body);
+  const DecodedPng map = DecodePng(r.body);
   EXPECT_EQ(map.width, 180);
   EXPECT_EQ(map.height, 70);
   const Json legend = GetJson(std::string(kEns) + "/map/legend?parameter-name=t");
   const double step = (legend["range"][1].get<double>() - legend["range"][0].get<double>()) / 31;
   // Pixel (95, 25): lon -0.45, lat 57.46: cell x 3 (lat 57), y 5 (lon 0).
   EXPECT_NEAR(ValueOfColour(legend, map.At(95, 25)), EnsT(2, 0, 0, 0, 3, 5), step);
-  const Image mercator =
+  const DecodedPng mercator =
       Png(std::string(kEns) + "/map?parameter-name=t&crs=EPSG:3857&width=64&height=64");
   EXPECT_EQ(mercator.width, 64);
 }
@@ -481,7 +452,7 @@ TEST_F(MapTilesTest, DifferenceOnTheSameGridIsCellByCell) {
   testing::ClientResponse tile = Get(std::string(kEns) + "/map/tiles/WebMercatorQuad/6/20/31" + q);
   ASSERT_EQ(tile.status, 200);
   EXPECT_EQ(tile.header("x-gridstore-difference-method"), "same grid, cell by cell");
-  const Image image = DecodeTile(tile.body);
+  const DecodedPng image = DecodePng(tile.body);
   EXPECT_NEAR(ValueOfColour(legend, image.At(100, 100)), 3.5, 1e-9);
   // A statistic minus a member, and the previous run minus this one (B takes A's datetime).
   EXPECT_EQ(Get(std::string(kEns) + "/map/legend?parameter-name=t&stat=mean&diff-member=0").status,
@@ -518,7 +489,7 @@ TEST_F(MapTilesTest, DifferenceAcrossGridsTakesBsNearestCell) {
   EXPECT_NEAR(legend["range"][1].get<double>(), 100.25, 1e-3);
   EXPECT_NEAR(legend["range"][0].get<double>(), -100.25, 1e-3);
   // And a pixel: cell (x 2, y 4) at lat 58, lon -2 (step 0): 91 + 2.5 - 0.3.
-  const Image map =
+  const DecodedPng map =
       Png("/collections/plain%2Fone/map?parameter-name=t&z=850&diff-collection="
           "shifted%2Fone&range=80,100&colormap=gray&bbox=-2.5,57.5,-1.5,58.5&"
           "width=4&height=4");
@@ -618,9 +589,9 @@ TEST_F(MapWindTest, WindSpeedFromTheComponentsIsDrawnWithTheWindColourMap) {
   const double step = (hi - lo) / 31;  // between two stops
   // The map at the grid's own resolution: pixel (i, j) is centred on the cell at lon -125 +
   // i / 4, lat 50 - j / 4.
-  const Image map = Png(std::string(kWind) +
-                        "/map?parameter-name=10si&bbox=-125.125,23.875,-65.875,50.125&width=" +
-                        std::to_string(kWindLon) + "&height=" + std::to_string(kWindLat));
+  const DecodedPng map = Png(std::string(kWind) +
+                             "/map?parameter-name=10si&bbox=-125.125,23.875,-65.875,50.125&width=" +
+                             std::to_string(kWindLon) + "&height=" + std::to_string(kWindLat));
   ASSERT_EQ(map.width, kWindLon);
   ASSERT_EQ(map.height, kWindLat);
   std::vector<grid::LonLat> cells;
@@ -652,7 +623,7 @@ TEST_F(MapWindTest, WindSpeedFromTheComponentsIsDrawnWithTheWindColourMap) {
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(ParseRange(r.header("x-gridstore-range"))[0], lo);
   EXPECT_EQ(ParseRange(r.header("x-gridstore-range"))[1], hi);
-  const Image tile = DecodeTile(r.body);
+  const DecodedPng tile = DecodePng(r.body);
   ASSERT_EQ(tile.width, 256);
   const auto b = TileBoundsMetres(z, row, col);
   std::vector<grid::LonLat> centres;
