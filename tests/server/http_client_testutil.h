@@ -8,6 +8,7 @@
 #define GRIDSTORE_TESTS_SERVER_HTTP_CLIENT_TESTUTIL_H_
 
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -113,6 +114,17 @@ class Client {
   bool connected_ = false;
   std::string buffer_;
 };
+
+// One GET of `target` on a new connection to 127.0.0.1:`port`; a failed test and an empty
+// response if the server does not answer.
+inline ClientResponse GetOnce(int port, const std::string& target) {
+  Client client(port);
+  EXPECT_TRUE(client.connected());
+  EXPECT_TRUE(client.Send("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+  std::optional<ClientResponse> r = client.Read();
+  EXPECT_TRUE(r.has_value()) << target;
+  return r.value_or(ClientResponse{});
+}
 
 }  // namespace gridstore::testing
 

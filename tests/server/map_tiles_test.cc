@@ -254,12 +254,7 @@ class MapTilesTest : public ::testing::Test {
   }
 
   testing::ClientResponse Get(const std::string& target) {
-    testing::Client client(server_->port());
-    EXPECT_TRUE(client.connected());
-    EXPECT_TRUE(client.Send("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
-    std::optional<testing::ClientResponse> r = client.Read();
-    EXPECT_TRUE(r.has_value()) << target;
-    return r.value_or(testing::ClientResponse{});
+    return testing::GetOnce(server_->port(), target);
   }
   Json GetJson(const std::string& target, int status = 200) {
     testing::ClientResponse r = Get(target);
