@@ -403,7 +403,11 @@ Status RunIngest(const CommandContext& context, const IngestArgs& args) {
 }  // namespace
 
 int RunGribCheckChild(const char* path) {
-  const Status s = importers::CheckGribFile(path);
+  // ingest only hands over regular files; anyone else gets a sentence, not a read of a device.
+  std::error_code ec;
+  const Status s = fs::exists(path, ec) && !fs::is_regular_file(path, ec)
+                       ? Status::InvalidArgument(Quote(path) + " is not a regular file")
+                       : importers::CheckGribFile(path);
   if (!s.ok()) {
     const std::string text = std::to_string(int(s.code())) + " " + std::string(s.message());
     const ssize_t written = write(kGribCheckChildReplyFd, text.data(), text.size());
