@@ -39,7 +39,8 @@ struct ImportOptions {
   // The same attribute in `attributes` with another value is InvalidArgument.
   std::string collection;
   std::string run_time;
-  grid::BlockLayout layout = {.frame_rows = kDefaultImportFrameRows};
+  // The block shape is the embedded store's default; ImportLayoutFor gives a store's.
+  grid::BlockLayout layout = ImportLayoutFor(/*distributed=*/false);
   bool overwrite = false;
   // NetCDF only (InvalidArgument naming the GRIB file otherwise): variables to import (empty:
   // every gridded one) and lossy precision by variable (NetCdfImportOptions has the rules).

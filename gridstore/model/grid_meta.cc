@@ -423,9 +423,19 @@ DataType UnpackedType(const VariableMeta& var) {
   return IsFloatingPoint(var.type) ? var.type : DataType::kFloat64;
 }
 
+BlockLayout DefaultBlockLayout(bool distributed) {
+  BlockLayout layout;
+  layout.block_x = distributed ? kDistributedBlockSide : kEmbeddedBlockX;
+  layout.block_y = distributed ? kDistributedBlockSide : kEmbeddedBlockY;
+  return layout;
+}
+
 BlockLayout ForOneRowPlanes(BlockLayout layout) {
-  const BlockLayout defaults;
-  if (layout.block_x == defaults.block_x && layout.block_y == defaults.block_y) {
+  const auto is_default = [&](bool distributed) {
+    const BlockLayout d = DefaultBlockLayout(distributed);
+    return layout.block_x == d.block_x && layout.block_y == d.block_y;
+  };
+  if (is_default(false) || is_default(true)) {
     layout.block_y = layout.block_x * layout.block_y;
     layout.block_x = 1;
   }

@@ -189,9 +189,19 @@ struct BlockLayout {
   bool operator==(const BlockLayout&) const = default;
 };
 
-// The layout for planes of one row (a cell axis: geo/coordinates.h kUnstructured): the default
-// 256x256 blocks would cut them into blocks of 1x256 values, so it becomes 1x65536 (as many
-// values per block). Any other layout, chosen by the user, stays as given.
+// The block shape imports choose unless told (docs/design/blocks-and-layouts.md, "Block shape").
+// An embedded store reads a value whole, in one in-process call whose cost follows its bytes, so
+// its blocks are small: 64 x 128 (32 KiB of float32, four frames of 16 rows), and a point read
+// reads 32 KiB per step, not 256 KiB. A distributed store (RADOS) pays a round trip per value, so
+// its blocks stay 256 x 256. Frames, codec and dictionary are BlockLayout's defaults.
+inline constexpr int64_t kEmbeddedBlockX = 64, kEmbeddedBlockY = 128;
+inline constexpr int64_t kDistributedBlockSide = 256;
+BlockLayout DefaultBlockLayout(bool distributed);
+
+// The layout for planes of one row (a cell axis: geo/coordinates.h kUnstructured): a default
+// block shape (either DefaultBlockLayout's) would cut them into blocks of one row of 128 or 256
+// values, so it becomes one row of as many values (1x8192, 1x65536). Any other layout, chosen by
+// the user, stays as given.
 BlockLayout ForOneRowPlanes(BlockLayout layout);
 
 // The optional second layout of every variable of a dataset: blocks that run along t over a small

@@ -33,11 +33,17 @@ Result<std::unique_ptr<KvStore>> OpenPath(const std::string& uri, const std::str
   RocksDbOptions rocks;
   rocks.create_if_missing = options.create_if_missing;
   rocks.read_only = options.read_only;
+  rocks.open_tables_lazily = options.open_tables_lazily;
   rocks.initialize = options.initialize;
   return OpenRocksDbKvStore(rocks, path);
 }
 
 }  // namespace
+
+bool IsDistributedUri(std::string_view uri) {
+  const size_t sep = uri.find(kSchemeSeparator);
+  return sep != std::string_view::npos && uri.substr(0, sep) == kRadosScheme;
+}
 
 Result<std::unique_ptr<KvStore>> OpenKvStore(const std::string& uri, const OpenOptions& options) {
   if (uri.empty()) {

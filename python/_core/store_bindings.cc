@@ -19,6 +19,7 @@
 #include "gridstore/grid/grid_store.h"
 #include "gridstore/importers/import.h"
 #include "gridstore/model/codec_options.h"
+#include "gridstore/storage/kv_store_factory.h"
 #include "python/_core/convert.h"
 #include "python/_core/errors.h"
 #include "python/_core/py_store.h"
@@ -176,12 +177,14 @@ struct ImportArgs {
   int64_t expected_steps = 0;
   std::map<std::string, int> keep_bits, keep_digits;  // NetCDF: lossy precision by variable
   std::string collection, run_time;  // a forecast collection's name and the run's time (ISO)
+  std::string store_uri;             // set by Import: the default block shape is the store's
 };
 
 // The import, without the GIL: the file's content must be the format asked for.
 importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
   importers::ImportOptions options;
   options.dataset_id = args.dataset;
+  options.layout = importers::ImportLayoutFor(storage::IsDistributedUri(args.store_uri));
   if (args.block) std::tie(options.layout.block_x, options.layout.block_y) = *args.block;
   if (args.codec) options.layout.codec = ValueOrThrow(grid::ParseCodecOptions(*args.codec));
   if (args.frame_rows) options.layout.frame_rows = *args.frame_rows;
@@ -214,6 +217,7 @@ importers::ImportSummary ImportNoGil(GridStore& store, const ImportArgs& args) {
 py::dict Import(PyStore& self, ImportArgs args, const py::object& attributes) {
   auto store = self.Get();
   args.attributes = AttributesFromPython(attributes, "import of " + Quote(args.path));
+  args.store_uri = self.uri();
   importers::ImportSummary summary;
   {
     py::gil_scoped_release release;

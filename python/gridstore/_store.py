@@ -353,15 +353,15 @@ class Store:
 
         variables: the variables to import (None: every gridded one); attributes: extra dataset
         attributes (they win over the file's); overwrite: replace an existing dataset (it stays
-        readable until the new one is whole); block: (x, y) block shape (default 256x256);
-        codec: "shuffle-zstd:3" (default), "zstd:LEVEL" or "none"; frame_rows: rows per
-        independently compressed frame (default 16); keep_bits / keep_digits: lossy precision,
-        {variable: N}, rounding float values to N mantissa bits (netCDF-C's BitRound) or N
-        significant digits (netCDF-C's Granular BitRound) before compression, as ``gridstore
-        import --keep-bits/--keep-digits`` (integer and packed variables are refused);
-        collection, run: the forecast collection the dataset is a run of ("ncep/gfs") and the
-        run's reference time (ISO or datetime; default the file's forecast_reference_time), as
-        ``gridstore import --collection/--run`` (docs/python.md, "Forecast collections").
+        readable until the new one is whole); block: (x, y) block shape (default 64x128; 256x256 on
+        a rados:// store); codec: "shuffle-zstd:3" (default), "zstd:LEVEL" or "none"; frame_rows:
+        rows per independently compressed frame (default 16); keep_bits / keep_digits: lossy
+        precision, {variable: N}, rounding float values to N mantissa bits (netCDF-C's BitRound) or
+        N significant digits (netCDF-C's Granular BitRound) before compression, as ``gridstore
+        import --keep-bits/--keep-digits`` (integer and packed variables are refused); collection,
+        run: the forecast collection the dataset is a run of ("ncep/gfs") and the run's reference
+        time (ISO or datetime; default the file's forecast_reference_time), as ``gridstore import
+        --collection/--run`` (docs/python.md, "Forecast collections").
 
         Returns a summary: ``{"dataset", "datasets", "variables", "planes", "raw_bytes",
         "stored_bytes", "seconds", "notes"}``; `notes` says what was skipped and why. On failure

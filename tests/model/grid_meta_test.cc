@@ -243,6 +243,20 @@ TEST(GridMetaTest, NewerVersionIsUnimplemented) {
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kDataLoss, "version 0");
 }
 
+TEST(GridMetaTest, DefaultBlockLayoutsAndOneRowPlanes) {
+  // Small blocks on an embedded store (a value is read whole), 256x256 on a distributed one.
+  const BlockLayout embedded = DefaultBlockLayout(/*distributed=*/false);
+  const BlockLayout distributed = DefaultBlockLayout(/*distributed=*/true);
+  EXPECT_EQ(BlockLayoutToString(embedded), "64x128, shuffle-zstd:3");
+  EXPECT_EQ(BlockLayoutToString(distributed), "256x256, shuffle-zstd:3");
+  // Planes of one row keep as many values per block, in one row.
+  EXPECT_EQ(BlockLayoutToString(ForOneRowPlanes(embedded)), "1x8192, shuffle-zstd:3");
+  EXPECT_EQ(BlockLayoutToString(ForOneRowPlanes(distributed)), "1x65536, shuffle-zstd:3");
+  BlockLayout chosen = embedded;
+  chosen.block_x = 32;  // the user's choice stays
+  EXPECT_EQ(BlockLayoutToString(ForOneRowPlanes(chosen)), "32x128, shuffle-zstd:3");
+}
+
 TEST(GridMetaTest, FrameRowsRoundTripAndValidate) {
   DataSetMeta meta = SimpleMeta();
   meta.layout.frame_rows = 16;

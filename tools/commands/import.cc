@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gridstore/model/names.h"
+#include "gridstore/storage/kv_store_factory.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
@@ -39,7 +40,7 @@ struct ImportArgs {
   std::vector<std::string> attrs;
   std::vector<std::string> keep_bits;    // VAR=N, repeatable
   std::vector<std::string> keep_digits;  // VAR=N, repeatable
-  std::string block = "256x256";
+  std::optional<std::string> block;      // default: the store's (importers::ImportLayoutFor)
   std::string codec = "shuffle-zstd:3";
   std::optional<std::string> frame_rows;
   std::optional<std::string> threads;
@@ -105,7 +106,8 @@ Result<std::map<std::string, int>> ParseKeepFlags(const std::vector<std::string>
 
 // Every option checked and turned into import options (whether each applies to the files'
 // format is PlanImport's to say); *threads gets --threads (0: one per core).
-Result<importers::ImportOptions> ImportOptions(const ImportArgs& args, int* threads) {
+Result<importers::ImportOptions> ImportOptions(const CommandContext& context,
+                                               const ImportArgs& args, int* threads) {
   GRIDSTORE_RETURN_IF_ERROR(grid::ValidateDataSetId(args.dataset).WithContext("--dataset"));
   importers::ImportOptions options;
   options.dataset_id = args.dataset;
@@ -122,9 +124,12 @@ Result<importers::ImportOptions> ImportOptions(const ImportArgs& args, int* thre
   GRIDSTORE_ASSIGN_OR_RETURN(options.keep_bits, ParseKeepFlags(args.keep_bits, "--keep-bits"));
   GRIDSTORE_ASSIGN_OR_RETURN(options.keep_digits,
                              ParseKeepFlags(args.keep_digits, "--keep-digits"));
-  GRIDSTORE_ASSIGN_OR_RETURN(auto block, ParseBlockShape(args.block));
-  options.layout.block_x = block.first;
-  options.layout.block_y = block.second;
+  options.layout = importers::ImportLayoutFor(storage::IsDistributedUri(context.store()));
+  if (args.block) {
+    GRIDSTORE_ASSIGN_OR_RETURN(auto block, ParseBlockShape(*args.block));
+    options.layout.block_x = block.first;
+    options.layout.block_y = block.second;
+  }
   auto codec = grid::ParseCodecOptions(args.codec);
   if (!codec.ok()) return codec.status().WithContext("--codec");
   options.layout.codec = *codec;
@@ -213,7 +218,8 @@ Status Import(const CommandContext& context, const ImportArgs& args) {
   // Every option, then the files (importers/import.h: planned once, before the store is opened,
   // so that a mistake anywhere leaves no store, or no empty one, behind).
   int threads = 0;
-  GRIDSTORE_ASSIGN_OR_RETURN(importers::ImportOptions options, ImportOptions(args, &threads));
+  GRIDSTORE_ASSIGN_OR_RETURN(importers::ImportOptions options,
+                             ImportOptions(context, args, &threads));
   GRIDSTORE_ASSIGN_OR_RETURN(auto plan, importers::PlanImport(args.files, options));
   GRIDSTORE_ASSIGN_OR_RETURN(auto store,
                              context.OpenStore({.create_if_missing = true, .threads = threads}));
@@ -278,7 +284,9 @@ Command RegisterImport(CLI::App& parent, const CommandContext& context) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->type_name("VAR=N");
-  app->add_option("--block", args->block, "Block shape XxY (default 256x256)")->type_name("XxY");
+  app->add_option("--block", args->block,
+                  "Block shape XxY (default 64x128; 256x256 on a rados:// store)")
+      ->type_name("XxY");
   app->add_option("--codec", args->codec,
                   "none, zstd or shuffle-zstd, optionally :LEVEL (default shuffle-zstd:3)")
       ->type_name("CODEC[:LEVEL]");

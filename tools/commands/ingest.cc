@@ -31,6 +31,7 @@
 #include "gridstore/importers/grib/grib_importer.h"
 #include "gridstore/importers/import.h"
 #include "gridstore/model/names.h"
+#include "gridstore/storage/kv_store_factory.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
@@ -346,6 +347,7 @@ Status RunIngest(const CommandContext& context, const IngestArgs& args) {
   GRIDSTORE_ASSIGN_OR_RETURN(NamePattern pattern, CompilePattern(args.pattern));
   GRIDSTORE_RETURN_IF_ERROR(CheckTemplate(pattern, args.dataset));
   importers::ImportOptions options;
+  options.layout = importers::ImportLayoutFor(storage::IsDistributedUri(context.store()));
   options.append = true;
   options.sources_attribute = std::string(kSourcesAttribute);
   options.collection = args.collection;  // each file's run time is its own (dataDate/dataTime)

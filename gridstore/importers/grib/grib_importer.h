@@ -42,7 +42,7 @@ struct GribImportOptions {
   std::string dataset_id;  // required
   // Extra dataset attributes, set after the file's (they win).
   grid::Attributes attributes;
-  grid::BlockLayout layout = {.frame_rows = kDefaultImportFrameRows};
+  grid::BlockLayout layout = ImportLayoutFor(/*distributed=*/false);
   // Replace an existing dataset (it stays readable until the new one is whole).
   bool overwrite = false;
   // kFloat32 (the default: GRIB packing rarely carries more than 24 bits) or kFloat64 (ecCodes'

@@ -42,6 +42,15 @@ struct ImportProgress {
 // Rows per frame of imported blocks unless the caller chooses (gridstore import --frame-rows).
 inline constexpr int64_t kDefaultImportFrameRows = 16;
 
+// The layout of a new dataset unless the caller chooses one: grid::DefaultBlockLayout's block
+// shape for the store (`distributed`: a RADOS store, storage::IsDistributedUri), framed
+// kDefaultImportFrameRows rows at a time.
+inline grid::BlockLayout ImportLayoutFor(bool distributed) {
+  grid::BlockLayout layout = grid::DefaultBlockLayout(distributed);
+  layout.frame_rows = kDefaultImportFrameRows;
+  return layout;
+}
+
 struct NetCdfImportOptions {
   // The dataset id to create. Required.
   std::string dataset_id;
@@ -54,7 +63,7 @@ struct NetCdfImportOptions {
   // Block shape, codec and frames of the new dataset. Imports frame their blocks by default, so
   // that point and profile reads decompress part of a block instead of all of it; the default keeps
   // the compression ratio within a few % of unframed blocks (measured: docs/usage-import.md).
-  grid::BlockLayout layout = {.frame_rows = kDefaultImportFrameRows};
+  grid::BlockLayout layout = ImportLayoutFor(/*distributed=*/false);
   // Replace an existing dataset of the same id completely. The new data is written beside the
   // old (GridStore::BeginReplacement), which stays readable until the new is whole and takes its
   // place in one atomic switch; a failure or kill leaves the old dataset as it was. Without it,
