@@ -36,6 +36,7 @@ struct Options {
   int wait_idle = 0;        // percent; 0: do not wait
   int wait_idle_max = 600;  // seconds per wait
   bool nc_chunk_cache = false;
+  bool repeat = false;  // time places the engines just read (their own caches warm)
 };
 
 // ---- The data, as fetch_bench_data described it ----
