@@ -34,11 +34,14 @@ command -v grib_to_netcdf >/dev/null || die "grib_to_netcdf is missing (Debian: 
 mkdir -p "$WORK"
 [[ -f $IN ]] || "$GENERATOR" "$GRIB/lambert.grib2" "$IN" "$LEVELS" "$STEPS"
 FIELDS=$(grib_count "$IN")
-echo "input:   $IN: $(stat -c %s "$IN") bytes, $FIELDS GRIB2 fields of 1199 x 799 points"
+echo "input:   $IN: $(stat -L -c %s "$IN") bytes, $FIELDS GRIB2 fields of 1199 x 799 points"
 echo "machine: $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p' | head -n 1)), $(uname -r)"
 echo "         GridStore $(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo ?)," \
      "ecCodes $(codes_info -v 2>/dev/null || echo ?); input in the page cache (read once first)"
 cat "$IN" > /dev/null
+# The ratio assumes both cores free: gridstore uses two, grib_to_netcdf one. On a shared machine
+# the load says how far that held.
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) before the runs"
 
 # timed LABEL OUT CMD...: RUNS runs; MED (wall, cpu, rss MB) of the median-wall run.
 timed() {
@@ -61,7 +64,7 @@ timed grib_to_netcdf "$WORK/out.nc" grib_to_netcdf -o "$WORK/out.nc" "$IN"
 read -r NC_WALL NC_CPU NC_RSS <<< "$MED"
 NC_BYTES=$(stat -c %s "$WORK/out.nc")
 rm -f "$WORK/out.nc"
-JSON="{\"bench\":\"grib_import\",\"fields\":$FIELDS,\"input_bytes\":$(stat -c %s "$IN"),"
+JSON="{\"bench\":\"grib_import\",\"fields\":$FIELDS,\"input_bytes\":$(stat -L -c %s "$IN"),"
 JSON+="\"grib_to_netcdf\":{\"seconds\":$NC_WALL,\"cpu_seconds\":$NC_CPU,\"max_rss_mb\":$NC_RSS,\"output_bytes\":$NC_BYTES}"
 echo
 printf '%-34s %8s %8s %8s %12s %8s\n' tool wall_s cpu_s rss_mb output_bytes speedup
@@ -78,4 +81,5 @@ for codec in $CODECS; do
 done
 rm -rf "$WORK/store"
 printf '%s\n' "${SUMMARY[@]}"
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) after the runs"
 echo "$JSON}"

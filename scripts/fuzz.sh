@@ -45,6 +45,7 @@ for f in "$shared"/data/* "$shared"/grib/* "$shared"/corpus/*; do
   base=$(basename "$f")
   { printf '\001'; head -c 65536 "$f"; } > "$headers/grib-$base"
   { printf '\000'; head -c 65536 "$f"; } > "$headers/nc-$base"
+  { printf '\002'; head -c 65536 "$f"; } > "$headers/grib2-$base"
 done
 run header_fuzzer "$headers" $((seconds / 3)) -max_len=70000
 parsers="$build/fuzz-parsers"

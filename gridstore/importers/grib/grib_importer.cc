@@ -158,20 +158,6 @@ Result<PlannedGrib> ScanAndPlan(const std::vector<std::string>& paths,
   return planned;
 }
 
-// A decoded field as a plane of the stored type.
-grid::Grid2D ToPlane(const std::vector<double>& values, grid::DataType type, int64_t rows,
-                     int64_t columns) {
-  grid::Grid2D plane(type, rows, columns);
-  if (type == grid::DataType::kFloat32) {
-    auto out = plane.data<float>();
-    for (size_t i = 0; i < values.size(); ++i) out[i] = static_cast<float>(values[i]);
-  } else {
-    auto out = plane.data<double>();
-    std::copy(values.begin(), values.end(), out.begin());
-  }
-  return plane;
-}
-
 // Where each planned field goes in the dataset written: its variable and t (z as planned).
 struct Placement {
   std::vector<size_t> variable_of;  // plan variable -> dataset variable
@@ -233,20 +219,17 @@ Status WriteFields(const PlannedGrib& planned, const std::vector<PartWrite>& par
                       });
   };
   auto decode = [&](Job job) {
-    thread_local std::vector<double> values;
-    GRIDSTORE_RETURN_IF_ERROR(job.message->Decode(&values));
-    if (static_cast<int64_t>(values.size()) != rows * columns) {
-      return Status::DataLoss(Quote(job.message->path()) + ": field " +
-                              std::to_string(job.message->number()) + " decoded to " +
-                              std::to_string(values.size()) + " values, not " +
-                              std::to_string(rows * columns));
-    }
-    job.message.reset();  // its message's memory, before the plane's
+    // Straight into the plane of the stored type: no field of doubles between.
+    grid::Grid2D plane(options.type, rows, columns);
+    GRIDSTORE_RETURN_IF_ERROR(options.type == grid::DataType::kFloat32
+                                  ? job.message->DecodeInto(plane.data<float>())
+                                  : job.message->DecodeInto(plane.data<double>()));
+    job.message.reset();  // its message's memory, before the plane is queued
     const PlannedGrib::FieldAt at = planned.field_at[job.field];
     const GribPlan::Target& target = planned.parts[at.part].targets[at.index];
     const PartWrite& part = parts[at.part];
     return part.writer->SubmitGrid2D(variable_of(job.field).name, part.placement->t_of[target.t],
-                                     target.z, ToPlane(values, options.type, rows, columns));
+                                     target.z, std::move(plane));
   };
   return internal_importers::ReadAndWork<Job>(internal_importers::WorkersPerCore(), 2, read,
                                               decode);

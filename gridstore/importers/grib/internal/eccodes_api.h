@@ -18,6 +18,7 @@
   X(codes_get_error_message) \
   X(codes_get_long) \
   X(codes_get_long_array) \
+  X(codes_get_message) \
   X(codes_get_size) \
   X(codes_get_string) \
   X(codes_grib_multi_support_on) \

@@ -1,6 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/importers/grib/internal/grib_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -263,8 +264,22 @@ Status GribFile::Next(std::vector<double>* values, std::vector<double>* lats,
 
 GribMessage::~GribMessage() { eccodes::codes_handle_delete(handle_); }
 
-Status GribMessage::Decode(std::vector<double>* values, std::vector<double>* lats,
-                           std::vector<double>* lons) const {
+std::string GribMessage::Where() const {
+  return Quote(path_) + ": field " + std::to_string(number_);
+}
+
+Result<std::optional<Grib2Packing>> GribMessage::OwnPacking() const {
+  const void* data = nullptr;
+  size_t size = 0;
+  const int rc = eccodes::codes_get_message(handle_, &data, &size);
+  if (rc != 0) return Failed(path_, "field " + std::to_string(number_) + ": its bytes", rc);
+  Result<std::optional<Grib2Packing>> packing =
+      FindGrib2Packing({static_cast<const uint8_t*>(data), size});
+  if (!packing.ok()) return packing.status().WithContext(Where());
+  return packing;
+}
+
+Status GribMessage::DecodeWithEcCodes(std::vector<double>* values) const {
   const std::string& path = path_;
   const int number = number_;
   codes_handle* h = handle_;
@@ -281,16 +296,79 @@ Status GribMessage::Decode(std::vector<double>* values, std::vector<double>* lat
     }
     if (rc != 0) return Failed(path, "field " + std::to_string(number) + ": its bitmap", rc);
     if (bitmap.size() != values->size()) {
-      return Status::DataLoss(Quote(path) + ": field " + std::to_string(number) + ": bitmap of " +
-                              std::to_string(bitmap.size()) + " points for " +
-                              std::to_string(values->size()) + " values");
+      return Status::DataLoss(Where() + ": bitmap of " + std::to_string(bitmap.size()) +
+                              " points for " + std::to_string(values->size()) + " values");
     }
     for (size_t i = 0; i < bitmap.size(); ++i) {
       if (bitmap[i] == 0) (*values)[i] = std::numeric_limits<double>::quiet_NaN();
     }
   }
-  if (lats != nullptr) GRIDSTORE_RETURN_IF_ERROR(GetDoubles(h, "latitudes", lats, path, number));
-  if (lons != nullptr) GRIDSTORE_RETURN_IF_ERROR(GetDoubles(h, "longitudes", lons, path, number));
+  return Status::OK();
+}
+
+template <typename T>
+Status GribMessage::DecodeInto(std::span<T> out) const {
+  auto count_differs = [&](size_t count) {
+    return Status::DataLoss(Where() + " decoded to " + std::to_string(count) + " values, not " +
+                            std::to_string(out.size()));
+  };
+  GRIDSTORE_ASSIGN_OR_RETURN(std::optional<Grib2Packing> packing, OwnPacking());
+  if (!packing) {
+    thread_local std::vector<double> values;
+    GRIDSTORE_RETURN_IF_ERROR(DecodeWithEcCodes(&values));
+    if (values.size() != out.size()) return count_differs(values.size());
+    std::transform(values.begin(), values.end(), out.begin(),
+                   [](double v) { return static_cast<T>(v); });
+    return Status::OK();
+  }
+  if (static_cast<uint64_t>(packing->points) != out.size()) return count_differs(packing->points);
+  if (!packing->bitmap) return UnpackGrib2Values(*packing, out).WithContext(Where());
+  // The values of the points the bitmap marks (ecCodes reads the bitmap: section 6 may be
+  // another field's), NaN elsewhere.
+  thread_local std::vector<T> packed;
+  packed.resize(size_t(packing->values));
+  GRIDSTORE_RETURN_IF_ERROR(UnpackGrib2Values(*packing, std::span<T>(packed)).WithContext(Where()));
+  size_t size = 0;
+  thread_local std::vector<long> bitmap;
+  int rc = eccodes::codes_get_size(handle_, "bitmap", &size);
+  if (rc == 0) {
+    bitmap.resize(size);
+    rc = eccodes::codes_get_long_array(handle_, "bitmap", bitmap.data(), &size);
+  }
+  if (rc != 0) return Failed(path_, "field " + std::to_string(number_) + ": its bitmap", rc);
+  if (size != out.size()) {
+    return Status::DataLoss(Where() + ": bitmap of " + std::to_string(size) + " points for " +
+                            std::to_string(out.size()));
+  }
+  const size_t present = size_t(std::count_if(bitmap.begin(), bitmap.begin() + ptrdiff_t(size),
+                                              [](long b) { return b != 0; }));
+  if (present != packed.size()) {
+    return Status::DataLoss(Where() + ": its bitmap marks " + std::to_string(present) +
+                            " points present, section 5 packs " + std::to_string(packed.size()) +
+                            " values");
+  }
+  for (size_t i = 0, j = 0; i < size; ++i) {
+    out[i] = bitmap[i] != 0 ? packed[j++] : std::numeric_limits<T>::quiet_NaN();
+  }
+  return Status::OK();
+}
+
+template Status GribMessage::DecodeInto<float>(std::span<float>) const;
+template Status GribMessage::DecodeInto<double>(std::span<double>) const;
+
+Status GribMessage::Decode(std::vector<double>* values, std::vector<double>* lats,
+                           std::vector<double>* lons) const {
+  GRIDSTORE_ASSIGN_OR_RETURN(std::optional<Grib2Packing> packing, OwnPacking());
+  if (packing) {
+    values->resize(size_t(packing->points));
+    GRIDSTORE_RETURN_IF_ERROR(DecodeInto(std::span<double>(*values)));
+  } else {
+    GRIDSTORE_RETURN_IF_ERROR(DecodeWithEcCodes(values));
+  }
+  if (lats != nullptr)
+    GRIDSTORE_RETURN_IF_ERROR(GetDoubles(handle_, "latitudes", lats, path_, number_));
+  if (lons != nullptr)
+    GRIDSTORE_RETURN_IF_ERROR(GetDoubles(handle_, "longitudes", lons, path_, number_));
   return Status::OK();
 }
 

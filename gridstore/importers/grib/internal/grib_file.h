@@ -10,9 +10,12 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "gridstore/importers/grib/internal/grib2_unpack.h"
 #include "gridstore/util/result.h"
 
 struct grib_handle;  // ecCodes' codes_handle
@@ -65,6 +68,11 @@ class GribMessage {
   // missing; *lats and *lons (if not null) get the latitude and longitude of every point.
   Status Decode(std::vector<double>* values, std::vector<double>* lats = nullptr,
                 std::vector<double>* lons = nullptr) const;
+  // The field's values straight into a plane of T (float or double): Decode's doubles rounded
+  // to T. GRIB2 simple and complex packing are unpacked by our own code (grib2_unpack.h), the
+  // rest by ecCodes. DataLoss if the field does not have exactly out.size() points.
+  template <typename T>
+  Status DecodeInto(std::span<T> out) const;
   int number() const { return number_; }  // 1-based position in its file
   const std::string& path() const { return path_; }
 
@@ -72,6 +80,13 @@ class GribMessage {
   friend class GribFile;
   GribMessage(grib_handle* h, std::string path, int number)
       : handle_(h), path_(std::move(path)), number_(number) {}
+  // How its values are packed, if grib2_unpack.h reads them (nullopt: ecCodes does).
+  Result<std::optional<Grib2Packing>> OwnPacking() const;
+  // The values through ecCodes: NaN where the bitmap says missing.
+  Status DecodeWithEcCodes(std::vector<double>* values) const;
+  // "'path': field N".
+  std::string Where() const;
+
   grib_handle* handle_;
   std::string path_;  // its file's, for messages
   int number_;
