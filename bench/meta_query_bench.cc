@@ -162,8 +162,12 @@ bool ShouldLoadGrid(const Options& o, bool store_uri, const std::string& marker)
 
 // Opens the store (the meta index made when it is to be loaded).
 std::unique_ptr<GridStore> OpenStore(const std::string& store_path, bool load_grid) {
+  const auto opening = std::chrono::steady_clock::now();
   auto store_or = GridStore::Open(store_path, {.create_if_missing = true});
   Check(store_or.status(), "open store");
+  // What a store with a catalog replica (rados://...&catalog_replica=1) spends loading it.
+  std::fprintf(stderr, "open: %.2f s\n",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - opening).count());
   auto store = std::move(store_or).value();
   const MetaIndexSchema schema{{{"source", IndexFieldType::kString},
                                 {"model", IndexFieldType::kString},

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The sharded RADOS catalog at scale (docs/benchmarks.md, "RADOS catalog"): bench/meta_query_bench
 # on RocksDB and on RADOS (a throwaway Ceph cluster on this machine), N data-less datasets each:
-# metas written per second (PutDataSetMetas, 1,000 per call) and query latency p50/p99.
+# metas written per second (PutDataSetMetas, 1,000 per call) and query latency p50/p99; then the
+# RADOS store reopened without and with the catalog replica (catalog_replica=1): latency, the
+# replica's load time and memory.
 # Usage: bench/rados_catalog_bench.sh WORK_DIR [BUILD_DIR] [N...]
 #   WORK_DIR   results (and the RocksDB stores, the cluster) land there
 #   BUILD_DIR  a -DGRIDSTORE_BUILD_BENCHMARKS=ON build (default build-bench)
@@ -38,6 +40,18 @@ for n in "${counts[@]}"; do
   uri="rados://bench?conf=$cluster/ceph.conf&namespace=catalog-$n&catalog_shards=$shards"
   "$build/bench/meta_query_bench" --n "$n" --runs "$runs" --store "$uri" \
     --sqlite :memory: --json "$work/catalog-rados-$n.json" | tee "$work/catalog-rados-$n.txt"
+  # The same store reopened, without and with the catalog replica (docs/design/catalog.md): query
+  # latency, the replica's load time ("open:" on stderr) and peak RSS (the difference between the
+  # two runs is the replica's memory; both hold the same SQLite copy).
+  for replica in 0 1; do
+    echo "== $n datasets: RADOS reopened, catalog_replica=$replica" >&2
+    /usr/bin/time -f "peak RSS: %M KB" -o "$work/catalog-rados-$n-replica$replica.rss" \
+      "$build/bench/meta_query_bench" --n "$n" --runs "$runs" --reuse 1 \
+      --store "$uri&catalog_replica=$replica" --sqlite :memory: \
+      --json "$work/catalog-rados-$n-replica$replica.json" \
+      2> >(grep -E '^open:' >&2) | tee "$work/catalog-rados-$n-replica$replica.txt"
+    cat "$work/catalog-rados-$n-replica$replica.rss" | tee -a "$work/catalog-rados-$n-replica$replica.txt"
+  done
   # Per-object costs for the sizing (docs/format.md): objects and omap keys of the catalog.
   rados -c "$cluster/ceph.conf" -p bench -N "catalog-$n" ls | grep -c '^catalog' \
     | sed 's/^/catalog objects: /' | tee -a "$work/catalog-rados-$n.txt"

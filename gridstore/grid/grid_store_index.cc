@@ -24,31 +24,33 @@ constexpr size_t kBackfillBatch = 1000;
 
 // Reads the definitions under `range` (ready: AllIndexDefinitions, or building).
 Status ReadIndexDefinitions(storage::KvStore* kv, const storage::KeyRange& range,
-                            std::vector<MetaIndexInfo>* defs) {
+                            std::vector<MetaIndexInfo>* defs,
+                            const storage::ReadOptions& read = {}) {
   Status error;
-  GRIDSTORE_RETURN_IF_ERROR(
-      kv->Scan(storage::ReadOptions{}, storage::Table::kIndex, range,
-               [&](std::string_view key, std::string_view value) {
-                 std::string_view name;
-                 if (!DecodeIndexDefinitionKey(key, &name)) {
-                   error = Status::DataLoss("malformed meta index definition key '" +
-                                            EscapeForMessage(key) + "'");
-                   return false;
-                 }
-                 auto schema = internal_grid::DecodeMetaIndexSchema(value);
-                 if (!schema.ok()) {
-                   error = schema.status().WithContext("meta index " + Quote(name));
-                   return false;
-                 }
-                 defs->push_back(MetaIndexInfo{std::string(name), std::move(schema).value()});
-                 return true;
-               }));
+  GRIDSTORE_RETURN_IF_ERROR(kv->Scan(
+      read, storage::Table::kIndex, range, [&](std::string_view key, std::string_view value) {
+        std::string_view name;
+        if (!DecodeIndexDefinitionKey(key, &name)) {
+          error = Status::DataLoss("malformed meta index definition key '" + EscapeForMessage(key) +
+                                   "'");
+          return false;
+        }
+        auto schema = internal_grid::DecodeMetaIndexSchema(value);
+        if (!schema.ok()) {
+          error = schema.status().WithContext("meta index " + Quote(name));
+          return false;
+        }
+        defs->push_back(MetaIndexInfo{std::string(name), std::move(schema).value()});
+        return true;
+      }));
   return error;
 }
 
 Result<std::vector<MetaIndexInfo>> ReadReadyIndexDefinitions(storage::KvStore* kv) {
   std::vector<MetaIndexInfo> defs;
-  GRIDSTORE_RETURN_IF_ERROR(ReadIndexDefinitions(kv, AllIndexDefinitions(), &defs));
+  // For queries and listings: a catalog replica may answer (writers read IndexDefinitions()).
+  GRIDSTORE_RETURN_IF_ERROR(ReadIndexDefinitions(kv, AllIndexDefinitions(), &defs,
+                                                 storage::ReadOptions{.allow_replica = true}));
   return defs;
 }
 
@@ -281,8 +283,8 @@ Result<QueryResult> GridStoreImpl::QueryDataSets(std::string_view index, const Q
   GRIDSTORE_RETURN_IF_ERROR(ValidateIndexName(index));
   // Read the definition itself (not the writers' cache) so that queries never wait for a writer.
   std::string value;
-  Status s =
-      kv_->Get(storage::ReadOptions{}, storage::Table::kIndex, IndexDefinitionKey(index), &value);
+  Status s = kv_->Get(storage::ReadOptions{.allow_replica = true}, storage::Table::kIndex,
+                      IndexDefinitionKey(index), &value);
   if (s.IsNotFound()) return Status::NotFound("meta index " + Quote(index) + " does not exist");
   GRIDSTORE_RETURN_IF_ERROR(s);
   auto schema = internal_grid::DecodeMetaIndexSchema(value);

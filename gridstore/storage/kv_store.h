@@ -39,6 +39,11 @@ struct ReadOptions {
   // If false, a backend with a cache of its own should not fill it with what this read brings
   // (e.g. full-store verification scans).
   bool fill_cache = true;
+  // A backend that keeps the meta and index tables in memory, kept fresh by other processes'
+  // notices (RADOS with catalog_replica=1), may answer from there: this process's own writes are
+  // seen, other processes' within about a second. Meta queries set it; the reads a conditional
+  // write or a fetch's checks depend on do not.
+  bool allow_replica = false;
 };
 
 struct WriteOptions {

@@ -315,6 +315,58 @@ TEST_F(RadosCatalogTest, AManyShardBatchWithAFailedExpectationWritesNothing) {
   EXPECT_EQ(metas, 2000u);  // 1000 metas and their stamps
 }
 
+// The catalog replica (catalog_replica=1): loaded at open with what other handles wrote, this
+// handle's own writes seen at once by reads that allow the replica, other handles' writes only
+// through them (ordinary reads still go to the shards), and every shard exists from creation.
+TEST_F(RadosCatalogTest, TheCatalogReplicaLoadsAndSeesItsOwnWritesAtOnce) {
+  WriteBatch before;
+  AddMetaWrite("old", "DONE", 1, &before);
+  ASSERT_OK(store_->Write(WriteOptions{}, before));
+  ASSERT_OK_AND_ASSIGN(auto replica, OpenKvStore(uri_ + "&catalog_replica=1", OpenOptions{}));
+  const ReadOptions from_replica{.allow_replica = true};
+  auto ids = [&](KvStore* kv, const ReadOptions& read, bool reverse) {
+    std::vector<std::string> out;
+    const storage::KeyRange postings = storage::KeyRange::Prefix("\x01main\0status\0"s);
+    auto fn = [&](std::string_view key, std::string_view) {
+      out.emplace_back(key.substr(key.rfind("\x01"s) + 1));
+      out.back().pop_back();  // the id's terminator
+      return true;
+    };
+    EXPECT_OK(reverse ? kv->ReverseScan(read, Table::kIndex, postings, fn)
+                      : kv->Scan(read, Table::kIndex, postings, fn));
+    return out;
+  };
+  EXPECT_EQ(ids(replica.get(), from_replica, false), std::vector<std::string>{"old"});
+  // Its own write: seen at once, meta and postings together.
+  WriteBatch own;
+  AddMetaWrite("new", "DONE", 2, &own);
+  own.Expect(Table::kMeta, "new", std::nullopt);
+  ASSERT_OK(replica->Write(WriteOptions{}, own));
+  EXPECT_EQ(ids(replica.get(), from_replica, false), (std::vector<std::string>{"new", "old"}));
+  EXPECT_EQ(ids(replica.get(), from_replica, true), (std::vector<std::string>{"old", "new"}));
+  std::string value;
+  ASSERT_OK(replica->Get(from_replica, Table::kMeta, "new", &value));
+  EXPECT_EQ(value, "meta of new DONE");
+  // A delete by this handle: gone at once.
+  WriteBatch gone;
+  gone.Delete(Table::kMeta, "old");
+  gone.Delete(Table::kIndex, Posting("status", "DONE", "old"), "old");
+  ASSERT_OK(replica->Write(WriteOptions{}, gone));
+  EXPECT_EQ(ids(replica.get(), from_replica, false), std::vector<std::string>{"new"});
+  EXPECT_STATUS(replica->Get(from_replica, Table::kMeta, "old", &value), kNotFound);
+  // Reads that do not allow the replica read the shards: another handle's write is there at once.
+  WriteBatch other;
+  AddMetaWrite("other", "DONE", 3, &other);
+  ASSERT_OK(store_->Write(WriteOptions{}, other));
+  ASSERT_OK(replica->Get(ReadOptions{}, Table::kMeta, "other", &value));
+  EXPECT_EQ(ids(replica.get(), ReadOptions{}, false), (std::vector<std::string>{"new", "other"}));
+  // Every shard was created with the store, so that replicas can watch them all.
+  ASSERT_OK_AND_ASSIGN(std::string objects, RadosCommand(ns_, "ls"));
+  for (int shard = 0; shard < 8; ++shard) {
+    EXPECT_TRUE(Lines(objects).count(names::CatalogShardName(shard))) << shard;
+  }
+}
+
 // A store from before shards: one `catalog` object holding every meta and index key, without the
 // shard count. It opens as a one-shard store and works; asking it for shards is refused with the
 // fix.

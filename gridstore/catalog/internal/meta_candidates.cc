@@ -154,8 +154,8 @@ MetaQueryExecutor::Candidates MetaQueryExecutor::ScanLeaf(
   for (const KeyRange& r : ranges) {
     run_starts.push_back(out.ids.size());
     size_t pos = 0;
-    Status s = kv_->Scan(
-        storage::ReadOptions{}, Table::kIndex, r, [&](std::string_view key, std::string_view v) {
+    Status s =
+        kv_->Scan(kQueryRead, Table::kIndex, r, [&](std::string_view key, std::string_view v) {
           std::string_view value, id;
           if (!grid::SplitIndexPosting(key.substr(prefix_size), width, &value, &id)) {
             return true;  // not ours to judge here; verify reports it

@@ -195,7 +195,7 @@ Status MetaQueryExecutor::FindMatches(const Candidates& c, bool can_walk, int64_
 
 Status MetaQueryExecutor::CountAllDataSets(int64_t* total) {
   int64_t n = 0;
-  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(storage::ReadOptions{}, Table::kMeta, grid::AllMetaKeys(),
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(kQueryRead, Table::kMeta, grid::AllMetaKeys(),
                                       [&](std::string_view, std::string_view) {
                                         ++n;
                                         return true;
@@ -252,7 +252,7 @@ Status MetaQueryExecutor::ForEachMeta(
     const size_t end = std::min(ids.size(), start + kMetaBatch);
     std::vector<std::string_view> keys(ids.begin() + static_cast<ptrdiff_t>(start),
                                        ids.begin() + static_cast<ptrdiff_t>(end));
-    kv_->MultiGet(storage::ReadOptions{}, Table::kMeta, keys, &values, &statuses);
+    kv_->MultiGet(kQueryRead, Table::kMeta, keys, &values, &statuses);
     for (size_t i = 0; i < keys.size(); ++i) {
       if (statuses[i].IsNotFound()) continue;  // deleted since its postings were read
       GRIDSTORE_RETURN_IF_ERROR(statuses[i]);
@@ -313,8 +313,7 @@ Status MetaQueryExecutor::ScanAllMatches(size_t stop_at, std::vector<MetaMatch>*
     matches->push_back(std::move(m));
     return true;
   };
-  GRIDSTORE_RETURN_IF_ERROR(
-      kv_->Scan(storage::ReadOptions{}, Table::kMeta, grid::AllMetaKeys(), visit));
+  GRIDSTORE_RETURN_IF_ERROR(kv_->Scan(kQueryRead, Table::kMeta, grid::AllMetaKeys(), visit));
   return error;
 }
 
@@ -351,7 +350,7 @@ Status MetaQueryExecutor::FetchPage(const std::vector<MetaMatch>& sorted, QueryR
                                         keys.begin() + static_cast<ptrdiff_t>(stop));
     std::vector<std::string> chunk_values;
     std::vector<Status> chunk_statuses;
-    kv_->MultiGet(storage::ReadOptions{}, Table::kMeta, chunk, &chunk_values, &chunk_statuses);
+    kv_->MultiGet(kQueryRead, Table::kMeta, chunk, &chunk_values, &chunk_statuses);
     for (size_t i = 0; i < chunk.size(); ++i) {
       values[start + i] = std::move(chunk_values[i]);
       statuses[start + i] = std::move(chunk_statuses[i]);

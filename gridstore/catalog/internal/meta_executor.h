@@ -27,6 +27,10 @@
 
 namespace gridstore::internal_grid {
 
+// Every read of a meta query: a backend's catalog replica may answer (a query may be a moment
+// behind other processes' writes, never behind this process's).
+inline constexpr storage::ReadOptions kQueryRead{.allow_replica = true};
+
 // Candidate sets at most this large are ordered by reading their metas; larger ones by walking
 // the sort field's postings (when the first sort field is indexed and there is a limit).
 inline constexpr size_t kDirectMax = 1000;

@@ -176,8 +176,7 @@ class MetaQueryExecutor::PostingWalk {
     while (!stop_) {
       bool more = false;
       Status error;
-      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->Scan(storage::ReadOptions{}, Table::kIndex,
-                                              KeyRange{begin, end},
+      GRIDSTORE_RETURN_IF_ERROR(ex_.kv_->Scan(kQueryRead, Table::kIndex, KeyRange{begin, end},
                                               [&](std::string_view key, std::string_view posting) {
                                                 last.assign(key);
                                                 std::string_view value, id;
@@ -223,7 +222,7 @@ class MetaQueryExecutor::PostingWalk {
       bool more = false, big = false;
       Status error;
       GRIDSTORE_RETURN_IF_ERROR(
-          ex_.kv_->ReverseScan(storage::ReadOptions{}, Table::kIndex, KeyRange{begin_, end},
+          ex_.kv_->ReverseScan(kQueryRead, Table::kIndex, KeyRange{begin_, end},
                                [&](std::string_view key, std::string_view posting) {
                                  last.assign(key);
                                  std::string_view value, id;

@@ -120,6 +120,9 @@ Status RadosKvStore::ReadCatalogParts(const std::vector<CatalogPart*>& parts) {
 
 Status RadosKvStore::WriteCatalogParts(const std::vector<CatalogPart*>& parts, bool* retry) {
   Status failure;
+  // What each committed part changed, for this process's replica and the other processes' (by
+  // notify): published once every write of the round is back.
+  std::vector<std::pair<int, ShardChange>> committed;
   AioWindow window(options_.max_in_flight);
   for (CatalogPart* part : parts) {
     std::map<std::string, bufferlist> sets;
@@ -144,8 +147,15 @@ Status RadosKvStore::WriteCatalogParts(const std::vector<CatalogPart*>& parts, b
     if (!removals.empty()) write->omap_rm_keys(removals);
     if (!sets.empty()) write->omap_set(sets);
     const std::string oid = ShardName(part->shard);
+    auto change = std::make_shared<ShardChange>();
+    change->keys.reserve(sets.size() + removals.size());
+    for (auto& [key, value] : sets) {
+      change->keys.emplace_back(key, std::string());
+      CopyOut(value, &*change->keys.back().second);
+    }
+    for (const std::string& key : removals) change->keys.emplace_back(key, std::nullopt);
     window.Submit([&](librados::AioCompletion* c) { return io_.aio_operate(oid, c, write.get()); },
-                  [&, write, part, oid, record_shards](int r) {
+                  [&, write, part, oid, record_shards, change](int r) {
                     // Another writer got in (or created the shard) since the read: read again.
                     if (r == -ERANGE || r == -EOVERFLOW || r == -EEXIST) {
                       *retry = true;
@@ -154,10 +164,13 @@ Status RadosKvStore::WriteCatalogParts(const std::vector<CatalogPart*>& parts, b
                     } else {
                       part->applied = true;
                       if (record_shards) creating_ = false;
+                      change->version = window.version();  // the shard's version after it
+                      committed.emplace_back(part->shard, std::move(*change));
                     }
                   });
   }
   window.Drain();
+  PublishChanges(&committed);
   return failure;
 }
 

@@ -28,7 +28,7 @@ Status RadosKvStore::Get(const ReadOptions& options, Table table, std::string_vi
   return statuses[0];
 }
 
-void RadosKvStore::MultiGet(const ReadOptions&, Table table,
+void RadosKvStore::MultiGet(const ReadOptions& options, Table table,
                             const std::vector<std::string_view>& keys,
                             std::vector<std::string>* values, std::vector<Status>* statuses) {
   values->assign(keys.size(), std::string());
@@ -45,6 +45,7 @@ void RadosKvStore::MultiGet(const ReadOptions&, Table table,
     });
     return;
   }
+  if (UseReplica(options, table)) return MultiGetFromReplica(table, keys, values, statuses);
   MultiGetCatalog(table, keys, values, statuses);
 }
 
@@ -110,14 +111,19 @@ Result<uint64_t> RadosKvStore::ApproximateSize(Table table, const KeyRange& rang
     for (const auto& [key, size] : keys) total += size;
     return total;
   }
+  std::string_view partition;
+  const bool one_partition = CatalogRangePartition(table, range.begin, range.end, &partition);
+  if (replica_ != nullptr) {
+    const KeyRange r = CatalogRange(table, range);
+    return replica_->RangeBytes(one_partition ? CatalogShardOf(partition, shards_) : -1, r.begin,
+                                r.end);
+  }
   std::vector<std::pair<std::string, std::string>> entries;
   GRIDSTORE_RETURN_IF_ERROR(ReadCatalogRange(table, range, &entries, kCatalogSizeSample));
   for (const auto& [key, value] : entries) total += key.size() + value.size();
-  std::string_view partition;
   // Datasets spread evenly over the shards (a hash of their ids): a range over all of them is
   // estimated from the first few.
-  if (shards_ > kCatalogSizeSample &&
-      !CatalogRangePartition(table, range.begin, range.end, &partition)) {
+  if (shards_ > kCatalogSizeSample && !one_partition) {
     total = total * static_cast<uint64_t>(shards_) / kCatalogSizeSample;
   }
   return total;
@@ -158,8 +164,23 @@ Status RadosKvStore::CheckDataKey(const WriteBatch::Op& op) const {
   return Status::OK();
 }
 
-Status RadosKvStore::ScanImpl(const ReadOptions&, Table table, const KeyRange& range, bool reverse,
+Status RadosKvStore::ScanImpl(const ReadOptions& options, Table table, const KeyRange& range,
+                              bool reverse,
                               const std::function<bool(std::string_view, std::string_view)>& fn) {
+  if (UseReplica(options, table)) {
+    if (!range.end.empty() && range.begin >= range.end) return Status::OK();
+    const KeyRange r = CatalogRange(table, range);
+    std::string_view partition;
+    const int shard =
+        shards_ > 1 && CatalogRangePartition(table, range.begin, range.end, &partition)
+            ? CatalogShardOf(partition, shards_)
+            : -1;
+    replica_->Scan(shard, r.begin, r.end, reverse,
+                   [&](std::string_view key, std::string_view value) {
+                     return fn(key.substr(1), value);  // the table's tag off
+                   });
+    return Status::OK();
+  }
   if (table != Table::kData) {
     return reverse ? ReverseScanCatalog(table, range, fn) : ScanCatalog(table, range, fn);
   }

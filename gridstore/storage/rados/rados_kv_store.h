@@ -4,7 +4,8 @@
 // parser and a factory; librados types never leave storage/rados/*.cc. How tables map to objects
 // (and why) is in docs/format.md, "RADOS".
 //
-// A store is named rados://POOL?conf=/etc/ceph/ceph.conf&id=CLIENT&namespace=NS[&catalog_shards=N]:
+// A store is named
+// rados://POOL?conf=/etc/ceph/ceph.conf&id=CLIENT&namespace=NS[&catalog_shards=N][&catalog_replica=1]:
 // every object of
 // the store lives in one namespace of one existing pool, so one pool can hold many stores.
 #ifndef GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_H_
@@ -35,6 +36,11 @@ struct RadosOptions {
   // Fixed when the store is created: 0 takes kDefaultCatalogShards (64) then; opening an existing
   // store, 0 takes what it has and any other count must match it (InvalidArgument otherwise).
   int catalog_shards = 0;
+  // Keep the meta and index tables in memory (docs/design/catalog.md, "A catalog replica in each
+  // process on RADOS"): loaded when the store opens, kept fresh by watching the catalog shards,
+  // used by reads that allow it (ReadOptions::allow_replica: meta queries). For long-running
+  // processes (`serve`); a one-shot command would pay the whole load for one query.
+  bool catalog_replica = false;
   // Every write fails with FailedPrecondition.
   bool read_only = false;
   // Runs on a store this call creates; its first catalog write creates the catalog object, so
@@ -49,7 +55,8 @@ struct RadosOptions {
   int default_timeout_seconds = 30;
 };
 
-// Parses "rados://POOL?conf=PATH&id=CLIENT&namespace=NS&catalog_shards=N" (every parameter
+// Parses "rados://POOL?conf=PATH&id=CLIENT&namespace=NS&catalog_shards=N&catalog_replica=0|1"
+// (every parameter
 // optional, each at most once, values percent-decoded). InvalidArgument naming the URI and the
 // offending part otherwise.
 Result<RadosOptions> ParseRadosUri(std::string_view uri);

@@ -3,13 +3,15 @@
 // The RADOS backend's implementation, shared by its units: rados_kv_store.cc (the KvStore
 // interface), rados_io.cc (asynchronous reads and omap pages), rados_catalog.cc (the catalog
 // shards: reading the meta and index tables), rados_catalog_write.cc (writing them), rados_data.cc
-// (data values and their directories) and rados_open.cc (connecting). See rados_kv_store.cc for the
+// (data values and their directories), rados_catalog_watch.cc (the catalog replica's loading,
+// watches and notifies) and rados_open.cc (connecting). See rados_kv_store.cc for the
 // object layout. Only storage/rados/ includes it: it is the one header that sees librados.
 #ifndef GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_IMPL_H_
 #define GRIDSTORE_STORAGE_RADOS_RADOS_KV_STORE_IMPL_H_
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -20,12 +22,14 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "gridstore/storage/kv_store.h"
 #include "gridstore/storage/rados/backward_probe.h"
 #include "gridstore/storage/rados/object_names.h"
+#include "gridstore/storage/rados/rados_catalog_replica.h"
 #include "gridstore/storage/rados/rados_kv_store.h"
 #include "gridstore/util/internal/coding.h"
 
@@ -217,9 +221,18 @@ class RadosKvStore final : public KvStore {
       where_ += " namespace '" + options_.rados_namespace + "'";
   }
   ~RadosKvStore() override {
+    StopReplica();
     io_.close();
     cluster_->shutdown();
   }
+
+  // Creates the catalog shards other than the home shard (empty), so that replicas can watch
+  // them from the start, then (`home`) the home shard with the shard count. For a store being
+  // created.
+  Status CreateShards(bool home);
+  // Loads the catalog replica (watching every shard first) and starts keeping it fresh
+  // (rados_catalog_watch.cc).
+  Status StartReplica();
 
   Status Get(const ReadOptions& options, Table table, std::string_view key,
              std::string* value) override;
@@ -387,6 +400,51 @@ class RadosKvStore final : public KvStore {
 
   // The object name of catalog shard `shard`.
   std::string ShardName(int shard) const { return CatalogShardName(shard); }
+
+  // --- The catalog replica (rados_catalog_watch.cc) ---
+  // A watch on one shard: notifies go to OnNotify, errors to MarkStale.
+  struct ShardWatch final : librados::WatchCtx2 {
+    ShardWatch(RadosKvStore* s, int n) : store(s), shard(n) {}
+    void handle_notify(uint64_t notify_id, uint64_t cookie, uint64_t notifier,
+                       bufferlist& bl) override;
+    void handle_error(uint64_t cookie, int err) override;
+
+    RadosKvStore* const store;
+    const int shard;
+    std::atomic<uint64_t> handle{0};  // 0: not watching
+  };
+  bool UseReplica(const ReadOptions& options, Table table) const {
+    return replica_ != nullptr && options.allow_replica && table != Table::kData;
+  }
+  void MultiGetFromReplica(Table table, const std::vector<std::string_view>& keys,
+                           std::vector<std::string>* values, std::vector<Status>* statuses);
+  // Lists `shards` (a few in flight at a time) into the replica.
+  Status ReloadShards(const std::vector<int>& shards);
+  // (Re-)watches `shard`; false if the shard does not exist (yet) or the watch failed.
+  bool WatchShard(int shard);
+  // A notify or watch error of `shard` (librados's callback thread).
+  void OnNotify(int shard, std::string_view payload);
+  void MarkStale(int shard);
+  // The background thread: re-watches and re-lists stale shards, and once a second compares
+  // every shard's version with the replica's.
+  void RefreshLoop();
+  void CheckShardVersions();
+  // After committed shard writes: applies them to this process's replica and notifies every
+  // watcher of each shard (not waited for: reaped later, and at close).
+  void PublishChanges(std::vector<std::pair<int, ShardChange>>* changes);
+  void ReapNotifies(bool wait);
+  void StopReplica();
+
+  std::unique_ptr<CatalogReplica> replica_;
+  std::vector<std::unique_ptr<ShardWatch>> watches_;
+  std::thread refresher_;
+  std::mutex refresh_mu_;
+  std::condition_variable refresh_cv_;
+  bool stopping_ = false;           // guarded by refresh_mu_
+  std::set<int> stale_;             // guarded by refresh_mu_
+  std::vector<uint64_t> ahead_at_;  // refresher only: a shard version the replica had not reached
+  std::mutex notify_mu_;
+  std::vector<librados::AioCompletion*> notifies_;  // guarded by notify_mu_
 
   std::unique_ptr<librados::Rados> cluster_;
   librados::IoCtx io_;

@@ -56,6 +56,11 @@ Result<std::unique_ptr<KvStore>> OpenStoreIn(std::unique_ptr<librados::Rados> cl
     cluster->shutdown();
     return s;
   };
+  // The catalog replica, when asked for, is loaded before the store is handed out.
+  auto ready = [&](std::unique_ptr<RadosKvStore> store) -> Result<std::unique_ptr<KvStore>> {
+    if (options.catalog_replica) GRIDSTORE_RETURN_IF_ERROR(store->StartReplica());
+    return std::unique_ptr<KvStore>(std::move(store));
+  };
   std::map<std::string, bufferlist> xattrs;
   int rval = 0;
   librados::ObjectReadOperation read;
@@ -67,22 +72,16 @@ Result<std::unique_ptr<KvStore>> OpenStoreIn(std::unique_ptr<librados::Rados> cl
       return close(Status::NotFound("no GridStore store in " + where));
     }
     const int shards = options.catalog_shards > 0 ? options.catalog_shards : kDefaultCatalogShards;
-    if (!options.initialize) {
-      librados::ObjectWriteOperation create;
-      create.create(/*exclusive=*/false);
-      create.setxattr(kCatalogShardsXattr, ToBufferList(std::to_string(shards)));
-      r = io.operate(CatalogShardName(0), &create);
-      if (r < 0)
-        return close(Status::Unavailable(where + ": creating the catalog: " + std::strerror(-r)));
-      return std::unique_ptr<KvStore>(
-          new RadosKvStore(std::move(cluster), std::move(io), options, shards, /*creating=*/false));
-    }
+    auto store = std::make_unique<RadosKvStore>(std::move(cluster), std::move(io), options, shards,
+                                                /*creating=*/static_cast<bool>(options.initialize));
+    // Every shard exists from the start, so that replicas can watch them all; the home shard
+    // last, since it is what makes the store exist (here, or the initializer's first write).
+    GRIDSTORE_RETURN_IF_ERROR(store->CreateShards(/*home=*/!options.initialize));
+    if (!options.initialize) return ready(std::move(store));
     // The initializer's first catalog write creates the home shard (with the shard count), so no
     // client sees a store before it is initialised.
-    auto store = std::make_unique<RadosKvStore>(std::move(cluster), std::move(io), options, shards,
-                                                /*creating=*/true);
     GRIDSTORE_RETURN_IF_ERROR(options.initialize(store.get()));
-    return std::unique_ptr<KvStore>(std::move(store));
+    return ready(std::move(store));
   }
   if (r < 0) {
     return close(Status::Unavailable(where + ": reading the catalog: " + std::strerror(-r)));
@@ -105,8 +104,8 @@ Result<std::unique_ptr<KvStore>> OpenStoreIn(std::unique_ptr<librados::Rados> cl
         std::to_string(options.catalog_shards) +
         " catalog_shards= asks for; drop catalog_shards= " + "to open it"));
   }
-  return std::unique_ptr<KvStore>(
-      new RadosKvStore(std::move(cluster), std::move(io), options, shards, /*creating=*/false));
+  return ready(std::make_unique<RadosKvStore>(std::move(cluster), std::move(io), options, shards,
+                                              /*creating=*/false));
 }
 
 }  // namespace

@@ -20,8 +20,9 @@
 namespace gridstore::storage {
 
 // Bump whenever KvStore, WriteBatch, RadosOptions, Status or Result change shape (3: postings
-// name their partition, WriteBatch::Op::partition; 4: KvStore::MultiGetVisit).
-inline constexpr int kRadosPluginAbi = 4;
+// name their partition, WriteBatch::Op::partition; 4: KvStore::MultiGetVisit; 5:
+// ReadOptions::allow_replica, RadosOptions::catalog_replica).
+inline constexpr int kRadosPluginAbi = 5;
 
 // The plugin's file name, and its exported entry points (extern "C", found with dlsym).
 inline constexpr char kRadosPluginFile[] = "libgridstore_rados.so";

@@ -16,7 +16,8 @@ Result<RadosOptions> ParseRadosUri(std::string_view uri) {
   auto bad = [&](std::string_view why) {
     return Status::InvalidArgument(
         "store URI '" + std::string(uri) + "': " + std::string(why) +
-        " (expected rados://POOL?conf=PATH&id=CLIENT&namespace=NS&catalog_shards=N)");
+        " (expected rados://POOL?conf=PATH&id=CLIENT&namespace=NS&catalog_shards=N" +
+        "&catalog_replica=0|1)");
   };
   if (!uri.starts_with(prefix)) return bad("does not start with " + prefix);
   std::string_view rest = uri.substr(prefix.size());
@@ -34,7 +35,8 @@ Result<RadosOptions> ParseRadosUri(std::string_view uri) {
                "namespace, not a path inside one)");
   }
 
-  bool seen_conf = false, seen_id = false, seen_namespace = false, seen_shards = false;
+  bool seen_conf = false, seen_id = false, seen_namespace = false, seen_shards = false,
+       seen_replica = false;
   size_t pos = 0;
   while (question != std::string_view::npos && pos <= query.size()) {
     const size_t amp = query.find('&', pos);
@@ -77,9 +79,14 @@ Result<RadosOptions> ParseRadosUri(std::string_view uri) {
       }
       if (shards.empty() || n < 1 || n > 4096) return bad("catalog_shards= takes 1 to 4096");
       options.catalog_shards = n;
+    } else if (name == "catalog_replica") {
+      std::string replica;
+      GRIDSTORE_RETURN_IF_ERROR(take(&seen_replica, &replica));
+      if (replica != "0" && replica != "1") return bad("catalog_replica= takes 0 or 1");
+      options.catalog_replica = replica == "1";
     } else {
       return bad("unknown parameter '" + std::string(name) +
-                 "' (known: conf, id, namespace, catalog_shards)");
+                 "' (known: conf, id, namespace, catalog_shards, catalog_replica)");
     }
   }
   return options;
