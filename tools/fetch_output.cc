@@ -2,6 +2,7 @@
 #include "tools/fetch_output.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <vector>
 
@@ -15,6 +16,16 @@ namespace {
 // The values of `slab_bytes` bytes, for values of `value_bytes` bytes (at least one).
 int64_t SlabValues(int64_t slab_bytes, int64_t value_bytes) {
   return std::max<int64_t>(1, slab_bytes / std::max<int64_t>(1, value_bytes));
+}
+
+// Answers of at most this many bytes of values are written as netCDF classic files, without
+// netCDF-C and HDF5 (formats/netcdf/netcdf_exporter.h): a point series to .nc took 18 ms, most
+// of it loading and starting them. Larger ones stay netCDF-4, deflated and written slab by slab.
+// GRIDSTORE_FETCH_NC_CLASSIC_BYTES replaces the bound (for tests: 0 writes netCDF-4 always).
+int64_t ClassicBytes() {
+  const char* env = std::getenv("GRIDSTORE_FETCH_NC_CLASSIC_BYTES");
+  if (env == nullptr || *env == '\0') return int64_t{16} << 20;
+  return std::max<int64_t>(0, std::atoll(env));
 }
 
 // The type the fetch of `v` returns (FetchPlan has the stored one).
@@ -54,7 +65,8 @@ Status WriteNc(const grid::FetchPlan& plan, bool unpacked, int64_t slab_bytes,
     return slab->GetVariable(name);
   };
   Status s = formats::WriteNetCdfSlabs(out.writer_path(), fetcher.meta(), variables, source,
-                                       SlabValues(slab_bytes, widest), {.unpacked = unpacked});
+                                       SlabValues(slab_bytes, widest),
+                                       {.unpacked = unpacked, .classic_max_bytes = ClassicBytes()});
   if (!s.ok()) {
     out.Abort();
     if (!fetch_error.ok()) return fetch_error;

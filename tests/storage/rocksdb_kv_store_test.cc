@@ -159,6 +159,57 @@ TEST_F(RocksDbKvStoreTest, ReadOnlyOpenReadsButRefusesEveryWrite) {
   ASSERT_OK(store->Get(ReadOptions{}, Table::kMeta, "a", &value));
 }
 
+// The table files of the store at `dir` this process holds open (its descriptors naming them).
+int OpenTableFiles(const std::string& dir) {
+  int n = 0;
+  for (const auto& fd : fs::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    const fs::path target = fs::read_symlink(fd.path(), ec);
+    if (!ec && target.extension() == ".sst" && target.parent_path() == fs::absolute(dir)) ++n;
+  }
+  return n;
+}
+
+// A short-lived reader opens the table files its reads need, not all of them at open (issue 33):
+// five files (three of the data table, below its compaction trigger), two opened at open, and
+// every value still read.
+TEST_F(RocksDbKvStoreTest, LazyReadOnlyOpenOpensTableFilesAsReadsNeedThem) {
+  {
+    ASSERT_OK_AND_ASSIGN(auto store, Open());
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_OK(store->Put(WriteOptions{}, Table::kData, "ds/" + std::to_string(i), "block"));
+      ASSERT_OK(store->Flush());
+    }
+    ASSERT_OK(store->Put(WriteOptions{}, Table::kMeta, "ds", "meta"));
+    ASSERT_OK(store->Put(WriteOptions{}, Table::kIndex, "status=DONE/ds", ""));
+    ASSERT_OK(store->Flush());
+  }
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(path_))
+    files += entry.path().extension() == ".sst";
+  ASSERT_EQ(files, 5);
+  {
+    ASSERT_OK_AND_ASSIGN(auto eager, Open(false, /*read_only=*/true));
+    EXPECT_EQ(OpenTableFiles(path_), 5);
+  }
+  RocksDbOptions options = TestOptions();
+  options.create_if_missing = false;
+  options.read_only = true;
+  options.open_tables_lazily = true;
+  ASSERT_OK_AND_ASSIGN(auto lazy, OpenRocksDbKvStore(options, path_));
+  EXPECT_LE(OpenTableFiles(path_), 2);
+  std::string value;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_OK(lazy->Get(ReadOptions{}, Table::kData, "ds/" + std::to_string(i), &value));
+    EXPECT_EQ(value, "block");
+  }
+  ASSERT_OK(lazy->Get(ReadOptions{}, Table::kMeta, "ds", &value));
+  EXPECT_EQ(value, "meta");
+  ASSERT_OK(lazy->Get(ReadOptions{}, Table::kIndex, "status=DONE/ds", &value));
+  EXPECT_STATUS(lazy->Get(ReadOptions{}, Table::kData, "ds/9", &value), kNotFound, "");
+  EXPECT_EQ(OpenTableFiles(path_), 5);
+}
+
 TEST_F(RocksDbKvStoreTest, ReadOnlyOpenLeavesTheDirectoryUntouched) {
   { ASSERT_OK_AND_ASSIGN(auto store, Open()); }
   const auto before = Snapshot(path_);

@@ -133,9 +133,10 @@ void WriteDataSet(const std::string& store, const std::string& id,
 class FetchStreamingTest : public ::testing::Test {
  protected:
   void SetUp() override { store_ = dir_.Sub("store"); }
-  RunResult Run(const std::vector<std::string>& args, const std::string& slab_bytes) {
+  RunResult Run(const std::vector<std::string>& args, const std::string& slab_bytes,
+                const std::string& env = "") {
     const std::string prefix =
-        slab_bytes.empty() ? "" : "GRIDSTORE_FETCH_SLAB_BYTES=" + slab_bytes + " ";
+        slab_bytes.empty() ? env : env + "GRIDSTORE_FETCH_SLAB_BYTES=" + slab_bytes + " ";
     return RunGridStore(dir_.path(), store_, args, "", prefix);
   }
   // The whole result of `box` of `names`, as one library fetch (what fetch wrote before slabs).
@@ -159,7 +160,8 @@ class FetchStreamingTest : public ::testing::Test {
 };
 
 // Every slab size (steps, levels, rows, points) writes the bytes that writing the whole result
-// at once writes: npy and csv (two variables) to files and to standard output, nc to a file.
+// at once writes: npy and csv (two variables) to files and to standard output, nc to a file (a
+// classic file, as this small answer is by default, and netCDF-4, as a large one is).
 TEST_F(FetchStreamingTest, StreamedOutputsAreByteIdenticalToWholeOutputs) {
   WriteDataSet(store_, "small", {"a", "b"}, {4, 3, 40, 50}, 16);
   const Box box{{1, 0, 3, 5}, {3, 3, 30, 40}};  // 10,800 values per variable
@@ -171,7 +173,10 @@ TEST_F(FetchStreamingTest, StreamedOutputsAreByteIdenticalToWholeOutputs) {
   ASSERT_OK(formats::WriteCsv(meta_, ab, csv));
   const std::string nc_path = dir_.Sub("whole.nc");
   ASSERT_OK(formats::WriteNetCdf(nc_path, meta_, ab));
-  const std::string nc = ReadFile(nc_path);
+  const std::string nc4 = ReadFile(nc_path);
+  ASSERT_OK(formats::WriteNetCdf(nc_path, meta_, ab, {.classic_max_bytes = int64_t{1} << 30}));
+  const std::string classic = ReadFile(nc_path);
+  ASSERT_EQ(classic.substr(0, 3), "CDF");
 
   // 4 bytes: one value a slab; then runs of points, rows, levels, steps, and the default.
   for (const char* slab : {"4", "100", "1000", "5000", "20000", ""}) {
@@ -196,7 +201,10 @@ TEST_F(FetchStreamingTest, StreamedOutputsAreByteIdenticalToWholeOutputs) {
     EXPECT_TRUE(r.out == csv.str());
     r = Run(with({"-o", dir_.Sub("out.nc")}), slab);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(ReadFile(dir_.Sub("out.nc")) == nc);
+    EXPECT_TRUE(ReadFile(dir_.Sub("out.nc")) == classic);
+    r = Run(with({"-o", dir_.Sub("out.nc")}), slab, "GRIDSTORE_FETCH_NC_CLASSIC_BYTES=0 ");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(ReadFile(dir_.Sub("out.nc")) == nc4);
   }
 }
 

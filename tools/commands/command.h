@@ -38,8 +38,10 @@ class CommandContext {
   void set_store(std::string uri) { store_ = std::move(uri); }
   const std::string& store() const { return store_; }
 
-  // The store; a missing one says how to name or make one (issue 29, 3.7).
-  Result<std::unique_ptr<grid::GridStore>> OpenStore(const grid::GridStoreOptions& options) const {
+  // The store; a missing one says how to name or make one (issue 29, 3.7). A command is one short
+  // process: read-only, it opens the store's table files as its reads need them.
+  Result<std::unique_ptr<grid::GridStore>> OpenStore(grid::GridStoreOptions options) const {
+    options.open_tables_lazily = options.open_tables_lazily || options.read_only;
     Result<std::unique_ptr<grid::GridStore>> store = grid::GridStore::Open(store_, options);
     if (!store.ok() && store.status().IsNotFound()) {
       return Status::NotFound(

@@ -18,12 +18,14 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "gridstore/formats/netcdf/internal/classic_file.h"
 #include "gridstore/formats/netcdf/internal/netcdf_output.h"
 #include "gridstore/model/names.h"
 #include "gridstore/model/netcdf/netcdf_api.h"
@@ -41,6 +43,8 @@ using grid::DataType;
 using grid::Grid4D;
 using grid::VariableMeta;
 namespace netcdf = internal_netcdf::netcdf;
+using internal_formats::ClassicNetCdfFile;
+using internal_formats::NetCdfSink;
 using internal_formats::PutAttribute;
 using internal_netcdf::NetCdfLock;
 using internal_netcdf::NetCdfMutex;
@@ -91,7 +95,11 @@ class Writer {
       : path_(path), meta_(meta), options_(options) {}
 
   Status Plan(const std::vector<ExportVariable>& variables);
-  Status Write(int ncid, const SlabSource& source, int64_t max_slab_values);
+  // The kind of classic file (classic_file.h) that holds the planned file as netCDF-C would
+  // write it as netCDF-4 (plain names; CDF-2 if every type is one of its, else CDF-5), or nullopt
+  // if none does or it has more than `max_bytes` bytes of values.
+  std::optional<ClassicNetCdfFile::Kind> ClassicKind(int64_t max_bytes) const;
+  Status Write(NetCdfSink& nc, const SlabSource& source, int64_t max_slab_values);
 
  private:
   size_t DimensionFor(const std::string& source, int64_t origin, int64_t extent);
@@ -100,22 +108,22 @@ class Writer {
   void PlanCellMetadata();
   bool AddCoordinate(const Coordinate& c, std::string name, std::vector<size_t> dims);
   Status Fail(int rc, const std::string& what) const {
-    const std::string message = Quote(path_) + ": writing " + what + ": " + netcdf::nc_strerror(rc);
+    const std::string message = Quote(path_) + ": writing " + what + ": " + nc_->StrError(rc);
     if (rc == NC_EBADNAME || rc == NC_EMAXNAME) return Status::InvalidArgument(message);
     return Status::Unavailable(message);
   }
-  Status DefineVariable(int ncid, OutVariable* v);
-  Status DefineCoordinate(int ncid, OutCoordinate* c);
+  Status DefineVariable(OutVariable* v);
+  Status DefineCoordinate(OutCoordinate* c);
   // Writes the values of `v`, slab by slab.
-  Status WriteValues(int ncid, const OutVariable& v, const SlabSource& source,
-                     int64_t max_slab_values) const;
+  Status WriteValues(const OutVariable& v, const SlabSource& source, int64_t max_slab_values) const;
   // Copies attributes; `skip` names those handled by the caller or not wanted.
-  Status PutAttributes(int ncid, int varid, const Attributes& attributes,
+  Status PutAttributes(int varid, const Attributes& attributes,
                        const std::set<std::string, std::less<>>& skip, const std::string& owner);
 
   const std::string& path_;
   const grid::DataSetMeta& meta_;
   const NetCdfExportOptions& options_;
+  NetCdfSink* nc_ = nullptr;  // the file being written (Write)
   std::vector<OutDim> dims_;
   std::vector<OutVariable> variables_;
   std::vector<OutCoordinate> coordinates_;
@@ -280,12 +288,50 @@ void Writer::PlanCellMetadata() {
   }
 }
 
-Status Writer::PutAttributes(int ncid, int varid, const Attributes& attributes,
+std::optional<ClassicNetCdfFile::Kind> Writer::ClassicKind(int64_t max_bytes) const {
+  using internal_formats::ClassicType;
+  using internal_formats::IsPlainNetCdfName;
+  bool cdf2 = true;  // every type is one of CDF-2's
+  const auto type = [&cdf2](grid::DataType t) { cdf2 = cdf2 && ClassicType(t).has_value(); };
+  // Attribute names netCDF-C writes alike into both kinds of file: plain, and of the '_' names
+  // only those it does not reserve for netCDF-4 (_NCProperties, _Netcdf4Dimid... are refused or
+  // dropped there; a classic file would keep them).
+  const auto plain_attributes = [&](const Attributes& attributes) {
+    for (const auto& [name, value] : attributes) {
+      if (!IsPlainNetCdfName(name)) return false;
+      if (name.starts_with("_") && name != "_FillValue" && name != "_Unsigned") return false;
+      if (value.is_number()) type(value.number_type());
+    }
+    return true;
+  };
+  int64_t bytes = 0;
+  for (const OutDim& d : dims_) {
+    if (d.extent <= 0 || !IsPlainNetCdfName(d.name)) return std::nullopt;  // 0 marks records
+  }
+  for (const OutCoordinate& c : coordinates_) {
+    if (!IsPlainNetCdfName(c.name) || !plain_attributes(c.source->attributes)) return std::nullopt;
+    type(c.source->type);
+    bytes += static_cast<int64_t>(c.values.size() * grid::DataTypeSize(c.source->type));
+  }
+  for (const OutVariable& v : variables_) {
+    if (!IsPlainNetCdfName(v.meta->name) || !plain_attributes(v.meta->attributes)) {
+      return std::nullopt;
+    }
+    type(v.source->type);
+    int64_t values = 1;
+    for (const int64_t extent : v.source->shape) values *= extent;
+    bytes += static_cast<int64_t>(grid::DataTypeSize(v.source->type)) * values;
+  }
+  if (bytes > max_bytes || !plain_attributes(meta_.attributes)) return std::nullopt;
+  return cdf2 ? ClassicNetCdfFile::Kind::kCdf2 : ClassicNetCdfFile::Kind::kCdf5;
+}
+
+Status Writer::PutAttributes(int varid, const Attributes& attributes,
                              const std::set<std::string, std::less<>>& skip,
                              const std::string& owner) {
   for (const auto& [name, value] : attributes) {
     if (skip.count(name)) continue;
-    const int rc = PutAttribute(ncid, varid, name, value);
+    const int rc = PutAttribute(*nc_, varid, name, value);
     // netCDF-4 reserves some names starting with '_' for itself: those stay behind.
     if (rc != NC_NOERR && !name.starts_with("_")) {
       return Fail(rc, "attribute " + Quote(name) + " of " + owner);
@@ -294,18 +340,18 @@ Status Writer::PutAttributes(int ncid, int varid, const Attributes& attributes,
   return Status::OK();
 }
 
-Status Writer::DefineCoordinate(int ncid, OutCoordinate* c) {
+Status Writer::DefineCoordinate(OutCoordinate* c) {
   std::vector<int> dimids;
   for (size_t d : c->dims) dimids.push_back(dims_[d].id);
   const std::string owner = "coordinate " + Quote(c->name);
-  int rc = netcdf::nc_def_var(ncid, c->name.c_str(), ToNcType(c->source->type),
-                              static_cast<int>(dimids.size()), dimids.data(), &c->id);
+  int rc = nc_->DefVar(c->name.c_str(), ToNcType(c->source->type), static_cast<int>(dimids.size()),
+                       dimids.data(), &c->id);
   if (rc != NC_NOERR) return Fail(rc, owner);
   std::set<std::string, std::less<>> skip = {"bounds", "climatology"};
   if (!c->bounds.empty()) {
     const bool climatology = !c->source->attributes.count("bounds");
     const char* attr = climatology ? "climatology" : "bounds";
-    rc = netcdf::nc_put_att_text(ncid, c->id, attr, c->bounds.size(), c->bounds.data());
+    rc = nc_->PutAttText(c->id, attr, c->bounds.size(), c->bounds.data());
     if (rc != NC_NOERR) return Fail(rc, "attribute " + Quote(attr) + " of " + owner);
   }
   const auto fill = c->source->attributes.find("_FillValue");
@@ -313,18 +359,18 @@ Status Writer::DefineCoordinate(int ncid, OutCoordinate* c) {
       (!fill->second.is_number() || fill->second.number_type() != c->source->type)) {
     skip.insert("_FillValue");  // netCDF-4 wants it in the variable's type
   }
-  return PutAttributes(ncid, c->id, c->source->attributes, skip, owner);
+  return PutAttributes(c->id, c->source->attributes, skip, owner);
 }
 
-Status Writer::DefineVariable(int ncid, OutVariable* v) {
+Status Writer::DefineVariable(OutVariable* v) {
   const VariableMeta& var = *v->meta;
   const grid::DataType data_type = v->source->type;
   const std::string owner = "variable " + Quote(var.name);
   std::vector<int> dimids;
   for (size_t d : v->dims) dimids.push_back(dims_[d].id);
   const nc_type type = ToNcType(data_type);
-  int rc = netcdf::nc_def_var(ncid, var.name.c_str(), type, static_cast<int>(dimids.size()),
-                              dimids.data(), &v->id);
+  int rc =
+      nc_->DefVar(var.name.c_str(), type, static_cast<int>(dimids.size()), dimids.data(), &v->id);
   if (rc != NC_NOERR) return Fail(rc, owner);
   if (!dimids.empty()) {
     // Chunks of at most one plane and about 4 MiB: whole rows of y, as many x as fit.
@@ -335,10 +381,7 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
       chunks[i] = std::min(static_cast<size_t>(dims_[v->dims[i]].extent), room);
       room = std::max<size_t>(1, room / chunks[i]);
     }
-    if ((rc = netcdf::nc_def_var_chunking(ncid, v->id, NC_CHUNKED, chunks.data())) != NC_NOERR ||
-        (rc = netcdf::nc_def_var_deflate(ncid, v->id, 1, 1, 1)) != NC_NOERR) {
-      return Fail(rc, owner);
-    }
+    if ((rc = nc_->DefCompression(v->id, chunks.data())) != NC_NOERR) return Fail(rc, owner);
   }
 
   std::set<std::string, std::less<>> skip = {"_FillValue", "coordinates", "bounds", "climatology",
@@ -349,16 +392,15 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
     if (var.packing || !grid::IsFloatingPoint(var.type)) {
       skip.insert({"valid_range", "valid_min", "valid_max"});
     }
-    rc = type == NC_FLOAT ? netcdf::nc_def_var_fill(ncid, v->id, 0, &kNanFloat)
-                          : netcdf::nc_def_var_fill(ncid, v->id, 0, &kNanDouble);
+    rc = type == NC_FLOAT ? nc_->DefFill(v->id, &kNanFloat) : nc_->DefFill(v->id, &kNanDouble);
     if (rc != NC_NOERR) return Fail(rc, "the fill value of " + owner);
   } else if (var.attributes.count("_FillValue") && var.has_fill_value()) {
     // The source's _FillValue, in the variable's own type (the importer converted it).
-    rc = netcdf::nc_put_att(ncid, v->id, "_FillValue", type, 1, var.fill_value.data());
+    rc = nc_->PutAtt(v->id, "_FillValue", type, 1, var.fill_value.data());
     if (rc != NC_NOERR) return Fail(rc, "the fill value of " + owner);
   }
   if (!v->grid_mapping.empty()) skip.erase("grid_mapping");  // written: it still applies
-  GRIDSTORE_RETURN_IF_ERROR(PutAttributes(ncid, v->id, var.attributes, skip, owner));
+  GRIDSTORE_RETURN_IF_ERROR(PutAttributes(v->id, var.attributes, skip, owner));
 
   // `coordinates`, naming what was written for this variable.
   std::string names;
@@ -366,38 +408,38 @@ Status Writer::DefineVariable(int ncid, OutVariable* v) {
     auto written = v->coordinate_names.find(n);
     if (written != v->coordinate_names.end()) names += (names.empty() ? "" : " ") + written->second;
   }
-  if (!names.empty() && (rc = netcdf::nc_put_att_text(ncid, v->id, "coordinates", names.size(),
-                                                      names.data())) != NC_NOERR) {
+  if (!names.empty() &&
+      (rc = nc_->PutAttText(v->id, "coordinates", names.size(), names.data())) != NC_NOERR) {
     return Fail(rc, "attribute 'coordinates' of " + owner);
   }
   return Status::OK();
 }
 
-Status Writer::Write(int ncid, const SlabSource& source, int64_t max_slab_values) {
+Status Writer::Write(NetCdfSink& nc, const SlabSource& source, int64_t max_slab_values) {
+  nc_ = &nc;
   int rc;
   for (OutDim& d : dims_) {
-    if ((rc = netcdf::nc_def_dim(ncid, d.name.c_str(), static_cast<size_t>(d.extent), &d.id)) !=
-        NC_NOERR) {
+    if ((rc = nc.DefDim(d.name.c_str(), static_cast<size_t>(d.extent), &d.id)) != NC_NOERR) {
       return Fail(rc, "dimension " + Quote(d.name));
     }
   }
-  for (OutCoordinate& c : coordinates_) GRIDSTORE_RETURN_IF_ERROR(DefineCoordinate(ncid, &c));
-  for (OutVariable& v : variables_) GRIDSTORE_RETURN_IF_ERROR(DefineVariable(ncid, &v));
-  GRIDSTORE_RETURN_IF_ERROR(PutAttributes(ncid, NC_GLOBAL, meta_.attributes, {}, "the file"));
-  if ((rc = netcdf::nc_enddef(ncid)) != NC_NOERR) return Fail(rc, "the header");
+  for (OutCoordinate& c : coordinates_) GRIDSTORE_RETURN_IF_ERROR(DefineCoordinate(&c));
+  for (OutVariable& v : variables_) GRIDSTORE_RETURN_IF_ERROR(DefineVariable(&v));
+  GRIDSTORE_RETURN_IF_ERROR(PutAttributes(NC_GLOBAL, meta_.attributes, {}, "the file"));
+  if ((rc = nc.EndDef()) != NC_NOERR) return Fail(rc, "the header");
 
   for (const OutCoordinate& c : coordinates_) {
-    if ((rc = netcdf::nc_put_var_double(ncid, c.id, c.values.data())) != NC_NOERR) {
+    if ((rc = nc.PutVarDouble(c.id, c.values.data())) != NC_NOERR) {
       return Fail(rc, "coordinate " + Quote(c.name));
     }
   }
   for (const OutVariable& v : variables_) {
-    GRIDSTORE_RETURN_IF_ERROR(WriteValues(ncid, v, source, max_slab_values));
+    GRIDSTORE_RETURN_IF_ERROR(WriteValues(v, source, max_slab_values));
   }
   return Status::OK();
 }
 
-Status Writer::WriteValues(int ncid, const OutVariable& v, const SlabSource& source,
+Status Writer::WriteValues(const OutVariable& v, const SlabSource& source,
                            int64_t max_slab_values) const {
   const ExportVariable& ev = *v.source;
   const std::string owner = "variable " + Quote(v.meta->name);
@@ -415,7 +457,7 @@ Status Writer::WriteValues(int ncid, const OutVariable& v, const SlabSource& sou
       start.push_back(static_cast<size_t>(slab.origin[axis] - ev.origin[axis]));
       count.push_back(static_cast<size_t>(slab.shape[axis]));
     }
-    const int rc = netcdf::nc_put_vara(ncid, v.id, start.data(), count.data(), grid->bytes());
+    const int rc = nc_->PutVara(v.id, start.data(), count.data(), grid->bytes());
     if (rc != NC_NOERR) return Fail(rc, owner);
   }
   return Status::OK();
@@ -424,11 +466,19 @@ Status Writer::WriteValues(int ncid, const OutVariable& v, const SlabSource& sou
 Status WriteSlabsTo(const internal_formats::NetCdfDestination& to, const grid::DataSetMeta& meta,
                     const std::vector<ExportVariable>& variables, const SlabSource& source,
                     int64_t max_slab_values, const NetCdfExportOptions& options) {
-  GRIDSTORE_RETURN_IF_ERROR(internal_netcdf::LoadNetCdf());
   Writer writer(to.name, meta, options);
   GRIDSTORE_RETURN_IF_ERROR(writer.Plan(variables));
-  return internal_formats::WriteNetCdfFile(
-      to, [&](int ncid) { return writer.Write(ncid, source, max_slab_values); });
+  if (const auto kind = writer.ClassicKind(options.classic_max_bytes)) {
+    // Without netCDF-C: no library to load, no HDF5 to start (classic_file.h).
+    ClassicNetCdfFile file(*kind);
+    GRIDSTORE_RETURN_IF_ERROR(writer.Write(file, source, max_slab_values));
+    return internal_formats::WriteFileBytes(to, file.bytes());
+  }
+  GRIDSTORE_RETURN_IF_ERROR(internal_netcdf::LoadNetCdf());
+  return internal_formats::WriteNetCdfFile(to, [&](int ncid) {
+    internal_formats::NetCdf4Sink nc(ncid);
+    return writer.Write(nc, source, max_slab_values);
+  });
 }
 
 }  // namespace

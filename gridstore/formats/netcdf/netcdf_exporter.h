@@ -23,6 +23,12 @@ struct NetCdfExportOptions {
   // The data were fetched with FetchOptions::unpack: write them as floating point, without
   // scale_factor / add_offset, with NaN as the fill value.
   bool unpacked = false;
+  // Write a netCDF classic file (CDF-2, "64-bit offset"; CDF-5 if it needs 64-bit or unsigned
+  // types) instead of netCDF-4 when it holds what the netCDF-4 file would (plain names) and at
+  // most this many bytes of values; 0: always netCDF-4. The classic file is written without
+  // netCDF-C (no HDF5 to load and start: most of a small answer's time), uncompressed and built
+  // whole in memory, hence the bound.
+  int64_t classic_max_bytes = 0;
 };
 
 // Writes `data` (fetched from the dataset described by `meta`) to a new netCDF-4 file at `path`,

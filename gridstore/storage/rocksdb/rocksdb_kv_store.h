@@ -32,6 +32,9 @@ struct RocksDbOptions {
   uint64_t catalog_cache_bytes = 512ull << 20;
   // Background flush and compaction threads.
   int background_threads = 2;
+  // Open each table file when a read first needs it, keeping few open (for a short-lived reader,
+  // such as one command, that reads a few of them); otherwise all are opened at once and kept.
+  bool open_tables_lazily = false;
   // Runs on a store this call creates, before anyone else can see it (the caller's marker goes
   // here). May be empty.
   std::function<Status(KvStore*)> initialize;

@@ -23,15 +23,43 @@ using internal_netcdf::NetCdfLock;
 using internal_netcdf::NetCdfMutex;
 using internal_netcdf::ToNcType;
 
+int NetCdf4Sink::DefDim(const char* name, size_t length, int* id) {
+  return netcdf::nc_def_dim(ncid_, name, length, id);
+}
+int NetCdf4Sink::DefVar(const char* name, nc_type type, int ndims, const int* dimids, int* id) {
+  return netcdf::nc_def_var(ncid_, name, type, ndims, dimids, id);
+}
+int NetCdf4Sink::DefCompression(int varid, const size_t* chunks) {
+  const int rc = netcdf::nc_def_var_chunking(ncid_, varid, NC_CHUNKED, chunks);
+  return rc != NC_NOERR ? rc : netcdf::nc_def_var_deflate(ncid_, varid, 1, 1, 1);
+}
+int NetCdf4Sink::DefFill(int varid, const void* value) {
+  return netcdf::nc_def_var_fill(ncid_, varid, 0, value);
+}
+int NetCdf4Sink::PutAtt(int varid, const char* name, nc_type type, size_t n, const void* values) {
+  return netcdf::nc_put_att(ncid_, varid, name, type, n, values);
+}
+int NetCdf4Sink::PutAttText(int varid, const char* name, size_t n, const char* text) {
+  return netcdf::nc_put_att_text(ncid_, varid, name, n, text);
+}
+int NetCdf4Sink::EndDef() { return netcdf::nc_enddef(ncid_); }
+int NetCdf4Sink::PutVarDouble(int varid, const double* values) {
+  return netcdf::nc_put_var_double(ncid_, varid, values);
+}
+int NetCdf4Sink::PutVara(int varid, const size_t* start, const size_t* count, const void* values) {
+  return netcdf::nc_put_vara(ncid_, varid, start, count, values);
+}
+const char* NetCdf4Sink::StrError(int rc) const { return netcdf::nc_strerror(rc); }
+
 // Writes one attribute with its own type. Text (and bools, which netCDF lacks) become NC_CHAR.
-int PutAttribute(int ncid, int varid, const std::string& name, const grid::AttributeValue& a) {
+int PutAttribute(NetCdfSink& sink, int varid, const std::string& name,
+                 const grid::AttributeValue& a) {
   if (a.is_string()) {
-    return netcdf::nc_put_att_text(ncid, varid, name.c_str(), a.string_value().size(),
-                                   a.string_value().data());
+    return sink.PutAttText(varid, name.c_str(), a.string_value().size(), a.string_value().data());
   }
   if (a.is_bool()) {
     const std::string text = a.bool_value() ? "true" : "false";
-    return netcdf::nc_put_att_text(ncid, varid, name.c_str(), text.size(), text.data());
+    return sink.PutAttText(varid, name.c_str(), text.size(), text.data());
   }
   return grid::VisitDataType(a.number_type(), [&](auto tag) {
     using T = decltype(tag);
@@ -41,9 +69,47 @@ int PutAttribute(int ncid, int varid, const std::string& name, const grid::Attri
     } else {
       for (int64_t i : a.integers()) values.push_back(static_cast<T>(i));
     }
-    return netcdf::nc_put_att(ncid, varid, name.c_str(), ToNcType(a.number_type()), values.size(),
-                              values.data());
+    return sink.PutAtt(varid, name.c_str(), ToNcType(a.number_type()), values.size(),
+                       values.data());
   });
+}
+
+int PutAttribute(int ncid, int varid, const std::string& name, const grid::AttributeValue& a) {
+  NetCdf4Sink sink(ncid);
+  return PutAttribute(sink, varid, name, a);
+}
+
+Status WriteFileBytes(const NetCdfDestination& to, const std::string& bytes) {
+  if (to.memory != nullptr) {
+    *to.memory = bytes;
+    return Status::OK();
+  }
+  const std::string& path = to.name;
+  std::string partial = path + ".partial-XXXXXX";
+  const int fd = ::mkstemp(partial.data());
+  if (fd < 0) {
+    return Status::FailedPrecondition(
+        Quote(path) +
+        ": cannot create the file (a temporary beside it first): " + std::strerror(errno));
+  }
+  int err = 0;
+  for (size_t done = 0; done < bytes.size() && err == 0;) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno != EINTR) err = errno;
+    if (n > 0) done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0 && err == 0) err = errno;
+  std::error_code ec;
+  Status s;
+  if (err != 0) {
+    s = Status::Unavailable(Quote(path) + ": writing the file: " + std::strerror(err));
+  } else {
+    std::filesystem::rename(partial, path, ec);
+    if (!ec) return Status::OK();
+    s = Status::FailedPrecondition(Quote(path) + ": cannot replace the file: " + ec.message());
+  }
+  std::filesystem::remove(partial, ec);
+  return s;
 }
 
 namespace {
