@@ -356,6 +356,7 @@ Result<ImportSummary> RunImport(grid::GridStore* store, const PlannedImport& pla
       outcome.report.raw_bytes += report->raw_bytes;
       outcome.report.stored_bytes += report->stored_bytes;
       outcome.report.already_ready = report->already_ready;
+      outcome.report.layout = report->layout;
     }
     if (outcome.status.ok()) {
       outcome.added = true;

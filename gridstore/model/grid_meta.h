@@ -229,6 +229,14 @@ struct SeriesLayout {
 // "256 steps x 16x16 points, frames of 16 points".
 std::string SeriesLayoutToString(const SeriesLayout& series);
 
+// Values of a SeriesLayout field that GridStore::AddSeriesLayout replaces by its choice for the
+// dataset (the steps per block following its series, the points per block and frame shrinking
+// as the series grows; a series of at most 256 steps gets the defaults above). A stored layout
+// never holds them.
+inline constexpr int64_t kSeriesChoose = 0;
+// block_t only: every step of the longest series in one block (at most 2^20 steps).
+inline constexpr int64_t kSeriesWholeSeries = -1;
+
 // The attribute `name` if it is a string, else "" (absent, or a number or bool).
 std::string StringAttribute(const Attributes& attributes, std::string_view name);
 
@@ -247,9 +255,11 @@ inline constexpr std::string_view kStatusIngesting = "INGESTING";
 // Version 3 added the generation and the incarnation in data keys; older metas decode with
 // generation 0 and incarnation_in_keys false. Version 4 added each variable's complete_steps;
 // older metas decode with none. Version 5 added the series layout; older metas have none.
-// Version 6 added the series layout's block_z; version-5 metas decode with 1. A meta is written
-// with version 6 only when it needs it (block_z above 1), so older builds read the rest.
-inline constexpr uint32_t kMetaFormatVersion = 6;
+// Version 6 added the series layout's block_z; version-5 metas decode with 1. Version 7 added
+// compact coordinate values (a regular axis as start + step, whole numbers as deltas). A meta is
+// written with the oldest version that holds it (6 only for block_z above 1, 7 only for an axis of
+// at least 256 values in a compact form), so older builds read the rest.
+inline constexpr uint32_t kMetaFormatVersion = 7;
 
 // "256x256, shuffle-zstd:3" or, framed, "256x256, shuffle-zstd:3, frames of 16 rows".
 std::string BlockLayoutToString(const BlockLayout& layout);

@@ -3,8 +3,10 @@
 // Stored form of a dataset meta (docs/format.md, "Dataset meta"). Fixed-width integers and f64
 // are little-endian; varint is LEB128 (util/coding.h); svarint is a zig-zag varint.
 //
-//   meta        := "GSMD" version:fixed32 body                  version 6 if the series layout
-//                                                              has block_z > 1, else 5
+//   meta        := "GSMD" version:fixed32 body                  version 7 if a coordinate's
+//                                                              values are compact, else 6 if
+//                                                              the series layout has block_z >
+//                                                              1, else 5
 //   body        := id:bytes incarnation:varint stamp layout attributes
 //   stamp       := generation:varint flags:varint             version >= 3 (else 0, 0); flags
 //                                                              bit 0: data keys carry the
@@ -23,7 +25,11 @@
 //                  fill_value:bytes packing varint(n) missing_value:f64{n} attributes
 //   packing     := 0x00 | 0x01 scale_factor:f64 add_offset:f64 unpacked_type:u8
 //   coordinate  := name:bytes varint(n) dimension:bytes{n} varint(n) extent:svarint{n} type:u8
-//                  varint(n) value:f64{n} attributes
+//                  values attributes
+//   values      := varint(n) value:f64{n}                      version < 7
+//                | form:u8 ...                                 version >= 7: raw, start + step,
+//                                                              or integer deltas
+//                                                              (internal/coordinate_values.h)
 //   attributes  := varint(n) (name:bytes value){n}             names strictly ascending
 //   value       := 0x01 bytes                                  string
 //                | 0x02 (0x00 | 0x01)                          bool
@@ -36,8 +42,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
+#include <vector>
 
 #include "gridstore/model/grid_meta.h"
+#include "gridstore/model/internal/coordinate_values.h"
 #include "gridstore/model/internal/grid_keys.h"
 #include "gridstore/util/internal/coding.h"
 
@@ -104,14 +113,20 @@ void EncodeSteps(const StepSet& steps, std::string* dst) {
   }
 }
 
-void EncodeCoordinate(const Coordinate& c, std::string* dst) {
+// `form`: the values' form in a version-7 meta; nullopt in an older one (raw, untagged).
+void EncodeCoordinate(const Coordinate& c, std::optional<internal_meta::ValuesForm> form,
+                      std::string* dst) {
   PutLengthPrefixed(dst, c.name);
   PutVarint64(dst, c.dimensions.size());
   for (const std::string& d : c.dimensions) PutLengthPrefixed(dst, d);
   PutVarint64(dst, c.shape.size());
   for (int64_t extent : c.shape) PutVarsint64(dst, extent);
   dst->push_back(static_cast<char>(c.type));
-  EncodeDoubles(c.values, dst);
+  if (form) {
+    internal_meta::EncodeValues(c.values, *form, dst);
+  } else {
+    EncodeDoubles(c.values, dst);
+  }
   EncodeAttributes(c.attributes, dst);
 }
 
@@ -196,6 +211,10 @@ class MetaDecoder {
     values->resize(n);
     if (n > 0) std::memcpy(values->data(), raw.data(), raw.size());
     return Status::OK();
+  }
+
+  Status CoordinateValues(const What& what, uint64_t expected, std::vector<double>* values) {
+    return internal_meta::DecodeValues(&reader_, expected, values) ? Status::OK() : Error(what);
   }
 
   bool ReadMagic() {
@@ -320,7 +339,7 @@ Status DecodeSteps(MetaDecoder& d, VariableMeta* v) {
   return Status::OK();
 }
 
-Status DecodeCoordinate(MetaDecoder& d, Coordinate* c) {
+Status DecodeCoordinate(MetaDecoder& d, uint32_t version, Coordinate* c) {
   GRIDSTORE_RETURN_IF_ERROR(d.Bytes("coordinate name", &c->name));
   auto where = [c](std::string_view field) { return What("coordinate", c->name, field); };
   size_t n = 0;
@@ -333,7 +352,16 @@ Status DecodeCoordinate(MetaDecoder& d, Coordinate* c) {
   c->shape.resize(n);
   for (int64_t& extent : c->shape) GRIDSTORE_RETURN_IF_ERROR(d.Svarint(where(" shape"), &extent));
   GRIDSTORE_RETURN_IF_ERROR(d.Type(where(" data type"), &c->type));
-  GRIDSTORE_RETURN_IF_ERROR(d.Doubles(where(" values"), &c->values));
+  if (version >= 7) {
+    uint64_t expected = 1;
+    for (int64_t extent : c->shape) {
+      if (extent < 0 || extent > (int64_t{1} << 31)) return d.Error(where(" shape"));
+      expected = std::min<uint64_t>(expected * static_cast<uint64_t>(extent), uint64_t{1} << 62);
+    }
+    GRIDSTORE_RETURN_IF_ERROR(d.CoordinateValues(where(" values"), expected, &c->values));
+  } else {
+    GRIDSTORE_RETURN_IF_ERROR(d.Doubles(where(" values"), &c->values));
+  }
   return DecodeAttributes(d, where(""), &c->attributes);
 }
 
@@ -342,15 +370,25 @@ Status DecodeCoordinate(MetaDecoder& d, Coordinate* c) {
 }  // namespace
 
 void DataSetMeta::EncodeTo(std::string* dst) const {
+  // The oldest version that holds this meta, so that builds before block_z (version 6) or
+  // compact coordinate values (version 7) read every meta that does not use them.
+  std::vector<internal_meta::ValuesForm> forms;
+  forms.reserve(coordinates.size());
+  bool needs_v7 = false;
   size_t value_bytes = 0;
-  for (const Coordinate& c : coordinates) value_bytes += c.values.size() * sizeof(double);
+  for (const Coordinate& c : coordinates) {
+    forms.push_back(internal_meta::ChooseValuesForm(c.values));
+    if (forms.back() == internal_meta::ValuesForm::kRaw) {
+      value_bytes += c.values.size() * sizeof(double);
+    } else {
+      needs_v7 = true;
+    }
+  }
   dst->reserve(dst->size() + value_bytes + 1024);
 
   dst->append(kMetaMagic, 4);
-  // The oldest version that holds this meta, so that builds before block_z read every meta
-  // that does not use it.
-  const bool needs_v6 = series && series->block_z != 1;
-  PutFixed32(dst, needs_v6 ? kMetaFormatVersion : 5);
+  const uint32_t version = needs_v7 ? 7 : series && series->block_z != 1 ? 6 : 5;
+  PutFixed32(dst, version);
   PutLengthPrefixed(dst, id);
   PutVarint64(dst, incarnation);
   PutVarint64(dst, generation);
@@ -364,7 +402,9 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
   PutVarint64(dst, variables.size());
   for (const VariableMeta& v : variables) EncodeVariable(v, dst);
   PutVarint64(dst, coordinates.size());
-  for (const Coordinate& c : coordinates) EncodeCoordinate(c, dst);
+  for (size_t i = 0; i < coordinates.size(); ++i) {
+    EncodeCoordinate(coordinates[i], version >= 7 ? std::optional(forms[i]) : std::nullopt, dst);
+  }
   for (const VariableMeta& v : variables) EncodeSteps(v.complete_steps, dst);
   dst->push_back(series ? 1 : 0);
   if (series) {
@@ -373,7 +413,7 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
     PutVarsint64(dst, series->tile_y);
     PutVarsint64(dst, series->frame_points);
     dst->push_back(series->ready ? 1 : 0);
-    if (needs_v6) PutVarsint64(dst, series->block_z);
+    if (version >= 6) PutVarsint64(dst, series->block_z);
   }
 }
 
@@ -452,7 +492,9 @@ Result<DataSetMeta> DataSetMeta::Decode(std::string_view bytes) {
   for (VariableMeta& v : meta.variables) GRIDSTORE_RETURN_IF_ERROR(DecodeVariable(d, &v));
   GRIDSTORE_RETURN_IF_ERROR(d.Count("coordinate count", 6, &n));
   meta.coordinates.resize(n);
-  for (Coordinate& c : meta.coordinates) GRIDSTORE_RETURN_IF_ERROR(DecodeCoordinate(d, &c));
+  for (Coordinate& c : meta.coordinates) {
+    GRIDSTORE_RETURN_IF_ERROR(DecodeCoordinate(d, version, &c));
+  }
   if (version >= 4) {
     for (VariableMeta& v : meta.variables) GRIDSTORE_RETURN_IF_ERROR(DecodeSteps(d, &v));
   }

@@ -329,6 +329,12 @@ py::dict Relayout(PyStore& self, const std::string& id, bool drop, int64_t steps
   out["raw_bytes"] = report.raw_bytes;
   out["stored_bytes"] = report.stored_bytes;
   out["already_ready"] = report.already_ready;
+  py::dict layout;  // the sides used, chosen or given
+  layout["steps"] = report.layout.block_t;
+  layout["tile"] = py::make_tuple(report.layout.tile_x, report.layout.tile_y);
+  layout["levels"] = report.layout.block_z;
+  layout["frame_points"] = report.layout.frame_points;
+  out["layout"] = layout;
   return out;
 }
 

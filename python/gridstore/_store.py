@@ -469,18 +469,24 @@ class Store:
         return self._core.verify(id)
 
     def relayout(self, id: str, add: Optional[str] = None, drop: Optional[str] = None,
-                 steps: int = 256, tile: Tuple[int, int] = (16, 16), levels: int = 1,
-                 frame_points: int = 16) -> Dict[str, Any]:
+                 steps: Union[int, str, None] = None, tile: Optional[Tuple[int, int]] = None,
+                 levels: int = 1, frame_points: Optional[int] = None) -> Dict[str, Any]:
         """Adds (``add="series"``) or drops (``drop="series"``) dataset `id`'s series layout: a
         second, time-major copy in blocks of `steps` steps over `tile` points and `levels`
         levels, which fetches pick for point and small-area time series and, with `levels`
-        above 1, for time-height sections (``gridstore relayout``). Adding is resumable
-        and returns ``{"blocks_written", "blocks_resumed", "raw_bytes", "stored_bytes",
-        "already_ready"}``."""
+        above 1, for time-height sections (``gridstore relayout``). A side left None is chosen
+        for the dataset (256 steps x 16x16 points, frames of 16, up to 256 steps; all the steps
+        over fewer points for longer series); ``steps="all"`` puts the whole series in one block.
+        Adding is resumable and returns ``{"blocks_written", "blocks_resumed", "raw_bytes",
+        "stored_bytes", "already_ready", "layout"}``, `layout` the sides used: ``{"steps",
+        "tile", "levels", "frame_points"}``."""
         if (add is None) == (drop is None) or (add or drop) != "series":
             raise ValueError('give exactly one of add="series" and drop="series"')
-        return self._core.relayout(id, drop is not None, steps, tuple(tile), levels,
-                                   frame_points)
+        if isinstance(steps, str) and steps != "all":
+            raise InvalidArgumentError(f'steps must be a count, "all" or None, not {steps!r}')
+        steps_value = -1 if steps == "all" else (steps or 0)  # -1: the whole series, 0: chosen
+        return self._core.relayout(id, drop is not None, steps_value, tuple(tile or (0, 0)),
+                                   levels, frame_points or 0)
 
     def flush(self) -> None:
         """Makes every write durable and settles the store (the commands do this on exit)."""

@@ -354,7 +354,7 @@ TEST_F(SeriesLayoutTest, VerifyChecksEverySeriesBlockAgainstThePlanes) {
 
 TEST_F(SeriesLayoutTest, RefusalsNameWhatIsWrong) {
   SeriesLayout bad = kSeries;
-  bad.tile_x = 0;
+  bad.tile_x = -2;  // 0 is kSeriesChoose
   Status s = store_->AddSeriesLayout("run", bad).status();
   EXPECT_TRUE(s.IsInvalidArgument()) << s;
   EXPECT_THAT(s.message(), HasSubstr("series layout"));

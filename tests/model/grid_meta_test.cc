@@ -236,9 +236,9 @@ TEST(GridMetaTest, CorruptBytesNeverCrash) {
 
 TEST(GridMetaTest, NewerVersionIsUnimplemented) {
   std::string bytes = SimpleMeta().Encode();
-  bytes[4] = 7;
+  bytes[4] = 8;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kUnimplemented,
-                "dataset meta format version 7 is newer than this build reads (6)");
+                "dataset meta format version 8 is newer than this build reads (7)");
   bytes[4] = 0;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kDataLoss, "version 0");
 }

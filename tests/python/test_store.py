@@ -505,6 +505,7 @@ def test_relayout_series_layout_serves_the_same_values(writable, data_dir):
     report = writable.relayout("tos", add="series", steps=12, tile=(8, 8))
     assert report["blocks_written"] == 2 * 22 * 23 and not report["already_ready"]
     assert report["stored_bytes"] > 0
+    assert report["layout"] == {"steps": 12, "tile": (8, 8), "levels": 1, "frame_points": 16}
     assert writable.info("tos")["series_layout"]["ready"] is True
     after = writable.fetch("tos", "tos", origin=(0, 0, 100, 100), shape=(24, 1, 2, 3))["tos"]
     np.testing.assert_array_equal(before, after)
@@ -513,6 +514,14 @@ def test_relayout_series_layout_serves_the_same_values(writable, data_dir):
         writable.relayout("tos", add="series")
     writable.relayout("tos", drop="series")
     assert "series_layout" not in writable.info("tos")
+    # Sides not given are chosen for the dataset: 24 steps get the defaults.
+    chosen = writable.relayout("tos", add="series")["layout"]
+    assert chosen == {"steps": 256, "tile": (16, 16), "levels": 1, "frame_points": 16}
+    writable.relayout("tos", drop="series")
+    assert writable.relayout("tos", add="series", steps="all")["layout"]["steps"] == 24
+    writable.relayout("tos", drop="series")
+    with pytest.raises(gridstore.InvalidArgumentError, match="steps must be"):
+        writable.relayout("tos", add="series", steps="every")
     with pytest.raises(ValueError, match="exactly one of"):
         writable.relayout("tos", add="planes")
     with pytest.raises(gridstore.NotFoundError):
@@ -534,5 +543,5 @@ def test_relayout_over_levels_serves_time_height_sections(writable, data_dir):
         expected = ds["air_potential_temperature"].values[:, :, 40:41, 41:42]
     np.testing.assert_array_equal(got, expected)
     writable.relayout("theta", drop="series")
-    with pytest.raises(gridstore.InvalidArgumentError, match="each side must be in"):
-        writable.relayout("theta", add="series", levels=0)
+    with pytest.raises(gridstore.InvalidArgumentError, match="levels per block -2 is invalid"):
+        writable.relayout("theta", add="series", levels=-2)

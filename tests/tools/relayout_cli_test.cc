@@ -131,6 +131,23 @@ TEST_F(RelayoutCliTest, SeriesLevelsServeATimeHeightSectionFromOneBlock) {
   EXPECT_EQ(Run({"verify", "both"}).exit_code, 0);
 }
 
+// `--series-steps all`: every step of the series in one block, the rest chosen for the dataset;
+// a point's series is then one block, with the values of the planes.
+TEST_F(RelayoutCliTest, AllStepsInOneBlock) {
+  ASSERT_EQ(Run({"import", file_, "--dataset", "d"}).exit_code, 0);
+  const std::string planes = PointSeries("d");
+  RunResult r = Run({"relayout", "d", "--add", "series", "--series-steps", "all"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 24 steps: 170 x 180 points in 11 x 12 tiles of 16x16.
+  EXPECT_THAT(r.out, HasSubstr("series layout (24 steps x 16x16 points, frames of 16 points) "
+                               "added: 132 block(s) written"));
+  EXPECT_THAT(Run({"info", "d"}).out, HasSubstr("series       24 steps x 16x16 points"));
+  r = Run({"fetch", "d", "--origin", "0,0,100,100", "--shape", "24,1,1,1", "--explain"});
+  EXPECT_THAT(r.out, HasSubstr("series layout 1 block(s)"));
+  EXPECT_EQ(PointSeries("d"), planes);
+  EXPECT_EQ(Run({"verify", "d"}).exit_code, 0);
+}
+
 TEST_F(RelayoutCliTest, BadRequestsAreOneLineErrors) {
   ASSERT_EQ(Run({"import", file_, "--dataset", "d"}).exit_code, 0);
   ExpectCliError(Run({"relayout", "d"}), {"exactly one of --add series and --drop series"});
@@ -149,9 +166,17 @@ TEST_F(RelayoutCliTest, BadRequestsAreOneLineErrors) {
   ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-levels", ""}),
                  {"--series-levels '' is not an integer"});
   ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-tile", ""}), {"--series-tile"});
-  ExpectCliError(
-      Run({"relayout", "d", "--add", "series", "--series-steps", "4096", "--series-levels", "64"}),
-      {"a block may hold at most"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-steps", "4096",
+                      "--series-levels", "64", "--series-tile", "16x16"}),
+                 {"a block may hold at most"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-steps", "every"}),
+                 {"--series-steps 'every' is not an integer"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-steps", "-1"}),
+                 {"--series-steps"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-steps", "1048577"}),
+                 {"--series-steps"});
+  ExpectCliError(Run({"relayout", "d", "--add", "series", "--series-frame-points", "0"}),
+                 {"--series-frame-points"});
   ExpectCliError(Run({"import", file_, "--dataset", "e", "--layouts", "series"}),
                  {"--layouts", "plane,series"});
   ExpectCliError(Run({"import", file_, "--dataset", "e", "--layouts", "plane,tiles"}),

@@ -245,7 +245,7 @@ Status Import(const CommandContext& context, const ImportArgs& args) {
   }
   // An ensemble's members ("ens/m*"): the report sums them.
   PrintSeriesReport(summary->datasets.size() > 1 ? args.dataset + "/m*" : args.dataset,
-                    *options.series, series.report, static_cast<uint64_t>(summary->stored_bytes));
+                    series.report, static_cast<uint64_t>(summary->stored_bytes));
   return Status::OK();
 }
 }  // namespace

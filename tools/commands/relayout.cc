@@ -44,10 +44,10 @@ Status RunAdd(grid::GridStore* store, const RelayoutArgs& args) {
   GRIDSTORE_RETURN_IF_ERROR(store->Flush());
   if (report->already_ready) {
     std::printf("relayout: dataset %s has the series layout (%s) already\n",
-                Quote(args.dataset).c_str(), grid::SeriesLayoutToString(series).c_str());
+                Quote(args.dataset).c_str(), grid::SeriesLayoutToString(report->layout).c_str());
     return Status::OK();
   }
-  PrintSeriesReport(args.dataset, series, *report, planes_bytes);
+  PrintSeriesReport(args.dataset, *report, planes_bytes);
   return Status::OK();
 }
 

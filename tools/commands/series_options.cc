@@ -11,11 +11,13 @@ namespace gridstore::tools {
 
 void AddSeriesOptions(CLI::App* app, SeriesOptionArgs* args) {
   app->add_option("--series-steps", args->steps,
-                  "Series layout: steps per block (default 256; a point's series up to that "
-                  "many steps is one read)")
-      ->type_name("N");
+                  "Series layout: steps per block, or 'all' (default: chosen for the dataset: "
+                  "256 for series up to 256 steps, else all of them up to 2^20; a point's series "
+                  "up to that many steps is one read)")
+      ->type_name("N|all");
   app->add_option("--series-tile", args->tile,
-                  "Series layout: points per block along x and y (default 16x16)")
+                  "Series layout: points per block along x and y (default: chosen for the "
+                  "dataset, 16x16 for series up to 256 steps, fewer for longer ones)")
       ->type_name("XxY");
   app->add_option("--series-levels", args->levels,
                   "Series layout: levels per block (default 1; with more, a point's series at "
@@ -23,14 +25,22 @@ void AddSeriesOptions(CLI::App* app, SeriesOptionArgs* args) {
       ->type_name("N");
   app->add_option("--series-frame-points", args->frame_points,
                   "Series layout: rows per independently decoded frame, a row being one point's "
-                  "series at one level (default 16)")
+                  "series at one level (default: chosen for the dataset, 16 for series up to 256 "
+                  "steps, fewer for longer ones)")
       ->type_name("N");
 }
 
 Result<grid::SeriesLayout> ParseSeriesOptions(const SeriesOptionArgs& args) {
-  grid::SeriesLayout series;
+  // What is not given is chosen for the dataset by the relayout (grid_meta.h, kSeriesChoose).
+  grid::SeriesLayout series{.block_t = grid::kSeriesChoose,
+                            .tile_x = grid::kSeriesChoose,
+                            .tile_y = grid::kSeriesChoose,
+                            .block_z = grid::kSeriesChoose,
+                            .frame_points = grid::kSeriesChoose};
   constexpr int64_t kMax = int64_t{1} << 20;
-  if (args.steps) {
+  if (args.steps && *args.steps == "all") {
+    series.block_t = grid::kSeriesWholeSeries;
+  } else if (args.steps) {
     GRIDSTORE_ASSIGN_OR_RETURN(series.block_t,
                                ParseIntegerFlag(*args.steps, "--series-steps", 1, kMax));
   }
@@ -50,8 +60,8 @@ Result<grid::SeriesLayout> ParseSeriesOptions(const SeriesOptionArgs& args) {
   return series;
 }
 
-void PrintSeriesReport(const std::string& dataset, const grid::SeriesLayout& series,
-                       const grid::RelayoutReport& report, uint64_t planes_bytes) {
+void PrintSeriesReport(const std::string& dataset, const grid::RelayoutReport& report,
+                       uint64_t planes_bytes) {
   std::string extra;
   if (planes_bytes > 0) {
     char pct[32];
@@ -62,7 +72,7 @@ void PrintSeriesReport(const std::string& dataset, const grid::SeriesLayout& ser
             HumanBytes(static_cast<double>(planes_bytes)) + ")";
   }
   std::printf("relayout: dataset %s: series layout (%s) added: %ld block(s) written",
-              Quote(dataset).c_str(), grid::SeriesLayoutToString(series).c_str(),
+              Quote(dataset).c_str(), grid::SeriesLayoutToString(report.layout).c_str(),
               static_cast<long>(report.blocks_written));
   if (report.blocks_resumed > 0) {
     std::printf(", %ld found written by an interrupted run",

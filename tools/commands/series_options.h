@@ -20,7 +20,7 @@ namespace gridstore::tools {
 
 struct SeriesOptionArgs {
   // Absent when not given; given empty ("--series-steps ''") is an error, not the default.
-  std::optional<std::string> steps;         // --series-steps N
+  std::optional<std::string> steps;         // --series-steps N|all
   std::optional<std::string> tile;          // --series-tile XxY
   std::optional<std::string> levels;        // --series-levels N
   std::optional<std::string> frame_points;  // --series-frame-points N
@@ -31,12 +31,14 @@ struct SeriesOptionArgs {
 
 // Adds --series-steps, --series-tile, --series-levels and --series-frame-points to `app`.
 void AddSeriesOptions(CLI::App* app, SeriesOptionArgs* args);
-// The layout they give (defaults: SeriesLayout's). InvalidArgument naming the flag.
+// The layout they give; what they leave out is grid::kSeriesChoose (chosen for the dataset by
+// GridStore::AddSeriesLayout), `--series-steps all` grid::kSeriesWholeSeries. InvalidArgument
+// naming the flag.
 Result<grid::SeriesLayout> ParseSeriesOptions(const SeriesOptionArgs& args);
 // "relayout: dataset 'ID': series layout (...) added: N blocks, RAW of values in STORED (+P% of
 // the planes' PLANES)".
-void PrintSeriesReport(const std::string& dataset, const grid::SeriesLayout& series,
-                       const grid::RelayoutReport& report, uint64_t planes_bytes);
+void PrintSeriesReport(const std::string& dataset, const grid::RelayoutReport& report,
+                       uint64_t planes_bytes);
 
 }  // namespace gridstore::tools
 
