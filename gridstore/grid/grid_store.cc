@@ -133,6 +133,7 @@ Result<std::unique_ptr<GridStore>> GridStore::Open(const std::string& uri,
   storage::OpenOptions open_options;
   open_options.create_if_missing = options.create_if_missing && !options.read_only;
   open_options.read_only = options.read_only;
+  open_options.open_tables_lazily = options.open_tables_lazily;
   open_options.initialize = WriteStoreMarker;
   GRIDSTORE_ASSIGN_OR_RETURN(std::unique_ptr<storage::KvStore> kv,
                              storage::OpenKvStore(uri, open_options));

@@ -45,6 +45,9 @@ struct GridStoreOptions {
   bool create_if_missing = false;
   // Open for reading only: fetching works; every write is refused with FailedPrecondition.
   bool read_only = false;
+  // Open the store's files when reads first need them rather than all at once: for a process
+  // that opens the store for a few reads (the command), not for one that serves many.
+  bool open_tables_lazily = false;
   // Worker threads for compression and decompression, in [0, 1024]; 0 means one per core.
   int threads = 0;
   // Byte budget of the shared cache of decompressed blocks; 0 disables it.
@@ -84,6 +87,7 @@ struct RelayoutReport {
   int64_t raw_bytes = 0;       // bytes of values written
   int64_t stored_bytes = 0;    // compressed bytes of the blocks written
   bool already_ready = false;  // the layout was there: nothing to do
+  SeriesLayout layout;         // the layout added (its chosen fields filled in)
 };
 
 class GridStore {
