@@ -2,8 +2,9 @@
 # Copyright 2026 The GridStore Authors.
 #
 # The RADOS catalog replica seen from outside (docs/design/catalog.md, "A catalog replica in each
-# process on RADOS"): two `gridstore serve` processes with catalog_replica=1 and an importer (the
-# `gridstore` command) on one pool of a Ceph cluster of the test's own (it restarts the OSD).
+# process on RADOS"): two `gridstore serve` processes (the replica on by default) and an
+# importer (the `gridstore` command) on one pool of a Ceph cluster of the test's own (it restarts
+# the OSD).
 # Every import and delete must show in both servers' catalog search (/collections?where=...,
 # answered from the replica), and once seen an answer never goes back to the old state. A server
 # whose watch was lost (its process stopped past the watch timeout while an import ran; the OSD
@@ -30,7 +31,9 @@ del sys.argv[1:4]
 CLUSTER = os.path.join(WORK, "ceph")
 CONF = os.path.join(CLUSTER, "ceph.conf")
 BASE_URI = f"rados://replica?conf={CONF}&namespace=serve&catalog_shards=8"
-SERVER_URI = BASE_URI + "&catalog_replica=1"
+# `serve` turns the catalog replica on by itself on rados:// and does not reopen the store: the
+# servers are started as a user would, with no option for either.
+SERVER_URI = BASE_URI
 # A hang guard only: a change that has not shown after this long is a failure.
 GIVE_UP_SECONDS = 60
 LATENCIES = []
@@ -61,8 +64,8 @@ class Server:
 
     def __init__(self):
         self.proc = subprocess.Popen(
-            [GRIDSTORE, "--store", SERVER_URI, "serve", "--listen", "127.0.0.1:0",
-             "--refresh-seconds", "0"], stderr=subprocess.PIPE, text=True)
+            [GRIDSTORE, "--store", SERVER_URI, "serve", "--listen", "127.0.0.1:0"],
+            stderr=subprocess.PIPE, text=True)
         line = self.proc.stderr.readline()
         m = re.search(r"listening on (http://[^ ]+)", line)
         if not m:

@@ -23,6 +23,7 @@
 #include "gridstore/server/http_server.h"
 #include "gridstore/server/store_source.h"
 #endif
+#include "gridstore/storage/kv_store_factory.h"
 #include "gridstore/util/internal/strings.h"
 #include "tools/commands/command.h"
 
@@ -37,7 +38,7 @@ struct ServeArgs {
   int max_inflight = 64;
   std::string cors;
   std::vector<std::string> trusted_proxies;
-  double refresh_seconds = 2;
+  std::optional<double> refresh_seconds;  // default: 2, or 0 on a rados:// store
   // Workers of the lane for areas and maps; 0: one lane shared by every request.
   int expensive_threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
 };
@@ -64,6 +65,17 @@ Status ParseListen(const std::string& text, server::HttpServerOptions* options) 
   return Status::OK();
 }
 
+// The URI a server opens: on RADOS, with the catalog replica (docs/design/catalog.md) unless the
+// URI chooses (catalog_replica=0|1). A server answers many queries over one open, which is what
+// the replica's load pays for.
+std::string ServeUri(const std::string& uri) {
+  if (!storage::IsDistributedUri(uri) || uri.find("?catalog_replica=") != std::string::npos ||
+      uri.find("&catalog_replica=") != std::string::npos) {
+    return uri;
+  }
+  return uri + (uri.find('?') == std::string::npos ? "?" : "&") + "catalog_replica=1";
+}
+
 Status RunServe(const CommandContext& context, const ServeArgs& args) {
   server::HttpServerOptions http;
   GRIDSTORE_RETURN_IF_ERROR(ParseListen(args.listen, &http));
@@ -79,8 +91,12 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
     return Status::InvalidArgument("--max-inflight " + std::to_string(args.max_inflight) +
                                    " must be at least 1");
   }
-  if (!(args.refresh_seconds >= 0) || args.refresh_seconds > 86400) {
-    return Status::InvalidArgument("--refresh-seconds " + FormatDouble(args.refresh_seconds) +
+  // A RADOS store is read through a catalog replica kept fresh by the cluster's notifications
+  // (docs/design/catalog.md): no reopening needed, and a reopen would load the replica again.
+  const bool distributed = storage::IsDistributedUri(context.store());
+  const double refresh_seconds = args.refresh_seconds.value_or(distributed ? 0 : 2);
+  if (!(refresh_seconds >= 0) || refresh_seconds > 86400) {
+    return Status::InvalidArgument("--refresh-seconds " + FormatDouble(refresh_seconds) +
                                    " is not a number of seconds from 0 to 86400");
   }
   if (args.expensive_threads < 0 || args.expensive_threads > 1024) {
@@ -106,8 +122,9 @@ Status RunServe(const CommandContext& context, const ServeArgs& args) {
   }
   GRIDSTORE_ASSIGN_OR_RETURN(
       std::unique_ptr<server::StoreSource> source,
-      server::StoreSource::Open(context.store(), std::chrono::milliseconds(static_cast<int64_t>(
-                                                     args.refresh_seconds * 1000))));
+      server::StoreSource::Open(
+          ServeUri(context.store()),
+          std::chrono::milliseconds(static_cast<int64_t>(refresh_seconds * 1000))));
   server::EdrService edr(source.get(), std::move(service));
   // Heavy queries run on a lane of their own (by default half the cores): a burst of maps and
   // areas leaves the other half to point queries (issue 29, 4.6; docs/benchmarks.md compares it
@@ -166,7 +183,8 @@ Command RegisterServe(CLI::App& parent, const CommandContext& context) {
       ->type_name("ORIGIN");
   app->add_option("--refresh-seconds", args->refresh_seconds,
                   "Reopen the store this often to see other processes' imports and deletes "
-                  "(default 2; 0 never)")
+                  "(default 2; 0 never, the default on a rados:// store, whose catalog replica "
+                  "the cluster keeps fresh)")
       ->type_name("S");
   app->add_option("--expensive-threads", args->expensive_threads,
                   "Threads for areas and maps, apart from the point queries' (default half the "
