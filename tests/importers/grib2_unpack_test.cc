@@ -30,22 +30,6 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-std::vector<std::string> RealGribFiles() {
-  std::vector<std::string> files;
-  const std::filesystem::path grib = testing::GribDir();
-  for (const auto& dir : {grib, grib / ".." / "corpus"}) {
-    if (!std::filesystem::is_directory(dir)) continue;
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-      const std::string name = e.path().filename().string();
-      if (name.ends_with(".grib") || name.ends_with(".grib1") || name.ends_with(".grib2")) {
-        files.push_back(e.path().string());
-      }
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 Bytes MessageOf(codes_handle* h) {
   const void* data = nullptr;
   size_t size = 0;
@@ -149,7 +133,7 @@ void ExpectFileDecodedAsEcCodes(const std::string& path) {
 TEST(Grib2Unpack, EveryRealGrib2MessageItTakesIsEcCodesBitForBit) {
   size_t taken = 0, values = 0, left = 0;
   std::set<std::string> files_taken;
-  for (const std::string& path : RealGribFiles()) {
+  for (const std::string& path : testing::RealGribFiles()) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     ASSERT_NE(f, nullptr) << path;
     codes_grib_multi_support_on(nullptr);
@@ -194,7 +178,7 @@ TEST(Grib2Unpack, EveryRealGrib2MessageItTakesIsEcCodesBitForBit) {
 
 TEST(Grib2Unpack, EveryRealFileDecodesAsEcCodesThroughTheImporterPath) {
   // Taken or not (the fallback: GRIB1, JPEG 2000), as float32 (the default) and float64.
-  for (const std::string& path : RealGribFiles()) {
+  for (const std::string& path : testing::RealGribFiles()) {
     SCOPED_TRACE(path);
     ExpectFileDecodedAsEcCodes<float>(path);
     ExpectFileDecodedAsEcCodes<double>(path);

@@ -24,23 +24,8 @@ std::string ReadAll(const std::string& path) {
   return out.str();
 }
 
-std::vector<std::string> RealGribFiles() {
-  std::vector<std::string> files;
-  const std::filesystem::path grib = testing::GribDir();
-  for (const auto& dir : {grib, grib / ".." / "corpus"}) {
-    if (!std::filesystem::is_directory(dir)) continue;
-    for (const auto& e : std::filesystem::directory_iterator(dir)) {
-      const std::string name = e.path().filename().string();
-      if (name.ends_with(".grib") || name.ends_with(".grib1") || name.ends_with(".grib2")) {
-        files.push_back(e.path().string());
-      }
-    }
-  }
-  return files;
-}
-
 TEST(GribStructureTest, EveryRealFileIsWhole) {
-  const std::vector<std::string> files = RealGribFiles();
+  const std::vector<std::string> files = testing::RealGribFiles();
   ASSERT_GE(files.size(), 15u);
   for (const std::string& path : files) {
     ASSERT_OK_AND_ASSIGN(std::vector<std::string> notes, CheckGribStructure(ReadAll(path), path));

@@ -9,6 +9,7 @@
 #include <eccodes.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +33,23 @@ inline std::string GribDir() {
   if (!std::filesystem::is_directory(dir))
     ADD_FAILURE() << "no folder of real GRIB files at " << dir;
   return dir;
+}
+
+// Every GRIB file of ../shared/grib and ../shared/corpus (.grib, .grib1, .grib2), sorted.
+inline std::vector<std::string> RealGribFiles() {
+  std::vector<std::string> files;
+  const std::filesystem::path grib = GribDir();
+  for (const auto& dir : {grib, grib / ".." / "corpus"}) {
+    if (!std::filesystem::is_directory(dir)) continue;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      if (name.ends_with(".grib") || name.ends_with(".grib1") || name.ends_with(".grib2")) {
+        files.push_back(e.path().string());
+      }
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 // One field as ecCodes decodes it: values (NaN where the bitmap says missing), its place.
