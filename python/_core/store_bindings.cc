@@ -347,6 +347,13 @@ std::shared_ptr<GridStore> PyStore::Get() const {
 
 void BindStore(py::module_& m) {
   py::class_<PyStore, std::shared_ptr<PyStore>> store(m, "Store");
+  m.def(
+      "default_block",
+      [](const std::string& uri) {
+        const grid::BlockLayout layout = grid::DefaultBlockLayout(storage::IsDistributedUri(uri));
+        return py::make_tuple(layout.block_x, layout.block_y);
+      },
+      py::arg("uri"), "The block shape a new dataset of the store at `uri` gets by default.");
   m.def("open", &Open, py::arg("uri"), py::arg("read_only") = true, py::arg("create") = false,
         py::arg("threads") = 0, py::arg("cache_bytes") = size_t{256} << 20);
   store.def_property_readonly("uri", &PyStore::uri)

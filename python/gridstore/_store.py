@@ -431,7 +431,7 @@ class Store:
         *,
         coordinates: Optional[Mapping[str, Any]] = None,
         attributes: Optional[Mapping[str, Any]] = None,
-        block: Sequence[int] = (256, 256),
+        block: Optional[Sequence[int]] = None,
         codec: str = "shuffle-zstd:3",
         frame_rows: int = 16,
         overwrite: bool = False,
@@ -446,6 +446,8 @@ class Store:
         coordinates: ``{name: values}`` or ``{name: {"dims": (...), "values": array,
             "attributes": {...}}}``; a 1-D coordinate's dim defaults to its own name.
         attributes: dataset attributes (searchable by `datasets(where=...)`).
+        block: (x, y) block shape; None: the store's default, as imports have it (64x128;
+            256x256 on a rados:// store).
         overwrite: replace an existing dataset when the writer finishes (until then readers
             see the old one); else an existing id is AlreadyExistsError.
 

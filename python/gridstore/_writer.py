@@ -185,12 +185,13 @@ class DatasetWriter:
 
 def create_dataset(store: Any, id: str, variables: Mapping[str, Mapping[str, Any]],
                    coordinates: Optional[Mapping[str, Any]], attributes: Optional[Mapping],
-                   block: Sequence[int], codec: str, frame_rows: int,
+                   block: Optional[Sequence[int]], codec: str, frame_rows: int,
                    overwrite: bool) -> DatasetWriter:
     if not variables:
         raise InvalidArgumentError(f"dataset {id!r}: give at least one variable")
     specs = {name: _variable(name, spec) for name, spec in variables.items()}
-    block = [int(v) for v in block]
+    # None: the store's default, as imports have it (64x128; 256x256 on rados://).
+    block = [int(v) for v in (_core.default_block(store.uri) if block is None else block)]
     if len(block) != 2:
         raise InvalidArgumentError(f"block must be (x, y), not {block}")
     _check_coordinate_lengths(id, specs, coordinates or {})

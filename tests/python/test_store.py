@@ -545,3 +545,15 @@ def test_relayout_over_levels_serves_time_height_sections(writable, data_dir):
     writable.relayout("theta", drop="series")
     with pytest.raises(gridstore.InvalidArgumentError, match="levels per block -2 is invalid"):
         writable.relayout("theta", add="series", levels=-2)
+
+
+def test_create_dataset_takes_the_stores_default_block_shape(writable):
+    # As imports: 64x128 on an embedded store, 256x256 on a distributed one (by the URI alone).
+    spec = {"v": {"dims": ("x", "y"), "shape": (200, 300), "dtype": "float32"}}
+    with writable.create_dataset("default-block", spec) as w:
+        w.write("v", np.zeros((200, 300), dtype=np.float32))
+    assert writable.info("default-block")["layout"]["block"] == (64, 128)
+    assert gridstore._core.default_block("rados://pool?conf=/nowhere.conf") == (256, 256)
+    with writable.create_dataset("chosen-block", spec, block=(32, 32)) as w:
+        w.write("v", np.zeros((200, 300), dtype=np.float32))
+    assert writable.info("chosen-block")["layout"]["block"] == (32, 32)
