@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "gridstore/model/netcdf/netcdf_api.h"
@@ -79,19 +80,44 @@ int PutAttribute(int ncid, int varid, const std::string& name, const grid::Attri
   return PutAttribute(sink, varid, name, a);
 }
 
+namespace {
+
+// A new temporary file beside `path` (its name in *partial), open for writing: outputs are
+// written there and renamed over `path` when whole (FinishPartial), so a failure never leaves
+// half a file under the user's name.
+Result<int> CreatePartialBeside(const std::string& path, std::string* partial) {
+  *partial = path + ".partial-XXXXXX";
+  const int fd = ::mkstemp(partial->data());
+  if (fd < 0) {
+    return Status::FailedPrecondition(
+        Quote(path) +
+        ": cannot create the file (a temporary beside it first): " + std::strerror(errno));
+  }
+  return fd;
+}
+
+// Renames `partial` over `path` if `s` is OK, else (or if that fails) removes it.
+Status FinishPartial(const std::string& partial, const std::string& path, Status s) {
+  std::error_code ec;
+  if (s.ok()) {
+    std::filesystem::rename(partial, path, ec);
+    if (!ec) return Status::OK();
+    s = Status::FailedPrecondition(Quote(path) + ": cannot replace the file: " + ec.message());
+  }
+  std::filesystem::remove(partial, ec);
+  return s;
+}
+
+}  // namespace
+
 Status WriteFileBytes(const NetCdfDestination& to, const std::string& bytes) {
   if (to.memory != nullptr) {
     *to.memory = bytes;
     return Status::OK();
   }
   const std::string& path = to.name;
-  std::string partial = path + ".partial-XXXXXX";
-  const int fd = ::mkstemp(partial.data());
-  if (fd < 0) {
-    return Status::FailedPrecondition(
-        Quote(path) +
-        ": cannot create the file (a temporary beside it first): " + std::strerror(errno));
-  }
+  std::string partial;
+  GRIDSTORE_ASSIGN_OR_RETURN(const int fd, CreatePartialBeside(path, &partial));
   int err = 0;
   for (size_t done = 0; done < bytes.size() && err == 0;) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -99,17 +125,10 @@ Status WriteFileBytes(const NetCdfDestination& to, const std::string& bytes) {
     if (n > 0) done += static_cast<size_t>(n);
   }
   if (::close(fd) != 0 && err == 0) err = errno;
-  std::error_code ec;
-  Status s;
-  if (err != 0) {
-    s = Status::Unavailable(Quote(path) + ": writing the file: " + std::strerror(err));
-  } else {
-    std::filesystem::rename(partial, path, ec);
-    if (!ec) return Status::OK();
-    s = Status::FailedPrecondition(Quote(path) + ": cannot replace the file: " + ec.message());
-  }
-  std::filesystem::remove(partial, ec);
-  return s;
+  return FinishPartial(
+      partial, path,
+      err == 0 ? Status::OK()
+               : Status::Unavailable(Quote(path) + ": writing the file: " + std::strerror(err)));
 }
 
 namespace {
@@ -142,13 +161,8 @@ Status WriteNetCdfFile(const NetCdfDestination& to, const std::function<Status(i
   GRIDSTORE_RETURN_IF_ERROR(LoadNetCdf());
   if (to.memory != nullptr) return WriteInMemory(to, write);
   const std::string& path = to.name;
-  std::string partial = path + ".partial-XXXXXX";
-  const int fd = ::mkstemp(partial.data());
-  if (fd < 0) {
-    return Status::FailedPrecondition(
-        Quote(path) +
-        ": cannot create the file (a temporary beside it first): " + std::strerror(errno));
-  }
+  std::string partial;
+  GRIDSTORE_ASSIGN_OR_RETURN(const int fd, CreatePartialBeside(path, &partial));
   ::close(fd);
   NetCdfLock lock(NetCdfMutex());
   int ncid = -1;
@@ -164,13 +178,7 @@ Status WriteNetCdfFile(const NetCdfDestination& to, const std::function<Status(i
   if (s.ok() && rc != NC_NOERR) {
     s = Status::Unavailable(Quote(path) + ": writing the file: " + netcdf::nc_strerror(rc));
   }
-  if (s.ok()) {
-    std::filesystem::rename(partial, path, ec);
-    if (!ec) return Status::OK();
-    s = Status::FailedPrecondition(Quote(path) + ": cannot replace the file: " + ec.message());
-  }
-  std::filesystem::remove(partial, ec);
-  return s;
+  return FinishPartial(partial, path, std::move(s));
 }
 
 Status NetCdfWriter::Check(int rc, const std::string& what) const {
