@@ -44,7 +44,8 @@ function(gridstore_add_test name)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   gridstore_set_warnings(${name})
   # One variable only: gtest_discover_tests splits a list value into separate properties.
-  set(properties ENVIRONMENT "GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA}")
+  set(properties ENVIRONMENT "GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA}"
+      ENVIRONMENT_MODIFICATION "${GRIDSTORE_TEST_PLUGIN_ENV}")
   if(ARG_LABELS)
     list(APPEND properties LABELS "${ARG_LABELS}")
   endif()

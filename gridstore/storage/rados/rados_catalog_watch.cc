@@ -22,8 +22,12 @@ constexpr auto kCheckInterval = std::chrono::seconds(1);
 // limits; a catalog write that large is a batch of thousands of metas).
 constexpr size_t kMaxNotifyBytes = 4 << 20;
 // How long a notify waits for watchers' acks (a watcher that died without unwatching holds it
-// until the OSD drops its watch). Nobody waits for it but the store's close.
+// until the OSD drops its watch). Nobody waits for it but the notifier thread and the store's
+// close.
 constexpr uint64_t kNotifyTimeoutMs = 3000;
+// Notifies queued beyond this (watchers far slower than the writer) are dropped: receivers find
+// those changes by the shard's version within a couple of seconds, as when a notify fails.
+constexpr size_t kMaxQueuedNotifies = 256;
 // How soon the OSD drops the watch of a client that stopped answering its pings.
 constexpr uint32_t kWatchTimeoutSeconds = 10;
 
@@ -146,7 +150,6 @@ void RadosKvStore::RefreshLoop() {
     }
     if (std::chrono::steady_clock::now() >= next_check) {
       CheckShardVersions();
-      ReapNotifies(/*wait=*/false);
       next_check = std::chrono::steady_clock::now() + kCheckInterval;
     } else if (!failed.empty()) {
       std::unique_lock<std::mutex> lock(refresh_mu_);
@@ -195,29 +198,42 @@ void RadosKvStore::CheckShardVersions() {
 }
 
 void RadosKvStore::PublishChanges(std::vector<std::pair<int, ShardChange>>* changes) {
+  if (changes->empty()) return;
   for (auto& [shard, change] : *changes) {
     if (replica_ != nullptr) replica_->Apply(shard, change);  // read-your-writes
     bufferlist bl = ToBufferList(EncodeShardChange(change, kMaxNotifyBytes));
-    librados::AioCompletion* c = librados::Rados::aio_create_completion();
-    if (io_.aio_notify(ShardName(shard), c, bl, kNotifyTimeoutMs, nullptr) < 0) {
-      c->release();  // watchers find the change by the shard's version (CheckShardVersions)
-      continue;
-    }
     std::lock_guard<std::mutex> lock(notify_mu_);
-    notifies_.push_back(c);
+    if (notify_queue_.size() < kMaxQueuedNotifies) notify_queue_.emplace_back(shard, std::move(bl));
+    if (!notifier_.joinable()) notifier_ = std::thread([this] { NotifyLoop(); });
   }
   changes->clear();
-  ReapNotifies(/*wait=*/false);
+  notify_cv_.notify_one();
 }
 
-void RadosKvStore::ReapNotifies(bool wait) {
-  std::lock_guard<std::mutex> lock(notify_mu_);
-  std::erase_if(notifies_, [&](librados::AioCompletion* c) {
-    if (!wait && !c->is_complete()) return false;
-    c->wait_for_complete();
-    c->release();
-    return true;
-  });
+void RadosKvStore::NotifyLoop() {
+  std::unique_lock<std::mutex> lock(notify_mu_);
+  while (true) {
+    notify_cv_.wait(lock, [&] { return notifier_stopping_ || !notify_queue_.empty(); });
+    if (notify_queue_.empty()) return;  // closing, and everything sent
+    auto [shard, bl] = std::move(notify_queue_.front());
+    notify_queue_.pop_front();
+    lock.unlock();
+    // A failure is not retried: watchers find the change by the shard's version
+    // (CheckShardVersions).
+    bufferlist acks;
+    io_.notify2(ShardName(shard), bl, kNotifyTimeoutMs, &acks);
+    lock.lock();
+  }
+}
+
+void RadosKvStore::StopNotifier() {
+  {
+    std::lock_guard<std::mutex> lock(notify_mu_);
+    if (!notifier_.joinable()) return;
+    notifier_stopping_ = true;
+  }
+  notify_cv_.notify_one();
+  notifier_.join();
 }
 
 void RadosKvStore::MultiGetFromReplica(Table table, const std::vector<std::string_view>& keys,
@@ -256,7 +272,6 @@ void RadosKvStore::StopReplica() {
   }
   // No callback may run once the watch contexts are gone.
   if (!watches_.empty()) cluster_->watch_flush();
-  ReapNotifies(/*wait=*/true);
 }
 
 }  // namespace gridstore::storage::internal_rados

@@ -222,6 +222,7 @@ class RadosKvStore final : public KvStore {
   }
   ~RadosKvStore() override {
     StopReplica();
+    StopNotifier();
     io_.close();
     cluster_->shutdown();
   }
@@ -429,10 +430,15 @@ class RadosKvStore final : public KvStore {
   // every shard's version with the replica's.
   void RefreshLoop();
   void CheckShardVersions();
-  // After committed shard writes: applies them to this process's replica and notifies every
-  // watcher of each shard (not waited for: reaped later, and at close).
+  // After committed shard writes: applies them to this process's replica and queues a notify
+  // of each to every watcher of its shard (sent by the notifier thread; the writer does not wait).
   void PublishChanges(std::vector<std::pair<int, ShardChange>>* changes);
-  void ReapNotifies(bool wait);
+  // The notifier thread: sends the queued notifies one at a time, each a synchronous notify2,
+  // until the store closes (sending what is queued first). Not aio_notify: librados cancels an
+  // aio_notify's linger operation on its finisher thread after the completion fires, which raced
+  // with closing the store (a crash in librados at shutdown, about one close in a hundred).
+  void NotifyLoop();
+  void StopNotifier();
   void StopReplica();
 
   std::unique_ptr<CatalogReplica> replica_;
@@ -444,7 +450,10 @@ class RadosKvStore final : public KvStore {
   std::set<int> stale_;             // guarded by refresh_mu_
   std::vector<uint64_t> ahead_at_;  // refresher only: a shard version the replica had not reached
   std::mutex notify_mu_;
-  std::vector<librados::AioCompletion*> notifies_;  // guarded by notify_mu_
+  std::condition_variable notify_cv_;
+  std::deque<std::pair<int, bufferlist>> notify_queue_;  // guarded by notify_mu_
+  bool notifier_stopping_ = false;                       // guarded by notify_mu_
+  std::thread notifier_;                                 // started by the first publish
 
   std::unique_ptr<librados::Rados> cluster_;
   librados::IoCtx io_;
