@@ -52,15 +52,7 @@ using grid::SeriesLayoutToString;
 using grid::Shape4;
 using grid::VariableMeta;
 
-namespace {
-
-// Replaces the output's stored values by unpacked ones (FetchOptions::unpack).
-template <typename AnyOutput>
-void UnpackOutput(const AnyOutput& out, ThreadPool* pool, int parallelism) {
-  *out.grid = internal_grid::Unpack(*out.var, std::move(*out.grid), pool, parallelism);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<std::vector<const VariableMeta*>> GridDataFetcherImpl::ResolveVariables(
     const FetchRequest& request) const {
@@ -264,10 +256,20 @@ Result<std::vector<GridDataSet>> GridDataFetcherImpl::FetchImpl(
       results[b].id = meta_->id;
       const auto& [origin, shape] = var_boxes[b];
       Grid4D& grid = results[b].variables[var->name] = Grid4D(var->type, origin, shape);
-      if (use_series) {
-        series_outputs.push_back(internal_grid::SeriesOutput{var, origin, shape, &grid});
-      } else {
+      if (!use_series) {
         outputs.push_back({var, BlockGeometry(*var, meta_->layout), origin, shape, &grid});
+        continue;
+      }
+      // The steps the series layout holds from it; a growing run's later steps from the planes.
+      const internal_grid::SeriesSplit split =
+          internal_grid::SplitAtSeriesSteps(*meta_->series, *var, var_boxes[b]);
+      if (split.held) {
+        series_outputs.push_back(
+            internal_grid::SeriesOutput{var, split.held->origin, split.held->shape, &grid});
+      }
+      if (split.later) {
+        outputs.push_back({var, BlockGeometry(*var, meta_->layout), split.later->origin,
+                           split.later->shape, &grid});
       }
     }
   }
@@ -286,9 +288,13 @@ Result<std::vector<GridDataSet>> GridDataFetcherImpl::FetchImpl(
   // and only when some block was missing).
   if (stats.blocks_missing > 0) GRIDSTORE_RETURN_IF_ERROR(CheckStillCurrent());
 
-  if (options.unpack) {
-    for (const auto& out : outputs) UnpackOutput(out, context_->pool, parallelism);
-    for (const auto& out : series_outputs) UnpackOutput(out, context_->pool, parallelism);
+  if (options.unpack) {  // each result's grid once (a growing run's may have two outputs)
+    for (GridDataSet& r : results) {
+      for (auto& [name, grid] : r.variables) {
+        grid = internal_grid::Unpack(*meta_->FindVariable(name), std::move(grid), context_->pool,
+                                     parallelism);
+      }
+    }
   }
   // The stats are the whole read's; each result carries them.
   for (const GridDataSet& r : results) {

@@ -73,6 +73,14 @@ Result<const VariableMeta*> GridDataWriterImpl::CheckPlane(std::string_view vari
     return Status::OutOfRange(where + ": z = " + std::to_string(z) + " is outside [0, " +
                               std::to_string(var->shape[kZ]) + ")");
   }
+  if (meta_->series && t < meta_->series->StepsHeld(var->shape[kT])) {
+    // Its series blocks would keep the old values.
+    return Status::FailedPrecondition(
+        where + ": step t = " + std::to_string(t) + " is held in the series layout (steps 0-" +
+        std::to_string(meta_->series->StepsHeld(var->shape[kT]) - 1) +
+        "), which writing its planes would leave stale; drop the series layout first "
+        "(gridstore relayout ID --drop series)");
+  }
   if (plane.type() != var->type) {
     return Status::InvalidArgument(where + ": plane has type " +
                                    std::string(DataTypeName(plane.type())) +

@@ -263,18 +263,8 @@ Status GridStoreImpl::AddMetaWrite(const DataSetMeta& meta, const DataSetMeta* p
     // keeps the stored one.
     stored->series = prev != nullptr ? prev->series : std::nullopt;
   }
-  if (prev != nullptr && prev->series) {
-    // The series blocks cover the variables as they are: a new or grown variable would read
-    // fill values from blocks that were never written.
-    for (const VariableMeta& var : meta.variables) {
-      const VariableMeta* before = prev->FindVariable(var.name);
-      if (before == nullptr || before->shape != var.shape) {
-        return Status::FailedPrecondition(
-            "dataset " + Quote(meta.id) + " has a series layout, so variable " + Quote(var.name) +
-            (before == nullptr ? " cannot be added" : " cannot change shape") +
-            "; drop the series layout first (gridstore relayout ID --drop series)");
-      }
-    }
+  if (prev != nullptr && prev->series && stored->series) {
+    GRIDSTORE_RETURN_IF_ERROR(KeepSeriesLayout(meta, *prev, &*stored->series));
   }
   if (prev != nullptr) {
     stored->incarnation = prev->incarnation;
@@ -348,7 +338,21 @@ Status GridStoreImpl::RetryOnConflict(std::string_view what,
 Status GridStoreImpl::StoreMeta(const DataSetMeta& meta, bool must_exist) {
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   GRIDSTORE_RETURN_IF_ERROR(meta.Validate());
-  MutexLock write_lock(&meta_write_mu_);
+  auto stored = std::make_shared<DataSetMeta>();
+  {
+    MutexLock write_lock(&meta_write_mu_);
+    GRIDSTORE_RETURN_IF_ERROR(WriteMeta(meta, must_exist, stored.get()));
+  }
+  // A run appended to with a growing series layout: a block of steps complete goes to it now.
+  // Not an error of this write if it fails (the meta is stored, and the planes answer those
+  // steps exactly): the next write, `relayout --add series` or an import asking for the layout
+  // tries again, and verify reports a layout left behind.
+  RelayoutReport grown;
+  GrowSeriesLayout(std::move(stored), RelayoutOptions{}, &grown).IgnoreError();
+  return Status::OK();
+}
+
+Status GridStoreImpl::WriteMeta(const DataSetMeta& meta, bool must_exist, DataSetMeta* stored) {
   const std::string what = "writing the meta of dataset " + Quote(meta.id);
   return RetryOnConflict(what, [&]() -> Status {
     meta_write_mu_.AssertHeld();
@@ -365,8 +369,7 @@ Status GridStoreImpl::StoreMeta(const DataSetMeta& meta, bool must_exist) {
       prev = std::move(decoded).value();
     }
     storage::WriteBatch batch;
-    DataSetMeta stored;
-    GRIDSTORE_RETURN_IF_ERROR(AddMetaWrite(meta, prev ? &*prev : nullptr, &batch, &stored));
+    GRIDSTORE_RETURN_IF_ERROR(AddMetaWrite(meta, prev ? &*prev : nullptr, &batch, stored));
     ExpectUnchanged(meta.id, s.ok() ? std::optional<std::string>(bytes) : std::nullopt, &batch);
     GRIDSTORE_RETURN_IF_ERROR(ExpectIndexDefinitions(&batch));
     Status written = kv_->Write(storage::WriteOptions{}, batch);
@@ -554,8 +557,9 @@ Result<std::unique_ptr<GridDataWriter>> GridStoreImpl::GetDataWriter(
   if (meta->incarnation != incarnation) {
     return Status::Aborted("dataset " + Quote(id) + " was replaced meanwhile; try again");
   }
-  if (meta->series) {
-    // A plane written now would leave the series blocks holding the old values.
+  if (meta->series && meta->series->steps == kSeriesAllSteps) {
+    // A plane written now would leave the series blocks holding the old values. (A growing
+    // layout takes planes of the steps it does not hold yet: GridDataWriterImpl checks.)
     return Status::FailedPrecondition(
         "dataset " + Quote(id) +
         " has a series layout, which writing planes would leave stale; drop it first "

@@ -6,6 +6,7 @@
 // resumes where it stopped (skipping the groups whose blocks all exist).
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,13 +63,17 @@ int64_t GroupBytes(const DataSetMeta& meta, const TileGroup& group) {
          static_cast<int64_t>(DataTypeSize(group.var->type));
 }
 
-// Every group of every variable, tiles grouped so that a group's values fit `budget` (tile
-// columns of one row of tiles, or whole rows of tiles); *bytes gets the raw bytes of them all.
-std::vector<TileGroup> PlanGroups(const DataSetMeta& meta, size_t budget, int64_t* bytes) {
+// Every group of every variable holding steps [from, to) (to: kSeriesAllSteps for every step;
+// both whole blocks of steps but for a variable's last), tiles grouped so that a group's values
+// fit `budget` (tile columns of one row of tiles, or whole rows of tiles); *bytes gets the raw
+// bytes of them all.
+std::vector<TileGroup> PlanGroups(const DataSetMeta& meta, size_t budget, int64_t* bytes,
+                                  int64_t from = 0, int64_t to = kSeriesAllSteps) {
   std::vector<TileGroup> groups;
   *bytes = 0;
   for (const VariableMeta& var : meta.variables) {
     const SeriesGeometry g(var, *meta.series);
+    const int64_t end = to == kSeriesAllSteps ? g.t : std::min(to, g.t);
     const int64_t tile_bytes = std::min(g.block_t, g.t) * g.block_z * g.tile_x * g.tile_y *
                                static_cast<int64_t>(DataTypeSize(var.type));
     const int64_t per_group =
@@ -79,7 +84,7 @@ std::vector<TileGroup> PlanGroups(const DataSetMeta& meta, size_t budget, int64_
             : std::clamp<int64_t>(static_cast<int64_t>(budget) / (tile_bytes * g.tile_cols), 1,
                                   g.tile_rows);
     for (int64_t zb = 0; zb < g.z_blocks; ++zb) {
-      for (int64_t tb = 0; tb < g.t_blocks; ++tb) {
+      for (int64_t tb = from / g.block_t; tb * g.block_t < end; ++tb) {
         for (int64_t r = 0; r < g.tile_rows; r += rows_per_group) {
           for (int64_t c = 0; c < g.tile_cols; c += per_group) {
             groups.push_back(TileGroup{&var, zb, tb, r, std::min(g.tile_rows, r + rows_per_group),
@@ -104,14 +109,31 @@ void GatherTile(const SeriesGeometry& geo, const TileGroup& g, int64_t r, int64_
   const int64_t x0 = geo.row_begin(r) - geo.row_begin(g.r_begin);
   const int64_t y0 = geo.col_begin(c) - geo.col_begin(g.c_begin);
   const size_t t_stride = box.Offset(1, 0, 0, 0) * es;
-  char* dst = raw->data();
-  for (int64_t x = 0; x < rows; ++x) {
-    for (int64_t y = 0; y < cols; ++y) {
-      for (int64_t l = 0; l < levels; ++l) {
-        const char* src = box.bytes() + box.Offset(0, l, x0 + x, y0 + y) * es;
-        for (int64_t t = 0; t < steps; ++t, dst += es, src += t_stride) std::memcpy(dst, src, es);
+  // The element copy with its size known to the compiler: a call to memcpy per value was a
+  // quarter of a growing run's block of steps.
+  auto gather = [&](auto element) {
+    constexpr size_t kSize = sizeof(element);
+    char* dst = raw->data();
+    for (int64_t x = 0; x < rows; ++x) {
+      for (int64_t y = 0; y < cols; ++y) {
+        for (int64_t l = 0; l < levels; ++l) {
+          const char* src = box.bytes() + box.Offset(0, l, x0 + x, y0 + y) * es;
+          for (int64_t t = 0; t < steps; ++t, dst += kSize, src += t_stride) {
+            std::memcpy(dst, src, kSize);
+          }
+        }
       }
     }
+  };
+  switch (es) {
+    case 1:
+      return gather(uint8_t{});
+    case 2:
+      return gather(uint16_t{});
+    case 4:
+      return gather(uint32_t{});
+    default:
+      return gather(uint64_t{});
   }
 }
 
@@ -152,16 +174,41 @@ Result<GridDataSet> ReadFromPlanes(GridStoreImpl* store, std::shared_ptr<const D
   return store->NewFetcher(std::move(meta))->Fetch(request);
 }
 
+// The steps a growing series layout of `meta` can hold: every step once the run is DONE
+// (kSeriesAllSteps), else the whole blocks of steps complete for every variable it does not hold
+// entirely yet (its present count if none more).
+int64_t StepsToHold(const DataSetMeta& meta) {
+  const SeriesLayout& series = *meta.series;
+  if (meta.status() == kStatusDone) return kSeriesAllSteps;
+  int64_t to = std::numeric_limits<int64_t>::max();
+  for (const VariableMeta& var : meta.variables) {
+    if (var.shape[kT] <= series.steps) continue;  // every step held
+    const int64_t complete = var.complete_steps.FirstMissing(0, var.shape[kT]);
+    to = std::min(to, complete / series.block_t * series.block_t);
+  }
+  return to == std::numeric_limits<int64_t>::max() ? series.steps : std::max(to, series.steps);
+}
+
 }  // namespace
 
 Status GridStoreImpl::VerifySeriesBlocks(std::shared_ptr<const DataSetMeta> meta,
                                          VerifyReport* report) {
   if (!meta->series) return Status::OK();
   int64_t total = 0;
-  const std::vector<TileGroup> groups = PlanGroups(*meta, 64 << 20, &total);
+  const std::vector<TileGroup> groups = PlanGroups(*meta, 64 << 20, &total, 0, meta->series->steps);
   auto problem = [&](std::string what) {
     report->problems.push_back(VerifyProblem{meta->id, std::move(what)});
   };
+  const int64_t could_hold = StepsToHold(*meta);
+  if (meta->series->ready && meta->series->steps != kSeriesAllSteps &&
+      could_hold != meta->series->steps) {
+    problem("its growing series layout holds " + std::to_string(meta->series->steps) +
+            " steps but could hold " +
+            (could_hold == kSeriesAllSteps ? std::string("all") : std::to_string(could_hold)) +
+            ": writing its series blocks failed after an append; run gridstore relayout " +
+            Quote(meta->id) +
+            " --add series to write them (the planes answer those steps meanwhile)");
+  }
   for (const TileGroup& group : groups) {
     const SeriesGeometry geo(*group.var, *meta->series);
     const std::string where = GroupName(*meta, group);
@@ -242,20 +289,24 @@ Result<bool> GroupWritten(storage::KvStore* kv, const DataSetMeta& meta, const T
 }  // namespace
 
 Status GridStoreImpl::WriteSeriesBlocks(std::shared_ptr<const DataSetMeta> meta,
-                                        const RelayoutOptions& options, RelayoutReport* report) {
+                                        const RelayoutOptions& options, int64_t from, int64_t to,
+                                        bool resume, RelayoutReport* report) {
   int64_t total = 0, done = 0;
-  const std::vector<TileGroup> groups = PlanGroups(*meta, options.memory_budget_bytes, &total);
+  const std::vector<TileGroup> groups =
+      PlanGroups(*meta, options.memory_budget_bytes, &total, from, to);
   for (const TileGroup& group : groups) {
     const SeriesGeometry geo(*group.var, *meta->series);
     const int64_t n = group.tiles();
     const std::string where = GroupName(*meta, group);
-    Result<bool> written = GroupWritten(kv_.get(), *meta, group);
-    if (!written.ok()) return written.status().WithContext(where);
-    if (*written) {  // by an earlier run
-      report->blocks_resumed += n;
-      done += GroupBytes(*meta, group);
-      if (options.on_progress) options.on_progress(done, total);
-      continue;
+    if (resume) {
+      Result<bool> written = GroupWritten(kv_.get(), *meta, group);
+      if (!written.ok()) return written.status().WithContext(where);
+      if (*written) {  // by an earlier run
+        report->blocks_resumed += n;
+        done += GroupBytes(*meta, group);
+        if (options.on_progress) options.on_progress(done, total);
+        continue;
+      }
     }
     Result<GridDataSet> box = ReadFromPlanes(this, meta, group);
     if (!box.ok()) return box.status().WithContext(where);
@@ -295,26 +346,42 @@ Result<RelayoutReport> GridStoreImpl::AddSeriesLayout(std::string_view id,
   GRIDSTORE_RETURN_IF_ERROR(CheckWritable());
   const std::string what = "adding a series layout to dataset " + Quote(id);
   GRIDSTORE_ASSIGN_OR_RETURN(std::shared_ptr<const DataSetMeta> meta, LoadMeta(id));
-  if (meta->status() != kStatusDone) {
+  if (meta->status() != kStatusDone && meta->status() != kStatusIngesting) {
     return Status::FailedPrecondition(
         what + ": its status is " + Quote(meta->status()) +
-        ", not DONE (a run still arriving, or an import that failed): finish it first");
+        ", not DONE or INGESTING (an import that failed, or in progress): finish it first");
   }
   if (meta->variables.empty()) {
     return Status::InvalidArgument(what + ": it has no variables (a catalogue entry)");
   }
-  // Fields left to choose (kSeriesChoose) get the dataset's geometry; deterministic, so a resumed
-  // relayout asking the same gets the same layout.
-  Result<SeriesLayout> resolved = internal_meta::ResolveSeriesLayout(*meta, requested);
+  // Fields left to choose (kSeriesChoose) keep the dataset's layout if it has one (chosen when
+  // it was added: a run asking again as it grows or completes), else get the dataset's
+  // geometry; deterministic, so a resumed relayout asking the same gets the same layout.
+  SeriesLayout asked = requested;
+  if (meta->series) {
+    for (auto [field, stored] : {std::pair{&asked.block_t, meta->series->block_t},
+                                 std::pair{&asked.tile_x, meta->series->tile_x},
+                                 std::pair{&asked.tile_y, meta->series->tile_y},
+                                 std::pair{&asked.block_z, meta->series->block_z},
+                                 std::pair{&asked.frame_points, meta->series->frame_points}}) {
+      if (*field == kSeriesChoose) *field = stored;
+    }
+  }
+  Result<SeriesLayout> resolved = internal_meta::ResolveSeriesLayout(*meta, asked);
   if (!resolved.ok()) return resolved.status().WithContext(what);
   SeriesLayout series = *resolved;
   series.ready = false;
   RelayoutReport report;
   report.layout = series;
+  if (meta->status() == kStatusIngesting ||
+      (meta->series && meta->series->steps != kSeriesAllSteps)) {
+    return StartGrowingSeries(meta, series, options);  // a run growing, or grown to its end
+  }
   if (meta->series) {
     SeriesLayout stored = *meta->series;
     const bool ready = stored.ready;
     stored.ready = false;
+    series.steps = stored.steps;  // a layout grown to the end holds every step
     if (!(stored == series)) {
       return Status::FailedPrecondition(what + ": it has another series layout (" +
                                         SeriesLayoutToString(stored) +
@@ -331,10 +398,93 @@ Result<RelayoutReport> GridStoreImpl::AddSeriesLayout(std::string_view id,
         id, meta->incarnation, [&] { return StoreSeriesState(*meta, series, what); }));
     GRIDSTORE_ASSIGN_OR_RETURN(meta, LoadMeta(id));
   }
-  GRIDSTORE_RETURN_IF_ERROR(WriteSeriesBlocks(meta, options, &report));
+  GRIDSTORE_RETURN_IF_ERROR(
+      WriteSeriesBlocks(meta, options, 0, kSeriesAllSteps, /*resume=*/true, &report));
   series.ready = true;
   GRIDSTORE_RETURN_IF_ERROR(StoreSeriesState(*meta, series, what));
   return report;
+}
+
+Result<RelayoutReport> GridStoreImpl::StartGrowingSeries(std::shared_ptr<const DataSetMeta> meta,
+                                                         const SeriesLayout& series,
+                                                         const RelayoutOptions& options) {
+  const std::string what = "adding a series layout to dataset " + Quote(meta->id);
+  RelayoutReport report;
+  if (meta->series) {
+    SeriesLayout asked = series, stored = *meta->series;
+    asked.steps = stored.steps;
+    asked.ready = stored.ready;
+    if (!(stored == asked)) {
+      return Status::FailedPrecondition(what + ": it has another series layout (" +
+                                        SeriesLayoutToString(stored) +
+                                        "); drop it first (gridstore relayout ID --drop series)");
+    }
+    report.already_ready = stored.ready;
+  } else {
+    // Ready from the start, holding no step: each block of steps is written once complete.
+    SeriesLayout growing = series;
+    growing.steps = 0;
+    growing.ready = true;
+    DataSetMeta with = *meta;
+    with.series = growing;
+    GRIDSTORE_RETURN_IF_ERROR(with.Validate().WithContext(what));
+    GRIDSTORE_RETURN_IF_ERROR(series_fence_->StartSeries(
+        meta->id, meta->incarnation, [&] { return StoreSeriesState(*meta, growing, what); }));
+    GRIDSTORE_ASSIGN_OR_RETURN(meta, LoadMeta(meta->id));
+  }
+  // The blocks of steps already complete.
+  GRIDSTORE_RETURN_IF_ERROR(GrowSeriesLayout(meta, options, &report));
+  GRIDSTORE_ASSIGN_OR_RETURN(meta, LoadMeta(meta->id));
+  if (meta->series) report.layout = *meta->series;
+  return report;
+}
+
+Status GridStoreImpl::GrowSeriesLayout(std::shared_ptr<const DataSetMeta> meta,
+                                       const RelayoutOptions& options, RelayoutReport* report) {
+  if (!meta->series || !meta->series->ready || meta->series->steps == kSeriesAllSteps) {
+    return Status::OK();
+  }
+  const SeriesLayout& series = *meta->series;
+  const int64_t to = StepsToHold(*meta);  // a short last block included once DONE
+  if (to == series.steps) return Status::OK();
+  const std::string what = "writing the series blocks of dataset " + Quote(meta->id) +
+                           " from step " + std::to_string(series.steps);
+  GRIDSTORE_RETURN_IF_ERROR(
+      WriteSeriesBlocks(meta, options, series.steps, to, /*resume=*/false, report)
+          .WithContext(what));
+  SeriesLayout grown = series;
+  grown.steps = to;
+  Status stored = StoreSeriesState(*meta, grown, what);
+  // Another write changed the meta meanwhile (a later step): the next one grows the layout.
+  return stored.IsFailedPrecondition() ? Status::OK() : stored;
+}
+
+Status GridStoreImpl::KeepSeriesLayout(const DataSetMeta& meta, const DataSetMeta& prev,
+                                       SeriesLayout* series) {
+  for (const VariableMeta& var : meta.variables) {
+    const VariableMeta* before = prev.FindVariable(var.name);
+    const bool same_but_t =
+        before != nullptr && before->type == var.type && var.shape[kT] >= before->shape[kT] &&
+        var.shape[kZ] == before->shape[kZ] && var.shape[kX] == before->shape[kX] &&
+        var.shape[kY] == before->shape[kY];
+    if (!same_but_t) {
+      return Status::FailedPrecondition(
+          "dataset " + Quote(meta.id) + " has a series layout, so variable " + Quote(var.name) +
+          (before == nullptr ? " cannot be added" : " cannot change shape") +
+          "; drop the series layout first (gridstore relayout ID --drop series)");
+    }
+    const int64_t t0 = before->shape[kT];
+    if (var.shape[kT] == t0) continue;
+    if (!series->ready) {
+      return Status::FailedPrecondition(
+          "dataset " + Quote(meta.id) + ": variable " + Quote(var.name) +
+          " cannot grow while its series layout is being written; finish it first (gridstore "
+          "relayout ID --add series) or drop it");
+    }
+    const int64_t whole = t0 / series->block_t * series->block_t;
+    series->steps = series->steps == kSeriesAllSteps ? whole : std::min(series->steps, whole);
+  }
+  return Status::OK();
 }
 
 Status GridStoreImpl::DropSeriesLayout(std::string_view id) {

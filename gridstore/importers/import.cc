@@ -337,11 +337,12 @@ Result<ImportSummary> RunImport(grid::GridStore* store, const PlannedImport& pla
   GRIDSTORE_RETURN_IF_ERROR(
       store->Flush().WithContext("the import succeeded, but settling the store failed"));
   SeriesOutcome outcome;
-  if (summary->status != grid::kStatusDone) {
+  if (summary->status != grid::kStatusDone && summary->status != grid::kStatusIngesting) {
     outcome.not_yet =
         "the series layout is added when the run is complete (the import that finishes it, "
         "asking for the series layout too)";
   } else {
+    // A run still arriving gets a growing layout: each block of steps written once complete.
     grid::RelayoutOptions relayout;
     relayout.on_progress = on_series_progress;
     for (const std::string& id : summary->datasets) {

@@ -337,6 +337,13 @@ Status DataSetMeta::Validate() const {
             " is invalid: each side must be in [1, " + std::to_string(kMaxBlockSide) + "]");
       }
     }
+    if (series->steps != kSeriesAllSteps &&
+        (series->steps < 0 || series->steps % series->block_t != 0)) {
+      return Status::InvalidArgument(context + ": series layout " + SeriesLayoutToString(*series) +
+                                     " is invalid: the steps it holds (" +
+                                     std::to_string(series->steps) +
+                                     ") must be whole blocks of steps, or all (-1)");
+    }
     // Bounds a block's raw bytes (and keeps its rows and columns within the codec's u32).
     if (series->tile_x * series->tile_y * series->block_t * series->block_z >
         kMaxSeriesBlockValues) {
@@ -409,8 +416,13 @@ std::string SeriesLayoutToString(const SeriesLayout& series) {
   std::string s = std::to_string(series.block_t) + " steps x " + std::to_string(series.tile_x) +
                   "x" + std::to_string(series.tile_y) + " points";
   if (series.block_z > 1) s += " x " + std::to_string(series.block_z) + " levels";
-  return s + ", frames of " + std::to_string(series.frame_points) +
-         (series.block_z > 1 ? " rows" : " points");
+  s += ", frames of " + std::to_string(series.frame_points) +
+       (series.block_z > 1 ? " rows" : " points");
+  if (series.steps != kSeriesAllSteps) {
+    s += ", growing: steps 0-" + std::to_string(series.steps - 1) + " so far";
+    if (series.steps == 0) s = s.substr(0, s.rfind(", growing")) + ", growing: no step yet";
+  }
+  return s;
 }
 
 std::string StringAttribute(const Attributes& attributes, std::string_view name) {

@@ -8,6 +8,7 @@
 #ifndef GRIDSTORE_MODEL_GRID_META_H_
 #define GRIDSTORE_MODEL_GRID_META_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -222,9 +223,23 @@ struct SeriesLayout {
   // Every block is written. Until then (a relayout in progress, or one that died: run it
   // again to resume) fetches read the planes only.
   bool ready = false;
+  // The steps the series blocks hold: kSeriesAllSteps (every step of each variable: a layout
+  // written for a finished dataset), or, for a run still growing, steps [0, steps) of each
+  // variable, whole blocks of block_t only (GridStore writes the next block of steps once every
+  // one of them is complete, in the write that says so). Fetches read later steps from the
+  // planes.
+  int64_t steps = -1;
+
+  // The steps of a variable of `t` steps that its series blocks hold.
+  int64_t StepsHeld(int64_t t) const { return steps < 0 ? t : std::min(steps, t); }
 
   bool operator==(const SeriesLayout&) const = default;
 };
+inline constexpr int64_t kSeriesAllSteps = -1;
+
+// The steps per series block of a run that grows (one written as its steps arrive) unless
+// given: a 48-step meteogram reads 3 series blocks, and a block of steps is written every 16.
+inline constexpr int64_t kGrowingSeriesSteps = 16;
 
 // "256 steps x 16x16 points, frames of 16 points".
 std::string SeriesLayoutToString(const SeriesLayout& series);
@@ -258,8 +273,10 @@ inline constexpr std::string_view kStatusIngesting = "INGESTING";
 // Version 6 added the series layout's block_z; version-5 metas decode with 1. Version 7 added
 // compact coordinate values (a regular axis as start + step, whole numbers as deltas). A meta is
 // written with the oldest version that holds it (6 only for block_z above 1, 7 only for an axis of
-// at least 256 values in a compact form), so older builds read the rest.
-inline constexpr uint32_t kMetaFormatVersion = 7;
+// at least 256 values in a compact form, 8 only for a growing series layout), so older builds
+// read the rest. Version 8 added the series layout's steps (SeriesLayout::steps); older metas
+// decode with kSeriesAllSteps.
+inline constexpr uint32_t kMetaFormatVersion = 8;
 
 // "256x256, shuffle-zstd:3" or, framed, "256x256, shuffle-zstd:3, frames of 16 rows".
 std::string BlockLayoutToString(const BlockLayout& layout);

@@ -3,8 +3,10 @@
 // Stored form of a dataset meta (docs/format.md, "Dataset meta"). Fixed-width integers and f64
 // are little-endian; varint is LEB128 (util/coding.h); svarint is a zig-zag varint.
 //
-//   meta        := "GSMD" version:fixed32 body                  version 7 if a coordinate's
-//                                                              values are compact, else 6 if
+//   meta        := "GSMD" version:fixed32 body                  version 8 if the series layout
+//                                                              is growing, else 7 if a
+//                                                              coordinate's values are
+//                                                              compact, else 6 if
 //                                                              the series layout has block_z >
 //                                                              1, else 5
 //   body        := id:bytes incarnation:varint stamp layout attributes
@@ -18,6 +20,7 @@
 //   series      := 0x00                                        no series layout
 //                | 0x01 block_t:svarint tile_x:svarint tile_y:svarint frame_points:svarint
 //                  ready:u8 block_z:svarint                   block_z: version >= 6 (else 1)
+//                  steps:svarint                               version >= 8 (else -1: all)
 //   bytes       := varint(len) byte{len}
 //   layout      := block_x:svarint block_y:svarint codec:u8 level:svarint
 //                  frame_rows:svarint                          version >= 2 (else 0)
@@ -387,7 +390,10 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
   dst->reserve(dst->size() + value_bytes + 1024);
 
   dst->append(kMetaMagic, 4);
-  const uint32_t version = needs_v7 ? 7 : series && series->block_z != 1 ? 6 : 5;
+  const uint32_t version = series && series->steps != kSeriesAllSteps ? 8
+                           : needs_v7                                 ? 7
+                           : series && series->block_z != 1           ? 6
+                                                                      : 5;
   PutFixed32(dst, version);
   PutLengthPrefixed(dst, id);
   PutVarint64(dst, incarnation);
@@ -414,6 +420,7 @@ void DataSetMeta::EncodeTo(std::string* dst) const {
     PutVarsint64(dst, series->frame_points);
     dst->push_back(series->ready ? 1 : 0);
     if (version >= 6) PutVarsint64(dst, series->block_z);
+    if (version >= 8) PutVarsint64(dst, series->steps);
   }
 }
 
@@ -510,6 +517,7 @@ Result<DataSetMeta> DataSetMeta::Decode(std::string_view bytes) {
       GRIDSTORE_RETURN_IF_ERROR(d.Bool("series layout state", &series.ready));
       if (version >= 6)
         GRIDSTORE_RETURN_IF_ERROR(d.Svarint("series layout levels", &series.block_z));
+      if (version >= 8) GRIDSTORE_RETURN_IF_ERROR(d.Svarint("series layout steps", &series.steps));
     }
   }
   if (!d.empty()) return d.Error("trailing bytes after the meta");

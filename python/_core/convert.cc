@@ -201,6 +201,10 @@ py::dict MetaToPython(const grid::DataSetMeta& meta) {
     series["levels"] = meta.series->block_z;
     series["frame_points"] = meta.series->frame_points;
     series["ready"] = meta.series->ready;
+    // A growing run's: the leading steps its series blocks hold; None when they hold every step.
+    series["held_steps"] = meta.series->steps == grid::kSeriesAllSteps
+                               ? py::object(py::none())
+                               : py::object(py::int_(meta.series->steps));
     d["series_layout"] = series;
   }
   d["incarnation"] = meta.incarnation;

@@ -185,7 +185,8 @@ class Store:
     def info(self, id: str) -> Dict[str, Any]:
         """What dataset `id` holds: ``{"id", "status", "attributes", "variables",
         "coordinates", "layout", "incarnation", "generation"}``, and ``"series_layout"``
-        (steps, tile, levels, frame_points, ready) if it has one. Each variable is a dict with
+        (steps, tile, levels, frame_points, ready, held_steps: the leading steps a growing
+        run's series blocks hold, None when they hold every step) if it has one. Each variable is a dict with
         ``name``, ``dtype``, ``shape`` (t, z, x, y), ``dimensions`` (the source's name of each of
         the four axes, "" where it had none), ``fill_value``, ``packing`` (scale_factor,
         add_offset, dtype) or None, ``missing_values`` and ``attributes``; each coordinate has

@@ -142,9 +142,10 @@ TEST_F(SeriesLayoutTest, WritesThatWouldLeaveItStaleAreRefused) {
   auto writer = store_->GetDataWriter("run");
   EXPECT_TRUE(writer.status().IsFailedPrecondition());
   EXPECT_THAT(writer.status().message(), HasSubstr("has a series layout"));
-  // A grown or added variable: no series blocks would cover it.
+  // A variable of another shape, or one added: no series blocks would cover it. (Growing t is
+  // allowed: growing_series_test.)
   DataSetMeta grown = meta_;
-  grown.variables[0].shape[kT] = 31;
+  grown.variables[0].shape[kX] = 41;
   Status s = store_->UpdateDataSetMeta(grown);
   EXPECT_TRUE(s.IsFailedPrecondition()) << s;
   EXPECT_THAT(s.message(), HasSubstr("cannot change shape"));
@@ -360,13 +361,13 @@ TEST_F(SeriesLayoutTest, RefusalsNameWhatIsWrong) {
   EXPECT_THAT(s.message(), HasSubstr("series layout"));
   EXPECT_TRUE(store_->AddSeriesLayout("nope", kSeries).status().IsNotFound());
 
-  DataSetMeta arriving = meta_;
-  arriving.id = "arriving";
-  arriving.set_status(kStatusIngesting);
-  ASSERT_OK(store_->PutDataSetMeta(arriving));
-  s = store_->AddSeriesLayout("arriving", kSeries).status();
+  DataSetMeta failed = meta_;
+  failed.id = "failed";
+  failed.set_status(kStatusInit);
+  ASSERT_OK(store_->PutDataSetMeta(failed));
+  s = store_->AddSeriesLayout("failed", kSeries).status();
   EXPECT_TRUE(s.IsFailedPrecondition()) << s;
-  EXPECT_THAT(s.message(), HasSubstr("not DONE"));
+  EXPECT_THAT(s.message(), HasSubstr("not DONE or INGESTING"));
 
   DataSetMeta empty;
   empty.id = "catalogue-entry";

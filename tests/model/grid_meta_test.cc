@@ -236,9 +236,9 @@ TEST(GridMetaTest, CorruptBytesNeverCrash) {
 
 TEST(GridMetaTest, NewerVersionIsUnimplemented) {
   std::string bytes = SimpleMeta().Encode();
-  bytes[4] = 8;
+  bytes[4] = 9;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kUnimplemented,
-                "dataset meta format version 8 is newer than this build reads (7)");
+                "dataset meta format version 9 is newer than this build reads (8)");
   bytes[4] = 0;
   EXPECT_STATUS(DataSetMeta::Decode(bytes), kDataLoss, "version 0");
 }
@@ -405,6 +405,32 @@ TEST(GridMetaTest, SeriesLevelsNeedVersion6AndOnlyThen) {
   EXPECT_STATUS(meta.Validate(), kInvalidArgument, "series layout", "each side must be in");
   meta.series = SeriesLayout{.block_t = 4096, .tile_x = 16, .tile_y = 16, .block_z = 64};
   EXPECT_STATUS(meta.Validate(), kInvalidArgument, "a block may hold at most");
+}
+
+// A growing series layout (issue 33, part 3) needs version 8, and only while it grows: the
+// steps it holds follow block_z; grown to every step, the meta is written as before.
+TEST(GridMetaTest, AGrowingSeriesLayoutNeedsVersion8AndOnlyThen) {
+  DataSetMeta meta = SimpleMeta();
+  auto version_of = [](const std::string& bytes) { return static_cast<int>(bytes[4]); };
+  meta.series = SeriesLayout{.block_t = 16, .tile_x = 8, .tile_y = 8, .ready = true, .steps = 32};
+  const std::string bytes = meta.Encode();
+  EXPECT_EQ(version_of(bytes), 8);
+  ASSERT_OK_AND_ASSIGN(DataSetMeta back, DataSetMeta::Decode(bytes));
+  EXPECT_EQ(back, meta);
+  EXPECT_EQ(back.series->StepsHeld(40), 32);
+  EXPECT_EQ(back.series->StepsHeld(20), 20);
+  EXPECT_THAT(SeriesLayoutToString(*meta.series),
+              ::testing::HasSubstr("growing: steps 0-31 so far"));
+  std::string as_v7 = bytes;
+  as_v7[4] = 7;
+  EXPECT_STATUS(DataSetMeta::Decode(as_v7), kDataLoss, "trailing bytes");
+  meta.series->steps = kSeriesAllSteps;
+  EXPECT_EQ(version_of(meta.Encode()), 5);
+  EXPECT_EQ(meta.series->StepsHeld(40), 40);
+  meta.series->steps = 20;  // not whole blocks
+  EXPECT_STATUS(meta.Validate(), kInvalidArgument, "must be whole blocks of steps");
+  meta.series->steps = -5;
+  EXPECT_STATUS(meta.Validate(), kInvalidArgument, "must be whole blocks of steps");
 }
 
 TEST(GridMetaTest, BadMagicAndEnumsAreDataLoss) {

@@ -507,11 +507,15 @@ def test_relayout_series_layout_serves_the_same_values(writable, data_dir):
     assert report["stored_bytes"] > 0
     assert report["layout"] == {"steps": 12, "tile": (8, 8), "levels": 1, "frame_points": 16}
     assert writable.info("tos")["series_layout"]["ready"] is True
+    assert writable.info("tos")["series_layout"]["held_steps"] is None  # every step: not growing
     after = writable.fetch("tos", "tos", origin=(0, 0, 100, 100), shape=(24, 1, 2, 3))["tos"]
     np.testing.assert_array_equal(before, after)
     assert writable.relayout("tos", add="series", steps=12, tile=(8, 8))["already_ready"]
+    # Sides not given keep the stored layout's; another side asked for is refused.
+    kept = writable.relayout("tos", add="series")
+    assert kept["already_ready"] and kept["layout"]["steps"] == 12
     with pytest.raises(gridstore.FailedPreconditionError, match="drop it first"):
-        writable.relayout("tos", add="series")
+        writable.relayout("tos", add="series", steps=24)
     writable.relayout("tos", drop="series")
     assert "series_layout" not in writable.info("tos")
     # Sides not given are chosen for the dataset: 24 steps get the defaults.

@@ -227,3 +227,74 @@ TEST(IngestCliTest, Issue29CorruptFileIsQuarantinedAndTheRestGoOn) {
 
 }  // namespace
 }  // namespace gridstore
+
+namespace gridstore {
+namespace {
+
+// Issue 33, part 3: a run appended step by step keeps its series layout. Each import asks for
+// it (as an operator's script would); every second step completes a block of steps, which the
+// series layout then holds, and a point's series reads it from there (the rest from the planes),
+// with exactly ecCodes' values. `ingest --once --layouts plane,series` does the same.
+TEST(IngestCliTest, ARunAppendedStepByStepKeepsItsSeriesLayout) {
+  testing::ScopedTempDir dir;
+  const std::string store = dir.Sub("store");
+  std::filesystem::create_directories(dir.Sub("cli"));
+  constexpr int kSteps = 4;  // WriteRunStep's steps
+  std::vector<std::vector<float>> expected;
+  for (int k = 0; k < kSteps; ++k) {
+    const std::string file = dir.Sub("f" + std::to_string(6 * k) + ".grib");
+    ASSERT_EQ(testing::WriteRunStep(file, k), 4);
+    expected.push_back(ExpectedT(file));
+    RunResult r =
+        RunGridStore(dir.Sub("cli"), store,
+                     {"import", file, "--dataset", "gfs/run", "--append", "--expected-steps",
+                      std::to_string(kSteps), "--layouts", "plane,series", "--series-steps", "2"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    RunResult info = RunGridStore(dir.Sub("cli"), store, {"info", "gfs/run/m00"});
+    const int held = k + 1 == kSteps ? kSteps : (k + 1) / 2 * 2;
+    EXPECT_THAT(info.out,
+                ::testing::HasSubstr(k + 1 == kSteps ? std::string("2 steps x")
+                                     : held == 0     ? std::string("growing: no step yet")
+                                                 : "growing: steps 0-" + std::to_string(held - 1)))
+        << info.out;
+    // A point's series (t at 850 hPa) over the steps so far, value by value.
+    const std::vector<std::string> point = {
+        "fetch",    "gfs/run/m00", "--variables", "t",
+        "--origin", "0,1,30,60",   "--shape",     std::to_string(k + 1) + ",1,1,1"};
+    std::vector<std::string> csv = point;
+    csv.insert(csv.end(), {"--format", "csv"});
+    RunResult got = RunGridStore(dir.Sub("cli"), store, csv);
+    ASSERT_EQ(got.exit_code, 0) << got.err;
+    const std::vector<float> values = LastColumn(got.out);
+    ASSERT_EQ(values.size(), size_t(k + 1));
+    for (int t = 0; t <= k; ++t) {
+      EXPECT_EQ(values[size_t(t)], expected[size_t(t)][size_t(61 * 120 + 30 * 120 + 60)]) << t;
+    }
+    std::vector<std::string> explain = point;
+    explain.push_back("--explain");
+    RunResult plan = RunGridStore(dir.Sub("cli"), store, explain);
+    EXPECT_THAT(plan.out, ::testing::HasSubstr(held >= 2 ? "series" : "plane")) << plan.out;
+  }
+  RunResult verify = RunGridStore(dir.Sub("cli"), store, {"verify", "gfs/run/m00"});
+  EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+
+  // ingest --once, asking for the series layout: the run it makes holds its whole blocks.
+  const std::string in = dir.Sub("incoming");
+  std::filesystem::create_directories(in);
+  for (int k = 0; k < 2; ++k) {  // f000, f006
+    ASSERT_EQ(testing::WriteRunStep(in + "/era.t06z.f00" + std::to_string(6 * k), k), 4);
+  }
+  RunResult ingest =
+      RunGridStore(dir.Sub("cli"), store,
+                   {"ingest", "--watch", in, "--dataset-from", "era.t{run}z.f{step}", "--dataset",
+                    "era/{run}Z", "--once", "--layouts", "plane,series", "--series-steps", "2"});
+  EXPECT_EQ(ingest.exit_code, 0) << ingest.err;
+  EXPECT_EQ(ingest.err.find("series layout"), std::string::npos) << ingest.err;
+  RunResult info = RunGridStore(dir.Sub("cli"), store, {"info", "era/06Z/m00"});
+  EXPECT_THAT(info.out, ::testing::HasSubstr("growing: steps 0-1")) << info.out;
+  info = RunGridStore(dir.Sub("cli"), store, {"info", "era/06Z/m00", "--json"});
+  EXPECT_THAT(info.out, ::testing::HasSubstr("\"held_steps\": 2")) << info.out;
+}
+
+}  // namespace
+}  // namespace gridstore

@@ -55,34 +55,6 @@ struct ImportArgs {
   std::string run;         // --run ISO
 };
 
-// --layouts: "plane" (the default) or "plane,series"; true if the series layout is asked for.
-Result<bool> WantsSeriesLayout(const ImportArgs& args) {
-  if (!args.layouts) {
-    if (args.series.given()) {
-      return Status::InvalidArgument(
-          "the --series-* options shape the series layout: give "
-          "--layouts plane,series with them");
-    }
-    return false;
-  }
-  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<std::string> names,
-                             ParseNameList(*args.layouts, "--layouts"));
-  bool plane = false, series = false;
-  for (const std::string& name : names) {
-    if (name != "plane" && name != "series") {
-      return Status::InvalidArgument("--layouts: unknown layout " + Quote(name) +
-                                     " (the layouts are plane and series)");
-    }
-    (name == "plane" ? plane : series) = true;
-  }
-  if (!plane) {
-    return Status::InvalidArgument(
-        "--layouts: every dataset has the plane layout (series is written from it): give "
-        "plane or plane,series");
-  }
-  return series;
-}
-
 // --keep-bits / --keep-digits: VAR=N each, one per variable. The range of N depends on the
 // variable's type, so the import checks it (grid::CheckPrecision).
 Result<std::map<std::string, int>> ParseKeepFlags(const std::vector<std::string>& values,
@@ -158,10 +130,7 @@ Result<importers::ImportOptions> ImportOptions(const CommandContext& context,
         options.expected_steps,
         ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1, int64_t{1} << 31));
   }
-  GRIDSTORE_ASSIGN_OR_RETURN(const bool wants_series, WantsSeriesLayout(args));
-  if (wants_series) {
-    GRIDSTORE_ASSIGN_OR_RETURN(options.series, ParseSeriesOptions(args.series));
-  }
+  GRIDSTORE_ASSIGN_OR_RETURN(options.series, ParseLayoutsOption(args.layouts, args.series));
   return options;
 }
 
@@ -311,11 +280,7 @@ Command RegisterImport(CLI::App& parent, const CommandContext& context) {
                     "With --append: mark the run DONE once N steps are complete for every "
                     "variable")
       ->type_name("N");
-  AddOptionalString(app, "--layouts", &args->layouts,
-                    "plane (default), or plane,series to add a time-major copy for fast point "
-                    "and area time series (see relayout)")
-      ->type_name("plane[,series]");
-  AddSeriesOptions(app, &args->series);
+  AddLayoutsOption(app, &args->layouts, &args->series);
   return {app, Done([&context, args] { return Import(context, *args); })};
 }
 

@@ -35,6 +35,7 @@
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
 #include "tools/commands/command.h"
+#include "tools/commands/series_options.h"
 #include "tools/text_escape.h"
 
 namespace gridstore::tools {
@@ -55,6 +56,8 @@ struct IngestArgs {
   std::optional<std::string> type;
   std::optional<std::string> quarantine;  // default: WATCH/quarantine
   std::string collection;                 // --collection NAME (default: the files')
+  std::optional<std::string> layouts;     // --layouts plane[,series]
+  SeriesOptionArgs series;
   bool once = false;
 };
 
@@ -314,10 +317,12 @@ int IngestFiles(grid::GridStore* store, const std::string& id,
       continue;
     }
     Status checked = CheckInChild(file);
+    importers::SeriesOutcome series;
     Result<importers::ImportSummary> summary = checked;
     if (checked.ok()) {
       auto plan = importers::PlanImport({file}, options);
-      summary = plan.ok() ? importers::RunImport(store, **plan, nullptr) : plan.status();
+      summary = plan.ok() ? importers::RunImport(store, **plan, nullptr, &series, nullptr)
+                          : plan.status();
     }
     if (!summary.ok()) {
       std::fprintf(stderr, "gridstore ingest: %s\n",
@@ -328,6 +333,11 @@ int IngestFiles(grid::GridStore* store, const std::string& id,
     }
     for (const std::string& note : summary->notes) {
       std::fprintf(stderr, "note: %s\n", SanitizeMessage(note, false).c_str());
+    }
+    if (!series.status.ok()) {  // the planes are in: the next file's import tries again
+      std::fprintf(stderr, "gridstore ingest: %s: the series layout: %s\n",
+                   EscapeBytes(name).c_str(),
+                   SanitizeMessage(series.status.ToString(), false).c_str());
     }
     const std::vector<std::string>& made = summary->datasets;
     const std::string into = made.size() <= 1
@@ -356,6 +366,7 @@ Status RunIngest(const CommandContext& context, const IngestArgs& args) {
         options.expected_steps,
         ParseIntegerFlag(*args.expected_steps, "--expected-steps", 1, int64_t{1} << 31));
   }
+  GRIDSTORE_ASSIGN_OR_RETURN(options.series, ParseLayoutsOption(args.layouts, args.series));
   if (args.type) {
     if (*args.type != "float32" && *args.type != "float64") {
       return Status::InvalidArgument("--type must be float32 or float64, not " + Quote(*args.type));
@@ -447,6 +458,7 @@ Command RegisterIngest(CLI::App& parent, const CommandContext& context) {
                   "Forecast collection of the runs, e.g. ecmf/ens (default: the files' "
                   "centre/kind)")
       ->type_name("NAME");
+  AddLayoutsOption(app, &args->layouts, &args->series);
   app->add_flag("--once", args->once,
                 "Ingest the files there now and exit (for cron); exit status 1 if any failed");
   return {app, Done([&context, args] { return RunIngest(context, *args); })};

@@ -3,9 +3,11 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <vector>
 
 #include "gridstore/util/internal/strings.h"
 #include "tools/cli_parse.h"
+#include "tools/commands/command.h"
 
 namespace gridstore::tools {
 
@@ -62,6 +64,11 @@ Result<grid::SeriesLayout> ParseSeriesOptions(const SeriesOptionArgs& args) {
 
 void PrintSeriesReport(const std::string& dataset, const grid::RelayoutReport& report,
                        uint64_t planes_bytes) {
+  if (report.already_ready && report.blocks_written == 0) {  // a run appended to, say
+    std::printf("relayout: dataset %s: series layout (%s) kept\n", Quote(dataset).c_str(),
+                grid::SeriesLayoutToString(report.layout).c_str());
+    return;
+  }
   std::string extra;
   if (planes_bytes > 0) {
     char pct[32];
@@ -80,6 +87,44 @@ void PrintSeriesReport(const std::string& dataset, const grid::RelayoutReport& r
   }
   std::printf(", %s of values in %s%s\n", HumanBytes(static_cast<double>(report.raw_bytes)).c_str(),
               HumanBytes(static_cast<double>(report.stored_bytes)).c_str(), extra.c_str());
+}
+
+void AddLayoutsOption(CLI::App* app, std::optional<std::string>* layouts, SeriesOptionArgs* args) {
+  AddOptionalString(app, "--layouts", layouts,
+                    "plane (default), or plane,series to add a time-major copy for fast point "
+                    "and area time series (see relayout); a run still arriving gets it as its "
+                    "steps complete")
+      ->type_name("plane[,series]");
+  AddSeriesOptions(app, args);
+}
+
+Result<std::optional<grid::SeriesLayout>> ParseLayoutsOption(
+    const std::optional<std::string>& layouts, const SeriesOptionArgs& args) {
+  if (!layouts) {
+    if (args.given()) {
+      return Status::InvalidArgument(
+          "the --series-* options shape the series layout: give "
+          "--layouts plane,series with them");
+    }
+    return std::optional<grid::SeriesLayout>();
+  }
+  GRIDSTORE_ASSIGN_OR_RETURN(std::vector<std::string> names, ParseNameList(*layouts, "--layouts"));
+  bool plane = false, series = false;
+  for (const std::string& name : names) {
+    if (name != "plane" && name != "series") {
+      return Status::InvalidArgument("--layouts: unknown layout " + Quote(name) +
+                                     " (the layouts are plane and series)");
+    }
+    (name == "plane" ? plane : series) = true;
+  }
+  if (!plane) {
+    return Status::InvalidArgument(
+        "--layouts: every dataset has the plane layout (series is written from it): give "
+        "plane or plane,series");
+  }
+  if (!series) return std::optional<grid::SeriesLayout>();
+  GRIDSTORE_ASSIGN_OR_RETURN(grid::SeriesLayout layout, ParseSeriesOptions(args));
+  return std::optional<grid::SeriesLayout>(layout);
 }
 
 }  // namespace gridstore::tools

@@ -31,6 +31,12 @@ struct SeriesOptionArgs {
 
 // Adds --series-steps, --series-tile, --series-levels and --series-frame-points to `app`.
 void AddSeriesOptions(CLI::App* app, SeriesOptionArgs* args);
+// Adds --layouts plane[,series] (import, ingest) and the series options.
+void AddLayoutsOption(CLI::App* app, std::optional<std::string>* layouts, SeriesOptionArgs* args);
+// --layouts: "plane" (the default: none) or "plane,series" (the series layout the options
+// give). InvalidArgument naming the flag.
+Result<std::optional<grid::SeriesLayout>> ParseLayoutsOption(
+    const std::optional<std::string>& layouts, const SeriesOptionArgs& args);
 // The layout they give; what they leave out is grid::kSeriesChoose (chosen for the dataset by
 // GridStore::AddSeriesLayout), `--series-steps all` grid::kSeriesWholeSeries. InvalidArgument
 // naming the flag.

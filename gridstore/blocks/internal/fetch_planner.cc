@@ -44,6 +44,23 @@ LayoutCost PlaneCost(const VariableMeta& var, const BlockLayout& layout, const S
   return {per_plane.blocks * planes, per_plane.bytes_to_decode * planes};
 }
 
+SeriesSplit SplitAtSeriesSteps(const grid::SeriesLayout& series, const VariableMeta& var,
+                               const Box& box) {
+  const int64_t held = series.StepsHeld(var.shape[kT]);
+  const int64_t t0 = box.origin[kT], t1 = t0 + box.shape[kT];
+  SeriesSplit split;
+  if (t0 < held) {
+    split.held = box;
+    split.held->shape[kT] = std::min(t1, held) - t0;
+  }
+  if (t1 > held) {
+    split.later = box;
+    split.later->origin[kT] = std::max(t0, held);
+    split.later->shape[kT] = t1 - split.later->origin[kT];
+  }
+  return split;
+}
+
 LayoutChoice ChooseLayout(const DataSetMeta& meta, const VariableMeta& var,
                           const std::vector<Box>& boxes, FetchLayout forced) {
   LayoutChoice choice;
@@ -52,7 +69,13 @@ LayoutChoice ChooseLayout(const DataSetMeta& meta, const VariableMeta& var,
   for (const Box& box : boxes) {
     choice.plane += PlaneCost(var, meta.layout, box.origin, box.shape);
     if (series) {
-      *choice.series += SeriesCost(var, *meta.series, box.origin, box.shape);
+      const SeriesSplit split = SplitAtSeriesSteps(*meta.series, var, box);
+      if (split.held) {
+        *choice.series += SeriesCost(var, *meta.series, split.held->origin, split.held->shape);
+      }
+      if (split.later) {
+        *choice.series += PlaneCost(var, meta.layout, split.later->origin, split.later->shape);
+      }
     }
   }
   choice.use_series =
@@ -61,8 +84,12 @@ LayoutChoice ChooseLayout(const DataSetMeta& meta, const VariableMeta& var,
   return choice;
 }
 
-int64_t DistinctBlocks(const DataSetMeta& meta, const VariableMeta& var,
-                       const std::vector<Box>& boxes, bool series) {
+namespace {
+
+// DistinctBlocks of boxes wholly inside one layout.
+int64_t DistinctBlocksIn(const DataSetMeta& meta, const VariableMeta& var,
+                         const std::vector<Box>& boxes, bool series) {
+  if (boxes.empty()) return 0;
   // (t or step block, z or level block, r, c) of every block a box touches. One box (a point's
   // series, an area) touches each block once: its count is the product, with nothing to sort.
   std::vector<std::array<int64_t, 4>> blocks;
@@ -92,6 +119,21 @@ int64_t DistinctBlocks(const DataSetMeta& meta, const VariableMeta& var,
   if (boxes.size() == 1) return single;
   std::sort(blocks.begin(), blocks.end());
   return static_cast<int64_t>(std::unique(blocks.begin(), blocks.end()) - blocks.begin());
+}
+
+}  // namespace
+
+int64_t DistinctBlocks(const DataSetMeta& meta, const VariableMeta& var,
+                       const std::vector<Box>& boxes, bool series) {
+  if (!series) return DistinctBlocksIn(meta, var, boxes, false);
+  // The steps the series layout holds from it, later ones (a growing run's) from the planes.
+  std::vector<Box> held, later;
+  for (const Box& box : boxes) {
+    const SeriesSplit split = SplitAtSeriesSteps(*meta.series, var, box);
+    if (split.held) held.push_back(*split.held);
+    if (split.later) later.push_back(*split.later);
+  }
+  return DistinctBlocksIn(meta, var, held, true) + DistinctBlocksIn(meta, var, later, false);
 }
 
 Status CheckForcedLayout(const DataSetMeta& meta, FetchLayout forced) {

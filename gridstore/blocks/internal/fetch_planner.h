@@ -40,7 +40,18 @@ LayoutCost PlaneCost(const grid::VariableMeta& var, const grid::BlockLayout& lay
 LayoutCost SeriesCost(const grid::VariableMeta& var, const grid::SeriesLayout& series,
                       const grid::Shape4& origin, const grid::Shape4& shape);
 
-// The costs of reading `boxes` of `var` from each layout, and whether to read the series layout:
+// `box` cut where the series layout's steps end (SeriesLayout::steps: a run still growing): the
+// part it holds, read from either layout, and the later steps, from the planes only. Either may
+// be empty (no steps).
+struct SeriesSplit {
+  std::optional<grid::Box> held;
+  std::optional<grid::Box> later;
+};
+SeriesSplit SplitAtSeriesSteps(const grid::SeriesLayout& series, const grid::VariableMeta& var,
+                               const grid::Box& box);
+
+// The costs of reading `boxes` of `var` from each layout, and whether to read the series layout
+// (for the steps it holds; later steps come from the planes, and are in its cost too):
 // the cheaper unless `forced` says which; never without a ready one.
 struct LayoutChoice {
   LayoutCost plane;

@@ -56,9 +56,10 @@ void CopyOverlap(const PlaneOutput& out, const BlockTask& task, const char* rows
   char* dst_base = out.grid->bytes();
   for (int64_t x = x_lo; x < x_hi; ++x) {
     const char* src = rows + ((x - bx0 - first_row) * cols + (o.y_lo - by0)) * es;
-    char* dst = dst_base + out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
-                                            x - out.origin[kX], o.y_lo - out.origin[kY]) *
-                               es;
+    char* dst = dst_base +
+                out.grid->Offset(task.t - out.grid->origin()[kT], task.z - out.grid->origin()[kZ],
+                                 x - out.grid->origin()[kX], o.y_lo - out.grid->origin()[kY]) *
+                    es;
     std::memcpy(dst, src, run);
   }
 }
@@ -72,8 +73,9 @@ void FillOverlap(const PlaneOutput& out, const BlockTask& task) {
     if (out.var->has_fill_value()) std::memcpy(&fill, out.var->fill_value.data(), sizeof(T));
     T* base = reinterpret_cast<T*>(out.grid->bytes());
     for (int64_t x = o.x_lo; x < o.x_hi; ++x) {
-      T* dst = base + out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
-                                       x - out.origin[kX], o.y_lo - out.origin[kY]);
+      T* dst =
+          base + out.grid->Offset(task.t - out.grid->origin()[kT], task.z - out.grid->origin()[kZ],
+                                  x - out.grid->origin()[kX], o.y_lo - out.grid->origin()[kY]);
       std::fill(dst, dst + (o.y_hi - o.y_lo), fill);
     }
   });
@@ -190,11 +192,11 @@ Status PlaneReader::DecodeStraightIntoOutput(const BlockTask& task, std::string_
   const BlockGeometry::Overlap o = g.OverlapOf(task.r, task.c, out.origin, out.shape);
   const int64_t bx0 = g.row_begin(task.r), by0 = g.col_begin(task.c);
   RowsTarget target;
-  target.base =
-      out.grid->bytes() + out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
-                                           o.x_lo - out.origin[kX], o.y_lo - out.origin[kY]) *
-                              es;
-  target.row_stride = static_cast<size_t>(out.shape[kY]) * es;
+  target.base = out.grid->bytes() +
+                out.grid->Offset(task.t - out.grid->origin()[kT], task.z - out.grid->origin()[kZ],
+                                 o.x_lo - out.grid->origin()[kX], o.y_lo - out.grid->origin()[kY]) *
+                    es;
+  target.row_stride = static_cast<size_t>(out.grid->shape()[kY]) * es;
   target.col_begin = static_cast<uint32_t>(o.y_lo - by0);
   target.col_end = static_cast<uint32_t>(o.y_hi - by0);
   size_t bytes_decoded = 0;
@@ -233,8 +235,9 @@ void PlaneReader::CacheFramesFromOutput(const BlockTask& task, FrameSpan span,
     const int64_t fb = f * g.frame_rows, fe = std::min(rows, fb + g.frame_rows);
     auto frame = std::make_shared<DecodedBlock>(static_cast<size_t>(fe - fb) * row_bytes);
     for (int64_t r = fb; r < fe; ++r) {
-      const size_t at = out.grid->Offset(task.t - out.origin[kT], task.z - out.origin[kZ],
-                                         bx0 + r - out.origin[kX], by0 - out.origin[kY]);
+      const size_t at =
+          out.grid->Offset(task.t - out.grid->origin()[kT], task.z - out.grid->origin()[kZ],
+                           bx0 + r - out.grid->origin()[kX], by0 - out.grid->origin()[kY]);
       std::memcpy(frame->data.get() + (r - fb) * row_bytes, out.grid->bytes() + at * es, row_bytes);
     }
     cache_key.clear();

@@ -137,8 +137,9 @@ void SeriesReader::CopyFrames(size_t i, FrameSpan span, std::span<const char* co
       for (int64_t z = ov.z_lo; z < ov.z_hi; ++z) {
         for (int64_t x = ov.x_lo; x < ov.x_hi; ++x) {
           for (int64_t y = ov.y_lo; y < ov.y_hi; ++y) {
-            T* dst = base + out.grid->Offset(ov.t_lo - out.origin[kT], z - out.origin[kZ],
-                                             x - out.origin[kX], y - out.origin[kY]);
+            T* dst = base + out.grid->Offset(ov.t_lo - out.grid->origin()[kT],
+                                             z - out.grid->origin()[kZ], x - out.grid->origin()[kX],
+                                             y - out.grid->origin()[kY]);
             const int64_t row = g.RowOf(task.z, task.r, task.c, x, y, z);
             const char* src =
                 frames[row / frame_rows - span.first] +

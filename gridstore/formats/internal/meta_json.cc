@@ -58,6 +58,10 @@ ordered_json DataSetMetaJson(const grid::DataSetMeta& meta, std::optional<uint64
                             {"block_z", meta.series->block_z},
                             {"frame_points", meta.series->frame_points},
                             {"ready", meta.series->ready}};
+    // A growing run's: the leading steps the series blocks hold (absent: every step).
+    if (meta.series->steps != grid::kSeriesAllSteps) {
+      doc["series_layout"]["held_steps"] = meta.series->steps;
+    }
   }
   ordered_json vars = ordered_json::array();
   for (const auto& v : meta.variables) {

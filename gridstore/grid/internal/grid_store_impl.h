@@ -126,18 +126,39 @@ class GridStoreImpl final : public GridStore {
   Status RetryOnConflict(std::string_view what, const std::function<Status()>& attempt)
       REQUIRES(meta_write_mu_);
   Status CheckWritable() const;
+  // StoreMeta's write (read, check against the stored meta, conditional write, retried on a
+  // conflict); *stored gets the meta as written.
+  Status WriteMeta(const DataSetMeta& meta, bool must_exist, DataSetMeta* stored)
+      REQUIRES(meta_write_mu_);
   // Sets the series layout of `expected` (a meta read earlier) to `series`, keeping whatever
   // else changed in the stored meta since (attributes); FailedPrecondition naming `what` if the
   // dataset was deleted or replaced, or its variables or layout changed.
   Status StoreSeriesState(const DataSetMeta& expected, const std::optional<SeriesLayout>& series,
                           const std::string& what) EXCLUDES(meta_write_mu_);
-  // AddSeriesLayout's work: writes the series blocks of `meta` (its series layout set, not
-  // ready) that are not written yet.
+  // (A meta write's check, grid_store_relayout.cc.) The series layout `series` of `prev` as it
+  // stays under `meta`. Its blocks cover the variables as they are: a new variable, or one of
+  // another shape, would read fill values from blocks never written. Only t may grow (a run
+  // appended to): the layout then holds only whole blocks of steps below each grown variable's
+  // former end (a partial last block is written again once complete).
+  static Status KeepSeriesLayout(const DataSetMeta& meta, const DataSetMeta& prev,
+                                 SeriesLayout* series);
   // Verify's check of `meta`'s series blocks: each decodes, equals the values of the planes
   // it covers, and (once ready) exists; problems go into *report.
   Status VerifySeriesBlocks(std::shared_ptr<const DataSetMeta> meta, VerifyReport* report);
+  // Writes the series blocks of `meta` (its series layout set) holding steps [from, to) (to:
+  // kSeriesAllSteps for all) from the planes; with `resume`, skips the groups written already
+  // (a relayout run again).
   Status WriteSeriesBlocks(std::shared_ptr<const DataSetMeta> meta, const RelayoutOptions& options,
-                           RelayoutReport* report);
+                           int64_t from, int64_t to, bool resume, RelayoutReport* report);
+  // AddSeriesLayout for a run still arriving: a growing layout (SeriesLayout::steps), then the
+  // blocks of steps already complete.
+  Result<RelayoutReport> StartGrowingSeries(std::shared_ptr<const DataSetMeta> meta,
+                                            const SeriesLayout& series,
+                                            const RelayoutOptions& options);
+  // If `meta` (as just stored) has a growing series layout and completes its next blocks of
+  // steps (all of them once DONE), writes them and records that the layout holds them.
+  Status GrowSeriesLayout(std::shared_ptr<const DataSetMeta> meta, const RelayoutOptions& options,
+                          RelayoutReport* report);
   void EraseCachedMeta(std::string_view id) EXCLUDES(meta_cache_mu_);
   Result<bool> HasData(const storage::KeyRange& range);
   // The meta index definitions (ready and being built), loaded once and reloaded after a

@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "gridstore/util/internal/strings.h"
+
 namespace gridstore::grid::internal_meta {
 namespace {
 
@@ -38,6 +40,18 @@ Result<SeriesLayout> ResolveSeriesLayout(const DataSetMeta& meta, const SeriesLa
   }
   SeriesLayout series = requested;
   if (series.block_z == kSeriesChoose) series.block_z = 1;
+  if (meta.status() == kStatusIngesting) {
+    // A run still arriving: its length is not known, and a block of steps is written each time
+    // that many complete.
+    if (series.block_t == kSeriesWholeSeries) {
+      return Status::InvalidArgument(
+          "series layout: all steps in one block needs a finished run; dataset " + Quote(meta.id) +
+          " is still arriving (give a count of steps per block, or none for " +
+          std::to_string(kGrowingSeriesSteps) + ")");
+    }
+    if (series.block_t == kSeriesChoose) series.block_t = kGrowingSeriesSteps;
+    steps = std::max(steps, series.block_t);
+  }
   if (series.block_t == kSeriesWholeSeries) {
     series.block_t = std::min(steps, kMaxStepsPerBlock);
   } else if (series.block_t == kSeriesChoose) {
