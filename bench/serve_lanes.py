@@ -3,7 +3,8 @@
 #
 # Cheap queries while expensive ones run (issue 29, 4.6): `gridstore serve` on a store with a
 # Lambert grid (GRIB, 1799x1059 cells) and tos; EXPENSIVE client threads ask without pause for
-# map.png of the Lambert grid at width 1024 and 100x100-degree areas of tos, while one client
+# map.png of the Lambert grid at width 1024, 100x100-degree areas of tos and (issue 33, part 6)
+# long corridors of tos (200 degrees of path, 500 km wide, every time), while one client
 # asks point series of tos one after another. Run twice, side by side: with serve's own lane for
 # expensive requests (the default) and with one lane shared by all (--expensive-threads 0).
 # Prints, for each, the point queries' p50/p99 (and the same with no expensive load) and how
@@ -53,8 +54,14 @@ def get(path):
 def expensive_client(seed, stop, counts):
     rng = random.Random(seed)
     while not stop.is_set():
-        if rng.random() < 0.5:
+        pick = rng.random()
+        if pick < 1 / 3:
             path = "/collections/lambert/map.png?width=1024"
+        elif pick < 2 / 3:
+            lat = rng.uniform(-50, 50)
+            path = "/collections/tos/corridor?" + urllib.parse.urlencode(
+                {"coords": f"LINESTRING(0 {lat},100 {lat + 10},200 {lat})",
+                 "corridor-width": "500", "width-units": "km", "f": "CSV"})
         else:
             w, s = rng.uniform(0, 250), rng.uniform(-80, -20)
             path = "/collections/tos/area?" + urllib.parse.urlencode(

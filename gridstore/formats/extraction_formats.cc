@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "gridstore/formats/internal/coverage_json.h"
+#include "gridstore/formats/internal/coverage_json_stream.h"
 #include "gridstore/formats/internal/extraction_rows.h"
 #include "gridstore/util/internal/strings.h"
 
@@ -21,6 +22,14 @@ using internal_formats::RawArrays;
 }  // namespace
 
 Status WriteCoverageJson(const Extraction& r, std::ostream& out, JsonLayout layout) {
+  if (layout == JsonLayout::kCompact) {
+    // One point's coverage, the service's commonest answer: written as text, the same bytes.
+    std::string text;
+    if (internal_formats::AppendPointCoverageJson(r, &text)) {
+      out.write(text.data(), std::streamsize(text.size()));
+      return out ? Status::OK() : Status::Unavailable("writing the output failed");
+    }
+  }
   RawArrays raw;
   std::vector<json> coverages = internal_formats::ExtractionCoverages(r, &raw);
   if (coverages.size() == 1) {

@@ -5,13 +5,15 @@
 #include <cmath>
 #include <random>
 
+#include "gridstore/formats/internal/coverage_json_stream.h"
+
 namespace gridstore::internal_formats {
 
 using grid::Extraction;
 using json = covjson;
 
 json TimeValue(const Extraction& r, int64_t index) {
-  if (r.time_axis.is_time()) return r.time_axis.Label(index);
+  if (r.time_axis.is_time()) return CachedTimeLabel(r.time_axis, index);
   return r.time_axis.values()[size_t(index)];
 }
 
@@ -25,6 +27,19 @@ json LevelValues(const Extraction& r, const std::vector<int64_t>& indices) {
   json values = json::array();
   for (int64_t i : indices) values.push_back(r.level_axis.values()[size_t(i)]);
   return values;
+}
+
+// The domain's name for the t axis: "t" for CF time (ISO strings, a TemporalRS). An axis without
+// CF time units (a "time" in `mon`, a month number) has no calendar, so it is not CoverageJSON's
+// t: it goes by its own name, with an identifier reference system that says what it is.
+std::string TimeKey(const Extraction& r) {
+  if (r.time_axis.is_time()) return "t";
+  std::string name = r.time_axis.name();
+  if (name.empty() || name == "t" || name == "x" || name == "y" || name == "z" ||
+      name == "composite") {
+    name += "_axis";
+  }
+  return name;
 }
 
 namespace {
@@ -50,19 +65,6 @@ json Parameters(const Extraction& r) {
   return params;
 }
 
-// The domain's name for the t axis: "t" for CF time (ISO strings, a TemporalRS). An axis without
-// CF time units (a "time" in `mon`, a month number) has no calendar, so it is not CoverageJSON's
-// t: it goes by its own name, with an identifier reference system that says what it is.
-std::string TimeKey(const Extraction& r) {
-  if (r.time_axis.is_time()) return "t";
-  std::string name = r.time_axis.name();
-  if (name.empty() || name == "t" || name == "x" || name == "y" || name == "z" ||
-      name == "composite") {
-    name += "_axis";
-  }
-  return name;
-}
-
 // The vertical reference system of the z axis, from the level coordinate's units: pressure
 // increases downwards, heights and depths name their direction by the coordinate's `positive`.
 json VerticalCrs(const Extraction& r) {
@@ -71,6 +73,8 @@ json VerticalCrs(const Extraction& r) {
   if (!units.empty()) axis["unit"] = {{"symbol", units}};
   return {{"type", "VerticalCRS"}, {"cs", {{"csAxes", json::array({axis})}}}};
 }
+
+}  // namespace
 
 json Referencing(const Extraction& r) {
   json refs = json::array();
@@ -106,6 +110,8 @@ json Referencing(const Extraction& r) {
   }
   return refs;
 }
+
+namespace {
 
 // The value of variable `v` at point p, i-th time and j-th level of the plan.
 double PointValue(const Extraction& r, const Extraction::Variable& v, size_t p, size_t i,

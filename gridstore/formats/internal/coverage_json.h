@@ -46,6 +46,13 @@ covjson TimeValue(const grid::Extraction& r, int64_t index);
 covjson TimeValues(const grid::Extraction& r, const std::vector<int64_t>& indices);
 covjson LevelValues(const grid::Extraction& r, const std::vector<int64_t>& indices);
 
+// The domain's name of the time axis: "t" for CF time, else the axis's own name (made unlike
+// x, y, z, t and composite).
+std::string TimeKey(const grid::Extraction& r);
+// The domain's "referencing": CRS84 for x and y, the calendar of t (or what the time-like axis
+// is), the vertical reference system of z.
+covjson Referencing(const grid::Extraction& r);
+
 // The CoverageJSON parameters of the extraction's variables: units, long names, CF standard
 // names as observed properties.
 covjson CoverageParameters(const grid::Extraction& r);

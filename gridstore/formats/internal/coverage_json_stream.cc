@@ -1,0 +1,209 @@
+// Copyright 2026 The GridStore Authors.
+#include "gridstore/formats/internal/coverage_json_stream.h"
+
+#include <cmath>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "gridstore/formats/internal/coverage_json.h"
+
+namespace gridstore::internal_formats {
+namespace {
+
+using grid::Extraction;
+
+// Axes longer than this are labelled afresh each time: a cache of 350,640 ISO times per thread
+// would cost more memory than formatting the few answers that ask for them. At most
+// kCachedAxes x 16,384 labels (about 1 MiB an axis) per thread.
+constexpr size_t kMaxCachedSteps = 16384;
+constexpr size_t kCachedAxes = 4;  // per thread
+
+struct LabelledAxis {
+  std::string units;
+  grid::Calendar calendar = grid::Calendar::kStandard;
+  std::vector<double> values;
+  std::vector<std::string> labels;  // "" until asked (an ISO time is never empty)
+};
+
+bool SameAxis(const LabelledAxis& a, const grid::AxisCoordinate& axis) {
+  const std::vector<double>& v = axis.values();
+  return a.values.size() == v.size() && a.units == axis.units() &&
+         a.calendar == axis.time_units()->calendar() &&
+         (v.empty() || std::memcmp(a.values.data(), v.data(), v.size() * sizeof(double)) == 0);
+}
+
+void AppendDump(const covjson& j, std::string* out) {
+  *out += j.dump(-1, ' ', false, covjson::error_handler_t::replace);
+}
+
+void AppendTime(const Extraction& r, int64_t index, std::string* out) {
+  if (r.time_axis.is_time()) {
+    AppendJsonString(CachedTimeLabel(r.time_axis, index), out);
+  } else {
+    AppendJsonNumber(r.time_axis.values()[size_t(index)], out);
+  }
+}
+
+// What Referencing and CoverageParameters read from `r`, as one key: the same key, the same text.
+std::string DescriptionKey(const Extraction& r) {
+  std::string key;
+  const auto add = [&key](std::string_view part) {
+    key += std::to_string(part.size());  // length-prefixed: no two keys run together alike
+    key += ':';
+    key += part;
+  };
+  const grid::TimeUnits* units = r.time_axis.time_units();
+  add(units ? grid::CalendarName(units->calendar()) : "-");
+  add(r.time_axis.name());
+  add(r.time_axis.units());
+  add(r.level_axis.name());
+  add(r.level_axis.units());
+  for (const Extraction::Variable& v : r.variables) {
+    add(v.meta.name);
+    for (const char* name : {"long_name", "standard_name", "units"}) {
+      add(grid::StringAttribute(v.meta.attributes, name));
+    }
+  }
+  return key;
+}
+
+// The domain's referencing and the parameters, as text: `,"referencing":[...]}` closing the
+// domain, then `,"parameters":{...}`. Kept per thread for the descriptions last asked (a
+// handful of datasets answer most requests); they are a third of a point's answer to build.
+const std::string& DescriptionText(const Extraction& r) {
+  constexpr size_t kMaxEntries = 64;
+  thread_local std::unordered_map<std::string, std::string> cache;
+  std::string key = DescriptionKey(r);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  if (cache.size() >= kMaxEntries) cache.clear();
+  std::string text = R"(,"referencing":)";
+  AppendDump(Referencing(r), &text);
+  text += R"(},"parameters":)";
+  AppendDump(CoverageParameters(r), &text);
+  return cache.emplace(std::move(key), std::move(text)).first->second;
+}
+
+}  // namespace
+
+void AppendJsonNumber(double v, std::string* out) {
+  if (!std::isfinite(v)) {
+    *out += "null";
+    return;
+  }
+  char buf[64];
+  const char* end = nlohmann::detail::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, size_t(end - buf));
+}
+
+void AppendJsonString(std::string_view s, std::string* out) {
+  // Printable ASCII without quote or backslash is written as it is; anything else as nlohmann
+  // escapes it (control characters, UTF-8 checks and replacement).
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
+      AppendDump(covjson(std::string(s)), out);
+      return;
+    }
+  }
+  *out += '"';
+  out->append(s);
+  *out += '"';
+}
+
+const std::string& CachedTimeLabel(const grid::AxisCoordinate& axis, int64_t index) {
+  thread_local std::vector<LabelledAxis> cache;
+  thread_local size_t next = 0;  // the entry replaced next
+  thread_local std::string uncached;
+  if (!axis.is_time() || axis.values().size() > kMaxCachedSteps) {
+    uncached = axis.Label(index);
+    return uncached;
+  }
+  LabelledAxis* found = nullptr;
+  for (LabelledAxis& a : cache) {
+    if (SameAxis(a, axis)) found = &a;
+  }
+  if (found == nullptr) {
+    if (cache.size() < kCachedAxes) {
+      cache.emplace_back();
+      found = &cache.back();
+    } else {
+      found = &cache[next];
+      next = (next + 1) % kCachedAxes;
+    }
+    found->units = axis.units();
+    found->calendar = axis.time_units()->calendar();
+    found->values = axis.values();
+    found->labels.assign(axis.values().size(), std::string());
+  }
+  std::string& label = found->labels[size_t(index)];
+  if (label.empty()) label = axis.Label(index);
+  return label;
+}
+
+bool AppendPointCoverageJson(const Extraction& r, std::string* out) {
+  const grid::ExtractPlan& plan = r.plan;
+  const size_t nt = plan.num_times(), nz = plan.num_levels();
+  if (plan.kind != grid::FeatureKind::kPosition || plan.points.size() != 1 || (nt > 1 && nz > 1)) {
+    return false;
+  }
+  // As PointCoverage and WriteCoverageJson in coverage_json.cc and extraction_formats.cc build it.
+  const bool series = nt > 1, profile = nz > 1;
+  const bool has_t = !r.time_axis.name().empty(), has_z = !r.level_axis.name().empty();
+  const std::string time_key = TimeKey(r);
+  const grid::LonLat& at = plan.points[0].requested;
+  out->reserve(out->size() + 512 + 24 * nt * nz * (1 + r.variables.size()));
+  *out += R"({"type":"Coverage","domain":{"type":"Domain","domainType":)";
+  *out += series ? R"("PointSeries")" : profile ? R"("VerticalProfile")" : R"("Point")";
+  *out += R"(,"axes":{"x":{"values":[)";
+  AppendJsonNumber(at.lon, out);
+  *out += R"(]},"y":{"values":[)";
+  AppendJsonNumber(at.lat, out);
+  *out += "]}";
+  if (has_t) {
+    *out += ',';
+    AppendJsonString(time_key, out);
+    *out += R"(:{"values":[)";
+    for (size_t i = 0; i < nt; ++i) {
+      if (i > 0) *out += ',';
+      AppendTime(r, plan.TimeOf(0, i), out);
+    }
+    *out += "]}";
+  }
+  if (has_z) {
+    *out += R"(,"z":{"values":[)";
+    for (size_t j = 0; j < nz; ++j) {
+      if (j > 0) *out += ',';
+      AppendJsonNumber(r.level_axis.values()[size_t(plan.LevelOf(0, j))], out);
+    }
+    *out += "]}";
+  }
+  *out += '}';
+  *out += DescriptionText(r);
+  *out += R"(,"ranges":{)";
+  for (size_t k = 0; k < r.variables.size(); ++k) {
+    const Extraction::Variable& v = r.variables[k];
+    if (k > 0) *out += ',';
+    AppendJsonString(v.meta.name, out);
+    *out += R"(:{"type":"NdArray","dataType":"float","values":[)";
+    // [point][time][level] with one point and one of the two axes of length 1.
+    for (size_t n = 0; n < nt * nz; ++n) {
+      if (n > 0) *out += ',';
+      AppendJsonNumber(v.values[n], out);
+    }
+    *out += ']';
+    if (series || profile) {
+      *out += R"(,"axisNames":[)";
+      AppendJsonString(series ? std::string_view(time_key) : std::string_view("z"), out);
+      *out += R"(],"shape":[)";
+      *out += std::to_string(series ? nt : nz);
+      *out += ']';
+    }
+    *out += '}';
+  }
+  *out += "}}\n";
+  return true;
+}
+
+}  // namespace gridstore::internal_formats

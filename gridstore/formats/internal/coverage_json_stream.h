@@ -1,0 +1,42 @@
+// Copyright 2026 The GridStore Authors.
+//
+// CoverageJSON of a point's coverage (PointSeries, VerticalProfile, Point) written as text
+// straight from the extraction, without a JSON tree. The service answers point series by the
+// thousand per second, and building and freeing an nlohmann::json node per number and time (and
+// formatting every ISO time again) was about half its CPU (issue 33, part 6). The text is the
+// same, byte for byte, as the compact dump of the tree that WriteCoverageJson builds (numbers by
+// nlohmann's own shortest-double formatting, strings escaped as its serializer does); the tests
+// compare the two on real datasets. The small parts (parameters, reference systems) are still
+// built as trees and dumped.
+#ifndef GRIDSTORE_FORMATS_INTERNAL_COVERAGE_JSON_STREAM_H_
+#define GRIDSTORE_FORMATS_INTERNAL_COVERAGE_JSON_STREAM_H_
+
+#include <string>
+#include <string_view>
+
+#include "gridstore/geo/extract.h"
+
+namespace gridstore::internal_formats {
+
+// Appends the compact CoverageJSON document of `r` (with its trailing newline) to `out` and
+// returns true if `r` is one point's one coverage; returns false, leaving `out` as it was,
+// for anything else (several points, many times and many levels, paths, areas).
+bool AppendPointCoverageJson(const grid::Extraction& r, std::string* out);
+
+// Appends `v` as nlohmann's serializer writes a double: null if not finite, else the shortest
+// text that reads back the same ("200.0" for a whole number).
+void AppendJsonNumber(double v, std::string* out);
+
+// Appends `s` as a JSON string, escaped as nlohmann's serializer escapes it (ensure_ascii off,
+// invalid UTF-8 replaced).
+void AppendJsonString(std::string_view s, std::string* out);
+
+// The label of time position `index` of `axis` (AxisCoordinate::Label), from a per-thread cache
+// of the labels of the axes last asked (keyed by the axis's units, calendar and values, so a
+// changed axis is never answered from it): formatting ISO times is a third of a small answer.
+// The reference is valid until the next call on the same thread.
+const std::string& CachedTimeLabel(const grid::AxisCoordinate& axis, int64_t index);
+
+}  // namespace gridstore::internal_formats
+
+#endif  // GRIDSTORE_FORMATS_INTERNAL_COVERAGE_JSON_STREAM_H_
