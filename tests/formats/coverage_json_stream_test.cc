@@ -136,7 +136,10 @@ TEST(CoverageJsonStreamTest, EveryRealFileStreamsTheTreesBytes) {
         }
       }
     }
-    EXPECT_GT(here, 0) << "no point of the globe fell in " << file;
+    // (No horizontal grid at all: a rotated grid in a build without PROJ.)
+    if (!points.empty()) {
+      EXPECT_GT(here, 0) << "no point of the globe fell in " << file;
+    }
   }
   EXPECT_GT(compared, 100);
   EXPECT_GT(series, 10);
