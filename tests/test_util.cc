@@ -28,4 +28,14 @@ ScopedTempDir::~ScopedTempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
+std::filesystem::path RealDataDir() {
+  const char* env = std::getenv("GRIDSTORE_TEST_DATA");
+  if (env == nullptr || *env == '\0' || !std::filesystem::is_directory(env)) {
+    ADD_FAILURE() << "GRIDSTORE_TEST_DATA must name the folder of real NetCDF files "
+                     "(../shared/data beside the project; ctest sets it)";
+    return {};
+  }
+  return env;
+}
+
 }  // namespace gridstore::testing

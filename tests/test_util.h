@@ -39,6 +39,10 @@ class ScopedTempDir {
   std::filesystem::path path_;
 };
 
+// $GRIDSTORE_TEST_DATA, the folder of real NetCDF files (ctest sets it). Never skipped: a missing
+// folder is a test failure saying so, and the result is then empty.
+std::filesystem::path RealDataDir();
+
 }  // namespace gridstore::testing
 
 // For the few tests of a mixed file that need a build feature (cmake/GridStoreFeatures.cmake):

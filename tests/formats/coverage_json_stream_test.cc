@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <sstream>
@@ -52,18 +51,8 @@ std::string Streamed(const Extraction& r) {
   return text;
 }
 
-std::filesystem::path DataDir() {
-  const char* env = std::getenv("GRIDSTORE_TEST_DATA");
-  if (env == nullptr || *env == '\0' || !std::filesystem::is_directory(env)) {
-    ADD_FAILURE() << "GRIDSTORE_TEST_DATA must name the folder of real NetCDF files "
-                     "(../shared/data beside the project; ctest sets it)";
-    return {};
-  }
-  return env;
-}
-
 TEST(CoverageJsonStreamTest, EveryRealFileStreamsTheTreesBytes) {
-  const std::filesystem::path data = DataDir();
+  const std::filesystem::path data = testing::RealDataDir();
   ASSERT_FALSE(data.empty());
   testing::ScopedTempDir tmp;
   ASSERT_OK_AND_ASSIGN(auto store,

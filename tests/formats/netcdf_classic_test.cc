@@ -8,7 +8,6 @@
 #include <netcdf.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -33,17 +32,6 @@ using grid::Shape4;
 using grid::VariableMeta;
 using internal_formats::ClassicNetCdfFile;
 using testing::ScopedTempDir;
-
-// The folder of real files. Never skipped: a missing folder fails loudly, naming the path.
-std::filesystem::path DataDir() {
-  const char* env = std::getenv("GRIDSTORE_TEST_DATA");
-  if (env == nullptr || *env == '\0' || !std::filesystem::is_directory(env)) {
-    ADD_FAILURE() << "GRIDSTORE_TEST_DATA must name the folder of real NetCDF files "
-                     "(../shared/data beside the project; ctest sets it)";
-    return {};
-  }
-  return env;
-}
 
 int Format(const std::string& path) {
   int ncid = -1, format = 0;
@@ -124,7 +112,7 @@ std::string Describe(const std::string& path) {
 class NetCdfClassicTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    data_ = DataDir();
+    data_ = testing::RealDataDir();
     ASSERT_FALSE(data_.empty());
     ASSERT_OK_AND_ASSIGN(store_, GridStore::Open(tmp_.Sub("store"), {.create_if_missing = true}));
   }
