@@ -252,9 +252,8 @@ struct Craft {
 };
 
 // The first message of 3_layer.grib2 (7008 points) with sections 5, 6 and 7 written from
-// `craft`: groups of 37 or 40 values, each at the width of its range.
-Bytes CraftMessage(const Craft& craft) {
-  const std::string path = testing::GribDir() + "/3_layer.grib2";
+Bytes FirstMessage(const std::string& name) {
+  const std::string path = testing::GribDir() + "/" + name;
   std::FILE* f = std::fopen(path.c_str(), "rb");
   int err = 0;
   codes_handle* h = f ? codes_handle_new_from_file(nullptr, f, PRODUCT_GRIB, &err) : nullptr;
@@ -263,8 +262,15 @@ Bytes CraftMessage(const Craft& craft) {
     ADD_FAILURE() << "cannot read " << path;
     return {};
   }
-  const Bytes base = MessageOf(h);
+  Bytes m = MessageOf(h);
   codes_handle_delete(h);
+  return m;
+}
+
+// `craft`: groups of 37 or 40 values, each at the width of its range.
+Bytes CraftMessage(const Craft& craft) {
+  const Bytes base = FirstMessage("3_layer.grib2");
+  if (base.empty()) return {};
   // Sections 0 to 4 of the base.
   size_t at = 16;
   while (base[at + 4] != 5) {
@@ -482,21 +488,6 @@ Status UnpackStatus(const Bytes& m) {
   if (!*packing) return Status::Internal("not taken");
   std::vector<float> out(size_t((*packing)->values));
   return UnpackGrib2Values(**packing, std::span<float>(out));
-}
-
-Bytes FirstMessage(const std::string& name) {
-  const std::string path = testing::GribDir() + "/" + name;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  int err = 0;
-  codes_handle* h = f ? codes_handle_new_from_file(nullptr, f, PRODUCT_GRIB, &err) : nullptr;
-  if (f) std::fclose(f);
-  if (h == nullptr) {
-    ADD_FAILURE() << "cannot read " << path;
-    return {};
-  }
-  Bytes m = MessageOf(h);
-  codes_handle_delete(h);
-  return m;
 }
 
 TEST(Grib2Unpack, DamagedDataSectionsAreClearErrors) {
