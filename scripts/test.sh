@@ -28,11 +28,13 @@ root=$(pwd)
 bash scripts/install-deps.sh
 export GRIDSTORE_TEST_DATA=${GRIDSTORE_TEST_DATA:-$root/../shared/data}
 jobs=$(nproc)
+# Each step's heading says when it started, so that a CI log shows where the time goes.
+step() { echo "== $* ($(date +%T), $((SECONDS / 60)) min in)"; }
 
-echo "== 0/6 formatting"
+step "0/6 formatting"
 bash scripts/check-format.sh
 
-echo "== 1/6 normal build"
+step "1/6 normal build"
 # The benchmark programs are built too (not run: docs/benchmarks.md has their commands), so that
 # they cannot rot unnoticed.
 bash scripts/build.sh build -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA" -DGRIDSTORE_BUILD_BENCHMARKS=ON
@@ -53,7 +55,7 @@ ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
 sanitizer_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_UNITY_BUILD=ON
   -DGRIDSTORE_WERROR=OFF)
 
-echo "== 2/6 every build feature OFF: a RocksDB-only build"
+step "2/6 every build feature OFF: a RocksDB-only build"
 # -O1 without debug information: this build is about what compiles and runs without the optional
 # libraries, not about speed (a third of the normal build's compile time).
 bash scripts/build.sh build-lite -DGRIDSTORE_WITH_RADOS=OFF -DGRIDSTORE_WITH_GRIB=OFF \
@@ -61,13 +63,13 @@ bash scripts/build.sh build-lite -DGRIDSTORE_WITH_RADOS=OFF -DGRIDSTORE_WITH_GRI
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g0 -DNDEBUG" -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
 ctest --test-dir build-lite --output-on-failure -j "$jobs" --timeout 600
 
-echo "== 3/6 AddressSanitizer + UndefinedBehaviorSanitizer"
+step "3/6 AddressSanitizer + UndefinedBehaviorSanitizer"
 bash scripts/build.sh build-asan -DGRIDSTORE_SANITIZE=address "${sanitizer_flags[@]}" \
   -DGRIDSTORE_TEST_DATA="$GRIDSTORE_TEST_DATA"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
 
-echo "== 4/6 ThreadSanitizer"
+step "4/6 ThreadSanitizer"
 # Against the shared RocksDB: tests/tsan.supp names Debian's uninstrumented library.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRIDSTORE_SANITIZE=thread \
   "${sanitizer_flags[@]}" -DGRIDSTORE_ROCKSDB_SHARED=ON \
@@ -79,9 +81,9 @@ cmake --build build-tsan -j "$jobs" --target util_test storage_test rados_plugin
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/tests/tsan.supp" \
   ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900 -E 'install|layering'
 
-echo "== 5/6 Clang: thread-safety analysis, every source compiled alone"
+step "5/6 Clang: thread-safety analysis, every source compiled alone"
 bash scripts/check-sources.sh build-clang
 
-echo "== 6/6 libFuzzer: the service's request parsing (60 s), file headers and parsers (20 s each)"
+step "6/6 libFuzzer: the service's request parsing (60 s), file headers and parsers (20 s each)"
 bash scripts/fuzz.sh 60 build-fuzz
-echo "== all test builds passed"
+step "all test builds passed"

@@ -558,6 +558,7 @@ TEST(Grib2Unpack, EveryTruncationAndFlippedBitIsAnErrorOrValuesNeverACrash) {
   craft.order = 2;
   craft.y = SmoothField(7008);
   for (const Bytes& whole : {CraftMessage(craft), FirstMessage("3_layer.grib2")}) {
+    if (whole.empty()) continue;  // no real file to start from: FirstMessage said so
     size_t errors = 0;
     for (size_t size = 0; size < whole.size(); ++size) {
       const Bytes cut(whole.begin(), whole.begin() + ptrdiff_t(size));

@@ -309,8 +309,15 @@ TEST_F(ParallelInflateTest, ChunksTooDeepForTheBudgetAreReadThroughNetCdf) {
 internal_importers::ChunkIndex ListFileChunks(const std::string& path, const std::string& name) {
   EXPECT_OK(internal_importers::LoadNetCdf());
   int ncid, varid;
-  EXPECT_EQ(nc_open(path.c_str(), NC_NOWRITE, &ncid), NC_NOERR);
-  EXPECT_EQ(nc_inq_varid(ncid, name.c_str(), &varid), NC_NOERR);
+  if (nc_open(path.c_str(), NC_NOWRITE, &ncid) != NC_NOERR) {
+    ADD_FAILURE() << "cannot open " << path;
+    return {};
+  }
+  if (nc_inq_varid(ncid, name.c_str(), &varid) != NC_NOERR) {
+    ADD_FAILURE() << path << " has no variable '" << name << "'";
+    nc_close(ncid);
+    return {};
+  }
   internal_importers::NcVariable v;
   v.id = varid;
   v.name = name;
