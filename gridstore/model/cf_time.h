@@ -48,6 +48,9 @@ bool IsValidDate(Calendar calendar, int64_t year, int month, int day);
 Result<CivilTime> ParseIsoTime(std::string_view text, Calendar calendar);
 // "2001-01-16T12:00:00Z"; with ".ffffff" (trailing zeros trimmed) only if there is a fraction.
 std::string FormatIsoTime(const CivilTime& time);
+// The same text written at `out` (at least kMaxIsoTimeLength bytes, no NUL); returns its length.
+inline constexpr size_t kMaxIsoTimeLength = 48;
+size_t FormatIsoTime(const CivilTime& time, char* out);
 
 // The units of a CF time coordinate: "UNIT since DATE" with a calendar.
 class TimeUnits {
@@ -71,6 +74,9 @@ class TimeUnits {
   // ToCivil rounded to the millisecond (the float noise of "hours since" values is not shown),
   // then FormatIsoTime; errors as ToCivil.
   Result<std::string> ToIso(double value) const;
+  // The same text written at `out` (at least kMaxIsoTimeLength bytes); returns its length, 0
+  // where ToIso would fail. No allocation: for answers that label many times.
+  size_t ToIso(double value, char* out) const;
   // ParseIsoTime (in this calendar) then FromCivil.
   Result<double> FromIso(std::string_view text) const;
 

@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace gridstore::grid {
 namespace {
@@ -127,6 +130,38 @@ TEST(CfTimeTest, IsoInputForms) {
   t = ParseIsoTime("2001-01-01T00:30-01", Calendar::kStandard);
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(FormatIsoTime(*t), "2001-01-01T01:30:00Z");
+}
+
+// The hand-written formatter against the printf definition it replaced (years of 1 to 6
+// digits, negative years, fractions of one to six digits), and ToIso into a buffer as ToIso.
+TEST(CfTimeTest, IsoFormattingIsThePrintfDefinition) {
+  for (int64_t year : {int64_t{-12345}, int64_t{-1}, int64_t{0}, int64_t{7}, int64_t{1985},
+                       int64_t{9999}, int64_t{10000}, int64_t{99999}}) {
+    for (int64_t micros : {int64_t{0}, int64_t{59'000'000}, int64_t{1'500'000}, int64_t{123'456},
+                           int64_t{7}, int64_t{30'000'010}}) {
+      const CivilTime t{year, 12, 31, 23, 59, micros};
+      char buf[96];
+      const int64_t seconds = micros / 1'000'000, fraction = micros % 1'000'000;
+      std::string expected(
+          buf, size_t(std::snprintf(buf, sizeof(buf), "%s%04lld-12-31T23:59:%02lld",
+                                    year < 0 ? "-" : "", static_cast<long long>(std::llabs(year)),
+                                    static_cast<long long>(seconds))));
+      if (fraction != 0) {
+        std::snprintf(buf, sizeof(buf), ".%06lld", static_cast<long long>(fraction));
+        std::string f(buf);
+        while (f.back() == '0') f.pop_back();
+        expected += f;
+      }
+      EXPECT_EQ(FormatIsoTime(t), expected + "Z");
+    }
+  }
+  auto u = TimeUnits::Parse("hours since 1985-01-01", "");
+  ASSERT_TRUE(u.ok());
+  char out[kMaxIsoTimeLength];
+  for (double v : {0.0, 1.0, 350639.0, 347921.1666667, -20.5}) {
+    EXPECT_EQ(std::string(out, u->ToIso(v, out)), *u->ToIso(v)) << v;
+  }
+  EXPECT_EQ(u->ToIso(1e300, out), 0u);
 }
 
 }  // namespace

@@ -19,7 +19,12 @@ json TimeValue(const Extraction& r, int64_t index) {
 
 json TimeValues(const Extraction& r, const std::vector<int64_t>& indices) {
   json values = json::array();
-  for (int64_t i : indices) values.push_back(TimeValue(r, i));
+  if (!r.time_axis.is_time()) {
+    for (int64_t i : indices) values.push_back(r.time_axis.values()[size_t(i)]);
+    return values;
+  }
+  TimeLabels labels(r.time_axis);
+  for (int64_t i : indices) values.push_back(std::string(labels.Get(i)));
   return values;
 }
 

@@ -9,6 +9,14 @@
 #include "gridstore/formats/internal/coverage_json.h"
 
 namespace gridstore::internal_formats {
+
+struct LabelledAxis {
+  std::string units;
+  grid::Calendar calendar = grid::Calendar::kStandard;
+  std::vector<double> values;
+  std::vector<std::string> labels;  // "" until asked (an ISO time is never empty)
+};
+
 namespace {
 
 using grid::Extraction;
@@ -19,13 +27,6 @@ using grid::Extraction;
 constexpr size_t kMaxCachedSteps = 16384;
 constexpr size_t kCachedAxes = 4;  // per thread
 
-struct LabelledAxis {
-  std::string units;
-  grid::Calendar calendar = grid::Calendar::kStandard;
-  std::vector<double> values;
-  std::vector<std::string> labels;  // "" until asked (an ISO time is never empty)
-};
-
 bool SameAxis(const LabelledAxis& a, const grid::AxisCoordinate& axis) {
   const std::vector<double>& v = axis.values();
   return a.values.size() == v.size() && a.units == axis.units() &&
@@ -35,14 +36,6 @@ bool SameAxis(const LabelledAxis& a, const grid::AxisCoordinate& axis) {
 
 void AppendDump(const covjson& j, std::string* out) {
   *out += j.dump(-1, ' ', false, covjson::error_handler_t::replace);
-}
-
-void AppendTime(const Extraction& r, int64_t index, std::string* out) {
-  if (r.time_axis.is_time()) {
-    AppendJsonString(CachedTimeLabel(r.time_axis, index), out);
-  } else {
-    AppendJsonNumber(r.time_axis.values()[size_t(index)], out);
-  }
 }
 
 // What Referencing and CoverageParameters read from `r`, as one key: the same key, the same text.
@@ -112,33 +105,63 @@ void AppendJsonString(std::string_view s, std::string* out) {
   *out += '"';
 }
 
+namespace {
+
+// The thread's cached axes (never reallocated: a TimeLabels points into it) and how many
+// TimeLabels are alive on the thread (only the first uses the cache, so that no entry it points
+// to is replaced under it).
+struct LabelCache {
+  LabelCache() { axes.reserve(kCachedAxes); }
+  std::vector<LabelledAxis> axes;
+  size_t next = 0;  // the entry replaced next
+  int alive = 0;
+};
+
+LabelCache& ThreadLabelCache() {
+  thread_local LabelCache cache;
+  return cache;
+}
+
+}  // namespace
+
+TimeLabels::TimeLabels(const grid::AxisCoordinate& axis) : axis_(axis) {
+  LabelCache& cache = ThreadLabelCache();
+  if (cache.alive++ > 0 || !axis.is_time() || axis.values().size() > kMaxCachedSteps) return;
+  for (LabelledAxis& a : cache.axes) {
+    if (SameAxis(a, axis)) cached_ = &a;
+  }
+  if (cached_ != nullptr) return;
+  if (cache.axes.size() < kCachedAxes) {
+    cached_ = &cache.axes.emplace_back();
+  } else {
+    cached_ = &cache.axes[cache.next];
+    cache.next = (cache.next + 1) % kCachedAxes;
+  }
+  cached_->units = axis.units();
+  cached_->calendar = axis.time_units()->calendar();
+  cached_->values = axis.values();
+  cached_->labels.assign(axis.values().size(), std::string());
+}
+
+TimeLabels::~TimeLabels() { --ThreadLabelCache().alive; }
+
+std::string_view TimeLabels::Get(int64_t index) {
+  if (cached_ != nullptr) {
+    std::string& label = cached_->labels[size_t(index)];
+    if (label.empty()) label = axis_.Label(index);
+    return label;
+  }
+  // Formatted into the buffer, no allocation (a 40-year hourly series has 350,640 labels).
+  const grid::TimeUnits* units = axis_.time_units();
+  const size_t n = units ? units->ToIso(axis_.values()[size_t(index)], buffer_) : 0;
+  if (n > 0) return std::string_view(buffer_, n);
+  scratch_ = axis_.Label(index);
+  return scratch_;
+}
+
 const std::string& CachedTimeLabel(const grid::AxisCoordinate& axis, int64_t index) {
-  thread_local std::vector<LabelledAxis> cache;
-  thread_local size_t next = 0;  // the entry replaced next
-  thread_local std::string uncached;
-  if (!axis.is_time() || axis.values().size() > kMaxCachedSteps) {
-    uncached = axis.Label(index);
-    return uncached;
-  }
-  LabelledAxis* found = nullptr;
-  for (LabelledAxis& a : cache) {
-    if (SameAxis(a, axis)) found = &a;
-  }
-  if (found == nullptr) {
-    if (cache.size() < kCachedAxes) {
-      cache.emplace_back();
-      found = &cache.back();
-    } else {
-      found = &cache[next];
-      next = (next + 1) % kCachedAxes;
-    }
-    found->units = axis.units();
-    found->calendar = axis.time_units()->calendar();
-    found->values = axis.values();
-    found->labels.assign(axis.values().size(), std::string());
-  }
-  std::string& label = found->labels[size_t(index)];
-  if (label.empty()) label = axis.Label(index);
+  thread_local std::string label;
+  label = TimeLabels(axis).Get(index);
   return label;
 }
 
@@ -165,9 +188,15 @@ bool AppendPointCoverageJson(const Extraction& r, std::string* out) {
     *out += ',';
     AppendJsonString(time_key, out);
     *out += R"(:{"values":[)";
+    TimeLabels labels(r.time_axis);
     for (size_t i = 0; i < nt; ++i) {
       if (i > 0) *out += ',';
-      AppendTime(r, plan.TimeOf(0, i), out);
+      const int64_t t = plan.TimeOf(0, i);
+      if (r.time_axis.is_time()) {
+        AppendJsonString(labels.Get(t), out);
+      } else {
+        AppendJsonNumber(r.time_axis.values()[size_t(t)], out);
+      }
     }
     *out += "]}";
   }

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "gridstore/geo/extract.h"
+#include "gridstore/model/cf_time.h"
 
 namespace gridstore::internal_formats {
 
@@ -31,10 +32,30 @@ void AppendJsonNumber(double v, std::string* out);
 // invalid UTF-8 replaced).
 void AppendJsonString(std::string_view s, std::string* out);
 
-// The label of time position `index` of `axis` (AxisCoordinate::Label), from a per-thread cache
-// of the labels of the axes last asked (keyed by the axis's units, calendar and values, so a
-// changed axis is never answered from it): formatting ISO times is a third of a small answer.
-// The reference is valid until the next call on the same thread.
+struct LabelledAxis;
+
+// The labels of one axis's positions (AxisCoordinate::Label) for one answer, from a per-thread
+// cache of the labels of the time axes last asked (keyed by the axis's units, calendar and
+// values, compared once here, so a changed axis is never answered from it): formatting ISO times
+// is a third of a small answer. Axes too long to keep are formatted afresh without allocating.
+class TimeLabels {
+ public:
+  explicit TimeLabels(const grid::AxisCoordinate& axis);  // `axis` outlives this
+  ~TimeLabels();
+  TimeLabels(const TimeLabels&) = delete;
+  TimeLabels& operator=(const TimeLabels&) = delete;
+
+  // Valid until the next Get.
+  std::string_view Get(int64_t index);
+
+ private:
+  const grid::AxisCoordinate& axis_;
+  LabelledAxis* cached_ = nullptr;  // null: not kept (too long, not time, or another alive)
+  char buffer_[grid::kMaxIsoTimeLength];
+  std::string scratch_;
+};
+
+// TimeLabels(axis).Get(index) as a string, valid until the next call on the same thread.
 const std::string& CachedTimeLabel(const grid::AxisCoordinate& axis, int64_t index);
 
 }  // namespace gridstore::internal_formats
