@@ -133,6 +133,7 @@ Status WriteExtractionJson(std::span<const Extraction> results, std::ostream& ou
 Status WriteExtractionJson(const Extraction& r, std::ostream& out) {
   const grid::ExtractPlan& plan = r.plan;
   json points = json::array();
+  internal_formats::TimeLabels labels(r.time_axis);
   for (const auto& p : plan.points) {
     points.push_back({{"lon", p.requested.lon},
                       {"lat", p.requested.lat},
@@ -141,7 +142,7 @@ Status WriteExtractionJson(const Extraction& r, std::ostream& out) {
                       {"distance_km", p.distance_km},
                       {"x", p.cell.x},
                       {"y", p.cell.y}});
-    if (p.time >= 0) points.back()["time"] = internal_formats::TimeValue(r, p.time);
+    if (p.time >= 0) points.back()["time"] = internal_formats::TimeValue(r, labels, p.time);
     if (p.level >= 0) points.back()["level"] = r.level_axis.values()[size_t(p.level)];
   }
   json values = json::object();

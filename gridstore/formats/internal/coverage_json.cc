@@ -12,8 +12,8 @@ namespace gridstore::internal_formats {
 using grid::Extraction;
 using json = covjson;
 
-json TimeValue(const Extraction& r, int64_t index) {
-  if (r.time_axis.is_time()) return CachedTimeLabel(r.time_axis, index);
+json TimeValue(const Extraction& r, TimeLabels& labels, int64_t index) {
+  if (r.time_axis.is_time()) return std::string(labels.Get(index));
   return r.time_axis.values()[size_t(index)];
 }
 
@@ -177,7 +177,7 @@ json PointCoverage(const Extraction& r, size_t p, const std::vector<size_t>& ti,
 }
 
 // The path at time position `i`: a Trajectory (one level each) or, over many levels, a Section.
-json TrajectoryCoverage(const Extraction& r, size_t i) {
+json TrajectoryCoverage(const Extraction& r, TimeLabels& labels, size_t i) {
   const grid::ExtractPlan& plan = r.plan;
   const size_t n = plan.points.size(), nz = plan.num_levels();
   const bool section = nz > 1;
@@ -185,7 +185,7 @@ json TrajectoryCoverage(const Extraction& r, size_t i) {
   const bool with_level = !section && !r.level_axis.name().empty();
   json tuples = json::array();
   for (size_t p = 0; p < n; ++p) {
-    json tuple = {TimeValue(r, plan.TimeOf(p, i)), plan.points[p].requested.lon,
+    json tuple = {TimeValue(r, labels, plan.TimeOf(p, i)), plan.points[p].requested.lon,
                   plan.points[p].requested.lat};
     if (with_level) tuple.push_back(r.level_axis.values()[size_t(plan.LevelOf(p, 0))]);
     tuples.push_back(tuple);
@@ -351,7 +351,8 @@ std::vector<json> ExtractionCoverages(const Extraction& r, RawArrays* raw) {
     return coverages;
   }
   if (plan.kind == grid::FeatureKind::kTrajectory) {
-    for (size_t i = 0; i < nt; ++i) coverages.push_back(TrajectoryCoverage(r, i));
+    TimeLabels labels(r.time_axis);
+    for (size_t i = 0; i < nt; ++i) coverages.push_back(TrajectoryCoverage(r, labels, i));
     return coverages;
   }
   for (size_t p = 0; p < plan.points.size(); ++p) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gridstore/formats/extraction_formats.h"
+#include "gridstore/formats/internal/coverage_json_stream.h"
 #include "gridstore/geo/extract.h"
 #include "gridstore/util/status.h"
 
@@ -41,8 +42,9 @@ class RawArrays {
   std::vector<const std::vector<double>*> arrays_;
 };
 
-// A time of the extraction's time axis: ISO 8601 for CF time, else the axis's number.
-covjson TimeValue(const grid::Extraction& r, int64_t index);
+// A time of the extraction's time axis: ISO 8601 for CF time (from `labels`, made of
+// r.time_axis once for all the times an answer writes), else the axis's number.
+covjson TimeValue(const grid::Extraction& r, TimeLabels& labels, int64_t index);
 covjson TimeValues(const grid::Extraction& r, const std::vector<int64_t>& indices);
 covjson LevelValues(const grid::Extraction& r, const std::vector<int64_t>& indices);
 
