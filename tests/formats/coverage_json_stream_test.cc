@@ -223,6 +223,33 @@ TEST(CoverageJsonStreamTest, LongAxesAreLabelledAsTheAxisLabelsThem) {
   }
 }
 
+// Two answers' labels alive at once on one thread (the second is not cached, so that neither
+// replaces the other's entry), and more axes than the cache keeps, asked in turn.
+TEST(CoverageJsonStreamTest, LabelsAliveTogetherAnswerEachForItsOwnAxis) {
+  std::vector<grid::AxisCoordinate> axes;
+  for (int k = 0; k < 6; ++k) {
+    grid::VariableMeta var = testing::MakeVariable("v", grid::DataType::kFloat32, {30, 1, 2, 2});
+    var.dimension_names = {"time", "z", "lat", "lon"};
+    grid::DataSetMeta meta = testing::MakeMeta("m", {var}, 2, 2);
+    std::vector<double> days(30);
+    for (size_t i = 0; i < days.size(); ++i) days[i] = double(i * (k + 1));
+    meta.coordinates = {testing::Coord1D("time", days, "days since 2000-02-27")};
+    ASSERT_OK_AND_ASSIGN(grid::AxisCoordinate axis,
+                         grid::AxisCoordinate::Build(meta, var, grid::Axis::kT));
+    axes.push_back(std::move(axis));
+  }
+  for (int round = 0; round < 3; ++round) {
+    for (size_t k = 0; k + 1 < axes.size(); ++k) {
+      TimeLabels first(axes[k]);
+      TimeLabels second(axes[k + 1]);
+      for (int64_t i = 0; i < 30; ++i) {
+        EXPECT_EQ(first.Get(i), axes[k].Label(i)) << k << " " << i;
+        EXPECT_EQ(second.Get(i), axes[k + 1].Label(i)) << k + 1 << " " << i;
+      }
+    }
+  }
+}
+
 TEST_F(CoverageJsonStreamFixture, DeclinesWhatIsNotOnePointsCoverage) {
   grid::ExtractRequest area;
   area.variables = {"t"};
