@@ -2,10 +2,13 @@
 #include "gridstore/formats/output_format.h"
 
 #include <array>
+#include <sstream>
+#include <string>
 #include <utility>
 
 #include "gridstore/formats/collection_formats.h"
 #include "gridstore/formats/fetch_formats.h"
+#include "gridstore/formats/internal/coverage_json_stream.h"
 #include "gridstore/formats/netcdf/internal/netcdf_output.h"
 #include "gridstore/formats/netcdf/netcdf_collection_writer.h"
 #include "gridstore/formats/netcdf/netcdf_extraction_writer.h"
@@ -82,6 +85,22 @@ Status WriteExtractions(std::span<const grid::Extraction> results, OutputFormat 
       break;
   }
   return Refuse(format, "extractions");
+}
+
+Result<std::string> FormatExtractions(std::span<const grid::Extraction> results,
+                                      OutputFormat format, const OutputOptions& options) {
+  if (results.empty()) return Status::InvalidArgument("no extraction to write");
+  const grid::Extraction& first = results.front();
+  if (format == OutputFormat::kNetCdf) return NetCdfExtractionBytes(*first.meta, first);
+  std::string text;
+  if (format == OutputFormat::kCoverageJson && results.size() == 1 &&
+      options.layout == JsonLayout::kCompact &&
+      internal_formats::AppendPointCoverageJson(first, &text)) {
+    return text;
+  }
+  std::ostringstream out;
+  GRIDSTORE_RETURN_IF_ERROR(WriteExtractions(results, format, out, options));
+  return std::move(out).str();
 }
 
 Status WriteCollection(const forecast::CollectionExtraction& result, OutputFormat format,

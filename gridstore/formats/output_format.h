@@ -53,6 +53,12 @@ struct OutputOptions {
 Status WriteExtractions(std::span<const grid::Extraction> results, OutputFormat format,
                         std::ostream& out, const OutputOptions& options = {});
 
+// The same bytes as WriteExtractions, as one string: for answers held whole in memory (the
+// service's), without an ostream to grow and copy for the formats made as one string already
+// (NetCDF, one point's compact CoverageJSON: a 40-year hourly series is 14 MB of it).
+Result<std::string> FormatExtractions(std::span<const grid::Extraction> results,
+                                      OutputFormat format, const OutputOptions& options = {});
+
 // Writes a collection's answer (forecast/collection_query.h): the slices' run, member and
 // statistic become axes beside time, level and the feature (docs/collections.md, "Output"):
 // CSV and JSON in long format, one row per value with `run` (ISO), `member` or `stat` columns

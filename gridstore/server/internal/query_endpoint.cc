@@ -4,7 +4,6 @@
 // Extract -> CoverageJSON, NetCDF or CSV.
 #include <cmath>
 #include <optional>
-#include <sstream>
 
 #include "gridstore/formats/output_format.h"
 #include "gridstore/geo/extract.h"
@@ -84,10 +83,9 @@ Result<HttpResponse> Query(const EndpointContext& context, grid::DataSetMeta met
     r.headers.emplace_back("X-GridStore-Left-Out", Join(left_out, "; "));
   }
   // The one dispatch of every front end (formats/output_format.h); NetCDF is made in memory.
-  std::ostringstream out;
-  GRIDSTORE_RETURN_IF_ERROR(
-      formats::WriteExtractions(results, q.format, out, {.layout = formats::JsonLayout::kCompact}));
-  r.body = std::move(out).str();
+  GRIDSTORE_ASSIGN_OR_RETURN(
+      r.body,
+      formats::FormatExtractions(results, q.format, {.layout = formats::JsonLayout::kCompact}));
   r.content_type = std::string(formats::ContentType(q.format));
   if (q.format == OutputFormat::kNetCdf) {
     r.headers.emplace_back(
