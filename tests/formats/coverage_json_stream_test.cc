@@ -190,13 +190,14 @@ TEST_F(CoverageJsonStreamFixture, TimeLabelsAreTheAxisLabelsWhateverTheAxis) {
   for (int round = 0; round < 3; ++round) {
     for (const grid::AxisCoordinate* axis : {&hours, &days, &noleap}) {
       for (int64_t i = 0; i < axis->size(); ++i) {
-        EXPECT_EQ(CachedTimeLabel(*axis, i), axis->Label(i)) << axis->units() << " " << i;
+        EXPECT_EQ(std::string(TimeLabels(*axis).Get(i)), axis->Label(i))
+            << axis->units() << " " << i;
       }
     }
   }
   // Day 6 after 2000-02-27: 2000-03-04 in the standard calendar, 03-05 without 29 February.
-  const std::string standard = CachedTimeLabel(days, 1);
-  EXPECT_NE(standard, CachedTimeLabel(noleap, 1));
+  const std::string standard = std::string(TimeLabels(days).Get(1));
+  EXPECT_NE(standard, std::string(TimeLabels(noleap).Get(1)));
 }
 
 // An axis longer than the cache holds is labelled afresh, the same labels; two such axes in turn
@@ -216,10 +217,10 @@ TEST(CoverageJsonStreamTest, LongAxesAreLabelledAsTheAxisLabelsThem) {
   ASSERT_OK_AND_ASSIGN(grid::AxisCoordinate b,
                        grid::AxisCoordinate::Build(later, var, grid::Axis::kT));
   for (int64_t i : {int64_t{0}, int64_t{1}, kSteps / 2, kSteps - 1}) {
-    EXPECT_EQ(CachedTimeLabel(a, i), a.Label(i));
-    EXPECT_EQ(CachedTimeLabel(b, i), b.Label(i));
-    const std::string from_a = CachedTimeLabel(a, i);  // a copy: valid until the next call
-    EXPECT_NE(from_a, CachedTimeLabel(b, i));
+    EXPECT_EQ(std::string(TimeLabels(a).Get(i)), a.Label(i));
+    EXPECT_EQ(std::string(TimeLabels(b).Get(i)), b.Label(i));
+    const std::string from_a = std::string(TimeLabels(a).Get(i));
+    EXPECT_NE(from_a, std::string(TimeLabels(b).Get(i)));
   }
 }
 

@@ -159,12 +159,6 @@ std::string_view TimeLabels::Get(int64_t index) {
   return scratch_;
 }
 
-const std::string& CachedTimeLabel(const grid::AxisCoordinate& axis, int64_t index) {
-  thread_local std::string label;
-  label = TimeLabels(axis).Get(index);
-  return label;
-}
-
 bool AppendPointCoverageJson(const Extraction& r, std::string* out) {
   const grid::ExtractPlan& plan = r.plan;
   const size_t nt = plan.num_times(), nz = plan.num_levels();

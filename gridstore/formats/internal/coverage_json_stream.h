@@ -55,9 +55,6 @@ class TimeLabels {
   std::string scratch_;
 };
 
-// TimeLabels(axis).Get(index) as a string, valid until the next call on the same thread.
-const std::string& CachedTimeLabel(const grid::AxisCoordinate& axis, int64_t index);
-
 }  // namespace gridstore::internal_formats
 
 #endif  // GRIDSTORE_FORMATS_INTERNAL_COVERAGE_JSON_STREAM_H_
