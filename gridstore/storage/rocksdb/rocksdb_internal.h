@@ -9,6 +9,7 @@
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
 
@@ -46,11 +47,13 @@ rocksdb::ColumnFamilyOptions TableOptions(Table table, const std::shared_ptr<roc
 rocksdb::DBOptions MakeDbOptions(const RocksDbOptions& options, const std::string& path);
 
 // The KvStore over an open database. `handles` are every handle the open returned (destroyed
-// before the database is closed); `tables` those of GridStore's tables, indexed by Table.
+// before the database is closed); `tables` those of GridStore's tables, indexed by Table. `env`,
+// if not null, is the one the database was opened with: it is destroyed after the database.
 std::unique_ptr<KvStore> NewRocksDbKvStore(
     std::string path, bool read_only, std::unique_ptr<rocksdb::DB> db,
     std::vector<rocksdb::ColumnFamilyHandle*> handles,
-    std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables);
+    std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables,
+    std::unique_ptr<rocksdb::Env> env = nullptr);
 
 }  // namespace gridstore::storage::internal_rocksdb
 

@@ -28,9 +28,11 @@ class RocksDbKvStore final : public KvStore {
  public:
   RocksDbKvStore(std::string path, bool read_only, std::unique_ptr<rocksdb::DB> db,
                  std::vector<rocksdb::ColumnFamilyHandle*> handles,
-                 std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables)
+                 std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables,
+                 std::unique_ptr<rocksdb::Env> env)
       : path_(std::move(path)),
         read_only_(read_only),
+        env_(std::move(env)),
         db_(std::move(db)),
         handles_(std::move(handles)),
         tables_(tables) {}
@@ -359,6 +361,7 @@ class RocksDbKvStore final : public KvStore {
   const bool read_only_;
   // Taken by every write of the meta or index table and by conditional writes.
   std::mutex catalog_mu_;
+  std::unique_ptr<rocksdb::Env> env_;  // the database's, if not the default: outlives db_
   std::unique_ptr<rocksdb::DB> db_;
   // Every handle returned by open (including the unused default column family); all are
   // destroyed before the DB is closed.
@@ -371,9 +374,10 @@ class RocksDbKvStore final : public KvStore {
 std::unique_ptr<KvStore> NewRocksDbKvStore(
     std::string path, bool read_only, std::unique_ptr<rocksdb::DB> db,
     std::vector<rocksdb::ColumnFamilyHandle*> handles,
-    std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables) {
+    std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables,
+    std::unique_ptr<rocksdb::Env> env) {
   return std::make_unique<RocksDbKvStore>(std::move(path), read_only, std::move(db),
-                                          std::move(handles), tables);
+                                          std::move(handles), tables, std::move(env));
 }
 
 }  // namespace gridstore::storage::internal_rocksdb

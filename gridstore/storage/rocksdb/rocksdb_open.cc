@@ -16,6 +16,7 @@
 #include <random>
 #include <thread>
 
+#include "gridstore/storage/rocksdb/pinned_table_files.h"
 #include "gridstore/storage/rocksdb/rocksdb_internal.h"
 #include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 #include "gridstore/util/internal/strings.h"
@@ -29,6 +30,7 @@ using internal_rocksdb::kColumnFamilyNames;
 using internal_rocksdb::MakeDbOptions;
 using internal_rocksdb::NewRocksDbKvStore;
 using internal_rocksdb::TableOptions;
+using internal_rocksdb::TablePinningFileSystem;
 using internal_rocksdb::ToStatus;
 
 // The default column family (unused) and GridStore's tables, in Table order after it.
@@ -85,13 +87,23 @@ int TriesFor(const rocksdb::Status& s) {
 Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
                                               const std::string& path) {
   const std::string open_context = "cannot open store at " + Quote(path);
-  const rocksdb::DBOptions db_options = MakeDbOptions(options, path);
+  rocksdb::DBOptions db_options = MakeDbOptions(options, path);
+  // A read-only open that opens table files lazily pins them (pinned_table_files.h).
+  const bool pin_tables = options.read_only && options.open_tables_lazily;
   const std::shared_ptr<rocksdb::Cache> cache =
       rocksdb::NewLRUCache(static_cast<size_t>(options.block_cache_bytes));
   const std::shared_ptr<rocksdb::Cache> catalog_cache =
       rocksdb::NewLRUCache(static_cast<size_t>(options.catalog_cache_bytes));
   rocksdb::Status s;
   for (int attempt = 1;; ++attempt) {
+    // Each try pins afresh; db_options.env must never name a previous try's env.
+    std::shared_ptr<TablePinningFileSystem> pinning;
+    std::unique_ptr<rocksdb::Env> env;
+    if (pin_tables) {
+      pinning = std::make_shared<TablePinningFileSystem>();
+      env = rocksdb::NewCompositeEnv(pinning);
+      db_options.env = env.get();
+    }
     std::vector<std::string> existing;
     s = rocksdb::DB::ListColumnFamilies(db_options, path, &existing);
     if (s.ok()) {
@@ -114,11 +126,13 @@ Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
               ? rocksdb::DB::OpenForReadOnly(db_options, path, descriptors, &handles, &raw_db)
               : rocksdb::DB::Open(db_options, path, descriptors, &handles, &raw_db);
       if (s.ok()) {
-        std::unique_ptr<rocksdb::DB> db(raw_db);
         std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables{};
         for (int t = 0; t < kNumTables; ++t) tables[t] = handles[t + 1];  // follow descriptors
-        return NewRocksDbKvStore(path, options.read_only, std::move(db), std::move(handles),
-                                 tables);
+        if (pinning) s = pinning->Pin(raw_db);
+        std::unique_ptr<KvStore> store =
+            NewRocksDbKvStore(path, options.read_only, std::unique_ptr<rocksdb::DB>(raw_db),
+                              std::move(handles), tables, std::move(env));
+        if (s.ok()) return store;
       }
     }
     if (!options.read_only || attempt >= TriesFor(s)) break;
