@@ -1,6 +1,8 @@
 // Copyright 2026 The GridStore Authors.
+//
+// TablePinningFileSystem (rocksdb_internal.h): why a lazy read-only open pins its table files.
 
-#include "gridstore/storage/rocksdb/pinned_table_files.h"
+#include "gridstore/storage/rocksdb/rocksdb_internal.h"
 
 #include <fcntl.h>
 #include <rocksdb/metadata.h>

@@ -2,7 +2,8 @@
 //
 // What the RocksDB backend's files share: the column family names (part of the on-disk format),
 // rocksdb::Status to gridstore::Status (the only place it happens), the column family and DB
-// options, and the KvStore over an open database. Private to storage/rocksdb/: nothing
+// options, the KvStore over an open database, and the file system that pins a read-only open's
+// table files. Private to storage/rocksdb/: nothing
 // RocksDB-typed leaves the backend.
 #ifndef GRIDSTORE_STORAGE_ROCKSDB_ROCKSDB_INTERNAL_H_
 #define GRIDSTORE_STORAGE_ROCKSDB_ROCKSDB_INTERNAL_H_
@@ -10,6 +11,7 @@
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
+#include <rocksdb/file_system.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
 
@@ -17,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gridstore/storage/kv_store.h"
@@ -54,6 +57,42 @@ std::unique_ptr<KvStore> NewRocksDbKvStore(
     std::vector<rocksdb::ColumnFamilyHandle*> handles,
     std::array<rocksdb::ColumnFamilyHandle*, kNumTables> tables,
     std::unique_ptr<rocksdb::Env> env = nullptr);
+
+// A read-only open's table files, kept readable after a writer in another process deletes them
+// (pinned_table_files.cc).
+//
+// A read-only open reads the manifest once and never sees a later version. A writer beside it
+// compacts, and deletes the table files the reader's version names. Opening every table file at
+// open (max_open_files = -1) keeps their descriptors, so the deleted files stay readable; a lazy
+// open (open_tables_lazily) opens a file when a read first needs it, and found it gone ("No such
+// file ... 000204.ldb", 1 read in ~2,000 beside the crash harness's writer). Holding a descriptor
+// costs one open(2), not the footer, index and filter reads that make eager opening slow, so the
+// lazy open pins every file of its version and opens each later through /proc/self/fd.
+//
+// The default file system, except that a pinned table file is opened through its descriptor.
+// Pin() runs once, before the database is handed to anyone; afterwards the map is only read, so
+// reads on many threads need no lock.
+class TablePinningFileSystem final : public rocksdb::FileSystemWrapper {
+ public:
+  TablePinningFileSystem();
+  ~TablePinningFileSystem() override;
+  TablePinningFileSystem(const TablePinningFileSystem&) = delete;
+  TablePinningFileSystem& operator=(const TablePinningFileSystem&) = delete;
+
+  const char* Name() const override { return "GridStoreTablePinning"; }
+
+  // Opens a descriptor on every table file of `db`'s version. PathNotFound if one is gone
+  // already: a writer deleted it after the open read the manifest, and the open must be retried.
+  rocksdb::Status Pin(rocksdb::DB* db);
+
+  rocksdb::IOStatus NewRandomAccessFile(const std::string& fname,
+                                        const rocksdb::FileOptions& options,
+                                        std::unique_ptr<rocksdb::FSRandomAccessFile>* result,
+                                        rocksdb::IODebugContext* dbg) override;
+
+ private:
+  std::unordered_map<std::string, int> fds_;  // by file name ("000204.sst")
+};
 
 }  // namespace gridstore::storage::internal_rocksdb
 

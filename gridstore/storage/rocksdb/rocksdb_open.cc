@@ -16,7 +16,6 @@
 #include <random>
 #include <thread>
 
-#include "gridstore/storage/rocksdb/pinned_table_files.h"
 #include "gridstore/storage/rocksdb/rocksdb_internal.h"
 #include "gridstore/storage/rocksdb/rocksdb_kv_store.h"
 #include "gridstore/util/internal/strings.h"
@@ -88,7 +87,7 @@ Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
                                               const std::string& path) {
   const std::string open_context = "cannot open store at " + Quote(path);
   rocksdb::DBOptions db_options = MakeDbOptions(options, path);
-  // A read-only open that opens table files lazily pins them (pinned_table_files.h).
+  // A read-only open that opens table files lazily pins them (TablePinningFileSystem).
   const bool pin_tables = options.read_only && options.open_tables_lazily;
   const std::shared_ptr<rocksdb::Cache> cache =
       rocksdb::NewLRUCache(static_cast<size_t>(options.block_cache_bytes));
