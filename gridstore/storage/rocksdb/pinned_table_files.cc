@@ -2,8 +2,6 @@
 //
 // TablePinningFileSystem (rocksdb_internal.h): why a lazy read-only open pins its table files.
 
-#include "gridstore/storage/rocksdb/rocksdb_internal.h"
-
 #include <fcntl.h>
 #include <rocksdb/metadata.h>
 #include <unistd.h>
@@ -11,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 #include <vector>
+
+#include "gridstore/storage/rocksdb/rocksdb_internal.h"
 
 namespace gridstore::storage::internal_rocksdb {
 namespace {
