@@ -145,11 +145,10 @@ Status WriteExtractionJson(const Extraction& r, std::ostream& out) {
     if (p.time >= 0) points.back()["time"] = internal_formats::TimeValue(r, labels, p.time);
     if (p.level >= 0) points.back()["level"] = r.level_axis.values()[size_t(p.level)];
   }
+  RawArrays raw;
   json values = json::object();
   for (const auto& v : r.variables) {
-    json a = json::array();
-    for (double d : v.values) a.push_back(internal_formats::JsonNumber(d));
-    values[v.meta.name] = a;
+    values[v.meta.name] = raw.Add(&v.values, v.meta.type == grid::DataType::kFloat32);
   }
   json doc = {{"grid", plan.grid_description},
               {"times", internal_formats::TimeValues(r, plan.times)},
@@ -164,7 +163,7 @@ Status WriteExtractionJson(const Extraction& r, std::ostream& out) {
     doc["area"]["wraps"] = {{"axis", plan.wrap_axis == grid::kX ? "x" : "y"},
                             {"period", plan.wrap_period}};
   }
-  return EmitJson(doc, out);
+  return EmitJson(doc, out, formats::JsonLayout::kIndented, &raw);
 }
 
 }  // namespace gridstore::formats

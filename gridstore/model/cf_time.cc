@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "gridstore/util/internal/strings.h"
 
@@ -378,11 +379,8 @@ char* PutDigits(int64_t v, int digits, char* out) {
   return out + digits;
 }
 
-}  // namespace
-
-size_t FormatIsoTime(const CivilTime& t, char* out) {
-  // By hand, not snprintf: a 40-year hourly series labels 350,640 times in one answer.
-  char* p = out;
+// "YYYY-MM-DD" (a year of more than four digits, or negative, as it is).
+char* PutDate(const CivilTime& t, char* p) {
   if (t.year < 0) *p++ = '-';
   const int64_t year = t.year < 0 ? -t.year : t.year;
   int year_digits = 4;
@@ -391,7 +389,11 @@ size_t FormatIsoTime(const CivilTime& t, char* out) {
   *p++ = '-';
   p = PutDigits(t.month, 2, p);
   *p++ = '-';
-  p = PutDigits(t.day, 2, p);
+  return PutDigits(t.day, 2, p);
+}
+
+// "THH:MM:SSZ", with ".ffffff" (trailing zeros trimmed) before the Z if there is a fraction.
+char* PutTimeOfDay(const CivilTime& t, char* p) {
   *p++ = 'T';
   p = PutDigits(t.hour, 2, p);
   *p++ = ':';
@@ -405,7 +407,14 @@ size_t FormatIsoTime(const CivilTime& t, char* out) {
     p = PutDigits(micros, digits, p);
   }
   *p++ = 'Z';
-  return size_t(p - out);
+  return p;
+}
+
+}  // namespace
+
+size_t FormatIsoTime(const CivilTime& t, char* out) {
+  // By hand, not snprintf: a 40-year hourly series labels 350,640 times in one answer.
+  return size_t(PutTimeOfDay(t, PutDate(t, out)) - out);
 }
 
 std::string FormatIsoTime(const CivilTime& t) {
@@ -475,11 +484,27 @@ Result<std::string> TimeUnits::ToIso(double value) const {
 }
 
 size_t TimeUnits::ToIso(double value, char* out) const {
-  auto offset = OffsetMicros(value);
+  return IsoWriter(*this).Write(value, out);
+}
+
+size_t TimeUnits::IsoWriter::Write(double value, char* out) {
+  auto offset = units_.OffsetMicros(value);
   if (!offset.ok()) return 0;
   // To the millisecond: 347921.1666667 hours is 17:30:00, not 17:29:59.999987.
-  const int64_t rounded = FloorDiv(*offset + 500, 1000) * 1000;
-  return FormatIsoTime(CivilOf(calendar_, epoch_us_ + rounded), out);
+  const int64_t micros = units_.epoch_us_ + FloorDiv(*offset + 500, 1000) * 1000;
+  const int64_t day = FloorDiv(micros, kMicrosPerDay);
+  if (day != day_ || date_length_ == 0) {
+    date_length_ = size_t(PutDate(CivilOf(units_.calendar_, day * kMicrosPerDay), date_) - date_);
+    day_ = day;
+  }
+  std::memcpy(out, date_, date_length_);
+  // The time of day: CivilOf's fields, without the date it would compute again.
+  const int64_t in_day = micros - day * kMicrosPerDay;
+  CivilTime t;
+  t.hour = static_cast<int>(in_day / (60 * kMicrosPerMinute));
+  t.minute = static_cast<int>(in_day / kMicrosPerMinute % 60);
+  t.microsecond = in_day % kMicrosPerMinute;
+  return size_t(PutTimeOfDay(t, out + date_length_) - out);
 }
 
 Result<double> TimeUnits::FromIso(std::string_view text) const {

@@ -80,6 +80,21 @@ class TimeUnits {
   // ParseIsoTime (in this calendar) then FromCivil.
   Result<double> FromIso(std::string_view text) const;
 
+  // Labels many values in turn, as ToIso(value, out) does, keeping the date of the last day it
+  // wrote: an hourly series has 24 labels a day, and the date was half of each label's cost.
+  // `units` outlives the writer.
+  class IsoWriter {
+   public:
+    explicit IsoWriter(const TimeUnits& units) : units_(units) {}
+    size_t Write(double value, char* out);
+
+   private:
+    const TimeUnits& units_;
+    int64_t day_ = 0;               // days since the calendar's day 0 of date_
+    char date_[kMaxIsoTimeLength];  // "YYYY-MM-DD" of day_
+    size_t date_length_ = 0;        // 0: nothing kept yet
+  };
+
  private:
   Result<int64_t> OffsetMicros(double value) const;
 

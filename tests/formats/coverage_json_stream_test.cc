@@ -11,8 +11,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -162,6 +164,63 @@ TEST(CoverageJsonStreamTest, NumbersAndStringsAsNlohmannWritesThem) {
     AppendJsonString(s, &text);
     EXPECT_EQ(text, "x" + dump(covjson(s))) << s;
   }
+}
+
+// A float32 variable's values are written as the float they are: the shortest text that reads
+// back the same float, never the 17 digits of its double. Any other value (a double variable, or
+// a float variable's value that is no float, as unpacking can make) reads back the same double.
+TEST(CoverageJsonStreamTest, RangeValuesAreWrittenInTheVariablesPrecision) {
+  auto text = [](double v, bool as_float) {
+    std::string out = "x";  // appended, not replaced
+    AppendRangeValue(v, as_float, &out);
+    return out.substr(1);
+  };
+  EXPECT_EQ(text(double(282.30316f), true), "282.30316");
+  EXPECT_EQ(text(double(282.30316f), false), "282.30316162109375");
+  EXPECT_EQ(text(0.1, true), "0.1");  // not a float: the double
+  EXPECT_EQ(text(double(0.1f), true), "0.1");
+  EXPECT_EQ(text(double(0.1f), false), "0.10000000149011612");
+  EXPECT_EQ(text(200.0, true), "200");
+  EXPECT_EQ(text(-0.0, true), "-0");
+  EXPECT_EQ(text(double(1e-7f), true), "1e-07");
+  EXPECT_EQ(text(1e300, true), "1e+300");  // beyond float's range: the double
+  for (double v : {std::nan(""), std::numeric_limits<double>::infinity(),
+                   -std::numeric_limits<double>::infinity()}) {
+    EXPECT_EQ(text(v, true), "null");
+    EXPECT_EQ(text(v, false), "null");
+  }
+  // Every float of a wide sample reads back as itself, and every double as itself.
+  std::mt19937 random(33);
+  for (int i = 0; i < 100000; ++i) {
+    const uint32_t bits = random();
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    if (!std::isfinite(f)) continue;
+    const std::string t = text(double(f), true);
+    EXPECT_EQ(std::strtof(t.c_str(), nullptr), f) << t;
+    EXPECT_LE(t.size(), 15u) << t;
+    const double d = std::ldexp(double(random()) / 4294967296.0, int(random() % 200) - 100);
+    EXPECT_EQ(std::strtod(text(d, false).c_str(), nullptr), d);
+  }
+}
+
+// Placeholders spliced wherever they are, in any order; text that only looks like one stays.
+TEST(CoverageJsonStreamTest, RawArraysSpliceEachArrayWhereItsPlaceholderIs) {
+  RawArrays raw;
+  const std::vector<double> a = {1.5, std::nan("")};
+  const covjson first = raw.Add(&a, false);
+  const covjson second = raw.Add(std::vector<double>{double(0.1f)}, true);
+  const std::string prefix =
+      first.get<std::string>().substr(0, first.get<std::string>().size() - 2);
+  covjson doc = {{"b", second},
+                 {"a", first},
+                 {"c", prefix + "9@"},
+                 {"d", prefix + "x"},
+                 {"e", std::vector<double>{}}};
+  std::ostringstream out;
+  ASSERT_OK(EmitJson(doc, out, formats::JsonLayout::kCompact, &raw));
+  EXPECT_EQ(out.str(), "{\"b\":[0.1],\"a\":[1.5,null],\"c\":\"" + prefix + "9@\",\"d\":\"" +
+                           prefix + "x\",\"e\":[]}\n");
 }
 
 class CoverageJsonStreamFixture : public testing::FormatsTest {};

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace gridstore::grid {
 namespace {
@@ -162,6 +163,32 @@ TEST(CfTimeTest, IsoFormattingIsThePrintfDefinition) {
     EXPECT_EQ(std::string(out, u->ToIso(v, out)), *u->ToIso(v)) << v;
   }
   EXPECT_EQ(u->ToIso(1e300, out), 0u);
+}
+
+// A writer keeps the date of the last day it labelled: whatever order values come in (forward,
+// backward, jumping days, before the epoch, fractions of a second), in every calendar (the Julian
+// to Gregorian reform, a 360-day year), each label is FormatIsoTime of ToCivil.
+TEST(CfTimeTest, IsoWriterLabelsAsFormatIsoTimeWhateverTheOrder) {
+  for (const char* calendar :
+       {"standard", "proleptic_gregorian", "noleap", "all_leap", "360_day", "julian"}) {
+    for (const char* units :
+         {"hours since 1985-01-01", "seconds since 1582-10-15 00:00", "days since -0001-12-30"}) {
+      auto u = TimeUnits::Parse(units, calendar);
+      ASSERT_TRUE(u.ok()) << units << " " << calendar;
+      TimeUnits::IsoWriter writer(*u);
+      std::vector<double> values;
+      for (int i = 0; i < 200; ++i) values.push_back(i * 0.25);  // forward, within and across days
+      for (int i = 200; i > -200; i -= 7) values.push_back(i * 1.5);  // backward, past the epoch
+      for (double v : {86400.5, 1e6, -1e6, 0.0, 0.0, 3e7, 123.125}) values.push_back(v);
+      char out[kMaxIsoTimeLength];
+      for (double v : values) {
+        const std::string got(out, writer.Write(v, out));
+        EXPECT_EQ(got, FormatIsoTime(*u->ToCivil(v))) << units << " " << calendar << " " << v;
+      }
+      EXPECT_EQ(writer.Write(std::nan(""), out), 0u);
+      EXPECT_EQ(writer.Write(0.0, out), FormatIsoTime(*u->ToCivil(0.0)).size());  // still works
+    }
+  }
 }
 
 }  // namespace

@@ -90,7 +90,8 @@ TEST_F(ExtractCliTest, PointSeriesEqualsNetCdfAtTheBruteForceNearestCell) {
       if (expected > 1e19) {
         EXPECT_TRUE(doc["values"]["tos"][t].is_null());  // land: the fill value
       } else {
-        EXPECT_EQ(doc["values"]["tos"][t].get<double>(), float(expected));
+        // A float32 variable's value is written as that float's shortest text.
+        EXPECT_EQ(doc["values"]["tos"][t].get<float>(), float(expected));
       }
     }
   }
@@ -167,7 +168,7 @@ TEST_F(ExtractCliTest, RotatedPoleGridIsFoundByGeographicPoint) {
   EXPECT_LT(doc["points"][0]["distance_km"].get<double>(), 1e-6);
   ASSERT_EQ(doc["values"]["air_potential_temperature"].size(), 6u);  // 6 times, level 3
   for (size_t t = 0; t < 6; ++t) {
-    EXPECT_EQ(doc["values"]["air_potential_temperature"][t].get<double>(),
+    EXPECT_EQ(doc["values"]["air_potential_temperature"][t].get<float>(),
               float(theta[((t * 10 + 2) * 83 + 40) * 83 + 50]));
   }
   EXPECT_THAT(doc["grid"].get<std::string>(), HasSubstr("grid mapping rotated_latitude_longitude"));
@@ -276,7 +277,7 @@ TEST_F(ExtractCliTest, TrajectoryWithLevelsAndTimesReadsEachSampleAtItsOwn) {
     const std::string time = points[i]["time"];
     const int t = (std::stoi(time.substr(11, 2)) - 17) * 6 + std::stoi(time.substr(14, 2)) / 10 - 1;
     EXPECT_EQ(
-        values[i].get<double>(),
+        values[i].get<float>(),
         float(theta[((size_t(t) * 10 + size_t(level - 1)) * 83 + size_t(x)) * 83 + size_t(y)]));
   }
   // The same path at one time over every level: a CoverageJSON Section.

@@ -118,6 +118,9 @@ json Referencing(const Extraction& r) {
 
 namespace {
 
+// Whether `v`'s values are written as floats (AppendRangeValue).
+bool IsFloat(const Extraction::Variable& v) { return v.meta.type == grid::DataType::kFloat32; }
+
 // The value of variable `v` at point p, i-th time and j-th level of the plan.
 double PointValue(const Extraction& r, const Extraction::Variable& v, size_t p, size_t i,
                   size_t j) {
@@ -144,7 +147,7 @@ json Range(const json& values, std::vector<std::string> axis_names, std::vector<
 // One coverage at point `p` over the plan's time positions `ti` and level positions `zi` (one
 // of them a single position): PointSeries, VerticalProfile or Point.
 json PointCoverage(const Extraction& r, size_t p, const std::vector<size_t>& ti,
-                   const std::vector<size_t>& zi) {
+                   const std::vector<size_t>& zi, RawArrays* raw) {
   const grid::ExtractPlan& plan = r.plan;
   const grid::LonLat& at = plan.points[p].requested;
   const bool series = ti.size() > 1, profile = zi.size() > 1;
@@ -161,10 +164,12 @@ json PointCoverage(const Extraction& r, size_t p, const std::vector<size_t>& ti,
   domain["referencing"] = Referencing(r);
   json ranges = json::object();
   for (const auto& v : r.variables) {
-    json values = json::array();
+    std::vector<double> numbers;
+    numbers.reserve(ti.size() * zi.size());
     for (size_t i : ti) {
-      for (size_t j : zi) values.push_back(JsonNumber(PointValue(r, v, p, i, j)));
+      for (size_t j : zi) numbers.push_back(PointValue(r, v, p, i, j));
     }
+    const json values = raw->Add(std::move(numbers), IsFloat(v));
     if (series) {
       ranges[v.meta.name] = Range(values, {TimeKey(r)}, {ti.size()});
     } else if (profile) {
@@ -177,7 +182,7 @@ json PointCoverage(const Extraction& r, size_t p, const std::vector<size_t>& ti,
 }
 
 // The path at time position `i`: a Trajectory (one level each) or, over many levels, a Section.
-json TrajectoryCoverage(const Extraction& r, TimeLabels& labels, size_t i) {
+json TrajectoryCoverage(const Extraction& r, TimeLabels& labels, size_t i, RawArrays* raw) {
   const grid::ExtractPlan& plan = r.plan;
   const size_t n = plan.points.size(), nz = plan.num_levels();
   const bool section = nz > 1;
@@ -201,10 +206,12 @@ json TrajectoryCoverage(const Extraction& r, TimeLabels& labels, size_t i) {
                  {"referencing", Referencing(r)}};
   json ranges = json::object();
   for (const auto& v : r.variables) {
-    json values = json::array();
+    std::vector<double> numbers;
+    numbers.reserve(nz * n);
     for (size_t j = 0; j < nz; ++j) {  // z-major for a section
-      for (size_t p = 0; p < n; ++p) values.push_back(JsonNumber(PointValue(r, v, p, i, j)));
+      for (size_t p = 0; p < n; ++p) numbers.push_back(PointValue(r, v, p, i, j));
     }
+    const json values = raw->Add(std::move(numbers), IsFloat(v));
     ranges[v.meta.name] =
         section ? Range(values, {"z", "composite"}, {nz, n}) : Range(values, {"composite"}, {n});
   }
@@ -238,13 +245,14 @@ json GridCoverage(const Extraction& r, RawArrays* raw) {
   json domain = {
       {"type", "Domain"}, {"domainType", "Grid"}, {"axes", axes}, {"referencing", Referencing(r)}};
   json ranges = json::object();
-  for (const auto& v : r.variables) ranges[v.meta.name] = Range(raw->Add(&v.values), names, shape);
+  for (const auto& v : r.variables)
+    ranges[v.meta.name] = Range(raw->Add(&v.values, IsFloat(v)), names, shape);
   return {{"type", "Coverage"}, {"domain", domain}, {"ranges", ranges}};
 }
 
 // An area of a curvilinear grid: the cells inside as a MultiPointSeries (or MultiPoint at one
 // time), one coverage per level.
-json MultiPointCoverage(const Extraction& r, size_t j) {
+json MultiPointCoverage(const Extraction& r, size_t j, RawArrays* raw) {
   const grid::ExtractPlan& plan = r.plan;
   const int64_t nx = plan.area[2], ny = plan.area[3];
   // MultiPoint domains have no z axis: a level goes into each tuple (x, y, z).
@@ -274,12 +282,12 @@ json MultiPointCoverage(const Extraction& r, size_t j) {
   json ranges = json::object();
   const size_t plane = size_t(nx * ny);
   for (const auto& v : r.variables) {
-    json values = json::array();
+    std::vector<double> numbers;
+    numbers.reserve(plan.times.size() * cells.size());
     for (size_t i = 0; i < plan.times.size(); ++i) {
-      for (size_t c : cells) {
-        values.push_back(JsonNumber(v.values[(i * plan.levels.size() + j) * plane + c]));
-      }
+      for (size_t c : cells) numbers.push_back(v.values[(i * plan.levels.size() + j) * plane + c]);
     }
+    const json values = raw->Add(std::move(numbers), IsFloat(v));
     ranges[v.meta.name] =
         series ? Range(values, {TimeKey(r), "composite"}, {plan.times.size(), cells.size()})
                : Range(values, {"composite"}, {cells.size()});
@@ -295,47 +303,53 @@ std::vector<size_t> Positions(size_t n) {
 
 }  // namespace
 
-json JsonNumber(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json RawArrays::Add(const std::vector<double>* values, bool as_float) {
+  arrays_.push_back({values, as_float});
+  return Prefix() + std::to_string(arrays_.size() - 1) + "@";
+}
 
-json RawArrays::Add(const std::vector<double>* values) {
-  arrays_.push_back(values);
-  return Key(arrays_.size() - 1);
+json RawArrays::Add(std::vector<double> values, bool as_float) {
+  return Add(&owned_.emplace_back(std::move(values)), as_float);
 }
 
 std::string RawArrays::Splice(const std::string& text) const {
   if (arrays_.empty()) return text;
   std::string out;
   size_t numbers = 0;
-  for (const auto* a : arrays_) numbers += a->size();
-  out.reserve(text.size() + numbers * 18);
+  for (const Array& a : arrays_) numbers += a.values->size();
+  out.reserve(text.size() + numbers * 12);
+  const std::string opening = "\"" + Prefix();
+  const char* const text_end = text.data() + text.size();
   size_t pos = 0;
-  for (size_t i = 0; i < arrays_.size(); ++i) {
-    const std::string quoted = "\"" + Key(i) + "\"";
-    const size_t at = text.find(quoted, pos);
-    if (at == std::string::npos) continue;  // not in the document: nothing to splice
+  for (size_t at; (at = text.find(opening, pos)) != std::string::npos;) {
+    const char* digits = text.data() + at + opening.size();
+    size_t index = 0;
+    const auto [end, ec] = std::from_chars(digits, text_end, index);
+    // Only a placeholder Add made ("<prefix><index>@"); anything else is the document's text.
+    if (ec != std::errc() || index >= arrays_.size() || text_end - end < 2 || end[0] != '@' ||
+        end[1] != '"') {
+      out.append(text, pos, size_t(digits - text.data()) - pos);
+      pos = size_t(digits - text.data());
+      continue;
+    }
     out.append(text, pos, at - pos);
     out += '[';
-    char buf[32];
-    for (size_t k = 0; k < arrays_[i]->size(); ++k) {
-      const double d = (*arrays_[i])[k];
+    const Array& a = arrays_[index];
+    for (size_t k = 0; k < a.values->size(); ++k) {
       if (k > 0) out += ',';
-      if (!std::isfinite(d)) {
-        out += "null";
-        continue;
-      }
-      const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), d);
-      out.append(buf, end);
+      AppendRangeValue((*a.values)[k], a.as_float, &out);
     }
     out += ']';
-    pos = at + quoted.size();
+    pos = size_t(end + 2 - text.data());
   }
   out.append(text, pos);
   return out;
 }
 
-std::string RawArrays::Key(size_t i) {
-  static const std::string nonce = std::to_string(std::random_device()());
-  return "@gridstore-values-" + nonce + "-" + std::to_string(i) + "@";
+const std::string& RawArrays::Prefix() {
+  static const std::string prefix =
+      "@gridstore-values-" + std::to_string(std::random_device()()) + "-";
+  return prefix;
 }
 
 json CoverageParameters(const Extraction& r) { return Parameters(r); }
@@ -347,19 +361,21 @@ std::vector<json> ExtractionCoverages(const Extraction& r, RawArrays* raw) {
   const size_t nt = plan.num_times(), nz = plan.num_levels();
   if (plan.kind == grid::FeatureKind::kArea) {
     if (r.grid->type() == grid::GridType::kRectilinear) return {GridCoverage(r, raw)};
-    for (size_t j = 0; j < nz; ++j) coverages.push_back(MultiPointCoverage(r, j));
+    for (size_t j = 0; j < nz; ++j) coverages.push_back(MultiPointCoverage(r, j, raw));
     return coverages;
   }
   if (plan.kind == grid::FeatureKind::kTrajectory) {
     TimeLabels labels(r.time_axis);
-    for (size_t i = 0; i < nt; ++i) coverages.push_back(TrajectoryCoverage(r, labels, i));
+    for (size_t i = 0; i < nt; ++i) coverages.push_back(TrajectoryCoverage(r, labels, i, raw));
     return coverages;
   }
   for (size_t p = 0; p < plan.points.size(); ++p) {
     if (nt > 1 && nz > 1) {
-      for (size_t i = 0; i < nt; ++i) coverages.push_back(PointCoverage(r, p, {i}, Positions(nz)));
+      for (size_t i = 0; i < nt; ++i) {
+        coverages.push_back(PointCoverage(r, p, {i}, Positions(nz), raw));
+      }
     } else {
-      coverages.push_back(PointCoverage(r, p, Positions(nt), Positions(nz)));
+      coverages.push_back(PointCoverage(r, p, Positions(nt), Positions(nz), raw));
     }
   }
   return coverages;

@@ -8,6 +8,7 @@
 #ifndef GRIDSTORE_FORMATS_INTERNAL_COVERAGE_JSON_H_
 #define GRIDSTORE_FORMATS_INTERNAL_COVERAGE_JSON_H_
 
+#include <deque>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -22,24 +23,27 @@ namespace gridstore::internal_formats {
 
 using covjson = nlohmann::ordered_json;  // members in the order written: "type" first
 
-// A number, or null for NaN and infinities.
-covjson JsonNumber(double v);
-
 // A 200x200 box holds 40,000 numbers, and building them as json nodes costs several times the
-// extraction itself. So a grid's value arrays go into the document as placeholder strings, and
-// Splice puts their text in (std::to_chars: the shortest form that reads back the same double).
-// The placeholders carry a per-process random nonce, so that no attribute text can collide.
-// The arrays must outlive the RawArrays; placeholders must appear in the document in the order
-// they were added.
+// extraction itself. So every range's values go into the document as a placeholder string, and
+// Splice writes their text in (AppendRangeValue: a float32 variable's values as the shortest text
+// that reads back the same float). The placeholders carry a per-process random nonce, so that no
+// attribute text can collide, and their index, so that they may appear in any order.
 class RawArrays {
  public:
-  covjson Add(const std::vector<double>* values);
-  // `text` (a dump of a document built with Add) with each placeholder replaced, in order.
+  // `values` must outlive the RawArrays.
+  covjson Add(const std::vector<double>* values, bool as_float);
+  covjson Add(std::vector<double> values, bool as_float);  // kept here
+  // `text` (a dump of a document built with Add) with each placeholder replaced.
   std::string Splice(const std::string& text) const;
 
  private:
-  static std::string Key(size_t i);
-  std::vector<const std::vector<double>*> arrays_;
+  struct Array {
+    const std::vector<double>* values;
+    bool as_float;
+  };
+  static const std::string& Prefix();
+  std::vector<Array> arrays_;
+  std::deque<std::vector<double>> owned_;  // a deque: what arrays_ points to never moves
 };
 
 // A time of the extraction's time axis: ISO 8601 for CF time (from `labels`, made of

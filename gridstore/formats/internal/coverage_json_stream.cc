@@ -1,8 +1,10 @@
 // Copyright 2026 The GridStore Authors.
 #include "gridstore/formats/internal/coverage_json_stream.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
@@ -90,6 +92,21 @@ void AppendJsonNumber(double v, std::string* out) {
   out->append(buf, size_t(end - buf));
 }
 
+void AppendRangeValue(double v, bool as_float, std::string* out) {
+  if (!std::isfinite(v)) {
+    *out += "null";
+    return;
+  }
+  char buf[32];
+  // (A double beyond float's range is no float, and converting it would be undefined.)
+  const std::to_chars_result end =
+      as_float && std::fabs(v) <= std::numeric_limits<float>::max() &&
+              static_cast<double>(static_cast<float>(v)) == v
+          ? std::to_chars(buf, buf + sizeof(buf), static_cast<float>(v))
+          : std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, end.ptr);
+}
+
 void AppendJsonString(std::string_view s, std::string* out) {
   // Printable ASCII without quote or backslash is written as it is; anything else as nlohmann
   // escapes it (control characters, UTF-8 checks and replacement).
@@ -125,6 +142,7 @@ LabelCache& ThreadLabelCache() {
 }  // namespace
 
 TimeLabels::TimeLabels(const grid::AxisCoordinate& axis) : axis_(axis) {
+  if (axis.time_units() != nullptr) writer_.emplace(*axis.time_units());
   LabelCache& cache = ThreadLabelCache();
   if (cache.alive++ > 0 || !axis.is_time() || axis.values().size() > kMaxCachedSteps) return;
   for (LabelledAxis& a : cache.axes) {
@@ -152,8 +170,7 @@ std::string_view TimeLabels::Get(int64_t index) {
     return label;
   }
   // Formatted into the buffer, no allocation (a 40-year hourly series has 350,640 labels).
-  const grid::TimeUnits* units = axis_.time_units();
-  const size_t n = units ? units->ToIso(axis_.values()[size_t(index)], buffer_) : 0;
+  const size_t n = writer_ ? writer_->Write(axis_.values()[size_t(index)], buffer_) : 0;
   if (n > 0) return std::string_view(buffer_, n);
   scratch_ = axis_.Label(index);
   return scratch_;
@@ -211,9 +228,10 @@ bool AppendPointCoverageJson(const Extraction& r, std::string* out) {
     AppendJsonString(v.meta.name, out);
     *out += R"(:{"type":"NdArray","dataType":"float","values":[)";
     // [point][time][level] with one point and one of the two axes of length 1.
+    const bool as_float = v.meta.type == grid::DataType::kFloat32;
     for (size_t n = 0; n < nt * nz; ++n) {
       if (n > 0) *out += ',';
-      AppendJsonNumber(v.values[n], out);
+      AppendRangeValue(v.values[n], as_float, out);
     }
     *out += ']';
     if (series || profile) {
