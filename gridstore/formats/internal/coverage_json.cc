@@ -2,7 +2,6 @@
 #include "gridstore/formats/internal/coverage_json.h"
 
 #include <charconv>
-#include <cmath>
 #include <random>
 
 #include "gridstore/formats/internal/coverage_json_stream.h"
@@ -245,8 +244,9 @@ json GridCoverage(const Extraction& r, RawArrays* raw) {
   json domain = {
       {"type", "Domain"}, {"domainType", "Grid"}, {"axes", axes}, {"referencing", Referencing(r)}};
   json ranges = json::object();
-  for (const auto& v : r.variables)
+  for (const auto& v : r.variables) {
     ranges[v.meta.name] = Range(raw->Add(&v.values, IsFloat(v)), names, shape);
+  }
   return {{"type", "Coverage"}, {"domain", domain}, {"ranges", ranges}};
 }
 

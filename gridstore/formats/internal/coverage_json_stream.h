@@ -6,9 +6,8 @@
 // formatting every ISO time again) was about half its CPU (issue 33, part 6). The text is the
 // same, byte for byte, as the compact dump of the tree that WriteCoverageJson builds (coordinates
 // by nlohmann's own shortest-double formatting, range values as RawArrays splices them in,
-// strings escaped as its serializer does); the tests
-// compare the two on real datasets. The small parts (parameters, reference systems) are still
-// built as trees and dumped.
+// strings escaped as its serializer does); the tests compare the two on real datasets. The small
+// parts (parameters, reference systems) are still built as trees and dumped.
 #ifndef GRIDSTORE_FORMATS_INTERNAL_COVERAGE_JSON_STREAM_H_
 #define GRIDSTORE_FORMATS_INTERNAL_COVERAGE_JSON_STREAM_H_
 

@@ -3,8 +3,7 @@
 // What the RocksDB backend's files share: the column family names (part of the on-disk format),
 // rocksdb::Status to gridstore::Status (the only place it happens), the column family and DB
 // options, the KvStore over an open database, and the file system that pins a read-only open's
-// table files. Private to storage/rocksdb/: nothing
-// RocksDB-typed leaves the backend.
+// table files. Private to storage/rocksdb/: nothing RocksDB-typed leaves the backend.
 #ifndef GRIDSTORE_STORAGE_ROCKSDB_ROCKSDB_INTERNAL_H_
 #define GRIDSTORE_STORAGE_ROCKSDB_ROCKSDB_INTERNAL_H_
 
