@@ -337,7 +337,11 @@ Result<ImportSummary> RunImport(grid::GridStore* store, const PlannedImport& pla
   GRIDSTORE_RETURN_IF_ERROR(
       store->Flush().WithContext("the import succeeded, but settling the store failed"));
   SeriesOutcome outcome;
-  if (summary->status != grid::kStatusDone && summary->status != grid::kStatusIngesting) {
+  // All steps in one block (--series-steps all) waits for the whole run too: a run still
+  // arriving has no last step to end the block at.
+  const bool whole_series = plan.options.series->block_t == grid::kSeriesWholeSeries;
+  if (summary->status != grid::kStatusDone &&
+      (summary->status != grid::kStatusIngesting || whole_series)) {
     outcome.not_yet =
         "the series layout is added when the run is complete (the import that finishes it, "
         "asking for the series layout too)";

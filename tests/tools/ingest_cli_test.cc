@@ -296,5 +296,34 @@ TEST(IngestCliTest, ARunAppendedStepByStepKeepsItsSeriesLayout) {
   EXPECT_THAT(info.out, ::testing::HasSubstr("\"held_steps\": 2")) << info.out;
 }
 
+// All steps in one block (--series-steps all) on a run still arriving: each import stores its
+// step and says the series layout comes with the whole run (exit 0, not an error after the
+// planes are in); the import that completes the run adds it, one block of every step.
+TEST(IngestCliTest, AllStepsInOneSeriesBlockWaitsForTheWholeRun) {
+  testing::ScopedTempDir dir;
+  const std::string store = dir.Sub("store");
+  std::filesystem::create_directories(dir.Sub("cli"));
+  constexpr int kSteps = 3;
+  for (int k = 0; k < kSteps; ++k) {
+    const std::string file = dir.Sub("f" + std::to_string(6 * k) + ".grib");
+    ASSERT_EQ(testing::WriteRunStep(file, k), 4);
+    RunResult r = RunGridStore(
+        dir.Sub("cli"), store,
+        {"import", file, "--dataset", "gfs/run", "--append", "--expected-steps",
+         std::to_string(kSteps), "--layouts", "plane,series", "--series-steps", "all"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    RunResult info = RunGridStore(dir.Sub("cli"), store, {"info", "gfs/run/m00"});
+    if (k + 1 < kSteps) {
+      EXPECT_THAT(r.out,
+                  ::testing::HasSubstr("the series layout is added when the run is complete"));
+      EXPECT_THAT(info.out, ::testing::HasSubstr("INGESTING")) << info.out;
+      EXPECT_THAT(info.out, ::testing::Not(::testing::HasSubstr("series layout"))) << info.out;
+    } else {
+      EXPECT_THAT(r.out, ::testing::HasSubstr("series layout (3 steps x")) << r.out;
+      EXPECT_THAT(info.out, ::testing::HasSubstr("DONE")) << info.out;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gridstore
