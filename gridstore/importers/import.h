@@ -86,7 +86,8 @@ struct SeriesOutcome {
 
 // Writes the plan into `store`: whole or absent, as ImportNetCdfFiles and RunGribImport say;
 // then, asked for, settles the store and adds the series layout to every dataset written (a run
-// still arriving gets a growing one, GridStore::AddSeriesLayout) (*series, may be null, says what
+// still arriving gets a growing one, GridStore::AddSeriesLayout, unless it asks for all steps in
+// one block, which waits for the whole run) (*series, may be null, says what
 // happened, the reports summed; its failure is there, not in the result). `on_progress` may be
 // empty; `on_series_progress` (done, total blocks) too. A dataset in a forecast collection
 // (attribute `collection`): the store gets the collection index (forecast::EnsureCollectionIndex)
