@@ -87,8 +87,8 @@ struct SeriesOutcome {
 // Writes the plan into `store`: whole or absent, as ImportNetCdfFiles and RunGribImport say;
 // then, asked for, settles the store and adds the series layout to every dataset written (a run
 // still arriving gets a growing one, GridStore::AddSeriesLayout, unless it asks for all steps in
-// one block, which waits for the whole run) (*series, may be null, says what
-// happened, the reports summed; its failure is there, not in the result). `on_progress` may be
+// one block, which waits for the whole run) (*series, may be null, says what happened, the
+// reports summed; its failure is there, not in the result). `on_progress` may be
 // empty; `on_series_progress` (done, total blocks) too. A dataset in a forecast collection
 // (attribute `collection`): the store gets the collection index (forecast::EnsureCollectionIndex)
 // first, and FailedPrecondition naming both runs refuses a run on another horizontal grid than the
