@@ -19,6 +19,9 @@ shift $(($# > 1 ? 2 : 1))
 counts=("$@")
 [[ ${#counts[@]} -gt 0 ]] || counts=(100000 1000000)
 osds=${OSDS:-2} runs=${RUNS:-100} shards=${SHARDS:-64}
+# This build's RADOS plugin, never an installed one (which is otherwise tried first, and may be
+# older than the build being measured).
+export GRIDSTORE_PLUGIN_DIR=$(cd "$build" && pwd)/lib/gridstore
 
 # Each OSD caches up to 4 GiB (the catalog's omap stays in memory, as RocksDB's does in the page
 # cache) and has Ceph's 8 op shards.

@@ -1,7 +1,7 @@
 // Copyright 2026 The GridStore Authors.
 //
 // The in-memory catalog replica (rados_catalog_replica.h): merging changes and listings by
-// version, and chunked k-way merges over the shards for scans.
+// version into one map of every shard's keys, and scans of it in chunks.
 #include "gridstore/storage/rados/rados_catalog_replica.h"
 
 #include <algorithm>
@@ -70,59 +70,161 @@ bool DecodeShardChange(std::string_view in, ShardChange* change) {
 
 CatalogReplica::CatalogReplica(int shards) : shards_(static_cast<size_t>(std::max(1, shards))) {}
 
+CatalogReplica::Entry& CatalogReplica::Place(int shard, std::string_view key) {
+  auto it = entries_.find(key);
+  if (it == entries_.end()) {
+    it = entries_.emplace(std::string(key), Entry()).first;
+    it->second.key = &it->first;
+  } else if (it->second.shard == shard) {
+    return it->second;
+  } else {
+    Unlink(&it->second);  // a key of another shard's list (shard counts never change in a pool)
+  }
+  Link(shard, &it->second);
+  return it->second;
+}
+
+void CatalogReplica::Link(int shard, Entry* e) {
+  Shard& s = shards_[static_cast<size_t>(shard)];
+  e->shard = shard;
+  e->prev = nullptr;
+  e->next = s.first;
+  if (s.first != nullptr) s.first->prev = e;
+  s.first = e;
+}
+
+void CatalogReplica::Unlink(Entry* e) {
+  Shard& s = shards_[static_cast<size_t>(e->shard)];
+  (e->prev != nullptr ? e->prev->next : s.first) = e->next;
+  if (e->next != nullptr) e->next->prev = e->prev;
+  e->prev = e->next = nullptr;
+}
+
+void CatalogReplica::Erase(Map::iterator it) {
+  Unlink(&it->second);
+  entries_.erase(it);
+}
+
 void CatalogReplica::Apply(int shard, const ShardChange& change, Clock::time_point now) {
   std::unique_lock lock(mu_);
   Shard& s = shards_[static_cast<size_t>(shard)];
   s.version = std::max(s.version, change.version);
   for (const auto& [key, value] : change.keys) {
-    auto it = s.keys.find(key);
-    if (it != s.keys.end() && it->second.version > change.version) continue;  // newer already
+    auto it = entries_.find(key);
+    if (it != entries_.end() && it->second.shard == shard && it->second.version > change.version) {
+      continue;  // newer already
+    }
+    Entry& e = it != entries_.end() && it->second.shard == shard ? it->second : Place(shard, key);
+    e.version = change.version;
     if (value.has_value()) {
-      Entry& e = it != s.keys.end() ? it->second : s.keys[key];
       e.value = *value;
-      e.version = change.version;
       e.deleted = false;
-    } else if (it != s.keys.end()) {
-      it->second.value.clear();
-      it->second.value.shrink_to_fit();
-      it->second.version = change.version;
-      it->second.deleted = true;
-      s.tombstones.emplace_back(now, key);
     } else {
-      s.keys.emplace(key, Entry{{}, change.version, true});
+      e.value.clear();
+      e.value.shrink_to_fit();
+      e.deleted = true;
       s.tombstones.emplace_back(now, key);
     }
   }
   // Tombstones old enough that no older change of their key can still be on its way.
   while (!s.tombstones.empty() && now - s.tombstones.front().first > kTombstoneLife) {
-    auto it = s.keys.find(s.tombstones.front().second);
-    if (it != s.keys.end() && it->second.deleted) s.keys.erase(it);
+    auto it = entries_.find(s.tombstones.front().second);
+    if (it != entries_.end() && it->second.deleted && it->second.shard == shard) Erase(it);
     s.tombstones.pop_front();
   }
 }
 
 void CatalogReplica::Reload(int shard, uint64_t version,
                             std::vector<std::pair<std::string, std::string>> entries) {
-  Map fresh;
-  for (auto& [key, value] : entries) {
-    fresh.emplace_hint(fresh.end(), std::move(key), Entry{std::move(value), version, false});
+  std::vector<Listing> one(1);
+  one[0] = Listing{shard, version, std::move(entries)};
+  Reload(std::move(one));
+}
+
+void CatalogReplica::Reload(std::vector<Listing> listings) {
+  const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+  for (Listing& l : listings) {
+    if (!std::is_sorted(l.entries.begin(), l.entries.end(), by_key)) {
+      std::sort(l.entries.begin(), l.entries.end(), by_key);
+    }
   }
-  entries.clear();
+  std::vector<std::string> dropped;  // values freed outside the lock
   std::unique_lock lock(mu_);
-  Shard& s = shards_[static_cast<size_t>(shard)];
-  for (auto& [key, entry] : s.keys) {
-    if (entry.version > version) fresh[key] = std::move(entry);  // a notify newer than the listing
+  // Each shard's entries its listing does not hold are gone, unless a notify newer than the
+  // listing brought them.
+  for (const Listing& l : listings) {
+    for (Entry* e = shards_[static_cast<size_t>(l.shard)].first; e != nullptr;) {
+      Entry* next = e->next;
+      const auto listed = std::lower_bound(
+          l.entries.begin(), l.entries.end(), *e->key,
+          [](const auto& entry, const std::string& key) { return entry.first < key; });
+      if (e->version <= l.version && (listed == l.entries.end() || listed->first != *e->key)) {
+        dropped.push_back(std::move(e->value));
+        Erase(entries_.find(*e->key));
+      }
+      e = next;
+    }
   }
-  s.keys.swap(fresh);
-  s.version = std::max(s.version, version);
-  std::deque<std::pair<Clock::time_point, std::string>> kept;
-  for (auto& t : s.tombstones) {
-    auto it = s.keys.find(t.second);
-    if (it != s.keys.end() && it->second.deleted) kept.push_back(std::move(t));
+  // The listings' keys in key order (a merge of the sorted listings): where each goes is then
+  // often right after the one before, and needs no search.
+  struct Cursor {
+    size_t listing = 0, next = 0;
+  };
+  std::vector<Cursor> cursors;
+  for (size_t i = 0; i < listings.size(); ++i) {
+    if (!listings[i].entries.empty()) cursors.push_back({i, 0});
   }
-  s.tombstones.swap(kept);
+  const auto key_of = [&](const Cursor& c) -> const std::string& {
+    return listings[c.listing].entries[c.next].first;
+  };
+  const auto later = [&](const Cursor& a, const Cursor& b) { return key_of(a) > key_of(b); };
+  std::make_heap(cursors.begin(), cursors.end(), later);
+  Map::iterator hint = entries_.end();
+  while (!cursors.empty()) {
+    std::pop_heap(cursors.begin(), cursors.end(), later);
+    Cursor& c = cursors.back();
+    const Listing& l = listings[c.listing];
+    auto& [key, value] = listings[c.listing].entries[c.next];
+    const bool in_place = (hint == entries_.end() || key <= hint->first) &&
+                          (hint == entries_.begin() || std::prev(hint)->first < key);
+    if (!in_place) hint = entries_.lower_bound(key);
+    if (hint != entries_.end() && hint->first == key) {
+      if (hint->second.shard != l.shard || hint->second.version <= l.version) {
+        Entry& e = Place(l.shard, key);
+        e.value.swap(value);
+        e.version = l.version;
+        e.deleted = false;
+      }  // else a notify newer than the listing
+      dropped.push_back(std::move(value));
+    } else {
+      hint = entries_.emplace_hint(hint, std::move(key), Entry());
+      hint->second.key = &hint->first;
+      Link(l.shard, &hint->second);
+      hint->second.value = std::move(value);
+      hint->second.version = l.version;
+    }
+    ++hint;
+    if (++c.next == l.entries.size()) {
+      cursors.pop_back();
+    } else {
+      std::push_heap(cursors.begin(), cursors.end(), later);
+    }
+  }
+  for (const Listing& l : listings) {
+    Shard& s = shards_[static_cast<size_t>(l.shard)];
+    s.version = std::max(s.version, l.version);
+    std::deque<std::pair<Clock::time_point, std::string>> kept;
+    for (auto& t : s.tombstones) {
+      auto it = entries_.find(t.second);
+      if (it != entries_.end() && it->second.deleted && it->second.shard == l.shard) {
+        kept.push_back(std::move(t));
+      }
+    }
+    s.tombstones.swap(kept);
+  }
   lock.unlock();
-  fresh.clear();  // the old entries are freed outside the lock
+  dropped.clear();
+  listings.clear();
 }
 
 uint64_t CatalogReplica::version(int shard) const {
@@ -132,63 +234,34 @@ uint64_t CatalogReplica::version(int shard) const {
 
 bool CatalogReplica::Get(int shard, std::string_view omap_key, std::string* value) const {
   std::shared_lock lock(mu_);
-  const size_t from = shard < 0 ? 0 : static_cast<size_t>(shard);
-  const size_t to = shard < 0 ? shards_.size() : from + 1;
-  for (size_t i = from; i < to; ++i) {
-    auto it = shards_[i].keys.find(omap_key);
-    if (it != shards_[i].keys.end() && !it->second.deleted) {
-      *value = it->second.value;
-      return true;
-    }
+  auto it = entries_.find(omap_key);
+  if (it == entries_.end() || it->second.deleted || (shard >= 0 && it->second.shard != shard)) {
+    return false;
   }
-  return false;
+  *value = it->second.value;
+  return true;
 }
 
 void CatalogReplica::NextChunk(int shard, const std::string& from, bool first,
                                const std::string& begin, const std::string& end, bool reverse,
                                size_t limit,
                                std::vector<std::pair<std::string, std::string>>* out) const {
-  // Each shard's cursor: forward, [it, stop) ascending; reverse, the entries below `it` down to
-  // `stop` (the first key >= begin), taken from prev(it).
-  struct Cursor {
-    Map::const_iterator it, stop;
-  };
-  std::vector<Cursor> cursors;
-  const size_t lo = shard < 0 ? 0 : static_cast<size_t>(shard);
-  const size_t hi = shard < 0 ? shards_.size() : lo + 1;
-  for (size_t i = lo; i < hi; ++i) {
-    const Map& m = shards_[i].keys;
-    Cursor c;
-    if (!reverse) {
-      c.it = first ? m.lower_bound(begin) : m.upper_bound(from);
-      c.stop = end.empty() ? m.end() : m.lower_bound(end);
-      if (!end.empty() && c.it != m.end() && c.it->first >= end) c.it = c.stop;
-    } else {
-      c.it = first ? (end.empty() ? m.end() : m.lower_bound(end)) : m.lower_bound(from);
-      c.stop = m.lower_bound(begin);
-      if (c.it != m.end() && c.stop != m.end() && c.stop->first > c.it->first) c.stop = c.it;
+  const auto wanted = [&](const Entry& e) { return !e.deleted && (shard < 0 || e.shard == shard); };
+  if (!reverse) {
+    auto it = first ? entries_.lower_bound(begin) : entries_.upper_bound(from);
+    for (; it != entries_.end() && out->size() < limit; ++it) {
+      if (!end.empty() && it->first >= end) break;
+      if (wanted(it->second)) out->emplace_back(it->first, it->second.value);
     }
-    if (c.it != c.stop) cursors.push_back(c);
+    return;
   }
-  auto key_of = [&](const Cursor& c) -> const std::string& {
-    return reverse ? std::prev(c.it)->first : c.it->first;
-  };
-  // A heap whose top is the next key in the scan's order.
-  auto later = [&](const Cursor& a, const Cursor& b) {
-    return reverse ? key_of(a) < key_of(b) : key_of(a) > key_of(b);
-  };
-  std::make_heap(cursors.begin(), cursors.end(), later);
-  while (!cursors.empty() && out->size() < limit) {
-    std::pop_heap(cursors.begin(), cursors.end(), later);
-    Cursor& c = cursors.back();
-    const Map::const_iterator e = reverse ? std::prev(c.it) : c.it;
-    if (!e->second.deleted) out->emplace_back(e->first, e->second.value);
-    c.it = reverse ? e : std::next(e);
-    if (c.it == c.stop) {
-      cursors.pop_back();
-    } else {
-      std::push_heap(cursors.begin(), cursors.end(), later);
-    }
+  // Reverse: the entries below `it`, down to the first key >= begin.
+  auto it = first ? (end.empty() ? entries_.end() : entries_.lower_bound(end))
+                  : entries_.lower_bound(from);
+  while (it != entries_.begin() && out->size() < limit) {
+    --it;
+    if (it->first < begin) break;
+    if (wanted(it->second)) out->emplace_back(it->first, it->second.value);
   }
 }
 
@@ -215,59 +288,44 @@ void CatalogReplica::Scan(int shard, const std::string& begin, const std::string
 
 uint64_t CatalogReplica::RangeBytes(int shard, const std::string& begin,
                                     const std::string& end) const {
-  // Per shard: exact for ranges of up to kSampleKeys keys; beyond that, the bytes of the first
-  // kSampleKeys scaled by how much of the shard's keys in the range (first to last, read as
-  // numbers after their common prefix: KeyNumber) they span. The values of one field often lie
-  // in a narrow band of the range, so the range's own bounds would be a poor scale.
-  // Datasets spread evenly over the shards (a hash of their ids): the first kSampleShards
-  // shards, scaled, stand for all (estimates feed query plans, and must cost microseconds).
+  // Exact for ranges of up to kSampleKeys keys; beyond that, the bytes of the first kSampleKeys
+  // scaled by how much of the range's keys (first to last, read as numbers after their common
+  // prefix: KeyNumber) they span. The values of one field often lie in a narrow band of the
+  // range, so the range's own bounds would be a poor scale. Estimates feed query plans, and
+  // must cost microseconds.
   constexpr size_t kSampleKeys = 16;
-  constexpr size_t kSampleShards = 8;
   std::shared_lock lock(mu_);
-  const size_t from = shard < 0 ? 0 : static_cast<size_t>(shard);
-  const size_t sampled = shard < 0 ? std::min(kSampleShards, shards_.size()) : 1;
-  const size_t all = shard < 0 ? shards_.size() : 1;
-  double total = 0;
-  for (size_t i = from; i < from + sampled; ++i) {
-    const Shard& s = shards_[i];
-    const auto first = s.keys.lower_bound(begin);
-    const auto stop = end.empty() ? s.keys.end() : s.keys.lower_bound(end);
-    uint64_t bytes = 0;
-    size_t n = 0;
-    auto it = first;
-    for (; it != stop && n < kSampleKeys; ++it) {
-      if (it->second.deleted) continue;
-      bytes += it->first.size() + it->second.value.size();
-      ++n;
-    }
-    if (it == stop) {
-      total += static_cast<double>(bytes);
-      continue;
-    }
-    const std::string& a = first->first;
-    const std::string& z = std::prev(stop)->first;
-    size_t prefix = 0;
-    while (prefix < a.size() && prefix < z.size() && a[prefix] == z[prefix]) ++prefix;
-    const uint64_t lo = KeyNumber(a, prefix), hi = KeyNumber(z, prefix);
-    const uint64_t at = KeyNumber(it->first, prefix);
-    const double covered =
-        hi > lo ? static_cast<double>(at - lo) / static_cast<double>(hi - lo) : 1.0;
-    total += static_cast<double>(bytes) / std::clamp(covered, 1e-6, 1.0);
+  const auto first = entries_.lower_bound(begin);
+  const auto stop = end.empty() ? entries_.end() : entries_.lower_bound(end);
+  uint64_t bytes = 0;
+  size_t n = 0;
+  auto it = first;
+  for (; it != stop && n < kSampleKeys; ++it) {
+    if (it->second.deleted || (shard >= 0 && it->second.shard != shard)) continue;
+    bytes += it->first.size() + it->second.value.size();
+    ++n;
   }
-  return static_cast<uint64_t>(total * static_cast<double>(all) / static_cast<double>(sampled));
+  if (it == stop) return bytes;
+  const std::string& a = first->first;
+  const std::string& z = std::prev(stop)->first;
+  size_t prefix = 0;
+  while (prefix < a.size() && prefix < z.size() && a[prefix] == z[prefix]) ++prefix;
+  const uint64_t lo = KeyNumber(a, prefix), hi = KeyNumber(z, prefix);
+  const uint64_t at = KeyNumber(it->first, prefix);
+  const double covered =
+      hi > lo ? static_cast<double>(at - lo) / static_cast<double>(hi - lo) : 1.0;
+  return static_cast<uint64_t>(static_cast<double>(bytes) / std::clamp(covered, 1e-6, 1.0));
 }
 
 CatalogReplica::Stats CatalogReplica::stats() const {
   std::shared_lock lock(mu_);
   Stats st;
-  for (const Shard& s : shards_) {
-    for (const auto& [key, entry] : s.keys) {
-      if (entry.deleted) {
-        ++st.tombstones;
-      } else {
-        ++st.keys;
-        st.bytes += key.size() + entry.value.size();
-      }
+  for (const auto& [key, entry] : entries_) {
+    if (entry.deleted) {
+      ++st.tombstones;
+    } else {
+      ++st.keys;
+      st.bytes += key.size() + entry.value.size();
     }
   }
   return st;

@@ -57,8 +57,16 @@ class CatalogReplica {
   // Applies one committed change of `shard` (keys newer in the replica stay). `now` ages
   // tombstones (tests pass their own clock).
   void Apply(int shard, const ShardChange& change, Clock::time_point now = Clock::now());
-  // Replaces `shard` by a listing of all its keys at `version` (sorted by key), keeping entries
-  // newer than it (notifies that arrived while it was listed).
+  // All keys of one shard at one version, as listed.
+  struct Listing {
+    int shard = 0;
+    uint64_t version = 0;
+    std::vector<std::pair<std::string, std::string>> entries;  // sorted by key
+  };
+  // Replaces each listed shard by its listing, keeping entries newer than it (notifies that
+  // arrived while it was listed). Several shards at once are merged into the map in key order,
+  // which on an empty replica (the first load) costs no search per key.
+  void Reload(std::vector<Listing> listings);
   void Reload(int shard, uint64_t version,
               std::vector<std::pair<std::string, std::string>> entries);
   // The highest shard version the replica has seen (listings and changes).
@@ -86,23 +94,38 @@ class CatalogReplica {
   Stats stats() const;
 
  private:
+  // One key of one shard. Entries live in one map of every shard's keys in key order, so that a
+  // scan over all shards is one walk of one map and a lookup one search (64 seeks and a k-way
+  // merge per scan chunk cost RADOS queries 2-4x RocksDB's at a million datasets). Each shard's
+  // entries are also linked in a list of their own, so that a listing replaces one shard's
+  // entries without a walk of every shard's.
   struct Entry {
     std::string value;
     uint64_t version = 0;
+    const std::string* key = nullptr;  // the map's key of this entry
+    Entry* prev = nullptr;             // the shard's list
+    Entry* next = nullptr;
+    int shard = 0;
     bool deleted = false;
   };
   using Map = std::map<std::string, Entry, std::less<>>;
   struct Shard {
-    Map keys;
+    Entry* first = nullptr;  // its entries, linked
     uint64_t version = 0;
     std::deque<std::pair<Clock::time_point, std::string>> tombstones;  // in order of deletion
   };
-  // Copies up to `limit` live entries of the merge after `from` (exclusive unless `first`).
+  // The entry of `key`, added to `shard` (or moved to it from another shard's list).
+  Entry& Place(int shard, std::string_view key);
+  void Link(int shard, Entry* e);
+  void Unlink(Entry* e);
+  void Erase(Map::iterator it);
+  // Copies up to `limit` live entries of the scan after `from` (exclusive unless `first`).
   void NextChunk(int shard, const std::string& from, bool first, const std::string& begin,
                  const std::string& end, bool reverse, size_t limit,
                  std::vector<std::pair<std::string, std::string>>* out) const;
 
   mutable std::shared_mutex mu_;
+  Map entries_;                // guarded by mu_
   std::vector<Shard> shards_;  // guarded by mu_
 };
 

@@ -13,7 +13,7 @@
 namespace gridstore::storage::internal_rados {
 namespace {
 
-// Shards listed at once when loading: bounds the listing's memory before it moves into maps.
+// Shards listed at once (in parallel) when loading.
 constexpr size_t kShardsPerLoad = 8;
 // How often the refresher compares shard versions with the replica's (and retries failed
 // watches); a shard still behind a version seen one check earlier is listed again.
@@ -96,6 +96,11 @@ bool RadosKvStore::WatchShard(int shard) {
 }
 
 Status RadosKvStore::ReloadShards(const std::vector<int>& shards) {
+  // Listed a few shards at a time, replaced all together: the replica merges the listings in
+  // key order, so that its first load costs no search per key (the listings' strings move into
+  // the replica; their vectors, 64 bytes a key, are what the load holds on top).
+  std::vector<CatalogReplica::Listing> listings;
+  listings.reserve(shards.size());
   for (size_t from = 0; from < shards.size(); from += kShardsPerLoad) {
     const size_t to = std::min(shards.size(), from + kShardsPerLoad);
     std::vector<OmapCursor> cursors(to - from);
@@ -103,9 +108,10 @@ Status RadosKvStore::ReloadShards(const std::vector<int>& shards) {
     GRIDSTORE_RETURN_IF_ERROR(ReadOmapRanges(&cursors, "", ""));
     for (size_t i = from; i < to; ++i) {
       OmapCursor& c = cursors[i - from];
-      replica_->Reload(shards[i], c.version, std::move(c.entries));
+      listings.push_back({shards[i], c.version, std::move(c.entries)});
     }
   }
+  replica_->Reload(std::move(listings));
   return Status::OK();
 }
 
