@@ -4,6 +4,10 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "tools/text_escape.h"
 
 namespace gridstore::tools {
@@ -16,6 +20,13 @@ CLI::Option* AddOptionalString(CLI::App* app, const std::string& name,
 
 Status Settle(grid::GridStore* store) {
   return store->Flush().WithContext("the write succeeded, but settling the store failed");
+}
+
+void KeepFreedBuffersInTheHeap() {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
 }
 
 void Warn(std::string_view text) {

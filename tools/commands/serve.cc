@@ -27,10 +27,6 @@
 #include "gridstore/util/internal/strings.h"
 #include "tools/commands/command.h"
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 namespace gridstore::tools {
 namespace {
 
@@ -80,20 +76,11 @@ std::string ServeUri(const std::string& uri) {
   return uri + (uri.find('?') == std::string::npos ? "?" : "&") + "catalog_replica=1";
 }
 
-// Answers of a few MiB to tens of MiB (a 40-year series is 14 MB of CoverageJSON) are built in
-// one string and freed once sent. glibc's defaults hand such blocks back to the kernel (mmap
-// above a threshold that moves, trimming above 128 KiB free), so the next answer faults in and
-// zeroes every page again: a third of that answer's time, and answers alternated between 55 and
-// 210 ms. Kept in the heap instead (up to 64 MiB free per arena before trimming).
-void KeepLargeAnswersInTheHeap() {
-#if defined(__GLIBC__)
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
-#endif
-}
-
 Status RunServe(const CommandContext& context, const ServeArgs& args) {
-  KeepLargeAnswersInTheHeap();
+  // Answers of a few MiB to tens of MiB (a 40-year series is 14 MB of CoverageJSON) are built in
+  // one string and freed once sent: with glibc's defaults the next answer faulted in and zeroed
+  // every page again, a third of its time (answers alternated between 55 and 210 ms).
+  KeepFreedBuffersInTheHeap();
   server::HttpServerOptions http;
   GRIDSTORE_RETURN_IF_ERROR(ParseListen(args.listen, &http));
   if (!(args.max_response_mb > 0) || args.max_response_mb > 1e6) {

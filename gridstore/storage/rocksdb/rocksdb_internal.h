@@ -42,7 +42,7 @@ inline bool Contains(std::string_view haystack, std::string_view needle) {
 Status ToStatus(const rocksdb::Status& s, std::string_view what, const std::string& path);
 
 // The options of `table`'s column family, its blocks cached in `cache` (the data table) or
-// `catalog_cache` (the meta and index tables).
+// `catalog_cache` (the meta and index tables); a null `cache` makes none (no_block_cache).
 rocksdb::ColumnFamilyOptions TableOptions(Table table, const std::shared_ptr<rocksdb::Cache>& cache,
                                           const std::shared_ptr<rocksdb::Cache>& catalog_cache);
 // The database options for opening (not creating) the store at `path`.

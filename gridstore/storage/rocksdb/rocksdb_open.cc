@@ -89,8 +89,11 @@ Result<std::unique_ptr<KvStore>> OpenExisting(const RocksDbOptions& options,
   rocksdb::DBOptions db_options = MakeDbOptions(options, path);
   // A read-only open that opens table files lazily pins them (TablePinningFileSystem).
   const bool pin_tables = options.read_only && options.open_tables_lazily;
+  // A lazy read-only open is a short command's: it reads each block once (the grid layer caches
+  // the frames it decodes), and RocksDB's cache of the data table only copied every block read
+  // into memory of its own.
   const std::shared_ptr<rocksdb::Cache> cache =
-      rocksdb::NewLRUCache(static_cast<size_t>(options.block_cache_bytes));
+      pin_tables ? nullptr : rocksdb::NewLRUCache(static_cast<size_t>(options.block_cache_bytes));
   const std::shared_ptr<rocksdb::Cache> catalog_cache =
       rocksdb::NewLRUCache(static_cast<size_t>(options.catalog_cache_bytes));
   rocksdb::Status s;

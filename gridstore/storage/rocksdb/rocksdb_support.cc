@@ -41,6 +41,7 @@ rocksdb::ColumnFamilyOptions TableOptions(Table table, const std::shared_ptr<roc
   rocksdb::ColumnFamilyOptions cf;
   rocksdb::BlockBasedTableOptions bbt;
   bbt.block_cache = table == Table::kData ? cache : catalog_cache;
+  bbt.no_block_cache = bbt.block_cache == nullptr;  // none given: none made
   if (table == Table::kData) {
     // Values are zstd-compressed grid blocks already; compressing again only burns CPU. Reads
     // are point lookups of block keys, which a bloom filter answers without touching data blocks
