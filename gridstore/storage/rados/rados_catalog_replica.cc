@@ -141,6 +141,21 @@ void CatalogReplica::Reload(int shard, uint64_t version,
   Reload(std::move(one));
 }
 
+void CatalogReplica::DropUnlisted(const Listing& listing, std::vector<std::string>* dropped) {
+  for (Entry* e = shards_[static_cast<size_t>(listing.shard)].first; e != nullptr;) {
+    Entry* next = e->next;
+    const auto listed = std::lower_bound(
+        listing.entries.begin(), listing.entries.end(), *e->key,
+        [](const auto& entry, const std::string& key) { return entry.first < key; });
+    if (e->version <= listing.version &&
+        (listed == listing.entries.end() || listed->first != *e->key)) {
+      dropped->push_back(std::move(e->value));
+      Erase(entries_.find(*e->key));
+    }
+    e = next;
+  }
+}
+
 void CatalogReplica::Reload(std::vector<Listing> listings) {
   const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
   for (Listing& l : listings) {
@@ -150,21 +165,7 @@ void CatalogReplica::Reload(std::vector<Listing> listings) {
   }
   std::vector<std::string> dropped;  // values freed outside the lock
   std::unique_lock lock(mu_);
-  // Each shard's entries its listing does not hold are gone, unless a notify newer than the
-  // listing brought them.
-  for (const Listing& l : listings) {
-    for (Entry* e = shards_[static_cast<size_t>(l.shard)].first; e != nullptr;) {
-      Entry* next = e->next;
-      const auto listed = std::lower_bound(
-          l.entries.begin(), l.entries.end(), *e->key,
-          [](const auto& entry, const std::string& key) { return entry.first < key; });
-      if (e->version <= l.version && (listed == l.entries.end() || listed->first != *e->key)) {
-        dropped.push_back(std::move(e->value));
-        Erase(entries_.find(*e->key));
-      }
-      e = next;
-    }
-  }
+  for (const Listing& l : listings) DropUnlisted(l, &dropped);
   // The listings' keys in key order (a merge of the sorted listings): where each goes is then
   // often right after the one before, and needs no search.
   struct Cursor {
@@ -213,7 +214,7 @@ void CatalogReplica::Reload(std::vector<Listing> listings) {
   for (const Listing& l : listings) {
     Shard& s = shards_[static_cast<size_t>(l.shard)];
     s.version = std::max(s.version, l.version);
-    std::deque<std::pair<Clock::time_point, std::string>> kept;
+    std::deque<std::pair<Clock::time_point, std::string>> kept;  // of keys still deleted
     for (auto& t : s.tombstones) {
       auto it = entries_.find(t.second);
       if (it != entries_.end() && it->second.deleted && it->second.shard == l.shard) {

@@ -119,6 +119,9 @@ class CatalogReplica {
   void Link(int shard, Entry* e);
   void Unlink(Entry* e);
   void Erase(Map::iterator it);
+  // Erases the entries of `listing`'s shard that it does not hold, unless a notify newer than
+  // the listing brought them (their values moved to `dropped`).
+  void DropUnlisted(const Listing& listing, std::vector<std::string>* dropped);
   // Copies up to `limit` live entries of the scan after `from` (exclusive unless `first`).
   void NextChunk(int shard, const std::string& from, bool first, const std::string& begin,
                  const std::string& end, bool reverse, size_t limit,
